@@ -1,0 +1,60 @@
+// A typed client of the kernel protocol: validates params before sending and results on arrival.
+import { ResponseError, type MessageConnection } from "vscode-jsonrpc/node.js";
+import {
+  notifications, PROTOCOL_VERSION, requests, serverRequests,
+  type NotificationMethod, type NotificationParams, type RequestMethod, type RequestParams, type RequestResult,
+  type ServerRequestMethod, type ServerRequestParams, type ServerRequestResult,
+} from "../protocol/index.js";
+
+export class KernelRequestError extends Error {
+  constructor(readonly method: string, readonly code: number, message: string, readonly data?: unknown) {
+    super(message);
+    this.name = "KernelRequestError";
+  }
+}
+
+export class KernelClient {
+  constructor(readonly connection: MessageConnection) {}
+
+  async request<M extends RequestMethod>(method: M, params: RequestParams<M>): Promise<RequestResult<M>> {
+    const spec = requests[method];
+    const checked = spec.params.parse(params);
+    let raw: unknown;
+    try {
+      // No params means no "params" member at all: vscode-jsonrpc would otherwise send [].
+      raw = checked === undefined ? await this.connection.sendRequest(method) : await this.connection.sendRequest(method, checked);
+    } catch (e) {
+      if (e instanceof ResponseError) throw new KernelRequestError(method, e.code, e.message, e.data);
+      throw e;
+    }
+    return spec.result.parse(raw) as RequestResult<M>;
+  }
+
+  initialize(clientName: string, clientVersion: string): Promise<RequestResult<"initialize">> {
+    return this.request("initialize", { clientName, clientVersion, protocolVersion: PROTOCOL_VERSION });
+  }
+
+  onNotification<M extends NotificationMethod>(method: M, handler: (params: NotificationParams<M>) => void): void {
+    this.connection.onNotification(method, (raw: unknown) => {
+      const parsed = notifications[method].safeParse(raw);
+      if (parsed.success) handler(parsed.data as NotificationParams<M>);
+    });
+  }
+
+  /** Answers kernel → client requests such as approval/request. */
+  onServerRequest<M extends ServerRequestMethod>(
+    method: M,
+    handler: (params: ServerRequestParams<M>, signal: AbortSignal) => Promise<ServerRequestResult<M>>,
+  ): void {
+    this.connection.onRequest(method, async (raw: unknown, token) => {
+      const params = serverRequests[method].params.parse(raw) as ServerRequestParams<M>;
+      const controller = new AbortController();
+      token.onCancellationRequested(() => controller.abort());
+      return serverRequests[method].result.parse(await handler(params, controller.signal));
+    });
+  }
+
+  dispose(): void {
+    this.connection.dispose();
+  }
+}

@@ -1,0 +1,4 @@
+export * from "./version.js";
+export * from "./records.js";
+export * from "./methods.js";
+export * from "./webview.js";

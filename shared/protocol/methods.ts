@@ -1,0 +1,133 @@
+// The whole surface in one glance: "area/verb": { params, result }. Both ends validate with these
+// schemas; types are inferred, never written twice (STYLE.md).
+import { z } from "zod";
+import {
+  ApprovalPreview, EffectClass, ExecutionRole, GenerationOptions, HistoryMessage, Id, ModelState,
+  RunSummary, SessionSummary, ToolCallRecord, TurnEvent,
+} from "./records.js";
+
+const Empty = z.object({}).strict().optional();
+
+/** Client → kernel requests. */
+export const requests = {
+  initialize: {
+    params: z.object({
+      clientName: z.string().min(1).max(100),
+      clientVersion: z.string().max(100),
+      protocolVersion: z.number().int().positive(),
+    }),
+    result: z.object({
+      kernelVersion: z.string(),
+      protocolVersion: z.number().int(),
+      workspaceRoot: z.string(),
+      journalPath: z.string(),
+      capabilities: z.object({
+        implementedMethods: z.array(z.string()),
+        adapters: z.array(z.string()),
+        tools: z.array(z.string()),
+      }),
+    }),
+  },
+  "session/create": {
+    params: z.object({
+      title: z.string().max(200).optional(),
+      model: z.string().min(1).max(4096).optional(),
+      role: ExecutionRole.optional(),
+      systemPrompt: z.string().max(100_000).optional(),
+      options: GenerationOptions.optional(),
+    }),
+    result: z.object({ sessionId: Id, profileGeneration: z.number().int() }),
+  },
+  "session/list": {
+    params: z.object({ limit: z.number().int().positive().max(1000).optional() }).optional(),
+    result: z.object({ sessions: z.array(SessionSummary) }),
+  },
+  "session/history": {
+    params: z.object({ sessionId: Id }),
+    result: z.object({ session: SessionSummary, messages: z.array(HistoryMessage), runs: z.array(RunSummary) }),
+  },
+  "turn/start": {
+    params: z.object({
+      sessionId: Id,
+      message: z.string().min(1).max(1_000_000),
+      options: GenerationOptions.optional(),
+    }),
+    result: z.object({ runId: Id, attemptId: Id }),
+  },
+  "turn/cancel": {
+    params: z.object({ runId: Id }),
+    result: z.object({
+      runId: Id,
+      // spec 004: cancellation acknowledgement is truthful; these two are separate facts.
+      dispatchAttempted: z.boolean(),
+      adapterAcknowledged: z.boolean(),
+    }),
+  },
+  "task/start": {
+    params: z.object({ title: z.string().min(1).max(200), prompt: z.string().min(1).max(1_000_000), model: z.string().optional() }),
+    result: z.object({ delegationId: Id, sessionId: Id, runId: Id }),
+  },
+  "task/list": {
+    params: Empty,
+    result: z.object({
+      tasks: z.array(z.object({
+        delegationId: Id, sessionId: Id, title: z.string(), status: z.string(), updatedAt: z.string(),
+      })),
+    }),
+  },
+  "task/cancel": {
+    params: z.object({ delegationId: Id }),
+    result: z.object({ delegationId: Id, dispatchAttempted: z.boolean(), adapterAcknowledged: z.boolean() }),
+  },
+  "model/status": {
+    params: Empty,
+    result: z.object({
+      state: ModelState,
+      spec: z.string().nullable(),
+      error: z.string().nullable(),
+      capabilities: z.record(z.string(), z.enum(["proven", "disproven", "unknown"])).optional(),
+    }),
+  },
+  "model/load": {
+    params: z.object({ spec: z.string().min(1).max(4096) }),
+    result: z.object({ state: ModelState, spec: z.string() }),
+  },
+  "kernel/shutdown": {
+    params: Empty,
+    result: z.object({ ok: z.literal(true) }),
+  },
+} as const;
+
+/** Kernel → client notifications. */
+export const notifications = {
+  "turn/event": z.object({ sessionId: Id, runId: Id, seq: z.number().int().nonnegative(), event: TurnEvent }),
+  "model/progress": z.object({ spec: z.string(), fraction: z.number().min(0).max(1), phase: z.string() }),
+  "kernel/log": z.object({ level: z.enum(["info", "warn", "error"]), message: z.string() }),
+} as const;
+
+/** Kernel → client requests. */
+export const serverRequests = {
+  "approval/request": {
+    params: z.object({
+      sessionId: Id,
+      runId: Id,
+      call: ToolCallRecord,
+      inputHash: z.string(),
+      effectClass: EffectClass,
+      preview: ApprovalPreview,
+    }),
+    // spec 000 #8: approval and denial reasons are non-empty, bounded, single-line text.
+    result: z.object({ decision: z.enum(["approve", "deny"]), reason: z.string().min(1).max(240) }),
+  },
+} as const;
+
+export type RequestMethod = keyof typeof requests;
+export type RequestParams<M extends RequestMethod> = z.input<(typeof requests)[M]["params"]>;
+export type RequestResult<M extends RequestMethod> = z.infer<(typeof requests)[M]["result"]>;
+export type NotificationMethod = keyof typeof notifications;
+export type NotificationParams<M extends NotificationMethod> = z.infer<(typeof notifications)[M]>;
+export type ServerRequestMethod = keyof typeof serverRequests;
+export type ServerRequestParams<M extends ServerRequestMethod> = z.infer<(typeof serverRequests)[M]["params"]>;
+export type ServerRequestResult<M extends ServerRequestMethod> = z.infer<(typeof serverRequests)[M]["result"]>;
+
+export const REQUEST_METHODS = Object.keys(requests) as RequestMethod[];

@@ -1,0 +1,112 @@
+// Records the kernel reports about sessions, runs, tools and turns. Codex-style: every event is
+// about one session → run → item, and every item carries kernel-minted ids.
+import { z } from "zod";
+
+export const Id = z.string().min(1).max(64);
+
+export const ExecutionRole = z.enum(["coordinator", "leaf"]);
+export type ExecutionRole = z.infer<typeof ExecutionRole>;
+
+export const RunStatus = z.enum(["active", "completed", "failed", "cancelled"]);
+export const AttemptStatus = z.enum([
+  "queued", "starting", "running", "waiting_input", "waiting_approval", "cancelling",
+  "completed", "failed", "cancelled", "orphaned",
+]);
+export type AttemptStatus = z.infer<typeof AttemptStatus>;
+export const ToolInvocationStatus = z.enum(["prepared", "dispatched", "succeeded", "failed", "outcome_unknown"]);
+export const EffectClass = z.enum(["read", "idempotent_write", "non_idempotent_write", "network"]);
+export type EffectClass = z.infer<typeof EffectClass>;
+
+export const SessionSummary = z.object({
+  sessionId: Id,
+  title: z.string(),
+  role: ExecutionRole,
+  adapter: z.string(),
+  model: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  activeRunId: Id.nullable(),
+});
+export type SessionSummary = z.infer<typeof SessionSummary>;
+
+export const ToolCallRecord = z.object({
+  callId: Id,
+  name: z.string(),
+  arguments: z.record(z.string(), z.unknown()),
+});
+export type ToolCallRecord = z.infer<typeof ToolCallRecord>;
+
+export const HistoryMessage = z.discriminatedUnion("role", [
+  z.object({ seq: z.number().int(), role: z.literal("system"), text: z.string() }),
+  z.object({ seq: z.number().int(), role: z.literal("user"), text: z.string() }),
+  z.object({
+    seq: z.number().int(),
+    role: z.literal("assistant"),
+    text: z.string(),
+    reasoning: z.string().optional(),
+    toolCalls: z.array(ToolCallRecord).default([]),
+  }),
+  z.object({
+    seq: z.number().int(),
+    role: z.literal("tool"),
+    callId: Id,
+    name: z.string(),
+    ok: z.boolean(),
+    output: z.string(),
+  }),
+]);
+export type HistoryMessage = z.infer<typeof HistoryMessage>;
+
+export const LedgerRow = z.object({
+  callId: Id,
+  tool: z.string(),
+  status: ToolInvocationStatus,
+  effectClass: EffectClass,
+  retryPolicy: z.enum(["safe_retry", "never_auto_retry"]),
+  inputHash: z.string(),
+  reason: z.string().nullable(),
+});
+
+export const AttemptSummary = z.object({ attemptId: Id, status: AttemptStatus, reason: z.string().nullable() });
+
+export const RunSummary = z.object({
+  runId: Id,
+  status: RunStatus,
+  startedAt: z.string(),
+  attempts: z.array(AttemptSummary),
+  ledger: z.array(LedgerRow),
+});
+export type RunSummary = z.infer<typeof RunSummary>;
+
+/** What a tool call is about to do, shown to the person who approves it. */
+export const ApprovalPreview = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("text"), text: z.string() }),
+  z.object({ kind: z.literal("diff"), path: z.string(), diff: z.string(), newContent: z.string().optional() }),
+]);
+export type ApprovalPreview = z.infer<typeof ApprovalPreview>;
+
+/** Presentation-only stream of a turn (spec 000: events never enter committed history). */
+export const TurnEvent = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("answer_delta"), text: z.string() }),
+  z.object({ type: z.literal("reasoning_delta"), text: z.string() }),
+  z.object({ type: z.literal("tool_call"), call: ToolCallRecord }),
+  z.object({ type: z.literal("tool_result"), callId: Id, name: z.string(), ok: z.boolean(), output: z.string() }),
+  z.object({ type: z.literal("status"), status: AttemptStatus }),
+  z.object({
+    type: z.literal("completed"),
+    status: z.enum(["completed", "failed", "cancelled"]),
+    error: z.object({ code: z.number().int(), message: z.string() }).optional(),
+  }),
+]);
+export type TurnEvent = z.infer<typeof TurnEvent>;
+
+export const GenerationOptions = z.object({
+  temperature: z.number().min(0).max(2).optional(),
+  topP: z.number().gt(0).max(1).optional(),
+  maxTokens: z.number().int().positive().max(1_000_000).optional(),
+  seed: z.number().int().optional(),
+  thinking: z.enum(["on", "off", "auto"]).optional(),
+});
+export type GenerationOptions = z.infer<typeof GenerationOptions>;
+
+export const ModelState = z.enum(["none", "loading", "loaded", "error"]);

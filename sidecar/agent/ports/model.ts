@@ -1,0 +1,69 @@
+// The model port (spec 000 #1): the turn loop talks to any engine (node-llama-cpp, an
+// OpenAI-compatible server, the scripted replay) only through this interface.
+import type { GenerationOptions } from "../../../shared/protocol/index.js";
+import type { ObjectSchema } from "./jsonSchema.js";
+
+export type Capability = "proven" | "disproven" | "unknown";
+
+/** What the resolved chat template can do (spec 000 #20). */
+export interface ModelCapabilities {
+  systemRole: Capability;
+  toolCalls: Capability;
+  reasoningHistory: Capability;
+  thinkingToggle: Capability;
+}
+
+export interface ModelToolDefinition {
+  name: string;
+  description: string;
+  parameters: ObjectSchema;
+}
+
+/** A message as sent to the model. Call ids here are kernel-minted, never the provider's. */
+export type ModelMessage =
+  | { role: "system"; text: string }
+  | { role: "user"; text: string }
+  | { role: "assistant"; text: string; reasoning?: string; toolCalls: { callId: string; name: string; arguments: unknown }[] }
+  | { role: "tool"; callId: string; name: string; output: string };
+
+export interface GenerationRequest {
+  /** Stable per session: lets an engine keep a session's KV cache across rounds and turns. */
+  sessionKey: string;
+  messages: ModelMessage[];
+  tools: ModelToolDefinition[];
+  options: GenerationOptions;
+  signal: AbortSignal;
+}
+
+/** A streamed piece of one model round. Presentation only; the terminal round is the truth. */
+export type ModelChunk =
+  | { type: "answer"; text: string }
+  | { type: "reasoning"; text: string };
+
+/** A tool call as the provider proposed it: name and arguments are untrusted (spec 000 #4, #5). */
+export interface ProposedToolCall {
+  name: string;
+  arguments: unknown;
+  providerCallId?: string;
+}
+
+export interface ModelRound {
+  text: string;
+  reasoning: string;
+  toolCalls: ProposedToolCall[];
+  stopReason: "end" | "tool_calls" | "max_tokens" | "cancelled";
+}
+
+export interface AgentModel {
+  readonly adapter: string;
+  readonly modelId: string;
+  readonly capabilities: ModelCapabilities;
+  /**
+   * Runs one model round. Contract (spec 000 #18, #22):
+   * - resolves or rejects only after every piece of inference work for this request has stopped
+   *   (the completion barrier), so nothing outlives the returned promise;
+   * - honours `request.signal`: on abort it stops and rejects with the signal's reason;
+   * - if `onChunk` throws, it stops generation and rejects with that error.
+   */
+  generate(request: GenerationRequest, onChunk: (chunk: ModelChunk) => void): Promise<ModelRound>;
+}

@@ -1,0 +1,49 @@
+// The tool port: tools/ implements it, the turn loop drives it. Definitions are immutable after
+// build and form the session's authority ceiling (spec 000 #5, #19, #21).
+import type { ApprovalPreview, EffectClass } from "../../../shared/protocol/index.js";
+import type { ObjectSchema } from "./jsonSchema.js";
+
+export type RetryPolicy = "safe_retry" | "never_auto_retry";
+/** spec 000 #21: FinishOnceStarted is the default; Interruptible only when abort cannot detach work. */
+export type ToolCancellationPolicy = "FinishOnceStarted" | "Interruptible";
+
+export interface ToolDefinition {
+  readonly name: string;
+  readonly description: string;
+  readonly parameters: ObjectSchema;
+  readonly effectClass: EffectClass;
+  readonly retryPolicy: RetryPolicy;
+  readonly cancellation: ToolCancellationPolicy;
+  readonly requiresApproval: boolean;
+  /**
+   * Digest of configuration that defines what this tool is allowed to do (ceilings, shell
+   * PATH/HOME digests). Enters the authority snapshot so drift fails a resume closed (spec 000 #19).
+   */
+  readonly identityDigest: string;
+}
+
+export interface ToolContext {
+  readonly callId: string;
+  /** Fires on cancellation. Interruptible tools stop; FinishOnceStarted ones may ignore it. */
+  readonly signal: AbortSignal;
+}
+
+/** What the approver sees, plus state the tool re-verifies at execution (e.g. a file's identity). */
+export interface ToolProposal {
+  readonly preview: ApprovalPreview;
+  readonly expected?: unknown;
+}
+
+/** A tool's result. A refusal or failure the model can read is `ok: false`, not an exception. */
+export interface ToolResult {
+  readonly ok: boolean;
+  readonly output: string;
+}
+
+export interface Tool {
+  readonly definition: ToolDefinition;
+  /** Builds the approval preview from validated arguments. No effects. */
+  propose(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolProposal>;
+  /** Runs the effect. Throws only for a fatal fault; expected failures return ok: false. */
+  invoke(args: Record<string, unknown>, proposal: ToolProposal, ctx: ToolContext): Promise<ToolResult>;
+}

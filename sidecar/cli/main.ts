@@ -1,0 +1,77 @@
+// `hearth`: the terminal client of the kernel protocol (a client like the extension).
+import { HEARTH_VERSION } from "../../shared/version.js";
+import { UsageError } from "./args.js";
+import { doctor, doctorHelp } from "./commands/doctor.js";
+import { pending } from "./commands/pending.js";
+import { ExitCode } from "./exitCodes.js";
+
+interface Command {
+  summary: string;
+  help: string;
+  run: (argv: string[]) => Promise<number>;
+}
+
+const commands: Record<string, Command> = {
+  doctor: { summary: "check the runtime, native modules, journal and model setting", help: doctorHelp, run: doctor },
+  exec: {
+    summary: "run one agent turn in a workspace and stream it",
+    help: "hearth exec [--workspace DIR] [--db FILE] [--model SPEC] [--approve never|reads|all] [--session ID] [--json] PROMPT",
+    run: pending("exec", "the agent turn loop"),
+  },
+  sessions: {
+    summary: "list the sessions in a journal",
+    help: "hearth sessions [--workspace DIR] [--db FILE] [--json]",
+    run: pending("sessions", "the durable journal"),
+  },
+  show: {
+    summary: "show one session's history, runs, attempts and tool ledger",
+    help: "hearth show [--workspace DIR] [--db FILE] [--json] SESSION_ID",
+    run: pending("show", "the durable journal"),
+  },
+};
+
+function usage(): string {
+  const rows = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`);
+  return `Hearth ${HEARTH_VERSION}: a local-first coding agent (terminal client)
+
+usage: hearth <command> [options]
+
+commands:
+${rows.join("\n")}
+
+Run \`hearth <command> --help\` for a command's options.
+`;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === "--help" || name === "-h" || name === "help") {
+    process.stdout.write(usage());
+    return name ? ExitCode.Ok : ExitCode.Usage;
+  }
+  if (name === "--version") {
+    process.stdout.write(`${HEARTH_VERSION}\n`);
+    return ExitCode.Ok;
+  }
+  const command = commands[name];
+  if (!command) {
+    process.stderr.write(`hearth: unknown command \`${name}\`\n\n${usage()}`);
+    return ExitCode.Usage;
+  }
+  if (rest.includes("--help") || rest.includes("-h")) {
+    process.stdout.write(command.help + "\n");
+    return ExitCode.Ok;
+  }
+  try {
+    return await command.run(rest);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      process.stderr.write(`hearth ${name}: ${e.message}\n`);
+      return ExitCode.Usage;
+    }
+    process.stderr.write(`hearth ${name}: ${(e as Error).message}\n`);
+    return ExitCode.Failed;
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,72 @@
+// The kernel's composition root: parses its arguments, builds every part with explicit
+// dependencies, serves JSON-RPC on stdio and logs to stderr (stdout carries only protocol frames).
+import fs from "node:fs";
+import path from "node:path";
+import { HEARTH_VERSION } from "../shared/version.js";
+import { defaultJournalPath, isWithin } from "../shared/node/paths.js";
+import { startRpcServer } from "./rpc/server.js";
+import { ShutdownGate } from "./kernel/shutdownGate.js";
+import { kernelHandlers } from "./kernel/handlers/kernelHandlers.js";
+import type { Handlers } from "./kernel/handlers/types.js";
+import type { KernelConfig } from "./kernel/kernelInfo.js";
+
+function log(line: string): void {
+  process.stderr.write(`[hearth-kernel ${new Date().toISOString()}] ${line}\n`);
+}
+
+function fail(message: string): never {
+  log(`fatal: ${message}`);
+  process.exit(2);
+}
+
+function parseArgs(argv: string[]): KernelConfig {
+  const flags = new Map<string, string>();
+  for (let i = 0; i < argv.length; i += 2) {
+    const key = argv[i]!;
+    const value = argv[i + 1];
+    if (!key.startsWith("--") || value === undefined) fail(`bad arguments ${JSON.stringify(argv)}; usage: sidecar --workspace DIR [--db FILE] [--model SPEC]`);
+    flags.set(key.slice(2), value);
+  }
+  const ws = flags.get("workspace") ?? fail("missing --workspace DIR: the kernel serves exactly one workspace folder");
+  let workspaceRoot: string;
+  try {
+    workspaceRoot = fs.realpathSync(ws);
+    if (!fs.statSync(workspaceRoot).isDirectory()) fail(`--workspace ${ws} is not a directory`);
+  } catch (e) {
+    fail(`--workspace ${ws} cannot be opened: ${(e as Error).message}`);
+  }
+  const journalPath = path.resolve(flags.get("db") ?? defaultJournalPath(workspaceRoot));
+  if (isWithin(workspaceRoot, journalPath)) {
+    fail(`refused: the journal ${journalPath} lies inside the workspace ${workspaceRoot}; tools could read or overwrite it. Pass --db with a path outside the workspace`);
+  }
+  return { kernelVersion: HEARTH_VERSION, workspaceRoot, journalPath, modelSpec: flags.get("model") ?? null };
+}
+
+function main(): void {
+  const config = parseArgs(process.argv.slice(2));
+  const gate = new ShutdownGate();
+  const handlers: Handlers = {};
+  let stopping = false;
+  const exit = (reason: string) => {
+    if (stopping) return;
+    stopping = true;
+    log(`shutting down: ${reason}`);
+    // Exit only once stdout has flushed, so the kernel/shutdown reply reaches the client.
+    void gate.shutdown(log).finally(() => process.stdout.write("", () => process.exit(0)));
+  };
+  Object.assign(handlers, kernelHandlers({
+    config,
+    gate,
+    implementedMethods: () => Object.keys(handlers),
+    adapters: () => [],
+    tools: () => [],
+    exit: () => exit("kernel/shutdown"),
+  }));
+  startRpcServer({ input: process.stdin, output: process.stdout, handlers, log });
+  process.stdin.on("end", () => exit("stdin closed"));
+  process.on("SIGTERM", () => exit("SIGTERM"));
+  process.on("SIGINT", () => exit("SIGINT"));
+  log(`Hearth kernel ${config.kernelVersion} serving ${config.workspaceRoot} (journal ${config.journalPath}, UV_THREADPOOL_SIZE=${process.env.UV_THREADPOOL_SIZE ?? "default"})`);
+}
+
+main();

@@ -1,0 +1,122 @@
+// The kernel's JSON-RPC endpoint: validates every params object with the shared schema, bounds the
+// requests in flight, maps errors to stable codes, and holds no logic of its own (ARCHITECTURE.md).
+import type { Readable, Writable } from "node:stream";
+import {
+  createMessageConnection, ResponseError, StreamMessageReader, StreamMessageWriter,
+  type CancellationToken, type MessageConnection,
+} from "vscode-jsonrpc/node.js";
+import { ErrorCode, isHearthError } from "../../shared/errors.js";
+import {
+  notifications, PROTOCOL_VERSION, requests, serverRequests, type NotificationMethod, type NotificationParams,
+  type RequestMethod, type ServerRequestMethod, type ServerRequestParams, type ServerRequestResult,
+} from "../../shared/protocol/index.js";
+import { uuidv7 } from "../../shared/ids.js";
+import { BoundedFraming } from "./boundedFraming.js";
+import { describeZodError } from "./zodErrors.js";
+import type { ClientChannel, Handlers, RequestContext } from "../kernel/handlers/types.js";
+
+export const MAX_IN_FLIGHT = 64;
+
+export interface RpcServer {
+  connection: MessageConnection;
+  client: ClientChannel;
+  inFlight(): number;
+}
+
+export interface RpcServerOptions {
+  input: Readable;
+  output: Writable;
+  handlers: Handlers;
+  log: (line: string) => void;
+  maxInFlight?: number;
+  maxMessageBytes?: number;
+}
+
+export function startRpcServer(opts: RpcServerOptions): RpcServer {
+  const writer = new StreamMessageWriter(opts.output);
+  const framing = new BoundedFraming((r) => {
+    opts.log(`rejected frame: ${r.message}`);
+    void writer.write({ jsonrpc: "2.0", id: r.id, error: { code: r.code, message: r.message } } as never);
+  }, opts.maxMessageBytes);
+  opts.input.pipe(framing);
+  const connection = createMessageConnection(new StreamMessageReader(framing), writer);
+  // spec 004: request-scoped state is keyed by (clientId, requestId); one stdio connection is one client.
+  const clientId = uuidv7();
+  const maxInFlight = opts.maxInFlight ?? MAX_IN_FLIGHT;
+  let inFlight = 0;
+  let requestCounter = 0;
+
+  const client: ClientChannel = {
+    notify<M extends NotificationMethod>(method: M, params: NotificationParams<M>): void {
+      void connection.sendNotification(method, notifications[method].parse(params));
+    },
+    async request<M extends ServerRequestMethod>(method: M, params: ServerRequestParams<M>, signal?: AbortSignal): Promise<ServerRequestResult<M>> {
+      const spec = serverRequests[method];
+      const token = signal ? abortToToken(signal) : undefined;
+      const raw = await connection.sendRequest(method, spec.params.parse(params), token);
+      const parsed = spec.result.safeParse(raw);
+      if (!parsed.success) throw new Error(`the client answered ${method} with an invalid result: ${describeZodError(parsed.error)}`);
+      return parsed.data as ServerRequestResult<M>;
+    },
+  };
+
+  // The star handler sees every request uniformly (method, raw params, token), so unknown methods,
+  // positional params and missing params all get the same validated path.
+  connection.onRequest(async (method: string, rawParams: unknown, token) => {
+    if (!Object.hasOwn(requests, method)) {
+      throw new ResponseError(ErrorCode.MethodNotFound, `method not found: ${method}; this kernel speaks protocol ${PROTOCOL_VERSION} (see docs/protocol.md)`);
+    }
+    if (inFlight >= maxInFlight) {
+      throw new ResponseError(ErrorCode.Overloaded, `overloaded: ${inFlight} requests are in flight (limit ${maxInFlight}); wait for some to finish and retry`);
+    }
+    inFlight++;
+    try {
+      return await dispatch(method as RequestMethod, rawParams, token);
+    } catch (e) {
+      throw toResponseError(e, method, opts.log);
+    } finally {
+      inFlight--;
+    }
+  });
+
+  async function dispatch(method: RequestMethod, rawParams: unknown, token: CancellationToken): Promise<unknown> {
+    if (Array.isArray(rawParams)) {
+      throw new ResponseError(ErrorCode.InvalidParams, `invalid params for ${method}: params must be an object with named fields, not an array`);
+    }
+    const parsed = requests[method].params.safeParse(rawParams);
+    if (!parsed.success) {
+      throw new ResponseError(ErrorCode.InvalidParams, `invalid params for ${method}: ${describeZodError(parsed.error)}`);
+    }
+    const handler = opts.handlers[method] as ((p: unknown, c: RequestContext) => Promise<unknown>) | undefined;
+    if (!handler) {
+      throw new ResponseError(ErrorCode.NotImplemented, `not implemented: ${method} is part of protocol ${PROTOCOL_VERSION} but this kernel does not implement it yet`);
+    }
+    const controller = new AbortController();
+    token.onCancellationRequested(() => controller.abort(new Error("request cancelled by client")));
+    // Request ids are correlation only, never authority (spec 004), so a kernel counter serves.
+    const ctx: RequestContext = { clientId, requestId: String(++requestCounter), signal: controller.signal, client };
+    return handler(parsed.data, ctx);
+  }
+  connection.listen();
+  return { connection, client, inFlight: () => inFlight };
+}
+
+
+function abortToToken(signal: AbortSignal) {
+  let listeners: (() => void)[] = [];
+  signal.addEventListener("abort", () => listeners.forEach((l) => l()), { once: true });
+  return {
+    get isCancellationRequested() { return signal.aborted; },
+    onCancellationRequested: (l: () => void) => {
+      listeners.push(l);
+      return { dispose: () => { listeners = listeners.filter((x) => x !== l); } };
+    },
+  };
+}
+
+function toResponseError(e: unknown, method: string, log: (l: string) => void): ResponseError<unknown> {
+  if (e instanceof ResponseError) return e;
+  if (isHearthError(e)) return new ResponseError(e.code, e.message, e.data);
+  log(`internal error in ${method}: ${(e as Error)?.stack ?? String(e)}`);
+  return new ResponseError(ErrorCode.InternalError, `internal error in ${method}: ${(e as Error)?.message ?? String(e)}; see the kernel log`);
+}

@@ -1,0 +1,27 @@
+// Runs the test suites with node's built-in runner (TypeScript through tsx).
+// usage: node test/run.mjs [unit|integration|e2e ...]   (no argument: all suites)
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+
+const ALL = ["unit", "integration", "e2e"];
+const suites = process.argv.slice(2).length ? process.argv.slice(2) : ALL;
+for (const s of suites) if (!ALL.includes(s)) throw new Error(`unknown suite ${s}; choose from ${ALL.join(", ")}`);
+
+function collect(dir) {
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) return e.name.startsWith(".") || e.name === "node_modules" ? [] : collect(p);
+    return e.name.endsWith(".test.ts") ? [p] : [];
+  });
+}
+
+const files = suites.flatMap((s) => collect(path.join("test", s))).sort();
+if (files.length === 0) throw new Error(`no test files in ${suites.join(", ")}`);
+// Two cores: run files two at a time; integration and e2e files start real processes.
+const result = spawnSync(process.execPath, ["--import", "tsx", "--test", "--test-concurrency=2", ...files], {
+  stdio: "inherit",
+  env: { ...process.env, HEARTH_TEST: "1" },
+});
+process.exit(result.status ?? 1);

@@ -1,0 +1,104 @@
+// The house's import arrows (ARCHITECTURE.md) as data, and a scanner that reports every import
+// that breaks one. Used by the arrow test on the real tree and on a deliberately broken one.
+import fs from "node:fs";
+import path from "node:path";
+import { builtinModules } from "node:module";
+
+export interface Violation {
+  file: string;
+  specifier: string;
+  rule: string;
+}
+
+const NODE_BUILTINS = new Set(builtinModules);
+const IMPORT_RE = /(?:^|[^\w.])(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|require\(\s*["']([^"']+)["']\s*\)|^\s*import\s*["']([^"']+)["']/gm;
+
+/** The area a file belongs to: the most specific matching folder. */
+export function areaOf(rel: string): string | null {
+  const parts = rel.split("/");
+  if (parts[0] === "shared") return parts[1] === "node" ? "shared/node" : "shared";
+  if (parts[0] === "sidecar") {
+    if (parts.length === 2) return "sidecar/main";
+    return `sidecar/${parts[1]}`;
+  }
+  if (parts[0] === "extension" || parts[0] === "webview") return parts[0];
+  return null;
+}
+
+/** Which areas each area may import from (besides itself). */
+const ALLOWED_AREAS: Record<string, string[]> = {
+  shared: [],
+  "shared/node": ["shared"],
+  extension: ["shared", "shared/node"],
+  webview: ["shared"],
+  "sidecar/cli": ["shared", "shared/node"],
+  "sidecar/main": ["sidecar/rpc", "sidecar/kernel", "sidecar/agent", "sidecar/tools", "sidecar/inference", "sidecar/journal", "shared", "shared/node"],
+  "sidecar/rpc": ["sidecar/kernel", "shared"],
+  "sidecar/kernel": ["sidecar/agent", "sidecar/tools", "sidecar/inference", "sidecar/journal", "shared", "shared/node"],
+  "sidecar/agent": ["shared"],
+  "sidecar/tools": ["sidecar/agent", "shared"],
+  "sidecar/inference": ["sidecar/agent", "shared"],
+  "sidecar/journal": ["shared"],
+};
+
+/** Packages each area may import. Node builtins: everywhere but shared/ and webview/. */
+const ALLOWED_PACKAGES: Record<string, (pkg: string) => boolean> = {
+  shared: (p) => p === "zod",
+  "shared/node": (p) => p === "zod" || p === "vscode-jsonrpc",
+  extension: (p) => p === "vscode" || p === "zod" || p === "vscode-jsonrpc",
+  webview: (p) => p === "zod" || p.startsWith("@vscode/webview-ui-toolkit"),
+};
+const SIDECAR_FORBIDDEN = new Set(["vscode"]);
+
+function packageName(spec: string): string {
+  const parts = spec.split("/");
+  return spec.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0]!;
+}
+
+function listSources(root: string, dir: string): string[] {
+  const full = path.join(root, dir);
+  if (!fs.existsSync(full)) return [];
+  return fs.readdirSync(full, { withFileTypes: true }).flatMap((e) => {
+    const rel = `${dir}/${e.name}`;
+    if (e.isDirectory()) return listSources(root, rel);
+    return /\.(ts|tsx|mts|cts)$/.test(e.name) && !/\.test\.ts$/.test(e.name) ? [rel] : [];
+  });
+}
+
+export function checkArrows(root: string): Violation[] {
+  const violations: Violation[] = [];
+  for (const file of ["shared", "sidecar", "extension", "webview"].flatMap((d) => listSources(root, d))) {
+    const area = areaOf(file)!;
+    const text = fs.readFileSync(path.join(root, file), "utf8");
+    for (const m of text.matchAll(IMPORT_RE)) {
+      const spec = (m[1] ?? m[2] ?? m[3] ?? m[4])!;
+      const rule = judge(file, area, spec);
+      if (rule) violations.push({ file, specifier: spec, rule });
+    }
+  }
+  return violations;
+}
+
+function judge(file: string, area: string, spec: string): string | null {
+  if (spec.startsWith(".")) {
+    const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), spec));
+    if (target === "package.json") return null;
+    const targetArea = areaOf(target);
+    if (!targetArea) return `${area} imports ${target}, outside the source folders`;
+    if (targetArea === area || ALLOWED_AREAS[area]!.includes(targetArea)) return null;
+    return `${area} may not import ${targetArea}`;
+  }
+  const isBuiltin = spec.startsWith("node:") || NODE_BUILTINS.has(spec);
+  if (area === "shared" || area === "webview") {
+    if (isBuiltin) return `${area} must not import Node built-ins`;
+  }
+  if (isBuiltin) return null;
+  const pkg = packageName(spec);
+  if (area.startsWith("sidecar")) {
+    if (SIDECAR_FORBIDDEN.has(pkg)) return "the sidecar never imports vscode";
+    if (area === "sidecar/cli" && (pkg === "better-sqlite3" || pkg === "node-llama-cpp")) return "the CLI is a protocol client: no kernel natives";
+    return null;
+  }
+  const allowed = ALLOWED_PACKAGES[area];
+  return allowed && !allowed(pkg) ? `${area} may not import the package ${pkg}` : null;
+}

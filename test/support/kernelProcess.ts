@@ -1,0 +1,39 @@
+// Starts a real kernel process from the built bundle for integration tests, with a fresh workspace
+// and journal in a temporary folder, through the same launcher the extension and CLI use.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { launchKernel, type LaunchedKernel, type LaunchOptions } from "../../shared/node/kernelLauncher.js";
+
+export const DIST = path.resolve("dist");
+
+export interface TestKernel extends LaunchedKernel {
+  workspace: string;
+  journalPath: string;
+  stderr: string[];
+  stop(): Promise<void>;
+}
+
+export function tempDir(prefix: string): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), `hearth-${prefix}-`));
+}
+
+export function startTestKernel(opts: Partial<LaunchOptions> = {}): TestKernel {
+  const root = tempDir("kernel");
+  const workspace = opts.workspace ?? path.join(root, "ws");
+  fs.mkdirSync(workspace, { recursive: true });
+  const journalPath = opts.journalPath ?? path.join(root, "journal.sqlite");
+  const stderr: string[] = [];
+  const launched = launchKernel({ distDir: DIST, ...opts, workspace, journalPath, onStderr: (l) => stderr.push(l) });
+  return {
+    ...launched,
+    workspace,
+    journalPath,
+    stderr,
+    async stop() {
+      if (launched.child.exitCode === null && launched.child.signalCode === null) launched.child.kill("SIGTERM");
+      await launched.exited;
+      launched.client.dispose();
+    },
+  };
+}

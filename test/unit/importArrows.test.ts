@@ -1,0 +1,48 @@
+// ARCHITECTURE.md: arrows point down only. A broken arrow fails the suite.
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { describe, it } from "node:test";
+import { checkArrows } from "../support/importArrows.js";
+import { tempDir } from "../support/kernelProcess.js";
+
+function write(root: string, rel: string, text: string): void {
+  fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+  fs.writeFileSync(path.join(root, rel), text);
+}
+
+describe("import arrows", () => {
+  it("the source tree breaks no arrow of the house plan", () => {
+    assert.deepEqual(checkArrows(path.resolve(".")), []);
+  });
+
+  it("the scanner catches each kind of broken arrow", () => {
+    const root = tempDir("arrows");
+    write(root, "shared/a.ts", 'import fs from "node:fs";\nimport * as v from "vscode";');
+    write(root, "shared/node/b.ts", 'import * as v from "vscode";');
+    write(root, "sidecar/agent/loop.ts", 'import { x } from "../kernel/kernel.js";\nimport { j } from "../journal/db.js";');
+    write(root, "sidecar/journal/db.ts", 'import { k } from "../kernel/kernel.js";');
+    write(root, "sidecar/kernel/kernel.ts", 'import { r } from "../rpc/server.js";');
+    write(root, "sidecar/tools/fs.ts", 'import * as vscode from "vscode";');
+    write(root, "sidecar/cli/main.ts", 'import { k } from "../kernel/kernel.js";\nimport D from "better-sqlite3";');
+    write(root, "extension/main.ts", 'import { k } from "../sidecar/kernel/kernel.js";\nimport D from "better-sqlite3";');
+    write(root, "webview/main.ts", 'import { launch } from "../shared/node/kernelLauncher.js";\nimport os from "os";');
+    const found = checkArrows(root).map((v) => `${v.file} -> ${v.specifier}`).sort();
+    assert.deepEqual(found, [
+      "extension/main.ts -> ../sidecar/kernel/kernel.js",
+      "extension/main.ts -> better-sqlite3",
+      "shared/a.ts -> node:fs",
+      "shared/a.ts -> vscode",
+      "shared/node/b.ts -> vscode",
+      "sidecar/agent/loop.ts -> ../journal/db.js",
+      "sidecar/agent/loop.ts -> ../kernel/kernel.js",
+      "sidecar/cli/main.ts -> ../kernel/kernel.js",
+      "sidecar/cli/main.ts -> better-sqlite3",
+      "sidecar/journal/db.ts -> ../kernel/kernel.js",
+      "sidecar/kernel/kernel.ts -> ../rpc/server.js",
+      "sidecar/tools/fs.ts -> vscode",
+      "webview/main.ts -> ../shared/node/kernelLauncher.js",
+      "webview/main.ts -> os",
+    ]);
+  });
+});
