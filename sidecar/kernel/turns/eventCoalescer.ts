@@ -1,0 +1,43 @@
+// Coalesces a turn's presentation events before they cross the protocol: consecutive deltas of the
+// same kind merge into one notification per flush window, so a fast model does not send one frame
+// per token. Lossless: the concatenated deltas a client receives equal the committed text, and
+// every non-delta event flushes what came before it, so order is kept (spec 000 #18: progress is
+// forwarded losslessly with turn identity and never enters history).
+import type { TurnEvent } from "../../../shared/protocol/index.js";
+
+export const FLUSH_WINDOW_MS = 16;
+
+type DeltaType = "answer_delta" | "reasoning_delta";
+
+export class EventCoalescer {
+  private pending: { type: DeltaType; text: string } | null = null;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private seq = 0;
+
+  constructor(
+    private readonly send: (seq: number, event: TurnEvent) => void,
+    private readonly windowMs = FLUSH_WINDOW_MS,
+  ) {}
+
+  push(event: TurnEvent): void {
+    if (event.type === "answer_delta" || event.type === "reasoning_delta") {
+      if (event.text.length === 0) return;
+      if (this.pending && this.pending.type !== event.type) this.flush();
+      if (this.pending) this.pending.text += event.text;
+      else this.pending = { type: event.type, text: event.text };
+      this.timer ??= setTimeout(() => this.flush(), this.windowMs);
+      return;
+    }
+    this.flush();
+    this.send(this.seq++, event);
+  }
+
+  /** Sends whatever delta is buffered. Call before the turn's final event. */
+  flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const p = this.pending;
+    this.pending = null;
+    if (p) this.send(this.seq++, { type: p.type, text: p.text });
+  }
+}
