@@ -2,6 +2,7 @@
 import { HEARTH_VERSION } from "../../shared/version.js";
 import { UsageError } from "./args.js";
 import { doctor, doctorHelp } from "./commands/doctor.js";
+import { exec, execHelp } from "./commands/exec.js";
 import { pending } from "./commands/pending.js";
 import { ExitCode } from "./exitCodes.js";
 
@@ -13,11 +14,7 @@ interface Command {
 
 const commands: Record<string, Command> = {
   doctor: { summary: "check the runtime, native modules, journal and model setting", help: doctorHelp, run: doctor },
-  exec: {
-    summary: "run one agent turn in a workspace and stream it",
-    help: "hearth exec [--workspace DIR] [--db FILE] [--model SPEC] [--approve never|reads|all] [--session ID] [--json] PROMPT",
-    run: pending("exec", "the agent turn loop"),
-  },
+  exec: { summary: "run one agent turn in a workspace and stream it", help: execHelp, run: exec },
   sessions: {
     summary: "list the sessions in a journal",
     help: "hearth sessions [--workspace DIR] [--db FILE] [--json]",

@@ -1,0 +1,96 @@
+// `hearth exec`: runs one agent turn in a workspace through a real kernel and streams it.
+import type { TurnEvent } from "../../../shared/protocol/index.js";
+import { KernelRequestError } from "../../../shared/node/kernelClient.js";
+import { APPROVE_POLICIES, askPerson, type ApprovePolicy } from "../approvalPrompt.js";
+import { flagString, parseArgs, UsageError } from "../args.js";
+import { connectKernel } from "../connect.js";
+import { ExitCode } from "../exitCodes.js";
+
+export const execHelp = `hearth exec [--workspace DIR] [--db FILE] [--model SPEC] [--approve never|reads|all]
+            [--session ID] [--json] PROMPT
+
+Runs one agent turn in the workspace (default: the current directory) and streams it.
+  --model SPEC     a GGUF path, an hf: URI, openai:URL#model, or scripted:FILE
+                   (scripted needs HEARTH_ALLOW_SCRIPTED=1); default $HEARTH_MODEL
+  --approve        who answers tool approvals without a terminal: never (default: deny all),
+                   reads (allow read-only tools), all (allow everything)
+  --session ID     continue an existing session instead of creating one
+  --db FILE        the journal (default: one per workspace under ~/.local/share/hearth)
+  --json           print every turn event as one JSON line on stdout
+Exit codes: 0 completed, 1 failed, 2 usage, 3 unavailable, 4 kernel error, 130 cancelled.`;
+
+function printHuman(event: TurnEvent): void {
+  switch (event.type) {
+    case "answer_delta":
+      process.stdout.write(event.text);
+      break;
+    case "reasoning_delta":
+      process.stderr.write(`\x1b[2m${event.text}\x1b[0m`);
+      break;
+    case "tool_call":
+      process.stderr.write(`\n→ ${event.call.name} ${JSON.stringify(event.call.arguments)}\n`);
+      break;
+    case "tool_result":
+      process.stderr.write(`${event.ok ? "✓" : "✗"} ${event.name}: ${event.output.split("\n")[0]!.slice(0, 200)}\n`);
+      break;
+    case "completed":
+      process.stdout.write("\n");
+      if (event.error) process.stderr.write(`turn ${event.status}: ${event.error.message}\n`);
+      break;
+    case "status":
+      break;
+  }
+}
+
+export async function exec(argv: string[]): Promise<number> {
+  const args = parseArgs(argv, { workspace: true, db: true, model: true, approve: true, session: true, json: false }, "exec");
+  const prompt = args.positionals.join(" ").trim();
+  if (!prompt) throw new UsageError("missing PROMPT: say what the agent should do, e.g. `hearth exec \"list the files\"`");
+  const policy = (flagString(args, "approve") ?? "never") as ApprovePolicy;
+  if (!APPROVE_POLICIES.includes(policy)) throw new UsageError(`--approve ${policy} is not one of ${APPROVE_POLICIES.join(", ")}`);
+  const sessionArg = flagString(args, "session");
+  const model = flagString(args, "model") ?? process.env.HEARTH_MODEL;
+  if (!sessionArg && !model) throw new UsageError("no model: pass --model SPEC or set HEARTH_MODEL (see `hearth exec --help`)");
+  const json = args.flags.has("json");
+
+  const kernel = await connectKernel(args);
+  try {
+    const sessionId = sessionArg ?? (await kernel.client.request("session/create", { model, title: prompt.slice(0, 80) })).sessionId;
+    kernel.client.onServerRequest("approval/request", (req, signal) => askPerson(req, policy, signal));
+    let finished!: (status: "completed" | "failed" | "cancelled") => void;
+    const done = new Promise<"completed" | "failed" | "cancelled">((r) => { finished = r; });
+    kernel.client.onNotification("turn/event", (n) => {
+      if (n.sessionId !== sessionId) return;
+      if (json) process.stdout.write(JSON.stringify(n) + "\n");
+      else printHuman(n.event);
+      if (n.event.type === "completed") finished(n.event.status);
+    });
+    const { runId } = await kernel.client.request("turn/start", { sessionId, message: prompt });
+    let interrupts = 0;
+    const onSigint = () => {
+      if (++interrupts > 1) process.exit(ExitCode.Cancelled);
+      process.stderr.write("\ncancelling… (Ctrl-C again to leave at once)\n");
+      void kernel.client.request("turn/cancel", { runId }).catch(() => {});
+    };
+    process.on("SIGINT", onSigint);
+    const died = kernel.exited.then(({ code, signal }) => { throw new Error(`the kernel died during the turn (${signal ?? `exit ${code}`})`); });
+    try {
+      const status = await Promise.race([done, died]);
+      if (!json) process.stderr.write(`session ${sessionId} · run ${runId} · ${status}\n`);
+      return status === "completed" ? ExitCode.Ok : status === "cancelled" ? ExitCode.Cancelled : ExitCode.Failed;
+    } catch (e) {
+      process.stderr.write(`hearth exec: ${(e as Error).message}\n`);
+      return ExitCode.KernelError;
+    } finally {
+      process.off("SIGINT", onSigint);
+    }
+  } catch (e) {
+    if (e instanceof KernelRequestError) {
+      process.stderr.write(`hearth exec: ${e.message}\n`);
+      return ExitCode.Failed;
+    }
+    throw e;
+  } finally {
+    await kernel.close();
+  }
+}
