@@ -1,5 +1,47 @@
-import type * as vscode from "vscode";
+// Activation does almost nothing (issue 2: measured and logged): the kernel starts when the chat
+// view opens or a command needs it.
+import * as vscode from "vscode";
+import { ChatViewProvider } from "./chat/chatViewProvider.js";
+import { createSupervisor, kernelWorkspace, NODE_PATH_SETTING } from "./kernel/kernelHost.js";
+import type { KernelSupervisor } from "./kernel/kernelSupervisor.js";
 
-export function activate(_context: vscode.ExtensionContext): void {}
+let supervisor: KernelSupervisor | undefined;
 
-export function deactivate(): void {}
+export function activate(context: vscode.ExtensionContext): void {
+  const t0 = performance.now();
+  const log = vscode.window.createOutputChannel("Hearth", { log: true });
+  context.subscriptions.push(log);
+  const workspace = kernelWorkspace();
+  supervisor = workspace ? createSupervisor(context, workspace, log) : undefined;
+  const kernel = supervisor;
+
+  context.subscriptions.push(
+    vscode.window.registerWebviewViewProvider(ChatViewProvider.viewType, new ChatViewProvider(context.extensionUri, kernel, log)),
+    vscode.commands.registerCommand("hearth.showLog", () => log.show()),
+    vscode.commands.registerCommand("hearth.restartKernel", async () => {
+      if (!kernel) {
+        void vscode.window.showWarningMessage("Hearth has no kernel to restart: open a folder first (File › Open Folder…).");
+        return;
+      }
+      try {
+        await kernel.restart();
+      } catch (e) {
+        void vscode.window.showErrorMessage((e as Error).message, "Show Log").then((pick) => pick && log.show());
+      }
+    }),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (!kernel || !e.affectsConfiguration(NODE_PATH_SETTING) || kernel.state.kind === "idle") return;
+      log.info(`${NODE_PATH_SETTING} changed; restarting the kernel under the new runtime`);
+      kernel.restart().catch(() => undefined); // the failure is logged and shown in the chat view
+    }),
+  );
+  log.info(
+    `activated in ${(performance.now() - t0).toFixed(1)} ms (VS Code ${vscode.version}, extension host Node ${process.version}); ` +
+      (workspace ? `the kernel for ${workspace} starts on first use` : "no folder open: the kernel starts once a folder is opened"),
+  );
+}
+
+export async function deactivate(): Promise<void> {
+  await supervisor?.dispose();
+  supervisor = undefined;
+}

@@ -1,0 +1,66 @@
+// The chat view in the activity bar. For now it shows the kernel's initialize answer or why there
+// is none. Resolving the view is the kernel's first use: it starts here, not at activation.
+import * as vscode from "vscode";
+import { FromWebview, ToWebview } from "../../shared/protocol/webview.js";
+import type { KernelState, KernelSupervisor } from "../kernel/kernelSupervisor.js";
+import { chatHtml, resourceRoots } from "./chatHtml.js";
+
+const NO_FOLDER =
+  "Hearth works on a folder: open one (File › Open Folder…) and its kernel starts here. " +
+  "The kernel's tools and journal are anchored at that folder.";
+
+export class ChatViewProvider implements vscode.WebviewViewProvider {
+  static readonly viewType = "hearth.chatView";
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly kernel: KernelSupervisor | undefined,
+    private readonly log: vscode.LogOutputChannel,
+  ) {}
+
+  resolveWebviewView(view: vscode.WebviewView): void {
+    const { webview } = view;
+    webview.options = { enableScripts: true, localResourceRoots: resourceRoots(this.extensionUri) };
+    webview.html = chatHtml(webview, this.extensionUri);
+    const subscriptions: { dispose(): void }[] = [webview.onDidReceiveMessage((raw: unknown) => this.onMessage(webview, raw))];
+    if (this.kernel) subscriptions.push(this.kernel.onState((state) => this.post(webview, stateMessage(state))));
+    view.onDidDispose(() => subscriptions.forEach((s) => s.dispose()));
+    // Failures reach the view through the state listener and the log; nothing to do with them here.
+    this.kernel?.ensureStarted().catch(() => undefined);
+  }
+
+  private onMessage(webview: vscode.Webview, raw: unknown): void {
+    const parsed = FromWebview.safeParse(raw);
+    if (!parsed.success) {
+      this.log.warn(`ignored a malformed message from the chat view: ${parsed.error.message}`);
+      return;
+    }
+    switch (parsed.data.type) {
+      case "ready":
+        this.post(webview, this.kernel ? stateMessage(this.kernel.state) : { type: "kernel/error", message: NO_FOLDER });
+        return;
+      case "kernel/restart":
+        if (!this.kernel) this.post(webview, { type: "kernel/error", message: NO_FOLDER });
+        else this.kernel.restart().catch(() => undefined);
+        return;
+    }
+  }
+
+  private post(webview: vscode.Webview, message: ToWebview): void {
+    void webview.postMessage(ToWebview.parse(message));
+  }
+}
+
+function stateMessage(state: KernelState): ToWebview {
+  switch (state.kind) {
+    case "idle":
+    case "starting":
+      return { type: "kernel/starting" };
+    case "ready":
+      return { type: "kernel/ready", info: state.info };
+    case "restarting":
+      return { type: "kernel/restarting", delayMs: state.delayMs, reason: state.reason };
+    case "failed":
+      return { type: "kernel/error", message: state.message };
+  }
+}
