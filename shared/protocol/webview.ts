@@ -9,6 +9,8 @@ export const ToWebview = z.discriminatedUnion("type", [
   z.object({ type: z.literal("kernel/starting") }),
   z.object({ type: z.literal("kernel/ready"), info: KernelInfo }),
   z.object({ type: z.literal("kernel/error"), message: z.string() }),
+  // A crashed kernel is restarted with backoff; the view says so instead of going blank.
+  z.object({ type: z.literal("kernel/restarting"), delayMs: z.number().int().nonnegative(), reason: z.string() }),
 ]);
 export type ToWebview = z.infer<typeof ToWebview>;
 
