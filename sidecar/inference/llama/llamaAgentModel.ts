@@ -1,0 +1,282 @@
+// The AgentModel port on node-llama-cpp (issue 6). One model and one context per kernel; each session
+// owns a context sequence kept across rounds and turns, so a round evaluates only the tokens its KV
+// cache does not already hold, restored from saved state after a restart when it matches.
+import {
+  LlamaChat, resolveChatWrapper, type ChatHistoryItem, type ChatWrapper, type LlamaContext, type LlamaContextSequence,
+  type LlamaChatResponseChunk, type Token,
+} from "node-llama-cpp";
+import { ErrorCode, HearthError } from "../../../shared/errors.js";
+import type { AgentModel, GenerationRequest, ModelCapabilities, ModelChunk, ModelRound, ProposedToolCall } from "../../agent/ports/model.js";
+import { capabilitiesOf } from "./capabilities.js";
+import { toChatHistory, toFunctions } from "./chatHistory.js";
+import { chunkedPrefill } from "./chunkedPrefill.js";
+import { KvStateStore, modelFileKey, tokensDigest } from "./kvStateStore.js";
+import { loadLlama, type LoadedLlama } from "./llamaRuntime.js";
+import { SessionLocks } from "./sessionLocks.js";
+
+export interface LlamaAdapterOptions {
+  modelPath: string;
+  /** llama.cpp threads for getLlama and the context (default: physical cores; tests use 1–2). */
+  threads?: number;
+  /** Tokens per session sequence. Explicit: the default would take the model's full training context. */
+  contextSize?: number;
+  /** Sequences in the one context: sessions that can hold a KV cache at once. */
+  maxSessions?: number;
+  /** Prefill chunk (and native batch): the abort signal is checked between chunks (issue 6, item 3). */
+  batchSize?: number;
+  gpu?: "auto" | false;
+  /** Saved KV state, outside the workspace (the kernel passes its directory). Null: no resume. */
+  stateStore?: KvStateStore | null;
+  /** A session idle this long has its KV state saved (it stays loaded). */
+  idleSaveMs?: number;
+  onLoadProgress?: (fraction: number) => void;
+  onRoundStats?: (stats: RoundStats) => void;
+}
+
+/** What one round cost; the benchmark and the resume test read these. */
+export interface RoundStats {
+  sessionKey: string;
+  promptTokens: number;
+  /** Tokens restored from saved state when the session was opened by this round. */
+  restoredTokens: number;
+  /** Prompt tokens already in the sequence (from earlier rounds or restored state). */
+  reusedTokens: number;
+  /** Prompt tokens this round had to evaluate. */
+  prefillEvaluatedTokens: number;
+  generatedTokens: number;
+  prefillMs: number;
+  firstTokenMs: number | null;
+  totalMs: number;
+}
+
+interface Session {
+  key: string;
+  sequence: LlamaContextSequence;
+  chat: LlamaChat;
+  lastUsedMs: number;
+  savedDigest: string | null;
+  idleTimer: NodeJS.Timeout | null;
+  /** Tokens restored from saved state when this session was opened, reported by its first round. */
+  restoredThisRound: number;
+}
+
+export class LlamaAgentModel implements AgentModel {
+  readonly adapter = "llama";
+  readonly modelId: string;
+  readonly capabilities: ModelCapabilities;
+  readonly wrapperName: string;
+  private readonly sessions = new Map<string, Session>();
+  private readonly locks = new SessionLocks();
+  private readonly modelKey: string;
+  private disposed = false;
+
+  private constructor(
+    private readonly loaded: LoadedLlama,
+    private readonly context: LlamaContext,
+    private readonly wrapper: ChatWrapper,
+    private readonly opts: Required<Pick<LlamaAdapterOptions, "contextSize" | "maxSessions" | "batchSize" | "idleSaveMs">> & LlamaAdapterOptions,
+  ) {
+    this.modelId = loaded.model.filename ?? opts.modelPath;
+    this.wrapperName = wrapper.wrapperName;
+    this.capabilities = capabilitiesOf(wrapper);
+    this.modelKey = modelFileKey(opts.modelPath);
+  }
+
+  static async load(options: LlamaAdapterOptions): Promise<LlamaAgentModel> {
+    const opts = { contextSize: 4096, maxSessions: 4, batchSize: 128, idleSaveMs: 30_000, ...options };
+    const loaded = await loadLlama({ modelPath: opts.modelPath, threads: opts.threads, gpu: opts.gpu, onProgress: opts.onLoadProgress });
+    try {
+      const context = await loaded.model.createContext({
+        contextSize: opts.contextSize, sequences: opts.maxSessions, batchSize: opts.batchSize, threads: loaded.threads,
+      });
+      const wrapper = resolveChatWrapper(loaded.model);
+      return new LlamaAgentModel(loaded, context, wrapper, opts);
+    } catch (e) {
+      await loaded.llama.dispose();
+      throw new HearthError(ErrorCode.ModelUnavailable, `cannot create a ${opts.contextSize}-token context for ${opts.modelPath}: ${(e as Error).message}; lower the context size or the number of sessions`);
+    }
+  }
+
+  get threads(): number {
+    return this.loaded.threads;
+  }
+
+  get gpu(): string | false {
+    return this.loaded.gpu;
+  }
+
+  /** Renders a request the way the chat wrapper will, for prefix comparison and saved-state lookup. */
+  renderPrompt(history: ChatHistoryItem[], functions: ReturnType<typeof toFunctions>): Token[] {
+    const { contextText } = this.wrapper.generateContextState({ chatHistory: history, availableFunctions: functions, documentFunctionParams: true });
+    return contextText.tokenize(this.loaded.model.tokenizer);
+  }
+
+  async generate(request: GenerationRequest, onChunk: (chunk: ModelChunk) => void): Promise<ModelRound> {
+    if (this.disposed) throw new HearthError(ErrorCode.ShuttingDown, "the model is unloading; start the turn again once the kernel has restarted");
+    // spec 000 #18: one round per session at a time, so the barrier of one round covers its sequence.
+    return this.locks.run(request.sessionKey, () => this.round(request, onChunk));
+  }
+
+  private async round(request: GenerationRequest, onChunk: (chunk: ModelChunk) => void): Promise<ModelRound> {
+    request.signal.throwIfAborted();
+    const t0 = performance.now();
+    const history: ChatHistoryItem[] = [...toChatHistory(request.messages), { type: "model", response: [] }];
+    const functions = toFunctions(request.tools);
+    const prompt = this.renderPrompt(history, functions);
+    const maxTokens = request.options.maxTokens ?? 1024;
+    if (prompt.length + 1 > this.opts.contextSize) {
+      throw new HearthError(ErrorCode.Refused, `refused: the prompt is ${prompt.length} tokens and this model's context holds ${this.opts.contextSize}; compact the session or raise the context size`);
+    }
+
+    // The abort signal of node-llama-cpp is ours: it fires on the caller's abort and when onChunk throws.
+    const inner = new AbortController();
+    let chunkError: { error: unknown } | null = null;
+    const onAbort = () => inner.abort(request.signal.reason);
+    request.signal.addEventListener("abort", onAbort, { once: true });
+    const emit = (chunk: ModelChunk) => {
+      if (chunkError || chunk.text === "") return;
+      try {
+        onChunk(chunk);
+      } catch (error) {
+        chunkError = { error };
+        inner.abort(error);
+      }
+    };
+
+    const session = await this.openSession(request.sessionKey, prompt);
+    const meter = () => session.sequence.tokenMeter.usedInputTokens;
+    let prefill: { reusedTokens: number; evaluatedTokens: number } = { reusedTokens: 0, evaluatedTokens: 0 };
+    let prefillMs = 0;
+    let firstTokenMs: number | null = null;
+    let generatedTokens = 0;
+    try {
+      const m0 = meter();
+      prefill = await chunkedPrefill(session.sequence, prompt, this.opts.batchSize, inner.signal);
+      prefillMs = performance.now() - t0;
+      const m1 = meter();
+      const res = await session.chat.generateResponse(history, {
+        functions,
+        documentFunctionParams: true,
+        signal: inner.signal,
+        maxTokens,
+        temperature: request.options.temperature ?? 0,
+        topP: request.options.topP,
+        seed: request.options.seed,
+        onToken: (tokens) => {
+          firstTokenMs ??= performance.now() - t0;
+          generatedTokens += tokens.length;
+        },
+        onResponseChunk: (c: LlamaChatResponseChunk) => emit(c.type === "segment" ? { type: "reasoning", text: c.text } : { type: "answer", text: c.text }),
+      });
+      // Tokens LlamaChat evaluated beyond the prefill that are prompt, not generation (normally the last one).
+      const promptByChat = Math.max(0, meter() - m1 - generatedTokens);
+      prefill.evaluatedTokens = m1 - m0 + promptByChat;
+      if (chunkError) throw (chunkError as { error: unknown }).error;
+      request.signal.throwIfAborted();
+      const toolCalls: ProposedToolCall[] = (res.functionCalls ?? []).map((c) => ({ name: c.functionName, arguments: c.params }));
+      const reasoning = res.fullResponse.filter((p) => typeof p !== "string").map((p) => p.text).join("");
+      const stop = res.metadata.stopReason;
+      return {
+        text: res.response,
+        reasoning,
+        toolCalls,
+        stopReason: toolCalls.length > 0 ? "tool_calls" : stop === "maxTokens" ? "max_tokens" : stop === "abort" ? "cancelled" : "end",
+      };
+    } catch (e) {
+      if (chunkError) throw (chunkError as { error: unknown }).error; // the port: onChunk's error, not ours
+      if (request.signal.aborted) throw request.signal.reason;
+      throw e;
+    } finally {
+      request.signal.removeEventListener("abort", onAbort);
+      session.lastUsedMs = Date.now();
+      this.scheduleIdleSave(session);
+      this.opts.onRoundStats?.({
+        sessionKey: request.sessionKey, promptTokens: prompt.length, restoredTokens: session.restoredThisRound,
+        reusedTokens: prefill.reusedTokens, prefillEvaluatedTokens: prefill.evaluatedTokens, generatedTokens,
+        prefillMs, firstTokenMs, totalMs: performance.now() - t0,
+      });
+      session.restoredThisRound = 0;
+    }
+  }
+
+  private async openSession(key: string, prompt: readonly Token[]): Promise<Session> {
+    const existing = this.sessions.get(key);
+    if (existing) return existing;
+    if (this.sessions.size >= this.opts.maxSessions) await this.closeLeastRecentSession(key);
+    const sequence = this.context.getSequence();
+    let restoredTokens = 0;
+    const match = this.opts.stateStore?.find(this.modelKey, this.wrapperName, prompt, key);
+    if (match) {
+      try {
+        await sequence.loadStateFromFile(match.statePath, { acceptRisk: true });
+        if (tokensDigest(sequence.contextTokens) !== tokensDigest(match.entry.tokens)) throw new Error("restored tokens differ from the index");
+        restoredTokens = match.commonPrefix;
+      } catch {
+        // A state that does not load as recorded is not trusted: re-evaluate from scratch.
+        await sequence.clearHistory();
+      }
+    }
+    const chat = new LlamaChat({ contextSequence: sequence, chatWrapper: this.wrapper, autoDisposeSequence: false });
+    const session: Session = { key, sequence, chat, lastUsedMs: Date.now(), savedDigest: match && restoredTokens > 0 ? tokensDigest(match.entry.tokens) : null, idleTimer: null, restoredThisRound: restoredTokens };
+    this.sessions.set(key, session);
+    return session;
+  }
+
+  /** Frees a sequence for a new session: saves the least recently used idle session's state, then closes it. */
+  private async closeLeastRecentSession(forKey: string): Promise<void> {
+    const idle = [...this.sessions.values()].filter((s) => !this.locks.busy(s.key) || s.key === forKey).sort((a, b) => a.lastUsedMs - b.lastUsedMs);
+    const victim = idle[0];
+    if (!victim) {
+      throw new HearthError(ErrorCode.Overloaded, `all ${this.opts.maxSessions} model sessions are generating; retry when one finishes or raise the number of sessions`);
+    }
+    await this.saveLocked(victim);
+    this.closeSession(victim);
+  }
+
+  private closeSession(s: Session): void {
+    if (s.idleTimer) clearTimeout(s.idleTimer);
+    s.chat.dispose({ disposeSequence: false });
+    s.sequence.dispose();
+    this.sessions.delete(s.key);
+  }
+
+  private scheduleIdleSave(s: Session): void {
+    if (!this.opts.stateStore) return;
+    if (s.idleTimer) clearTimeout(s.idleTimer);
+    s.idleTimer = setTimeout(() => void this.saveSession(s.key).catch(() => undefined), this.opts.idleSaveMs);
+    s.idleTimer.unref();
+  }
+
+  /** Saves a session's KV state now (idle, or before the kernel stops); waits for its round to finish. */
+  async saveSession(key: string): Promise<boolean> {
+    const s = this.sessions.get(key);
+    if (!s) return false;
+    return this.locks.run(key, () => this.saveLocked(s));
+  }
+
+  private async saveLocked(s: Session): Promise<boolean> {
+    const store = this.opts.stateStore;
+    const tokens = s.sequence.contextTokens;
+    if (!store || tokens.length === 0) return false;
+    const digest = tokensDigest(tokens);
+    if (digest === s.savedDigest) return false;
+    await store.save({ sessionKey: s.key, modelKey: this.modelKey, wrapper: this.wrapperName, tokens }, async (file) => {
+      await s.sequence.saveStateToFile(file);
+    });
+    s.savedDigest = digest;
+    return true;
+  }
+
+  /** Stops the engine: waits for every round (completion barrier), saves every session, frees native memory. */
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    for (const s of [...this.sessions.values()]) {
+      await this.locks.run(s.key, () => this.saveLocked(s)).catch(() => false);
+      this.closeSession(s);
+    }
+    await this.context.dispose();
+    await this.loaded.model.dispose();
+    await this.loaded.llama.dispose();
+  }
+}

@@ -1,0 +1,84 @@
+// Real native inference through the llama adapter on the synthetic tool-call model (docs/models.md).
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { LlamaAgentModel, type RoundStats } from "../../../sidecar/inference/llama/llamaAgentModel.js";
+import type { GenerationRequest, ModelChunk, ModelMessage, ModelToolDefinition } from "../../../sidecar/agent/ports/model.js";
+import { ensureFixtureModels, TOOL_MODEL_ANSWER } from "../../fixtures/models.js";
+
+const tools: ModelToolDefinition[] = [{
+  name: "get_weather",
+  description: "Get the weather for a city",
+  parameters: { type: "object", properties: { city: { type: "string", enum: ["Paris", "Tokyo", "Lima"] } }, required: ["city"] },
+}];
+
+let model: LlamaAgentModel;
+const stats: RoundStats[] = [];
+
+before(async () => {
+  const paths = ensureFixtureModels();
+  model = await LlamaAgentModel.load({ modelPath: paths.tool, threads: 1, contextSize: 2048, maxSessions: 3, batchSize: 32, stateStore: null, onRoundStats: (s) => stats.push(s) });
+});
+after(async () => { await model?.dispose(); });
+
+function request(sessionKey: string, messages: ModelMessage[], signal = new AbortController().signal): GenerationRequest {
+  return { sessionKey, messages, tools, options: { maxTokens: 64 }, signal };
+}
+
+test("a tool call is returned to the harness, not executed, and the answer after its result streams in chunks (spec 000 #1, #3)", async () => {
+  const user: ModelMessage[] = [{ role: "system", text: "You answer weather questions." }, { role: "user", text: "What is the weather in Paris?" }];
+  const first = await model.generate(request("s1", user), () => undefined);
+  assert.equal(first.stopReason, "tool_calls");
+  assert.ok(first.toolCalls.length >= 1);
+  for (const call of first.toolCalls) {
+    assert.equal(call.name, "get_weather");
+    assert.ok(["Paris", "Tokyo", "Lima"].includes((call.arguments as { city: string }).city), JSON.stringify(call.arguments));
+  }
+  const calls = first.toolCalls.map((c, i) => ({ callId: `call-${i}`, name: c.name, arguments: c.arguments }));
+
+  const chunks: ModelChunk[] = [];
+  const followUp: ModelMessage[] = [
+    ...user,
+    { role: "assistant", text: first.text, toolCalls: calls },
+    ...calls.map((c): ModelMessage => ({ role: "tool", callId: c.callId, name: c.name, output: JSON.stringify({ tempC: 21 }) })),
+  ];
+  const second = await model.generate(request("s1", followUp), (c) => chunks.push(c));
+  assert.equal(second.stopReason, "end");
+  assert.deepEqual(second.toolCalls, []);
+  assert.equal(second.text, TOOL_MODEL_ANSWER);
+  assert.ok(chunks.length >= 2, `expected the answer in several chunks, got ${JSON.stringify(chunks)}`);
+  assert.ok(chunks.every((c) => c.type === "answer"));
+  assert.equal(chunks.map((c) => c.text).join(""), second.text);
+  // The session kept its sequence: the second round evaluated only the new tokens (issue 6: KV reuse).
+  const [r1, r2] = stats.slice(-2) as [RoundStats, RoundStats];
+  assert.ok(r2.reusedTokens >= r1.promptTokens - 1, `round 2 reused ${r2.reusedTokens} of round 1's ${r1.promptTokens} prompt tokens`);
+  assert.ok(r2.prefillEvaluatedTokens < r2.promptTokens - r1.promptTokens + 8, JSON.stringify(r2));
+});
+
+test("if onChunk throws, generation stops and rejects with that error (spec 000 #18)", async () => {
+  const boom = new Error("renderer failed");
+  const messages: ModelMessage[] = [
+    { role: "user", text: "What is the weather?" },
+    { role: "assistant", text: "", toolCalls: [{ callId: "c", name: "get_weather", arguments: { city: "Lima" } }] },
+    { role: "tool", callId: "c", name: "get_weather", output: "sunny" },
+  ];
+  let calls = 0;
+  await assert.rejects(model.generate(request("s2", messages), () => { calls++; throw boom; }), (e) => e === boom);
+  assert.equal(calls, 1, "no chunk is delivered after onChunk threw");
+  // The barrier held: the session takes its next round normally.
+  const again = await model.generate(request("s2", messages), () => undefined);
+  assert.equal(again.text, TOOL_MODEL_ANSWER);
+});
+
+test("an abort during prefill rejects with the signal's reason and keeps the evaluated prefix (spec 000 #22)", async () => {
+  const long = Array.from({ length: 40 }, (_, i) => `line ${i} of a long file`).join("\n");
+  const messages: ModelMessage[] = [{ role: "user", text: long }];
+  const ac = new AbortController();
+  const reason = new Error("user cancelled");
+  setImmediate(() => ac.abort(reason));
+  await assert.rejects(model.generate(request("s3", messages, ac.signal), () => undefined), (e) => e === reason);
+  const cancelled = stats.at(-1)!;
+  assert.ok(cancelled.generatedTokens === 0, "no token was generated after the abort");
+  await model.generate(request("s3", messages), () => undefined);
+  const next = stats.at(-1)!;
+  assert.ok(next.reusedTokens > 0 && next.reusedTokens < next.promptTokens, `reused ${next.reusedTokens} of ${next.promptTokens}`);
+});
