@@ -1,0 +1,143 @@
+// Starts a real VS Code workbench (code-server on Node 24) with Hearth installed, on 127.0.0.1
+// (webviews need a secure context) with its own user data, extensions and XDG folders.
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import http from "node:http";
+import net from "node:net";
+import path from "node:path";
+import type { E2eTools } from "./tools.js";
+
+export interface CodeServerOptions {
+  tools: E2eTools;
+  /** Holds user-data/, extensions/, xdg/ and code-server.log. */
+  profileDir: string;
+  /** The extension folder to install (the repository root: dist/ plus node_modules for the kernel). */
+  extensionRoot: string;
+  workspace: string;
+  host?: string;
+  port?: number;
+  /** Extra workbench settings merged over the quiet defaults. */
+  settings?: Record<string, unknown>;
+}
+
+export interface CodeServer {
+  url: string;
+  /** The workbench with the workspace folder open. */
+  workbenchUrl: string;
+  userDataDir: string;
+  logFile: string;
+  stop(): Promise<void>;
+}
+
+// A quiet, deterministic workbench: no welcome page, tips, trust prompt, updates or AI features.
+const QUIET_SETTINGS = {
+  "workbench.startupEditor": "none",
+  "workbench.tips.enabled": false,
+  "workbench.welcomePage.walkthroughs.openOnInstall": false,
+  "workbench.secondarySideBar.defaultVisibility": "hidden",
+  "chat.disableAIFeatures": true,
+  "security.workspace.trust.enabled": false,
+  "telemetry.telemetryLevel": "off",
+  "update.mode": "none",
+  "extensions.autoUpdate": false,
+  "extensions.autoCheckUpdates": false,
+  "git.enabled": false,
+};
+
+export function freePort(host = "127.0.0.1"): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.on("error", reject);
+    server.listen(0, host, () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Installs the extension by symlinking its folder into the extensions dir as
+ * `<publisher>.<name>-<version>` (docs/e2e.md: why a link and not a .vsix).
+ */
+export function linkExtension(extensionsDir: string, extensionRoot: string): string {
+  const pkg = JSON.parse(fs.readFileSync(path.join(extensionRoot, "package.json"), "utf8")) as { publisher: string; name: string; version: string };
+  fs.mkdirSync(extensionsDir, { recursive: true });
+  const link = path.join(extensionsDir, `${pkg.publisher}.${pkg.name}-${pkg.version}`);
+  fs.rmSync(link, { recursive: true, force: true });
+  fs.symlinkSync(path.resolve(extensionRoot), link, "dir");
+  return link;
+}
+
+function healthy(url: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const req = http.get(`${url}/healthz`, (res) => {
+      res.resume();
+      resolve(res.statusCode === 200);
+    });
+    req.on("error", () => resolve(false));
+    req.setTimeout(2000, () => req.destroy());
+  });
+}
+
+function codeServerEnv(profileDir: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    XDG_CONFIG_HOME: path.join(profileDir, "xdg/config"),
+    XDG_DATA_HOME: path.join(profileDir, "xdg/data"),
+    XDG_CACHE_HOME: path.join(profileDir, "xdg/cache"),
+  };
+  // The test runner's markers must not leak into code-server and the processes it starts.
+  delete env.NODE_OPTIONS;
+  delete env.NODE_TEST_CONTEXT;
+  return env;
+}
+
+export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServer> {
+  const host = opts.host ?? "127.0.0.1";
+  const port = opts.port ?? (await freePort(host));
+  const userDataDir = path.join(opts.profileDir, "user-data");
+  const extensionsDir = path.join(opts.profileDir, "extensions");
+  fs.mkdirSync(path.join(userDataDir, "User"), { recursive: true });
+  fs.writeFileSync(path.join(userDataDir, "User", "settings.json"), JSON.stringify({ ...QUIET_SETTINGS, ...opts.settings }, null, 2));
+  linkExtension(extensionsDir, opts.extensionRoot);
+  const config = path.join(opts.profileDir, "config.yaml");
+  fs.writeFileSync(config, "auth: none\ncert: false\n");
+  const logFile = path.join(opts.profileDir, "code-server.log");
+  const log = fs.openSync(logFile, "w");
+  const child = spawn(opts.tools.node24, [
+    opts.tools.codeServerEntry, "--config", config, "--user-data-dir", userDataDir, "--extensions-dir", extensionsDir,
+    "--bind-addr", `${host}:${port}`, "--auth", "none", "--disable-telemetry", "--disable-update-check",
+    "--disable-workspace-trust", "--disable-getting-started-override", opts.workspace,
+  ], { env: codeServerEnv(opts.profileDir), detached: true, stdio: ["ignore", log, log] });
+  fs.closeSync(log);
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+
+  const stop = async (): Promise<void> => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    // The whole group: code-server, its extension host and the kernel the extension started.
+    try { process.kill(-child.pid!, "SIGTERM"); } catch { return; }
+    const killer = setTimeout(() => { try { process.kill(-child.pid!, "SIGKILL"); } catch { /* gone */ } }, 5000);
+    await exited;
+    clearTimeout(killer);
+  };
+
+  const url = `http://${host}:${port}`;
+  const deadline = Date.now() + 60_000;
+  while (!(await healthy(url))) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      await stop();
+      const tail = fs.readFileSync(logFile, "utf8").split("\n").slice(-15).join("\n");
+      throw new Error(`code-server did not become healthy on ${url} (exit ${child.exitCode}); its log ${logFile} ends:\n${tail}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return { url, workbenchUrl: `${url}/?folder=${encodeURIComponent(opts.workspace)}`, userDataDir, logFile, stop };
+}
+
+/** The Hearth LogOutputChannel's file under the user-data logs (empty string until it exists). */
+export function readHearthLog(userDataDir: string): string {
+  const logs = path.join(userDataDir, "logs");
+  if (!fs.existsSync(logs)) return "";
+  const found = (fs.readdirSync(logs, { recursive: true }) as string[]).filter((f) => /hearth\.hearth[\\/].*Hearth\.log$/.test(f) || f.endsWith("Hearth.log"));
+  return found.map((f) => fs.readFileSync(path.join(logs, f), "utf8")).join("\n");
+}

@@ -1,0 +1,54 @@
+// playwright-core lives in the tools cache, not in the project's dependencies (it would add a
+// browser driver to every `npm install`). These are the few parts of its API the harness uses.
+import { createRequire } from "node:module";
+
+export interface Locator {
+  click(opts?: { timeout?: number }): Promise<void>;
+  fill(value: string): Promise<void>;
+  first(): Locator;
+  textContent(opts?: { timeout?: number }): Promise<string | null>;
+  waitFor(opts?: { state?: "attached" | "visible" | "hidden"; timeout?: number }): Promise<void>;
+  locator(selector: string, opts?: { hasText?: string | RegExp }): Locator;
+}
+
+export interface FrameLocator {
+  locator(selector: string, opts?: { hasText?: string | RegExp }): Locator;
+  frameLocator(selector: string): FrameLocator;
+}
+
+export interface ConsoleMessage {
+  type(): string;
+  text(): string;
+}
+
+export interface Page {
+  goto(url: string, opts?: { timeout?: number }): Promise<unknown>;
+  locator(selector: string, opts?: { hasText?: string | RegExp }): Locator;
+  frameLocator(selector: string): FrameLocator;
+  waitForSelector(selector: string, opts?: { state?: "attached" | "visible"; timeout?: number }): Promise<unknown>;
+  screenshot(opts: { path: string; fullPage?: boolean }): Promise<unknown>;
+  keyboard: { press(key: string): Promise<void> };
+  on(event: "console", listener: (message: ConsoleMessage) => void): void;
+}
+
+export interface BrowserContext {
+  pages(): Page[];
+  newPage(): Promise<Page>;
+  close(): Promise<void>;
+}
+
+export interface Chromium {
+  launchPersistentContext(userDataDir: string, opts: {
+    executablePath: string;
+    headless: boolean;
+    args: string[];
+    viewport: { width: number; height: number };
+    env: NodeJS.ProcessEnv;
+    timeout?: number;
+  }): Promise<BrowserContext>;
+}
+
+export function loadChromium(playwrightCore: string): Chromium {
+  const require = createRequire(import.meta.url);
+  return (require(playwrightCore) as { chromium: Chromium }).chromium;
+}

@@ -1,0 +1,25 @@
+// Reaching into webviews. A webview is two nested iframes: the outer `iframe.webview.ready` whose
+// src names the extension (`extensionId=<publisher>.<name>`; views also carry
+// `purpose=webviewView`) and the inner `iframe#active-frame` holding the extension's page.
+import type { FrameLocator, Page } from "./playwright.js";
+
+export function webviewViewFrame(page: Page, extensionId: string): FrameLocator {
+  return page
+    .frameLocator(`iframe.webview.ready[src*="extensionId=${extensionId}"][src*="purpose=webviewView"]`)
+    .frameLocator("iframe#active-frame");
+}
+
+/** Clicks a view container in the activity bar (a toggle: click it once, while it is closed). */
+export async function openActivityBarContainer(page: Page, title: string): Promise<void> {
+  await page.locator(`.part.activitybar [aria-label^="${title}"]`).first().click({ timeout: 30_000 });
+}
+
+/** Runs a command by its title through the command palette. */
+export async function runCommand(page: Page, title: string): Promise<void> {
+  await page.keyboard.press("F1");
+  const input = page.locator(".quick-input-widget input");
+  await input.waitFor({ state: "visible" });
+  await input.fill(`>${title}`);
+  await page.locator(".quick-input-list .monaco-list-row").first().waitFor({ state: "visible" });
+  await page.keyboard.press("Enter");
+}
