@@ -1,0 +1,210 @@
+// Numbered schema migrations: MIGRATIONS[n-1] takes user_version n-1 to n. Append only; never edit
+// a released step. Table, index and status names follow spec 004.
+import type Database from "better-sqlite3";
+
+type Step = (db: Database.Database) => void;
+
+const ACTIVE_ATTEMPT = `('queued','starting','running','waiting_input','waiting_approval','cancelling')`;
+
+const v1: Step = (db) => db.exec(`
+CREATE TABLE sessions (
+  session_id TEXT PRIMARY KEY,
+  owner_id TEXT NOT NULL,
+  workspace TEXT NOT NULL,
+  title TEXT NOT NULL,
+  execution_role TEXT NOT NULL CHECK (execution_role IN ('coordinator','leaf')),
+  provider_boundary TEXT NOT NULL,
+  profile_generation INTEGER NOT NULL,
+  workstream_id TEXT REFERENCES workstreams(workstream_id),
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX sessions_updated_idx ON sessions(updated_at);
+
+-- spec 004: session execution profiles are immutable generations.
+CREATE TABLE session_execution_profiles (
+  session_id TEXT NOT NULL REFERENCES sessions(session_id),
+  generation INTEGER NOT NULL CHECK (generation >= 1),
+  adapter TEXT NOT NULL,
+  credential_scope TEXT NOT NULL CHECK (credential_scope IN ('local_user','managed_cloud')),
+  model_profile TEXT NOT NULL,
+  working_directory TEXT NOT NULL,
+  execution_role TEXT NOT NULL CHECK (execution_role IN ('coordinator','leaf')),
+  system_prompt TEXT NOT NULL,
+  options_json TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  PRIMARY KEY (session_id, generation)
+);
+CREATE TRIGGER session_execution_profiles_immutable BEFORE UPDATE ON session_execution_profiles
+BEGIN SELECT RAISE(ABORT, 'session_execution_profiles rows are immutable: create a new generation'); END;
+
+CREATE TABLE workstreams (
+  workstream_id TEXT PRIMARY KEY,
+  owner_id TEXT NOT NULL,
+  workspace TEXT NOT NULL,
+  title TEXT NOT NULL,
+  created_at TEXT NOT NULL
+);
+
+CREATE TABLE context_snapshots (
+  snapshot_id TEXT PRIMARY KEY,
+  session_id TEXT NOT NULL REFERENCES sessions(session_id),
+  generation INTEGER NOT NULL,
+  content_version TEXT NOT NULL,
+  renderer_fingerprint TEXT NOT NULL,
+  body_json TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  UNIQUE (session_id, generation)
+);
+
+CREATE TABLE runs (
+  run_id TEXT PRIMARY KEY,
+  session_id TEXT NOT NULL REFERENCES sessions(session_id),
+  owner_id TEXT NOT NULL,
+  profile_generation INTEGER NOT NULL,
+  context_snapshot_id TEXT NOT NULL REFERENCES context_snapshots(snapshot_id),
+  status TEXT NOT NULL CHECK (status IN ('active','completed','failed','cancelled')),
+  reason TEXT,
+  client_id TEXT,
+  request_id TEXT,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  FOREIGN KEY (session_id, profile_generation) REFERENCES session_execution_profiles(session_id, generation)
+);
+CREATE INDEX runs_session_idx ON runs(session_id, created_at);
+-- spec 004 (local adaptation): one active run per session, so turns never interleave.
+CREATE UNIQUE INDEX runs_one_active_per_session_uq ON runs(session_id) WHERE status = 'active';
+
+CREATE TABLE run_attempts (
+  attempt_id TEXT PRIMARY KEY,
+  run_id TEXT NOT NULL REFERENCES runs(run_id),
+  attempt_number INTEGER NOT NULL,
+  binding_id TEXT REFERENCES adapter_bindings(binding_id),
+  status TEXT NOT NULL CHECK (status IN ('queued','starting','running','waiting_input','waiting_approval','cancelling','completed','failed','cancelled','orphaned')),
+  reason TEXT,
+  cancel_dispatch_attempted INTEGER NOT NULL DEFAULT 0,
+  cancel_adapter_acknowledged INTEGER NOT NULL DEFAULT 0,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  UNIQUE (run_id, attempt_number)
+);
+-- spec 004: exactly one non-terminal attempt per run has execution authority.
+CREATE UNIQUE INDEX run_attempts_one_active_per_run_uq ON run_attempts(run_id) WHERE status IN ${ACTIVE_ATTEMPT};
+CREATE INDEX run_attempts_status_idx ON run_attempts(status);
+
+CREATE TABLE adapter_bindings (
+  binding_id TEXT PRIMARY KEY,
+  session_id TEXT NOT NULL REFERENCES sessions(session_id),
+  adapter TEXT NOT NULL,
+  binding_generation INTEGER NOT NULL,
+  profile_generation INTEGER NOT NULL,
+  compatibility_hash TEXT NOT NULL,
+  adapter_native_session_id TEXT,
+  resume_fidelity TEXT NOT NULL CHECK (resume_fidelity IN ('none','native')),
+  status TEXT NOT NULL CHECK (status IN ('active','stale')),
+  stale_reason TEXT,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  UNIQUE (session_id, adapter, binding_generation)
+);
+CREATE INDEX adapter_bindings_status_idx ON adapter_bindings(status, resume_fidelity);
+
+-- spec 004: lifecycle transitions and their events commit together; event_seq is monotonic.
+CREATE TABLE events (
+  event_seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  entity_kind TEXT NOT NULL,
+  entity_id TEXT NOT NULL,
+  session_id TEXT,
+  run_id TEXT,
+  type TEXT NOT NULL,
+  payload_json TEXT NOT NULL,
+  created_at TEXT NOT NULL
+);
+CREATE INDEX events_entity_idx ON events(entity_id);
+CREATE TRIGGER events_append_only_update BEFORE UPDATE ON events BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
+CREATE TRIGGER events_append_only_delete BEFORE DELETE ON events BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
+
+-- spec 004: physical tool authority; the ledger of claims.
+CREATE TABLE tool_invocations (
+  invocation_id TEXT PRIMARY KEY,
+  run_id TEXT NOT NULL REFERENCES runs(run_id),
+  attempt_id TEXT NOT NULL REFERENCES run_attempts(attempt_id),
+  call_id TEXT NOT NULL,
+  tool TEXT NOT NULL,
+  input_hash TEXT NOT NULL,
+  manifest_digest TEXT NOT NULL,
+  boot_epoch TEXT NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('prepared','dispatched','succeeded','failed','outcome_unknown')),
+  effect_class TEXT NOT NULL CHECK (effect_class IN ('read','idempotent_write','non_idempotent_write','network')),
+  retry_policy TEXT NOT NULL CHECK (retry_policy IN ('safe_retry','never_auto_retry')),
+  reason TEXT,
+  result_json TEXT,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  UNIQUE (run_id, call_id)
+);
+CREATE INDEX tool_invocations_status_idx ON tool_invocations(status);
+CREATE INDEX tool_invocations_attempt_idx ON tool_invocations(attempt_id);
+
+-- spec 004: the kernel journal is the only canonical conversation writer; seq is per session.
+CREATE TABLE conversation_journal (
+  session_id TEXT NOT NULL REFERENCES sessions(session_id),
+  seq INTEGER NOT NULL,
+  run_id TEXT REFERENCES runs(run_id),
+  role TEXT NOT NULL CHECK (role IN ('system','user','assistant','tool')),
+  status TEXT NOT NULL CHECK (status IN ('pending','streaming','complete','failed')),
+  body_json TEXT NOT NULL,
+  repair_code TEXT,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  PRIMARY KEY (session_id, seq)
+);
+CREATE INDEX conversation_journal_status_idx ON conversation_journal(status);
+
+CREATE TABLE artifacts (
+  artifact_id TEXT PRIMARY KEY,
+  session_id TEXT NOT NULL REFERENCES sessions(session_id),
+  run_id TEXT REFERENCES runs(run_id),
+  kind TEXT NOT NULL,
+  title TEXT NOT NULL,
+  body_json TEXT NOT NULL,
+  created_at TEXT NOT NULL
+);
+
+-- Background tasks: a leaf session under a workstream, started by a coordinator run.
+CREATE TABLE delegations (
+  delegation_id TEXT PRIMARY KEY,
+  parent_session_id TEXT REFERENCES sessions(session_id),
+  child_session_id TEXT NOT NULL REFERENCES sessions(session_id),
+  run_id TEXT REFERENCES runs(run_id),
+  workstream_id TEXT REFERENCES workstreams(workstream_id),
+  title TEXT NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('queued','running','interrupted','completed','failed','cancelled')),
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+-- spec 004: exactly one recovery dispatch per interrupted delegation attempt.
+CREATE TABLE recovery_dispatches (
+  recovery_id TEXT PRIMARY KEY,
+  delegation_id TEXT NOT NULL REFERENCES delegations(delegation_id),
+  interrupted_attempt_id TEXT NOT NULL REFERENCES run_attempts(attempt_id),
+  status TEXT NOT NULL CHECK (status IN ('pending','dispatched','abandoned')),
+  created_at TEXT NOT NULL,
+  UNIQUE (delegation_id, interrupted_attempt_id)
+);
+
+-- spec 004: required spawn/delegate/continue operations stay unresolved until the same logical op succeeds.
+CREATE TABLE control_obligations (
+  obligation_id TEXT PRIMARY KEY,
+  run_id TEXT NOT NULL REFERENCES runs(run_id),
+  kind TEXT NOT NULL CHECK (kind IN ('spawn','delegate','continue')),
+  logical_key TEXT NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('unresolved','resolved')),
+  last_error TEXT,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  UNIQUE (run_id, logical_key)
+);
+`);
+
+export const MIGRATIONS: readonly Step[] = [v1];

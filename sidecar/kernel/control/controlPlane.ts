@@ -1,0 +1,142 @@
+// The control plane's API: every durable kernel decision goes through here, each method one
+// BEGIN IMMEDIATE transaction. The turn loop calls this; docs/control-plane.md documents it.
+import type { HistoryMessage, RunSummary, SessionSummary } from "../../../shared/protocol/records.js";
+import type { Journal } from "../../journal/journal.js";
+import { checkAttemptResult, ensureBinding, recordAdapterNativeSessionId } from "./bindings.js";
+import { appendComplete, completeMessages, settleTurn, stageTurn, type NewMessage } from "./conversation.js";
+import { createDelegation, pendingRecoveries, type NewDelegation, type RecoveryDispatch } from "./delegations.js";
+import { completeInvocation, markDispatched, prepareInvocation, type InvocationClaim, type InvocationOutcome, type PrepareRequest } from "./ledger.js";
+import { recordOperationOutcome, requireOperation, type ObligationKind } from "./obligations.js";
+import { reconcileStartup, type ReconcileReport } from "./reconcile.js";
+import {
+  acknowledgeCancel, admitRun, finishRun, newAttempt, requestCancel, transitionAttempt,
+  type Admission, type CancelDispatchResult, type ClientContext, type RunTerminal,
+} from "./runs.js";
+import { ownedSession, type KernelScope } from "./scope.js";
+import { createSession, currentProfile, listSessions, migrateProfile, sessionSummary, type NewSession, type ProfileChange, type ProfileRow } from "./sessions.js";
+import type { AttemptStatus } from "./stateMachines.js";
+import { runHistory } from "./history.js";
+
+export interface SessionHistory {
+  session: SessionSummary;
+  messages: HistoryMessage[];
+  runs: RunSummary[];
+}
+
+export class ControlPlane {
+  constructor(private readonly journal: Journal, readonly scope: KernelScope) {}
+
+  /** Startup reconciliation; call once after opening, before serving requests. */
+  reconcile(): ReconcileReport {
+    return reconcileStartup(this.journal);
+  }
+
+  createSession(input: NewSession): { sessionId: string; profileGeneration: number } {
+    return this.journal.withTransaction((db) => createSession(db, this.scope, input));
+  }
+
+  profile(sessionId: string): ProfileRow {
+    return this.journal.withTransaction((db) => (ownedSession(db, this.scope, sessionId), currentProfile(db, sessionId)));
+  }
+
+  migrateProfile(sessionId: string, expectedGeneration: number, change: ProfileChange): number {
+    return this.journal.withTransaction((db) => migrateProfile(db, this.scope, sessionId, expectedGeneration, change));
+  }
+
+  listSessions(limit = 100): SessionSummary[] {
+    return listSessions(this.journal.db, this.scope, limit);
+  }
+
+  /** Run + single active attempt + pinned context snapshot + the user message, in one transaction. */
+  admitRun(sessionId: string, userMessage: string, client: ClientContext): Admission {
+    return this.journal.withTransaction((db) => admitRun(db, this.scope, sessionId, userMessage, client));
+  }
+
+  newAttempt(runId: string): string {
+    return this.journal.withTransaction((db) => newAttempt(db, this.scope, runId));
+  }
+
+  transitionAttempt(runId: string, attemptId: string, to: AttemptStatus, reason?: string): AttemptStatus {
+    return this.journal.withTransaction((db) => transitionAttempt(db, this.scope, runId, attemptId, to, reason));
+  }
+
+  ensureBinding(sessionId: string, attemptId: string): { bindingId: string; bindingGeneration: number; reused: boolean } {
+    return this.journal.withTransaction((db) => ensureBinding(db, sessionId, attemptId));
+  }
+
+  recordAdapterNativeSessionId(bindingId: string, nativeId: string): void {
+    this.journal.withTransaction((db) => recordAdapterNativeSessionId(db, bindingId, nativeId));
+  }
+
+  checkAttemptResult(bindingId: string, result: { adapterNativeSessionId: string | null }): void {
+    checkAttemptResult(this.journal.db, bindingId, result);
+  }
+
+  /**
+   * Appends complete messages (one writer, monotonic seq) and, in the same transaction, the ledger
+   * completions of the tool calls they report: a call/result batch commits as one.
+   */
+  appendMessages(sessionId: string, runId: string | null, messages: readonly NewMessage[], completions: readonly { claim: InvocationClaim; outcome: InvocationOutcome }[] = []): number[] {
+    return this.journal.withTransaction((db) => {
+      ownedSession(db, this.scope, sessionId);
+      for (const c of completions) completeInvocation(db, c.claim, c.outcome);
+      return appendComplete(db, sessionId, runId, messages);
+    });
+  }
+
+  stageTurn(sessionId: string, runId: string, status: "pending" | "streaming" = "streaming"): number {
+    return this.journal.withTransaction((db) => stageTurn(db, sessionId, runId, status));
+  }
+
+  settleTurn(sessionId: string, seq: number, outcome: { message: NewMessage } | { failed: string }): void {
+    this.journal.withTransaction((db) => settleTurn(db, sessionId, seq, outcome));
+  }
+
+  prepareInvocation(req: PrepareRequest): InvocationClaim {
+    return this.journal.withTransaction((db) => prepareInvocation(db, this.scope, req));
+  }
+
+  /** Committed with synchronous=FULL: the mark must survive power loss before the effect runs. */
+  markDispatched(claim: InvocationClaim): void {
+    this.journal.withTransaction((db) => markDispatched(db, claim), { durable: true });
+  }
+
+  completeInvocation(claim: InvocationClaim, outcome: InvocationOutcome): void {
+    this.journal.withTransaction((db) => completeInvocation(db, claim, outcome));
+  }
+
+  finishRun(runId: string, status: RunTerminal, error?: string): void {
+    this.journal.withTransaction((db) => finishRun(db, this.scope, runId, status, error));
+  }
+
+  requestCancel(runId: string, dispatch?: (attemptId: string) => boolean): CancelDispatchResult {
+    return this.journal.withTransaction((db) => requestCancel(db, this.scope, runId, dispatch));
+  }
+
+  acknowledgeCancel(runId: string, attemptId: string): void {
+    this.journal.withTransaction((db) => acknowledgeCancel(db, this.scope, runId, attemptId));
+  }
+
+  requireOperation(runId: string, kind: ObligationKind, logicalKey: string): string {
+    return this.journal.withTransaction((db) => requireOperation(db, runId, kind, logicalKey));
+  }
+
+  recordOperationOutcome(runId: string, logicalKey: string, outcome: { ok: true } | { ok: false; error: string }): void {
+    this.journal.withTransaction((db) => recordOperationOutcome(db, runId, logicalKey, outcome));
+  }
+
+  createDelegation(input: NewDelegation, client: ClientContext): Admission & { delegationId: string; sessionId: string } {
+    return this.journal.withTransaction((db) => createDelegation(db, this.scope, input, client));
+  }
+
+  pendingRecoveries(): RecoveryDispatch[] {
+    return pendingRecoveries(this.journal.db);
+  }
+
+  /** The complete messages (for replay) and every run with its attempts and ledger rows. */
+  history(sessionId: string): SessionHistory {
+    const db = this.journal.db;
+    ownedSession(db, this.scope, sessionId);
+    return { session: sessionSummary(db, sessionId), messages: completeMessages(db, sessionId), runs: runHistory(db, sessionId) };
+  }
+}

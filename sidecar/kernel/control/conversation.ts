@@ -1,0 +1,61 @@
+// The conversation journal: the kernel is its only writer; each session's seq is monotonic and
+// a batch (assistant message + tool results + their ledger completions) commits as one.
+import { ErrorCode, HearthError } from "../../../shared/errors.js";
+import { HistoryMessage } from "../../../shared/protocol/records.js";
+import type { Db } from "../../journal/journal.js";
+import { nowIso, appendEvent } from "./transition.js";
+
+/** A message as the turn loop hands it over: a HistoryMessage without its seq (the journal assigns it). */
+export type NewMessage =
+  | { role: "system"; text: string }
+  | { role: "user"; text: string }
+  | { role: "assistant"; text: string; reasoning?: string; toolCalls?: { callId: string; name: string; arguments: Record<string, unknown> }[] }
+  | { role: "tool"; callId: string; name: string; ok: boolean; output: string };
+
+export type TurnStatus = "pending" | "streaming" | "complete" | "failed";
+
+function nextSeq(db: Db, sessionId: string): number {
+  const { s } = db.prepare(`SELECT COALESCE(MAX(seq), 0) AS s FROM conversation_journal WHERE session_id = ?`).get(sessionId) as { s: number };
+  return s + 1;
+}
+
+function insert(db: Db, sessionId: string, runId: string | null, message: NewMessage, status: TurnStatus, at: string): number {
+  // Validate against the protocol shape so history replays exactly what was stored.
+  const checked = HistoryMessage.parse({ seq: 0, ...message });
+  const { seq: _ignored, ...body } = checked;
+  const seq = nextSeq(db, sessionId);
+  db.prepare(`INSERT INTO conversation_journal (session_id, seq, run_id, role, status, body_json, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?)`)
+    .run(sessionId, seq, runId, message.role, status, JSON.stringify(body), at, at);
+  return seq;
+}
+
+/** Appends complete messages in order; returns their seqs. Caller holds the transaction. */
+export function appendComplete(db: Db, sessionId: string, runId: string | null, messages: readonly NewMessage[]): number[] {
+  const at = nowIso();
+  const seqs = messages.map((m) => insert(db, sessionId, runId, m, "complete", at));
+  if (seqs.length > 0) appendEvent(db, { entityKind: "journal", entityId: sessionId, sessionId, runId, type: "journal.appended", payload: { fromSeq: seqs[0], toSeq: seqs.at(-1) } }, at);
+  db.prepare(`UPDATE sessions SET updated_at = ? WHERE session_id = ?`).run(at, sessionId);
+  return seqs;
+}
+
+/** Reserves the next seq for a turn still being produced (pending, then streaming). */
+export function stageTurn(db: Db, sessionId: string, runId: string, status: "pending" | "streaming"): number {
+  return insert(db, sessionId, runId, { role: "assistant", text: "" }, status, nowIso());
+}
+
+/** Settles a staged turn: complete with its final message, or failed with a bounded code. */
+export function settleTurn(db: Db, sessionId: string, seq: number, outcome: { message: NewMessage } | { failed: string }): void {
+  const at = nowIso();
+  const sets = "message" in outcome
+    ? db.prepare(`UPDATE conversation_journal SET status = 'complete', role = ?, body_json = ?, updated_at = ? WHERE session_id = ? AND seq = ? AND status IN ('pending','streaming')`)
+      .run(outcome.message.role, JSON.stringify((({ seq: _s, ...b }) => b)(HistoryMessage.parse({ seq: 0, ...outcome.message }))), at, sessionId, seq)
+    : db.prepare(`UPDATE conversation_journal SET status = 'failed', repair_code = ?, updated_at = ? WHERE session_id = ? AND seq = ? AND status IN ('pending','streaming')`)
+      .run(outcome.failed.slice(0, 64), at, sessionId, seq);
+  if (sets.changes !== 1) throw new HearthError(ErrorCode.Conflict, `refused: journal turn ${seq} of session ${sessionId} is not pending or streaming; it was already settled`);
+}
+
+/** Complete messages in seq order: what a model replays and what clients show. */
+export function completeMessages(db: Db, sessionId: string): HistoryMessage[] {
+  const rows = db.prepare(`SELECT seq, body_json FROM conversation_journal WHERE session_id = ? AND status = 'complete' ORDER BY seq`).all(sessionId) as { seq: number; body_json: string }[];
+  return rows.map((r) => HistoryMessage.parse({ seq: r.seq, ...JSON.parse(r.body_json) }));
+}

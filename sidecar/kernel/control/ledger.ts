@@ -1,0 +1,108 @@
+// The tool ledger (spec 004, physical tool authority): prepared → dispatched → succeeded|failed.
+// The claim is persisted before the effect; a result lands only if it echoes the complete claim.
+import { createHash } from "node:crypto";
+import { ErrorCode, HearthError } from "../../../shared/errors.js";
+import { uuidv7 } from "../../../shared/ids.js";
+import type { EffectClass } from "../../../shared/protocol/records.js";
+import type { Db } from "../../journal/journal.js";
+import { assertToolAllowedForRole } from "./roles.js";
+import { ownedRun, type KernelScope } from "./scope.js";
+import { ACTIVE_ATTEMPT_STATUSES, invocationMachine } from "./stateMachines.js";
+import { transition, nowIso, appendEvent } from "./transition.js";
+
+/** The complete immutable claim a result must echo. */
+export interface InvocationClaim {
+  invocationId: string;
+  runId: string;
+  attemptId: string;
+  callId: string;
+  tool: string;
+  inputHash: string;
+  manifestDigest: string;
+  bootEpoch: string;
+}
+
+export interface PrepareRequest {
+  runId: string;
+  attemptId: string;
+  callId: string;
+  tool: string;
+  input: unknown;
+  /** Digest of the tool manifest (name, schema, policy) the call was authorized against. */
+  manifestDigest: string;
+  effectClass: EffectClass;
+}
+
+export type RetryPolicy = "safe_retry" | "never_auto_retry";
+
+/** spec 004: a non-idempotent write (or a network effect) is never retried automatically. */
+export function retryPolicyFor(effect: EffectClass): RetryPolicy {
+  return effect === "read" || effect === "idempotent_write" ? "safe_retry" : "never_auto_retry";
+}
+
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
+
+/** sha256 of the canonical JSON of a tool's input (keys sorted): what an approval and a result echo. */
+export function inputHash(input: unknown): string {
+  return createHash("sha256").update(canonical(input)).digest("hex");
+}
+
+function claimColumns(c: InvocationClaim): Record<string, string> {
+  return { run_id: c.runId, attempt_id: c.attemptId, call_id: c.callId, tool: c.tool, input_hash: c.inputHash, manifest_digest: c.manifestDigest, boot_epoch: c.bootEpoch };
+}
+
+/**
+ * Authorizes and persists a claim. Re-reads durable state: owner, run active, attempt is the run's
+ * active attempt, the session's persisted role allows the tool; the call id is single use per run.
+ */
+export function prepareInvocation(db: Db, scope: KernelScope, req: PrepareRequest): InvocationClaim {
+  const run = ownedRun(db, scope, req.runId);
+  if (run.status !== "active") throw new HearthError(ErrorCode.Conflict, `refused: run ${req.runId} is ${run.status}; a finished run cannot call tools`);
+  const attempt = db.prepare(`SELECT status FROM run_attempts WHERE attempt_id = ? AND run_id = ?`).get(req.attemptId, req.runId) as { status: string } | undefined;
+  if (!attempt || !(ACTIVE_ATTEMPT_STATUSES as readonly string[]).includes(attempt.status)) {
+    throw new HearthError(ErrorCode.Refused, `refused: attempt ${req.attemptId} has no execution authority in run ${req.runId} (${attempt?.status ?? "not this run's attempt"})`);
+  }
+  const { execution_role } = db.prepare(`SELECT execution_role FROM sessions WHERE session_id = ?`).get(run.session_id) as { execution_role: "coordinator" | "leaf" };
+  assertToolAllowedForRole(execution_role, req.tool, run.session_id);
+  const dup = db.prepare(`SELECT status FROM tool_invocations WHERE run_id = ? AND call_id = ?`).get(req.runId, req.callId) as { status: string } | undefined;
+  if (dup) throw new HearthError(ErrorCode.Conflict, `refused: call ${req.callId} of run ${req.runId} was already claimed (${dup.status}); a call id is single use, so it cannot run twice`);
+  const claim: InvocationClaim = {
+    invocationId: uuidv7(), runId: req.runId, attemptId: req.attemptId, callId: req.callId, tool: req.tool,
+    inputHash: inputHash(req.input), manifestDigest: req.manifestDigest, bootEpoch: scope.bootEpoch,
+  };
+  const at = nowIso();
+  db.prepare(`INSERT INTO tool_invocations (invocation_id, run_id, attempt_id, call_id, tool, input_hash, manifest_digest, boot_epoch, status, effect_class, retry_policy, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,'prepared',?,?,?,?)`)
+    .run(claim.invocationId, claim.runId, claim.attemptId, claim.callId, claim.tool, claim.inputHash, claim.manifestDigest, claim.bootEpoch, req.effectClass, retryPolicyFor(req.effectClass), at, at);
+  appendEvent(db, { entityKind: "tool_invocation", entityId: claim.invocationId, sessionId: run.session_id, runId: run.run_id, type: "tool.prepared", payload: { callId: claim.callId, tool: claim.tool } }, at);
+  return claim;
+}
+
+/** prepared → dispatched. The caller commits this with synchronous=FULL before the effect runs. */
+export function markDispatched(db: Db, claim: InvocationClaim): void {
+  transition(db, invocationMachine, { id: claim.invocationId, to: "dispatched", from: ["prepared"], match: claimColumns(claim), event: { type: "tool.dispatched", runId: claim.runId } });
+}
+
+export interface InvocationOutcome {
+  status: "succeeded" | "failed";
+  /** Bounded, serializable result summary (the full output lives in the tool message). */
+  result?: unknown;
+  reason?: string;
+}
+
+/**
+ * dispatched → succeeded|failed, or prepared → failed (refused before the effect). Lands only when
+ * every claim column matches, including this boot's epoch.
+ */
+export function completeInvocation(db: Db, claim: InvocationClaim, outcome: InvocationOutcome): void {
+  transition(db, invocationMachine, {
+    id: claim.invocationId, to: outcome.status, from: outcome.status === "succeeded" ? ["dispatched"] : ["prepared", "dispatched"], match: claimColumns(claim),
+    set: { result_json: outcome.result === undefined ? null : JSON.stringify(outcome.result), reason: outcome.reason?.slice(0, 240) ?? null },
+    event: { type: `tool.${outcome.status}`, runId: claim.runId },
+  });
+}

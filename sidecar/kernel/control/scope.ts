@@ -1,0 +1,64 @@
+// What every control-plane write knows about the kernel that makes it: the owner it serves, the
+// workspace it is anchored at, and this process's boot epoch (part of every ledger claim).
+import { ErrorCode, HearthError } from "../../../shared/errors.js";
+import type { Db } from "../../journal/journal.js";
+
+export interface KernelScope {
+  /** spec 004: owner authority comes from the kernel's own context, never from a tool argument. */
+  ownerId: string;
+  workspace: string;
+  /** Minted per kernel process; a claim from another boot cannot complete. */
+  bootEpoch: string;
+}
+
+export interface SessionRow {
+  session_id: string;
+  owner_id: string;
+  workspace: string;
+  title: string;
+  execution_role: "coordinator" | "leaf";
+  provider_boundary: string;
+  profile_generation: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface RunRow {
+  run_id: string;
+  session_id: string;
+  owner_id: string;
+  profile_generation: number;
+  context_snapshot_id: string;
+  status: "active" | "completed" | "failed" | "cancelled";
+  reason: string | null;
+  created_at: string;
+}
+
+/** Loads a session the scope's owner may act on (spec 004: selectors are validated against the owner). */
+export function ownedSession(db: Db, scope: KernelScope, sessionId: string): SessionRow {
+  const s = db.prepare(`SELECT * FROM sessions WHERE session_id = ?`).get(sessionId) as SessionRow | undefined;
+  if (!s) throw new HearthError(ErrorCode.NotFound, `no session ${sessionId} in this journal; list sessions with \`hearth sessions\``);
+  if (s.owner_id !== scope.ownerId) throw new HearthError(ErrorCode.Refused, `refused: session ${sessionId} belongs to another owner; this kernel acts for ${scope.ownerId}`);
+  return s;
+}
+
+export function ownedRun(db: Db, scope: KernelScope, runId: string): RunRow {
+  const r = db.prepare(`SELECT * FROM runs WHERE run_id = ?`).get(runId) as RunRow | undefined;
+  if (!r) throw new HearthError(ErrorCode.NotFound, `no run ${runId} in this journal; check the id`);
+  if (r.owner_id !== scope.ownerId) throw new HearthError(ErrorCode.Refused, `refused: run ${runId} belongs to another owner; this kernel acts for ${scope.ownerId}`);
+  return r;
+}
+
+/**
+ * A tool- or adapter-supplied owner is a guard: it can reject a request, never authorize one.
+ */
+export function checkOwnerGuard(scope: KernelScope, suppliedOwnerId: string | undefined): void {
+  if (suppliedOwnerId !== undefined && suppliedOwnerId !== scope.ownerId) {
+    throw new HearthError(ErrorCode.Refused, `refused: the call names owner ${suppliedOwnerId}, but the active run acts for ${scope.ownerId}; a supplied owner cannot grant authority`);
+  }
+}
+
+/** spec 004: request-scoped state is keyed by (clientId, requestId) and is correlation only. */
+export function correlationKey(clientId: string, requestId: string): string {
+  return JSON.stringify([clientId, requestId]);
+}

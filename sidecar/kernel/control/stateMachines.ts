@@ -1,0 +1,82 @@
+// Every status field's allowed transitions, as data (STYLE.md: state machines are data). The one
+// writer (`transition.ts`) and startup reconciliation read these tables; tests walk them.
+
+export interface Machine<S extends string> {
+  readonly table: string;
+  readonly idColumn: string;
+  readonly entity: string;
+  readonly statuses: readonly S[];
+  readonly allowed: Readonly<Record<S, readonly S[]>>;
+}
+
+function machine<S extends string>(table: string, idColumn: string, entity: string, allowed: Record<S, readonly S[]>): Machine<S> {
+  return { table, idColumn, entity, statuses: Object.keys(allowed) as S[], allowed };
+}
+
+export const ACTIVE_ATTEMPT_STATUSES = ["queued", "starting", "running", "waiting_input", "waiting_approval", "cancelling"] as const;
+export type AttemptStatus = (typeof ACTIVE_ATTEMPT_STATUSES)[number] | "completed" | "failed" | "cancelled" | "orphaned";
+
+// spec 004: silence is not success, so every active status may be orphaned, none may jump to completed
+// except running (the adapter finished) and cancelling never becomes completed (cancellation truth).
+export const attemptMachine = machine<AttemptStatus>("run_attempts", "attempt_id", "attempt", {
+  queued: ["starting", "cancelling", "cancelled", "failed", "orphaned"],
+  starting: ["running", "cancelling", "failed", "orphaned"],
+  running: ["waiting_input", "waiting_approval", "cancelling", "completed", "failed", "orphaned"],
+  waiting_input: ["running", "cancelling", "failed", "orphaned"],
+  waiting_approval: ["running", "cancelling", "failed", "orphaned"],
+  cancelling: ["cancelled", "failed", "orphaned"],
+  completed: [],
+  failed: [],
+  cancelled: [],
+  orphaned: [],
+});
+
+export type RunStatus = "active" | "completed" | "failed" | "cancelled";
+export const runMachine = machine<RunStatus>("runs", "run_id", "run", {
+  active: ["completed", "failed", "cancelled"],
+  completed: [],
+  failed: [],
+  cancelled: [],
+});
+
+// spec 004: prepared → dispatched → succeeded|failed; on restart prepared → failed and
+// dispatched → outcome_unknown. Nothing leaves a terminal state, so no result lands twice.
+export type InvocationStatus = "prepared" | "dispatched" | "succeeded" | "failed" | "outcome_unknown";
+export const invocationMachine = machine<InvocationStatus>("tool_invocations", "invocation_id", "tool_invocation", {
+  prepared: ["dispatched", "failed"],
+  dispatched: ["succeeded", "failed", "outcome_unknown"],
+  succeeded: [],
+  failed: [],
+  outcome_unknown: [],
+});
+
+export type BindingStatus = "active" | "stale";
+export const bindingMachine = machine<BindingStatus>("adapter_bindings", "binding_id", "binding", {
+  active: ["stale"],
+  stale: [],
+});
+
+export type DelegationStatus = "queued" | "running" | "interrupted" | "completed" | "failed" | "cancelled";
+export const delegationMachine = machine<DelegationStatus>("delegations", "delegation_id", "delegation", {
+  queued: ["running", "interrupted", "failed", "cancelled"],
+  running: ["interrupted", "completed", "failed", "cancelled"],
+  interrupted: ["running", "failed", "cancelled"],
+  completed: [],
+  failed: [],
+  cancelled: [],
+});
+
+export type ObligationStatus = "unresolved" | "resolved";
+export const obligationMachine = machine<ObligationStatus>("control_obligations", "obligation_id", "obligation", {
+  unresolved: ["resolved"],
+  resolved: [],
+});
+
+/** Statuses of `m` that may move to `to`: what reconciliation selects, derived from the table. */
+export function sourcesOf<S extends string>(m: Machine<S>, to: S): S[] {
+  return m.statuses.filter((s) => m.allowed[s].includes(to));
+}
+
+export function isTerminal<S extends string>(m: Machine<S>, s: S): boolean {
+  return m.allowed[s].length === 0;
+}
