@@ -1,0 +1,109 @@
+// The entry point the kernel drives: one session, one turn at a time (spec 000 #2).
+import { ErrorCode, HearthError } from "../../shared/errors.js";
+import { uuidv7 } from "../../shared/ids.js";
+import type { GenerationOptions } from "../../shared/protocol/index.js";
+import type { AgentAuthoritySnapshot } from "./authoritySnapshot.js";
+import type { CallIdRegistry } from "./callIds.js";
+import { assertCapabilities, mergeOptions, stripsReasoning } from "./generationPolicy.js";
+import type { AgentMessage } from "./messages.js";
+import type { ApprovalPort } from "./ports/approval.js";
+import type { AgentMemory } from "./ports/memory.js";
+import type { AgentModel } from "./ports/model.js";
+import type { ToolCeiling } from "./toolCeiling.js";
+import type { AgentEvent, TurnOutcome } from "./turnOutcome.js";
+import { TurnRun } from "./turnRun.js";
+
+export interface RunTurnOptions {
+  readonly signal?: AbortSignal;
+  /** Presentation only. Throwing is a sink failure: it cancels the turn (spec 000 #18). */
+  readonly onEvent?: (event: AgentEvent) => void;
+  /** Fields set here override the session's options for this turn only (spec 000 #15). */
+  readonly overrides?: GenerationOptions;
+  /** Kernel-minted turn id (e.g. the run id); minted here when absent. */
+  readonly turnId?: string;
+}
+
+export interface AgentSessionParts {
+  readonly sessionKey: string;
+  readonly model: AgentModel;
+  readonly memory: AgentMemory;
+  readonly approval: ApprovalPort;
+  readonly ceiling: ToolCeiling;
+  readonly authority: AgentAuthoritySnapshot;
+  readonly instructions: readonly AgentMessage[];
+  readonly history: AgentMessage[];
+  readonly ids: CallIdRegistry;
+  readonly options: GenerationOptions;
+  readonly maxRounds: number;
+}
+
+export class AgentSession {
+  private running = false;
+  private broken: string | null = null;
+
+  constructor(private readonly p: AgentSessionParts) {}
+
+  get authority(): AgentAuthoritySnapshot {
+    return this.p.authority;
+  }
+
+  /** Committed history, as the memory port holds it. */
+  history(): readonly AgentMessage[] {
+    return [...this.p.history];
+  }
+
+  activeTools(): string[] {
+    return this.p.ceiling.activeNames();
+  }
+
+  /** spec 000 #5: atomic replacement of the active subset, inside the ceiling only. */
+  setActiveTools(names: readonly string[]): void {
+    this.p.ceiling.setActive(names);
+  }
+
+  disableTools(names: readonly string[]): void {
+    this.p.ceiling.disable(names);
+  }
+
+  enableTools(names: readonly string[]): void {
+    this.p.ceiling.enable(names);
+  }
+
+  /**
+   * Runs one turn. Refusals before anything is journaled throw a HearthError (a turn already
+   * running, a capability the model lacks); everything after returns a TurnOutcome.
+   */
+  async runTurn(userText: string, opts: RunTurnOptions = {}): Promise<TurnOutcome> {
+    if (this.broken) throw new HearthError(ErrorCode.Conflict, `refused: ${this.broken}; rebuild the session from its journal`);
+    if (this.running) {
+      throw new HearthError(ErrorCode.Conflict, "refused: this session is already running a turn; wait for it to finish or cancel it");
+    }
+    const options = mergeOptions(this.p.options, opts.overrides);
+    // spec 000 #20: per-turn overrides are revalidated before the input checkpoint.
+    assertCapabilities(this.p.model.capabilities, {
+      options,
+      hasSystemMessage: this.p.instructions.length > 0 || this.p.history[0]?.role === "system",
+      hasTools: this.p.ceiling.names().length > 0,
+    });
+    this.running = true;
+    const turnId = opts.turnId ?? uuidv7();
+    const signal = opts.signal ?? new AbortController().signal;
+    try {
+      await this.p.memory.beginTurn({ sessionKey: this.p.sessionKey, turnId, user: { role: "user", text: userText }, authorityDigest: this.p.authority.digests.authority });
+      const run = new TurnRun({
+        sessionKey: this.p.sessionKey, turnId, authorityDigest: this.p.authority.digests.authority,
+        ceiling: this.p.ceiling, memory: this.p.memory, approval: this.p.approval, signal,
+        model: this.p.model, instructions: this.p.instructions, history: this.p.history, ids: this.p.ids, options,
+        stripReasoning: stripsReasoning(this.p.model.capabilities), maxRounds: this.p.maxRounds,
+        onEvent: opts.onEvent ?? (() => undefined),
+      }, { role: "user", text: userText });
+      return await run.run();
+    } catch (e) {
+      // The journal could not record the turn's start or close: in-memory state may now differ from it.
+      this.broken = `the session journal failed (${(e as Error).message})`;
+      throw e;
+    } finally {
+      this.running = false;
+    }
+  }
+}

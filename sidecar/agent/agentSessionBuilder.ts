@@ -1,0 +1,89 @@
+// Builds an AgentSession from its parts. Reusable: `build()` and `authoritySnapshot()` share one
+// resolution path and never consume the builder (spec 000 #19).
+import { ErrorCode, HearthError } from "../../shared/errors.js";
+import { uuidv7 } from "../../shared/ids.js";
+import { GenerationOptions } from "../../shared/protocol/index.js";
+import { AgentSession } from "./agentSession.js";
+import { assertSameAuthority, resolveAuthority, type AgentAuthoritySnapshot, type AuthorityInputs } from "./authoritySnapshot.js";
+import { CallIdRegistry } from "./callIds.js";
+import { assertCapabilities } from "./generationPolicy.js";
+import { replayHistory } from "./historyReplay.js";
+import type { AgentMessage } from "./messages.js";
+import { denyAllApprovals, type ApprovalPort } from "./ports/approval.js";
+import type { AgentMemory } from "./ports/memory.js";
+import type { AgentModel } from "./ports/model.js";
+import type { Tool } from "./ports/tools.js";
+import { freezeTools, ToolCeiling } from "./toolCeiling.js";
+
+export const DEFAULT_MAX_ROUNDS = 32;
+
+export class AgentSessionBuilder {
+  private _sessionKey: string = uuidv7();
+  private _tools: readonly Tool[] = [];
+  private _model: AgentModel | null = null;
+  private _memory: AgentMemory | null = null;
+  private _approval: ApprovalPort = denyAllApprovals; // spec 000 #8: the default denies
+  private _systemPrompt: string | null = null;
+  private _history: readonly AgentMessage[] = [];
+  private _options: GenerationOptions = {};
+  private _maxRounds = DEFAULT_MAX_ROUNDS;
+  private _authority: AuthorityInputs | null = null;
+  private _expected: AgentAuthoritySnapshot["digests"] | null = null;
+
+  sessionKey(key: string): this { this._sessionKey = key; return this; }
+  tools(tools: readonly Tool[]): this { this._tools = [...tools]; return this; }
+  model(model: AgentModel): this { this._model = model; return this; }
+  memory(memory: AgentMemory): this { this._memory = memory; return this; }
+  approval(approval: ApprovalPort): this { this._approval = approval; return this; }
+  systemPrompt(text: string): this { this._systemPrompt = text; return this; }
+  /** Strict committed history to resume from (spec 000 #7). */
+  history(messages: readonly AgentMessage[]): this { this._history = structuredClone([...messages]); return this; }
+  options(options: GenerationOptions): this { this._options = GenerationOptions.parse(options); return this; }
+  maxRounds(rounds: number): this {
+    if (!Number.isInteger(rounds) || rounds < 1) throw new HearthError(ErrorCode.InvalidParams, `maxRounds must be a positive integer, got ${rounds}`);
+    this._maxRounds = rounds;
+    return this;
+  }
+  authorityInputs(inputs: AuthorityInputs): this { this._authority = inputs; return this; }
+  /** The digests recorded when the session was created: a drifted resume fails closed (spec 000 #19). */
+  expectAuthority(digests: AgentAuthoritySnapshot["digests"]): this { this._expected = digests; return this; }
+
+  authoritySnapshot(): AgentAuthoritySnapshot {
+    return this.resolve().authority;
+  }
+
+  build(): AgentSession {
+    const { authority, tools } = this.resolve();
+    const model = this.require(this._model, "model");
+    const memory = this.require(this._memory, "memory");
+    if (this._expected) assertSameAuthority(this._expected, authority);
+    // spec 000 #16: a configured system prompt and a resumed system message are mutually exclusive.
+    if (this._systemPrompt !== null && this._history.some((m) => m.role === "system")) {
+      throw new HearthError(ErrorCode.InvalidParams, "refused to build: both a system prompt and a resumed system message were given; instruction precedence would be ambiguous, pass only one");
+    }
+    const ids = new CallIdRegistry();
+    replayHistory(this._history, new Set(tools.keys()), ids);
+    const instructions: AgentMessage[] = this._systemPrompt !== null ? [{ role: "system", text: this._systemPrompt }] : [];
+    assertCapabilities(model.capabilities, {
+      options: this._options,
+      hasSystemMessage: instructions.length > 0 || this._history[0]?.role === "system",
+      hasTools: tools.size > 0,
+    });
+    return new AgentSession({
+      sessionKey: this._sessionKey, model, memory, approval: this._approval,
+      ceiling: new ToolCeiling(tools), authority, instructions, history: structuredClone([...this._history]),
+      ids, options: this._options, maxRounds: this._maxRounds,
+    });
+  }
+
+  private resolve() {
+    const inputs = this.require(this._authority, "authorityInputs");
+    const tools = freezeTools(this._tools);
+    return { tools, authority: resolveAuthority(inputs, tools) };
+  }
+
+  private require<T>(value: T | null, what: string): T {
+    if (value === null) throw new HearthError(ErrorCode.InvalidParams, `refused to build the agent session: ${what}(...) was not set`);
+    return value;
+  }
+}

@@ -1,0 +1,62 @@
+// Generation options and model capabilities (spec 000 #15, #20). Session options are the base;
+// fields a turn sets override them, unset fields keep session values. Capability checks fail
+// closed before anything is journaled; reasoning never reaches a model that cannot keep it.
+import { ErrorCode, HearthError } from "../../shared/errors.js";
+import type { GenerationOptions } from "../../shared/protocol/index.js";
+import type { AgentMessage } from "./messages.js";
+import type { ModelCapabilities, ModelMessage } from "./ports/model.js";
+
+export function mergeOptions(base: GenerationOptions, turn: GenerationOptions | undefined): GenerationOptions {
+  const merged: GenerationOptions = { ...base };
+  for (const [k, v] of Object.entries(turn ?? {})) if (v !== undefined) (merged as Record<string, unknown>)[k] = v;
+  return merged;
+}
+
+export interface CapabilityNeeds {
+  readonly options: GenerationOptions;
+  readonly hasSystemMessage: boolean;
+  readonly hasTools: boolean;
+}
+
+/**
+ * Throws when configured or resumed state needs a capability the model did not prove. A thinking-on
+ * agent needs a proven thinking toggle; system role and tool calls fail only when disproven
+ * (an unknown capability defers: adapters that cannot inspect a template report unknown).
+ */
+export function assertCapabilities(caps: ModelCapabilities, needs: CapabilityNeeds): void {
+  const missing: string[] = [];
+  if (needs.options.thinking === "on" && caps.thinkingToggle !== "proven") {
+    missing.push(`thinking "on" needs a proven thinking toggle (the model's is ${caps.thinkingToggle}); use thinking "auto" or "off"`);
+  }
+  if (needs.hasSystemMessage && caps.systemRole === "disproven") {
+    missing.push("a system prompt needs a template with a system role; this model has none");
+  }
+  if (needs.hasTools && caps.toolCalls === "disproven") {
+    missing.push("tools need a template with tool calls; this model has none, build the session without tools");
+  }
+  if (missing.length > 0) throw new HearthError(ErrorCode.Refused, `refused before running: ${missing.join("; ")}`);
+}
+
+/** spec 000 #20: disproven reasoning-history preservation strips reasoning; unknown defers. */
+export function stripsReasoning(caps: ModelCapabilities): boolean {
+  return caps.reasoningHistory === "disproven";
+}
+
+/** History → request messages, with reasoning removed when the model cannot keep it. */
+export function toModelMessages(history: readonly AgentMessage[], strip: boolean): ModelMessage[] {
+  return history.map((m): ModelMessage => {
+    switch (m.role) {
+      case "system":
+      case "user":
+        return { role: m.role, text: m.text };
+      case "assistant": {
+        const calls = m.toolCalls.map((c) => ({ callId: c.callId, name: c.name, arguments: c.arguments }));
+        return strip || m.reasoning === undefined
+          ? { role: "assistant", text: m.text, toolCalls: calls }
+          : { role: "assistant", text: m.text, reasoning: m.reasoning, toolCalls: calls };
+      }
+      case "tool":
+        return { role: "tool", callId: m.callId, name: m.name, output: m.output };
+    }
+  });
+}

@@ -1,0 +1,9 @@
+// Committed history as the harness sees it: the protocol's HistoryMessage without the journal's
+// sequence number. These are the durable message boundaries of spec 000 #7.
+import type { ToolCallRecord } from "../../shared/protocol/index.js";
+
+export type SystemMessage = { role: "system"; text: string };
+export type UserMessage = { role: "user"; text: string };
+export type AssistantMessage = { role: "assistant"; text: string; reasoning?: string; toolCalls: ToolCallRecord[] };
+export type ToolResultMessage = { role: "tool"; callId: string; name: string; ok: boolean; output: string };
+export type AgentMessage = SystemMessage | UserMessage | AssistantMessage | ToolResultMessage;

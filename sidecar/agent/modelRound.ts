@@ -1,0 +1,64 @@
+// One model round (spec 000 #3, #18): streams deltas to the sink, reconciles them with the terminal
+// response, and turns every early exit (sink failure, cancellation, provider error) into a typed
+// failure only after the model's completion barrier has resolved.
+import { singleLine } from "../../shared/boundedText.js";
+import { TurnCancelled } from "./cancellation.js";
+import { DeltaReconciler, NonPrefixDelta } from "./deltaReconciler.js";
+import type { AgentModel, GenerationRequest, ModelRound } from "./ports/model.js";
+import { TurnFailed, type AgentEvent } from "./turnOutcome.js";
+
+export async function runModelRound(
+  model: AgentModel,
+  request: Omit<GenerationRequest, "signal">,
+  signal: AbortSignal,
+  emit: (event: AgentEvent) => void,
+): Promise<ModelRound> {
+  const answer = new DeltaReconciler("answer");
+  const reasoning = new DeltaReconciler("reasoning");
+  const round = new AbortController();
+  const forward = () => round.abort(signal.reason);
+  signal.addEventListener("abort", forward, { once: true });
+  let sinkError: unknown;
+  let result: ModelRound;
+  try {
+    result = await model.generate({ ...request, signal: round.signal }, (chunk) => {
+      const text = (chunk.type === "answer" ? answer : reasoning).push(chunk.text);
+      try {
+        emit({ type: chunk.type === "answer" ? "answer_delta" : "reasoning_delta", text });
+      } catch (e) {
+        // spec 000 #18: a failing sink cancels the model stream.
+        sinkError = e;
+        round.abort(e);
+        throw e;
+      }
+    });
+  } catch (e) {
+    if (signal.aborted) throw new TurnCancelled();
+    if (sinkError !== undefined) throw sinkFailure(sinkError);
+    throw new TurnFailed("model_failed", `the model round failed: ${(e as Error)?.message ?? String(e)}`, e);
+  } finally {
+    signal.removeEventListener("abort", forward);
+  }
+  if (signal.aborted) throw new TurnCancelled(); // cancellation wins a tie with completion
+  if (sinkError !== undefined) throw sinkFailure(sinkError); // a model that swallowed the sink's error
+  let reasoningSuffix: string;
+  let answerSuffix: string;
+  try {
+    reasoningSuffix = reasoning.finish(result.reasoning);
+    answerSuffix = answer.finish(result.text);
+  } catch (e) {
+    if (e instanceof NonPrefixDelta) throw new TurnFailed("non_prefix", `${e.message}; the turn was failed rather than commit text nobody saw`, e);
+    throw e;
+  }
+  try {
+    if (reasoningSuffix) emit({ type: "reasoning_delta", text: reasoningSuffix });
+    if (answerSuffix) emit({ type: "answer_delta", text: answerSuffix });
+  } catch (e) {
+    throw sinkFailure(e);
+  }
+  return result;
+}
+
+export function sinkFailure(e: unknown): TurnFailed {
+  return new TurnFailed("sink_failed", `the event sink failed: ${singleLine(String((e as Error)?.message ?? e), 160)}`, e);
+}

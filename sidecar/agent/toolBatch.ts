@@ -1,0 +1,153 @@
+// One assistant message's tool calls, run in order (spec 000 #2, #5, #6, #8, #21, #22).
+// Each call passes the execution gate (known, enabled, arguments valid), then the approval port,
+// then the ledger (prepared → dispatched) before its effect. `effectPossible` tells the turn
+// whether a failure must checkpoint this batch or may roll it back.
+import { singleLine } from "../../shared/boundedText.js";
+import type { ApprovalPreview, ToolCallRecord } from "../../shared/protocol/index.js";
+import { inputHashOf } from "./canonicalJson.js";
+import { NEVER_ABORTED, raceCancellation, throwIfCancelled, TurnCancelled } from "./cancellation.js";
+import type { ToolResultMessage } from "./messages.js";
+import type { ApprovalPort } from "./ports/approval.js";
+import type { AgentMemory } from "./ports/memory.js";
+import type { Tool, ToolContext, ToolResult } from "./ports/tools.js";
+import { argumentProblems } from "./schemaCheck.js";
+import type { ToolCeiling } from "./toolCeiling.js";
+import { TurnFailed, type AgentEvent } from "./turnOutcome.js";
+
+export interface BatchContext {
+  readonly sessionKey: string;
+  readonly turnId: string;
+  readonly authorityDigest: string;
+  readonly ceiling: ToolCeiling;
+  readonly memory: AgentMemory;
+  readonly approval: ApprovalPort;
+  readonly signal: AbortSignal;
+  readonly emit: (event: AgentEvent) => void;
+}
+
+export class ToolBatch {
+  readonly results: ToolResultMessage[] = [];
+  /** True once any call was dispatched: from then on the batch is checkpointed, never rolled back. */
+  effectPossible = false;
+
+  constructor(
+    private readonly ctx: BatchContext,
+    readonly calls: readonly ToolCallRecord[],
+    /** Calls whose provider arguments were not a JSON object (recorded as {}): the gate refuses them. */
+    private readonly malformed: ReadonlySet<string> = new Set(),
+  ) {}
+
+  async run(): Promise<void> {
+    for (const call of this.calls) {
+      throwIfCancelled(this.ctx.signal);
+      this.ctx.emit({ type: "tool_call", call });
+      await this.runOne(call);
+    }
+  }
+
+  /** Results for calls that never ran, so the checkpoint stays structurally complete (#6). */
+  fillUnrun(reason: string): void {
+    for (const call of this.calls.slice(this.results.length)) {
+      this.results.push(synthetic(call, `not run: ${singleLine(reason)}`));
+    }
+  }
+
+  private async runOne(call: ToolCallRecord): Promise<void> {
+    const tool = this.ctx.ceiling.get(call.name);
+    const refusal = this.gate(call, tool);
+    if (refusal !== null || !tool) return this.finish(synthetic(call, refusal ?? "refused"));
+    const policy = tool.definition.cancellation;
+    // spec 000 #21: only Interruptible tools observe turn cancellation; the rest finish once started.
+    const toolCtx: ToolContext = { callId: call.callId, signal: policy === "Interruptible" ? this.ctx.signal : NEVER_ABORTED };
+    const inputHash = inputHashOf(call.name, call.arguments);
+    const proposal = await raceCancellation(this.propose(tool, call, toolCtx), this.ctx.signal);
+    if (tool.definition.requiresApproval) {
+      const denial = await this.askApproval(call, inputHash, tool, proposal.preview);
+      if (denial !== null) return this.finish(synthetic(call, denial));
+    }
+    throwIfCancelled(this.ctx.signal);
+    const { memory } = this.ctx;
+    const d = tool.definition;
+    await memory.recordPrepared({
+      turnId: this.ctx.turnId, callId: call.callId, tool: call.name, inputHash,
+      authorityDigest: this.ctx.authorityDigest, effectClass: d.effectClass, retryPolicy: d.retryPolicy,
+    });
+    if (this.ctx.signal.aborted) {
+      await memory.recordSettled(call.callId, { status: "failed", reason: "cancelled before dispatch" });
+      throw new TurnCancelled();
+    }
+    await memory.recordDispatched(call.callId);
+    this.effectPossible = true;
+    const result = await this.invoke(tool, call, proposal, toolCtx);
+    await memory.recordSettled(call.callId, result.ok ? { status: "succeeded" } : { status: "failed", reason: singleLine(result.output) });
+    this.finish({ role: "tool", callId: call.callId, name: call.name, ok: result.ok, output: result.output });
+    if (result.fault) throw result.fault;
+    throwIfCancelled(this.ctx.signal); // cancellation wins a tie with completion; the result stays checkpointed
+  }
+
+  /** spec 000 #5: the execution gate, before approval or invocation. Null when the call may proceed. */
+  private gate(call: ToolCallRecord, tool: Tool | undefined): string | null {
+    if (!tool) return `refused: this session has no tool named ${JSON.stringify(call.name)}; available: ${this.ctx.ceiling.activeNames().join(", ") || "none"}`;
+    if (!this.ctx.ceiling.isEnabled(call.name)) return `refused: tool ${call.name} is disabled in this session; it was not run`;
+    if (this.malformed.has(call.callId)) return `refused: the arguments for ${call.name} were not a JSON object; call again with an object`;
+    const problems = argumentProblems(tool.definition.parameters, call.arguments);
+    if (problems.length > 0) return `refused: arguments do not match the ${call.name} schema (${problems.join("; ")}); fix them and call again`;
+    return null;
+  }
+
+  private async propose(tool: Tool, call: ToolCallRecord, toolCtx: ToolContext) {
+    try {
+      return await tool.propose(call.arguments, toolCtx);
+    } catch (e) {
+      if (e instanceof TurnCancelled) throw e;
+      throw new TurnFailed("tool_fatal", `tool ${call.name} failed to prepare its proposal: ${(e as Error).message}`, e);
+    }
+  }
+
+  /** spec 000 #8: exact, one-shot, asynchronous. Returns a denial text, or null when approved. */
+  private async askApproval(call: ToolCallRecord, inputHash: string, tool: Tool, preview: ApprovalPreview): Promise<string | null> {
+    this.ctx.emit({ type: "status", status: "waiting_approval" });
+    let decision;
+    try {
+      decision = await raceCancellation(
+        this.ctx.approval.request({
+          sessionKey: this.ctx.sessionKey, turnId: this.ctx.turnId, call, inputHash,
+          effectClass: tool.definition.effectClass, preview, signal: this.ctx.signal,
+        }),
+        this.ctx.signal,
+      );
+    } catch (e) {
+      if (e instanceof TurnCancelled) throw e;
+      // Silence or failure of the approver is never approval.
+      return `denied: the approval request failed (${singleLine((e as Error).message, 160)})`;
+    }
+    this.ctx.emit({ type: "status", status: "running" });
+    const reason = singleLine(String(decision.reason ?? ""));
+    if (decision.callId !== call.callId || decision.inputHash !== inputHash) {
+      return "denied: the approval answered a different call or input than the one proposed";
+    }
+    return decision.decision === "approve" ? null : `denied: ${reason}`;
+  }
+
+  /** Always awaited to completion (spec 000 #22): a started effect is never abandoned. */
+  private async invoke(tool: Tool, call: ToolCallRecord, proposal: Awaited<ReturnType<Tool["propose"]>>, toolCtx: ToolContext): Promise<ToolResult & { fault?: Error }> {
+    try {
+      return await tool.invoke(call.arguments, proposal, toolCtx);
+    } catch (e) {
+      if (this.ctx.signal.aborted && tool.definition.cancellation === "Interruptible") {
+        return { ok: false, output: "cancelled: the tool was interrupted; its effects may be partial", fault: new TurnCancelled() };
+      }
+      const message = singleLine(`failed: tool ${call.name} faulted: ${(e as Error).message}`);
+      return { ok: false, output: message, fault: new TurnFailed("tool_fatal", message, e) };
+    }
+  }
+
+  private finish(result: ToolResultMessage): void {
+    this.results.push(result);
+    this.ctx.emit({ type: "tool_result", callId: result.callId, name: result.name, ok: result.ok, output: result.output });
+  }
+}
+
+function synthetic(call: ToolCallRecord, output: string): ToolResultMessage {
+  return { role: "tool", callId: call.callId, name: call.name, ok: false, output };
+}

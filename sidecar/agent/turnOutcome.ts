@@ -1,0 +1,41 @@
+// What runTurn returns: the committed messages, or a typed failure with what stayed committed.
+import { singleLine } from "../../shared/boundedText.js";
+import type { TurnEvent } from "../../shared/protocol/index.js";
+import type { AgentMessage } from "./messages.js";
+
+/** Presentation only (spec 000 #18): never history. The kernel adds the terminal `completed`. */
+export type AgentEvent = Exclude<TurnEvent, { type: "completed" }>;
+
+export type TurnFailureKind =
+  | "cancelled"
+  | "model_failed"
+  | "non_prefix"
+  | "empty_response"
+  | "sink_failed"
+  | "tool_fatal"
+  | "round_limit"
+  | "memory_failed";
+
+export interface TurnFailure {
+  readonly kind: TurnFailureKind;
+  /** Bounded single line: what failed, why, what to do. */
+  readonly message: string;
+  readonly cause?: unknown;
+}
+
+export type TurnOutcome =
+  | { readonly status: "completed"; readonly turnId: string; readonly messages: AgentMessage[] }
+  | {
+      readonly status: "failed" | "cancelled";
+      readonly turnId: string;
+      readonly failure: TurnFailure;
+      /** Messages this turn left committed: its tool checkpoints, possibly none (spec 000 #10). */
+      readonly messages: AgentMessage[];
+    };
+
+export class TurnFailed extends Error {
+  constructor(readonly kind: TurnFailureKind, message: string, override readonly cause?: unknown) {
+    super(singleLine(message, 400));
+    this.name = "TurnFailed";
+  }
+}

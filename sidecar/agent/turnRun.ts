@@ -1,0 +1,143 @@
+// One turn of an AgentSession: model rounds and tool batches until the model answers without tool
+// calls, with every exit path closing the turn exactly once (spec 000 #6, #7, #10, #18).
+import { singleLine } from "../../shared/boundedText.js";
+import type { GenerationOptions } from "../../shared/protocol/index.js";
+import type { CallIdRegistry } from "./callIds.js";
+import { throwIfCancelled, TurnCancelled } from "./cancellation.js";
+import { toModelMessages } from "./generationPolicy.js";
+import { calledToolNames } from "./historyReplay.js";
+import type { AgentMessage, AssistantMessage, UserMessage } from "./messages.js";
+import { runModelRound, sinkFailure } from "./modelRound.js";
+import type { AgentModel } from "./ports/model.js";
+import { ToolBatch, type BatchContext } from "./toolBatch.js";
+import { TurnFailed, type AgentEvent, type TurnFailure, type TurnOutcome } from "./turnOutcome.js";
+
+export interface TurnRunDeps extends Omit<BatchContext, "emit"> {
+  readonly model: AgentModel;
+  /** The configured system prompt, sent first but never committed (0 or 1 message). */
+  readonly instructions: readonly AgentMessage[];
+  readonly history: AgentMessage[];
+  readonly ids: CallIdRegistry;
+  readonly options: GenerationOptions;
+  readonly stripReasoning: boolean;
+  readonly maxRounds: number;
+  readonly onEvent: (event: AgentEvent) => void;
+}
+
+export class TurnRun {
+  /** The user message until the first checkpoint commits it (spec 000 #13). */
+  private pendingUser: UserMessage[];
+  private readonly committed: AgentMessage[] = [];
+  private assistant: AssistantMessage | null = null;
+  private batch: ToolBatch | null = null;
+  private sinkBroken = false;
+
+  constructor(private readonly d: TurnRunDeps, user: UserMessage) {
+    this.pendingUser = [user];
+  }
+
+  async run(): Promise<TurnOutcome> {
+    try {
+      return await this.loop();
+    } catch (e) {
+      return await this.fail(e);
+    }
+  }
+
+  private emit = (event: AgentEvent): void => {
+    if (this.sinkBroken) return; // the sink failed once: nothing more is presented
+    try {
+      this.d.onEvent(event);
+    } catch (e) {
+      this.sinkBroken = true;
+      throw sinkFailure(e);
+    }
+  };
+
+  private async loop(): Promise<TurnOutcome> {
+    const { d } = this;
+    this.emit({ type: "status", status: "running" });
+    for (let round = 0; round < d.maxRounds; round++) {
+      throwIfCancelled(d.signal);
+      const messages = [...d.instructions, ...d.history, ...this.pendingUser];
+      const result = await runModelRound(d.model, {
+        sessionKey: d.sessionKey,
+        messages: toModelMessages(messages, d.stripReasoning),
+        tools: d.ceiling.advertised(calledToolNames(messages)),
+        options: d.options,
+      }, d.signal, this.emit);
+      if (result.text.length === 0 && result.toolCalls.length === 0) {
+        throw new TurnFailed("empty_response", "the model ended its response with neither answer text nor tool calls; nothing was committed, try again or adjust the prompt");
+      }
+      const ids = d.ids.cursor();
+      const assistant: AssistantMessage = {
+        role: "assistant",
+        text: result.text,
+        ...(result.reasoning && !d.stripReasoning ? { reasoning: result.reasoning } : {}),
+        // spec 000 #4: provider ids are dropped; the session mints its own.
+        toolCalls: result.toolCalls.map((c) => ({ callId: d.ids.mint(), name: c.name, arguments: isObject(c.arguments) ? c.arguments : {} })),
+      };
+      const malformed = new Set(assistant.toolCalls.filter((_, i) => !isObject(result.toolCalls[i]!.arguments)).map((c) => c.callId));
+      this.assistant = assistant;
+      if (assistant.toolCalls.length === 0) return await this.complete(assistant);
+      const batch = new ToolBatch({ ...d, emit: this.emit }, assistant.toolCalls, malformed);
+      this.batch = batch;
+      try {
+        await batch.run();
+      } catch (e) {
+        if (!batch.effectPossible) d.ids.rollback(ids);
+        throw e;
+      }
+      // spec 000 #6: the complete batch is durable before another model round.
+      await this.checkpointBatch();
+    }
+    throw new TurnFailed("round_limit", `the model asked for tools in ${d.maxRounds} consecutive rounds without answering; completed tool batches stay committed, ask it to finish`);
+  }
+
+  private async complete(assistant: AssistantMessage): Promise<TurnOutcome> {
+    const messages = [...this.pendingUser, assistant];
+    await this.d.memory.closeTurn(this.d.turnId, { status: "completed", messages });
+    this.d.history.push(...messages);
+    this.committed.push(...messages);
+    return { status: "completed", turnId: this.d.turnId, messages: [...this.committed] };
+  }
+
+  private async checkpointBatch(): Promise<void> {
+    const messages = [...this.pendingUser, this.assistant!, ...this.batch!.results];
+    await this.d.memory.checkpoint(this.d.turnId, messages);
+    this.d.history.push(...messages);
+    this.committed.push(...messages);
+    this.pendingUser = [];
+    this.assistant = null;
+    this.batch = null;
+  }
+
+  private async fail(e: unknown): Promise<TurnOutcome> {
+    const failure = classify(e);
+    const status = failure.kind === "cancelled" ? "cancelled" : "failed";
+    let closing: AgentMessage[] = [];
+    if (this.batch?.effectPossible) {
+      // spec 000 #6, #10: an effect may have happened, so every call gets a matching result.
+      this.batch.fillUnrun(failure.message);
+      closing = [...this.pendingUser, this.assistant!, ...this.batch.results];
+    }
+    try {
+      await this.d.memory.closeTurn(this.d.turnId, { status, messages: closing, reason: failure.message });
+    } catch (closeError) {
+      throw new TurnFailed("memory_failed", `${failure.message}; then closing the turn failed: ${(closeError as Error).message}`, closeError);
+    }
+    this.d.history.push(...closing);
+    this.committed.push(...closing);
+    return { status, turnId: this.d.turnId, failure, messages: [...this.committed] };
+  }
+}
+
+function classify(e: unknown): TurnFailure {
+  if (e instanceof TurnCancelled) return { kind: "cancelled", message: "cancelled: the turn was cancelled; completed tool batches stay committed" };
+  if (e instanceof TurnFailed) return { kind: e.kind, message: e.message, cause: e.cause };
+  return { kind: "memory_failed", message: singleLine(`the session journal failed: ${(e as Error)?.message ?? String(e)}`), cause: e };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,67 @@
+// The scripted replay format (docs/scripted-adapter.md), validated with zod so a bad file is
+// refused with the field that is wrong.
+import fs from "node:fs";
+import { z } from "zod";
+import { ErrorCode, HearthError } from "../../../shared/errors.js";
+
+const Delay = z.number().int().min(0).max(60_000);
+
+export const ScriptRound = z.strictObject({
+  reasoning: z.array(z.string()).default([]),
+  text: z.array(z.string()).default([]),
+  toolCalls: z.array(z.strictObject({
+    name: z.string().min(1).max(64),
+    arguments: z.unknown().default({}),
+    /** Optional provider id: the harness ignores it and mints its own (spec 000 #4). */
+    id: z.string().optional(),
+  })).default([]),
+  /** Delay before each delta of this round, in milliseconds. */
+  delayMs: Delay.default(0),
+  /** Test-only: a terminal answer that differs from the streamed deltas (exercises spec 000 #3). */
+  terminalText: z.string().optional(),
+  terminalReasoning: z.string().optional(),
+  /** Test-only: the round fails with this message after streaming its deltas. */
+  error: z.string().optional(),
+});
+export type ScriptRound = z.infer<typeof ScriptRound>;
+
+export const ScriptFile = z.strictObject({
+  rounds: z.array(ScriptRound).min(1),
+  modelId: z.string().min(1).max(200).optional(),
+  capabilities: z.strictObject({
+    systemRole: z.enum(["proven", "disproven", "unknown"]).default("proven"),
+    toolCalls: z.enum(["proven", "disproven", "unknown"]).default("proven"),
+    reasoningHistory: z.enum(["proven", "disproven", "unknown"]).default("proven"),
+    thinkingToggle: z.enum(["proven", "disproven", "unknown"]).default("proven"),
+  }).optional(),
+});
+export type ScriptFile = z.infer<typeof ScriptFile>;
+
+/** Parses a script; the error names the file and the first bad field, e.g. `rounds[1].toolCalls[0].name`. */
+export function parseScript(json: unknown, source: string): ScriptFile {
+  const parsed = ScriptFile.safeParse(json);
+  if (parsed.success) return parsed.data;
+  const issues = parsed.error.issues.slice(0, 3).map((i) => `${fieldPath(i.path)}: ${i.message}`);
+  throw new HearthError(ErrorCode.InvalidParams, `refused scripted model ${source}: ${issues.join("; ")}; see docs/scripted-adapter.md for the format`);
+}
+
+export function readScriptFile(file: string): ScriptFile {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch (e) {
+    throw new HearthError(ErrorCode.ModelUnavailable, `cannot read scripted model ${file}: ${(e as Error).message}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    throw new HearthError(ErrorCode.InvalidParams, `refused scripted model ${file}: not valid JSON (${(e as Error).message})`);
+  }
+  return parseScript(json, file);
+}
+
+function fieldPath(path: readonly PropertyKey[]): string {
+  if (path.length === 0) return "(top level)";
+  return path.map((p, i) => (typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`)).join("");
+}

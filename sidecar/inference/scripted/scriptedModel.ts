@@ -1,0 +1,88 @@
+// The scripted AgentModel: replays a JSON file of model rounds so tests and demos can drive any
+// path of the turn loop deterministically. Opt-in only (HEARTH_ALLOW_SCRIPTED=1).
+import type { AgentModel, GenerationRequest, ModelCapabilities, ModelChunk, ModelRound } from "../../agent/ports/model.js";
+import { ErrorCode, HearthError } from "../../../shared/errors.js";
+import { readScriptFile, parseScript, type ScriptFile, type ScriptRound } from "./scriptFile.js";
+
+export const SCRIPTED_OPT_IN = "HEARTH_ALLOW_SCRIPTED";
+
+export class ScriptedModel implements AgentModel {
+  readonly adapter = "scripted";
+  readonly modelId: string;
+  readonly capabilities: ModelCapabilities;
+  private readonly rounds: readonly ScriptRound[];
+
+  /** `env` defaults to process.env; the opt-in is read at construction. */
+  constructor(script: ScriptFile, source: string, env: Readonly<Record<string, string | undefined>> = process.env) {
+    if (env[SCRIPTED_OPT_IN] !== "1") {
+      throw new HearthError(
+        ErrorCode.Refused,
+        `refused to load scripted model ${source}: scripted replay is for tests and demos and is off by default; set ${SCRIPTED_OPT_IN}=1 in the kernel's environment to allow it`,
+      );
+    }
+    this.rounds = script.rounds;
+    this.modelId = script.modelId ?? `scripted:${source}`;
+    this.capabilities = {
+      systemRole: "proven", toolCalls: "proven", reasoningHistory: "proven", thinkingToggle: "proven",
+      ...script.capabilities,
+    };
+  }
+
+  static fromFile(file: string, env?: Readonly<Record<string, string | undefined>>): ScriptedModel {
+    return new ScriptedModel(readScriptFile(file), file, env);
+  }
+
+  static fromJson(json: unknown, source: string, env?: Readonly<Record<string, string | undefined>>): ScriptedModel {
+    return new ScriptedModel(parseScript(json, source), source, env);
+  }
+
+  /**
+   * The next round is derived from the request, not from process memory: it is the number of
+   * assistant messages already in the session's history (committed or checkpointed this turn), so
+   * a kernel restart that rebuilds the history resumes at the right round.
+   */
+  roundIndexFor(request: Pick<GenerationRequest, "messages">): number {
+    return request.messages.filter((m) => m.role === "assistant").length;
+  }
+
+  async generate(request: GenerationRequest, onChunk: (chunk: ModelChunk) => void): Promise<ModelRound> {
+    const index = this.roundIndexFor(request);
+    const round = this.rounds[index];
+    if (!round) {
+      throw new HearthError(ErrorCode.ModelUnavailable, `scripted model ${this.modelId} has ${this.rounds.length} rounds and the session asks for round ${index + 1}; add rounds to the script`);
+    }
+    const { signal } = request;
+    // Every await happens inside this call, so the returned promise is the completion barrier.
+    for (const [type, parts] of [["reasoning", round.reasoning], ["answer", round.text]] as const) {
+      for (const text of parts) {
+        if (round.delayMs > 0) await sleep(round.delayMs, signal);
+        throwIfAborted(signal);
+        onChunk({ type, text });
+      }
+    }
+    throwIfAborted(signal);
+    if (round.error !== undefined) throw new Error(round.error);
+    return {
+      text: round.terminalText ?? round.text.join(""),
+      reasoning: round.terminalReasoning ?? round.reasoning.join(""),
+      toolCalls: round.toolCalls.map((c) => ({ name: c.name, arguments: c.arguments, ...(c.id ? { providerCallId: c.id } : {}) })),
+      stopReason: round.toolCalls.length > 0 ? "tool_calls" : "end",
+    };
+  }
+}
+
+function throwIfAborted(signal: AbortSignal): void {
+  if (signal.aborted) throw signal.reason ?? new Error("aborted");
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener("abort", done, { once: true });
+  });
+}
