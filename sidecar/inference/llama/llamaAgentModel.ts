@@ -144,16 +144,18 @@ export class LlamaAgentModel implements AgentModel {
     };
 
     const session = await this.openSession(request.sessionKey, prompt);
-    const meter = () => session.sequence.tokenMeter.usedInputTokens;
+    const meter = session.sequence.tokenMeter;
     let prefill: { reusedTokens: number; evaluatedTokens: number } = { reusedTokens: 0, evaluatedTokens: 0 };
     let prefillMs = 0;
     let firstTokenMs: number | null = null;
-    let generatedTokens = 0;
+    const out0 = meter.usedOutputTokens;
+    const firstToken = () => { firstTokenMs ??= performance.now() - t0; };
     try {
-      const m0 = meter();
+      const in0 = meter.usedInputTokens;
       prefill = await chunkedPrefill(session.sequence, prompt, this.opts.batchSize, inner.signal);
+      // The last prompt token is evaluated by generation (it needs logits).
+      prefill.evaluatedTokens = meter.usedInputTokens - in0 + (prefill.reusedTokens < prompt.length ? 1 : 0);
       prefillMs = performance.now() - t0;
-      const m1 = meter();
       const res = await session.chat.generateResponse(history, {
         functions,
         documentFunctionParams: true,
@@ -162,15 +164,13 @@ export class LlamaAgentModel implements AgentModel {
         temperature: request.options.temperature ?? 0,
         topP: request.options.topP,
         seed: request.options.seed,
-        onToken: (tokens) => {
-          firstTokenMs ??= performance.now() - t0;
-          generatedTokens += tokens.length;
+        onToken: firstToken,
+        onFunctionCallParamsChunk: firstToken,
+        onResponseChunk: (c: LlamaChatResponseChunk) => {
+          firstToken();
+          emit(c.type === "segment" ? { type: "reasoning", text: c.text } : { type: "answer", text: c.text });
         },
-        onResponseChunk: (c: LlamaChatResponseChunk) => emit(c.type === "segment" ? { type: "reasoning", text: c.text } : { type: "answer", text: c.text }),
       });
-      // Tokens LlamaChat evaluated beyond the prefill that are prompt, not generation (normally the last one).
-      const promptByChat = Math.max(0, meter() - m1 - generatedTokens);
-      prefill.evaluatedTokens = m1 - m0 + promptByChat;
       if (chunkError) throw (chunkError as { error: unknown }).error;
       request.signal.throwIfAborted();
       const toolCalls: ProposedToolCall[] = (res.functionCalls ?? []).map((c) => ({ name: c.functionName, arguments: c.params }));
@@ -192,7 +192,7 @@ export class LlamaAgentModel implements AgentModel {
       this.scheduleIdleSave(session);
       this.opts.onRoundStats?.({
         sessionKey: request.sessionKey, promptTokens: prompt.length, restoredTokens: session.restoredThisRound,
-        reusedTokens: prefill.reusedTokens, prefillEvaluatedTokens: prefill.evaluatedTokens, generatedTokens,
+        reusedTokens: prefill.reusedTokens, prefillEvaluatedTokens: prefill.evaluatedTokens, generatedTokens: meter.usedOutputTokens - out0,
         prefillMs, firstTokenMs, totalMs: performance.now() - t0,
       });
       session.restoredThisRound = 0;
