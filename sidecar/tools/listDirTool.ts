@@ -1,0 +1,69 @@
+// list_dir: the entries of a workspace directory, bounded in depth and count; symlinks are shown
+// as links and never entered (spec 000 #9).
+import type { ObjectSchema } from "../agent/ports/jsonSchema.js";
+import type { Tool } from "../agent/ports/tools.js";
+import type { AnchoredWorkspace } from "./anchoredFs.js";
+import type { Ceilings } from "./ceilings.js";
+import { resolvePath } from "./fileAccess.js";
+import { badArgs, defineTool, fail, succeed } from "./toolKit.js";
+import { NOT_EXPANDED, walkTree } from "./treeWalk.js";
+import { showPath } from "./workspacePath.js";
+
+export function listDirTool(ws: AnchoredWorkspace, ceilings: Ceilings): Tool {
+  const schema: ObjectSchema = {
+    type: "object",
+    properties: {
+      path: { type: "string", description: "Directory relative to the workspace folder; `.` for the folder itself", minLength: 1, maxLength: 4096 },
+      depth: { type: "integer", description: "Levels to list (1 = direct entries)", minimum: 1, maximum: ceilings.listMaxDepth },
+    },
+    required: ["path"],
+    additionalProperties: false,
+  };
+  const definition = defineTool({
+    name: "list_dir",
+    description: `List a workspace directory (up to ${ceilings.listMaxEntries} entries, depth up to ${ceilings.listMaxDepth}). Directories end with /.`,
+    parameters: schema,
+    effectClass: "read",
+    retryPolicy: "safe_retry",
+    cancellation: "FinishOnceStarted",
+    requiresApproval: false,
+    config: { listMaxEntries: ceilings.listMaxEntries, listMaxDepth: ceilings.listMaxDepth, notExpanded: [...NOT_EXPANDED] },
+  });
+  return {
+    definition,
+    async propose(args) {
+      return { preview: { kind: "text", text: `list ${showPath(String(args.path))}` } };
+    },
+    async invoke(args) {
+      const bad = badArgs("list_dir", schema, args);
+      if (bad) return bad;
+      const p = resolvePath(ws, args.path as string);
+      if (!p.ok) return fail(p.message);
+      const opened = ws.openDir(ws.root, p.path.parts);
+      if (!opened.ok) return fail(ws.describe(p.path, opened.errno));
+      const lines: string[] = [];
+      let more = false;
+      try {
+        walkTree(ws, opened.dir, (args.depth as number | undefined) ?? 1, (e) => {
+          if (lines.length >= ceilings.listMaxEntries) {
+            more = true;
+            return "stop";
+          }
+          const indent = "  ".repeat(e.depth - 1);
+          const suffix = {
+            dir: NOT_EXPANDED.has(e.name) && e.depth < ((args.depth as number | undefined) ?? 1) ? "/ (not expanded)" : "/",
+            file: "",
+            symlink: " (symbolic link, not followed)",
+            other: " (special file: FIFO, socket or device)",
+          }[e.kind];
+          lines.push(`${indent}${e.name}${suffix}${e.notUtf8 ? " (name is not UTF-8; tools cannot address it)" : ""}`);
+          return "continue";
+        });
+      } finally {
+        ws.release(opened.dir);
+      }
+      if (lines.length === 0) return succeed(`${showPath(p.path.text)} is empty`);
+      return succeed(lines.join("\n") + (more ? `\n[stopped at ${ceilings.listMaxEntries} entries; list a subdirectory for more]` : ""));
+    },
+  };
+}

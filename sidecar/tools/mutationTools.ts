@@ -1,0 +1,148 @@
+// write_file and edit_file: the proposal reads the target (no effects), records its identity and
+// the exact new content with a unified diff for the approver; invoke installs exactly that content
+// if the target is still what was proposed (spec 000 #17, #22; ARCHITECTURE "Edits").
+import { createTwoFilesPatch } from "diff";
+import type { ObjectSchema } from "../agent/ports/jsonSchema.js";
+import type { Tool, ToolProposal } from "../agent/ports/tools.js";
+import type { AnchoredWorkspace } from "./anchoredFs.js";
+import { currentTarget, installAtomically, openParent, type ExpectedTarget } from "./atomicWrite.js";
+import type { Ceilings } from "./ceilings.js";
+import { decodeText, resolvePath, sha256 } from "./fileAccess.js";
+import { checkArgs, defineTool, fail, refusalOf, refusedProposal, stableJson, succeed } from "./toolKit.js";
+import { showPath, type WorkspacePath } from "./workspacePath.js";
+
+/** What invoke re-verifies: the same arguments, the same target, the approved content. */
+interface MutationExpectation {
+  readonly argsDigest: string;
+  readonly target: ExpectedTarget;
+  readonly newContent: string;
+}
+
+const writeSchema: ObjectSchema = {
+  type: "object",
+  properties: {
+    path: { type: "string", description: "File path relative to the workspace folder", minLength: 1, maxLength: 4096 },
+    content: { type: "string", description: "The complete new content of the file" },
+  },
+  required: ["path", "content"],
+  additionalProperties: false,
+};
+
+const editSchema: ObjectSchema = {
+  type: "object",
+  properties: {
+    path: { type: "string", description: "File path relative to the workspace folder", minLength: 1, maxLength: 4096 },
+    oldText: { type: "string", description: "Exact text to replace; must occur exactly once", minLength: 1 },
+    newText: { type: "string", description: "Replacement text" },
+  },
+  required: ["path", "oldText", "newText"],
+  additionalProperties: false,
+};
+
+export function writeFileTool(ws: AnchoredWorkspace, ceilings: Ceilings): Tool {
+  return mutationTool(ws, ceilings, {
+    name: "write_file",
+    description: `Create or replace a workspace file with the given content (at most ${ceilings.writeMaxBytes} bytes). Missing parent directories are created.`,
+    schema: writeSchema,
+    effectClass: "idempotent_write",
+    plan: (_path, current, args) => ({ ok: true, newContent: args.content as string, createParents: true, current }),
+  });
+}
+
+export function editFileTool(ws: AnchoredWorkspace, ceilings: Ceilings): Tool {
+  return mutationTool(ws, ceilings, {
+    name: "edit_file",
+    description: "Replace one exact occurrence of oldText with newText in a workspace file. oldText must match exactly once; include surrounding lines to make it unique.",
+    schema: editSchema,
+    effectClass: "non_idempotent_write",
+    plan: (p, current, args) => {
+      if (current === null) return { ok: false, message: `refused: ${showPath(p.text)} does not exist; use write_file to create it` };
+      const oldText = args.oldText as string;
+      const count = countOccurrences(current, oldText);
+      if (count === 0) return { ok: false, message: `refused: oldText was not found in ${showPath(p.text)}; read the file and copy the text exactly, including whitespace` };
+      if (count > 1) return { ok: false, message: `refused: oldText occurs ${count} times in ${showPath(p.text)}; include more surrounding lines so it matches exactly once` };
+      const at = current.indexOf(oldText);
+      return { ok: true, newContent: current.slice(0, at) + (args.newText as string) + current.slice(at + oldText.length), createParents: false, current };
+    },
+  });
+}
+
+type Plan = { ok: true; newContent: string; createParents: boolean; current: string | null } | { ok: false; message: string };
+
+interface MutationSpec {
+  name: string;
+  description: string;
+  schema: ObjectSchema;
+  effectClass: "idempotent_write" | "non_idempotent_write";
+  plan(p: WorkspacePath, current: string | null, args: Record<string, unknown>): Plan;
+}
+
+function mutationTool(ws: AnchoredWorkspace, ceilings: Ceilings, spec: MutationSpec): Tool {
+  const max = ceilings.writeMaxBytes;
+  const definition = defineTool({
+    name: spec.name,
+    description: spec.description,
+    parameters: spec.schema,
+    effectClass: spec.effectClass,
+    retryPolicy: "never_auto_retry",
+    cancellation: "FinishOnceStarted", // spec 000 #22: a started install completes or rolls back
+    requiresApproval: true,
+    config: { writeMaxBytes: max },
+  });
+
+  function propose(args: Record<string, unknown>): ToolProposal {
+    const problem = checkArgs(spec.schema, args);
+    if (problem) return refusedProposal(`refused: ${spec.name} ${problem}`);
+    const p = resolvePath(ws, args.path as string);
+    if (!p.ok) return refusedProposal(p.message);
+    if (p.path.parts.length === 0 || p.path.mustBeDirectory) return refusedProposal(`refused: ${showPath(p.path.text)} names a directory; give a file path`);
+    const parent = openParent(ws, p.path, false);
+    let target: ExpectedTarget = { existed: false };
+    let current: string | null = null;
+    if (parent.ok) {
+      try {
+        const now = currentTarget(ws, parent.dir, p.path, max);
+        if (!now.ok) return refusedProposal(now.message);
+        target = now.target;
+        if (now.content) {
+          current = decodeText(now.content);
+          if (current === null) return refusedProposal(`refused: ${showPath(p.path.text)} is binary; ${spec.name} edits text files only`);
+        }
+      } finally {
+        ws.release(parent.dir);
+      }
+    } else if (!parent.missing) {
+      return refusedProposal(parent.message);
+    }
+    const plan = spec.plan(p.path, current, args);
+    if (!plan.ok) return refusedProposal(plan.message);
+    if (Buffer.byteLength(plan.newContent) > max) return refusedProposal(`refused: the new content of ${showPath(p.path.text)} is over the ${max}-byte bound`);
+    const shown = p.path.parts.join("/");
+    const diff = createTwoFilesPatch(target.existed ? `a/${shown}` : "/dev/null", `b/${shown}`, current ?? "", plan.newContent, undefined, undefined, { context: 3 });
+    const expected: MutationExpectation = { argsDigest: sha256(stableJson(args)), target, newContent: plan.newContent };
+    return { preview: { kind: "diff", path: shown, diff, newContent: plan.newContent }, expected };
+  }
+
+  return {
+    definition,
+    async propose(args) {
+      return propose(args);
+    },
+    async invoke(args, proposal) {
+      const refused = refusalOf(proposal);
+      if (refused) return fail(refused);
+      const e = proposal.expected as MutationExpectation | undefined;
+      if (!e || e.argsDigest !== sha256(stableJson(args))) return fail(`refused: ${spec.name} was invoked with arguments other than the proposed ones; propose again`);
+      const p = resolvePath(ws, args.path as string);
+      if (!p.ok) return fail(p.message);
+      const r = installAtomically(ws, p.path, Buffer.from(e.newContent), e.target, max);
+      return r.ok ? succeed(r.message) : fail(r.message);
+    },
+  };
+}
+
+function countOccurrences(text: string, needle: string): number {
+  let n = 0;
+  for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + 1)) n++;
+  return n;
+}
