@@ -1,12 +1,17 @@
 // The kernel's composition root: parses its arguments, builds every part with explicit
 // dependencies, serves JSON-RPC on stdio and logs to stderr (stdout carries only protocol frames).
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
+import { uuidv7 } from "../shared/ids.js";
 import { HEARTH_VERSION } from "../shared/version.js";
 import { defaultJournalPath, isWithin } from "../shared/node/paths.js";
 import { startRpcServer } from "./rpc/server.js";
 import { ShutdownGate } from "./kernel/shutdownGate.js";
 import { kernelHandlers } from "./kernel/handlers/kernelHandlers.js";
+import { sessionHandlers } from "./kernel/handlers/sessionHandlers.js";
+import { ControlPlane } from "./kernel/control/controlPlane.js";
+import { openJournal, type Journal } from "./journal/journal.js";
 import type { Handlers } from "./kernel/handlers/types.js";
 import type { KernelConfig } from "./kernel/kernelInfo.js";
 
@@ -42,9 +47,26 @@ function parseArgs(argv: string[]): KernelConfig {
   return { kernelVersion: HEARTH_VERSION, workspaceRoot, journalPath, modelSpec: flags.get("model") ?? null };
 }
 
+/** Opens the journal and reconciles it, or exits with the journal's own refusal (what, why, what to do). */
+function openControlPlane(config: KernelConfig): { journal: Journal; control: ControlPlane } {
+  let journal: Journal;
+  try {
+    journal = openJournal(config.journalPath);
+  } catch (e) {
+    fail((e as Error).message);
+  }
+  // spec 004: the owner is the local user who started this kernel, never a value a client sends.
+  const control = new ControlPlane(journal, { ownerId: `local:${os.userInfo().username}`, workspace: config.workspaceRoot, bootEpoch: uuidv7() });
+  const report = control.reconcile();
+  log(`journal reconciled: ${JSON.stringify(report)}`);
+  return { journal, control };
+}
+
 function main(): void {
   const config = parseArgs(process.argv.slice(2));
   const gate = new ShutdownGate();
+  const { journal, control } = openControlPlane(config);
+  gate.onShutdown("journal", () => journal.close());
   const handlers: Handlers = {};
   let stopping = false;
   const exit = (reason: string) => {
@@ -62,6 +84,7 @@ function main(): void {
     tools: () => [],
     exit: () => exit("kernel/shutdown"),
   }));
+  Object.assign(handlers, sessionHandlers({ control, gate, defaultModel: config.modelSpec }));
   startRpcServer({ input: process.stdin, output: process.stdout, handlers, log });
   process.stdin.on("end", () => exit("stdin closed"));
   process.on("SIGTERM", () => exit("SIGTERM"));

@@ -4,6 +4,8 @@ import { UsageError } from "./args.js";
 import { doctor, doctorHelp } from "./commands/doctor.js";
 import { exec, execHelp } from "./commands/exec.js";
 import { pending } from "./commands/pending.js";
+import { sessions, sessionsHelp } from "./commands/sessions.js";
+import { show, showHelp } from "./commands/show.js";
 import { ExitCode } from "./exitCodes.js";
 
 interface Command {
@@ -17,13 +19,13 @@ const commands: Record<string, Command> = {
   exec: { summary: "run one agent turn in a workspace and stream it", help: execHelp, run: exec },
   sessions: {
     summary: "list the sessions in a journal",
-    help: "hearth sessions [--workspace DIR] [--db FILE] [--json]",
-    run: pending("sessions", "the durable journal"),
+    help: sessionsHelp,
+    run: sessions,
   },
   show: {
     summary: "show one session's history, runs, attempts and tool ledger",
-    help: "hearth show [--workspace DIR] [--db FILE] [--json] SESSION_ID",
-    run: pending("show", "the durable journal"),
+    help: showHelp,
+    run: show,
   },
 };
 

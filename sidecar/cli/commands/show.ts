@@ -1,0 +1,42 @@
+// `hearth show SESSION_ID`: one session's history with its runs, attempts and tool ledger.
+import type { RequestResult } from "../../../shared/protocol/index.js";
+import { parseArgs, UsageError } from "../args.js";
+import { ExitCode } from "../exitCodes.js";
+import { withKernel } from "./kernelSession.js";
+
+export const showHelp = `hearth show [--workspace DIR] [--db FILE] [--json] SESSION_ID
+
+Shows a session's conversation in journal order, then each run with its attempts (status and
+reason) and its tool ledger rows (call, tool, status, effect class, retry policy).`;
+
+type History = RequestResult<"session/history">;
+
+function render(h: History): string {
+  const out: string[] = [];
+  const s = h.session;
+  out.push(`session ${s.sessionId}  ${s.role}  ${s.adapter}${s.model ? ` [${s.model}]` : ""}  ${s.title || "(untitled)"}`);
+  out.push("", "messages:");
+  for (const m of h.messages) {
+    if (m.role === "tool") out.push(`  #${m.seq} tool ${m.name} (${m.callId}) ${m.ok ? "ok" : "error"}: ${m.output}`);
+    else if (m.role === "assistant") {
+      out.push(`  #${m.seq} assistant: ${m.text}`);
+      for (const c of m.toolCalls) out.push(`      calls ${c.name} (${c.callId}) ${JSON.stringify(c.arguments)}`);
+    } else out.push(`  #${m.seq} ${m.role}: ${m.text}`);
+  }
+  out.push("", "runs:");
+  for (const r of h.runs) {
+    out.push(`  run ${r.runId} ${r.status} (started ${r.startedAt})`);
+    for (const a of r.attempts) out.push(`    attempt ${a.attemptId} ${a.status}${a.reason ? ` (${a.reason})` : ""}`);
+    for (const l of r.ledger) out.push(`    tool ${l.tool} call ${l.callId} ${l.status} [${l.effectClass}, ${l.retryPolicy}]${l.reason ? ` (${l.reason})` : ""}`);
+  }
+  return out.join("\n") + "\n";
+}
+
+export async function show(argv: string[]): Promise<number> {
+  const args = parseArgs(argv, { workspace: true, db: true, json: false }, "show");
+  const [sessionId, ...extra] = args.positionals;
+  if (!sessionId || extra.length > 0) throw new UsageError("give exactly one SESSION_ID; list them with `hearth sessions`");
+  const history = await withKernel(args, (c) => c.request("session/history", { sessionId }));
+  process.stdout.write(args.flags.has("json") ? JSON.stringify(history, null, 2) + "\n" : render(history));
+  return ExitCode.Ok;
+}
