@@ -1,5 +1,5 @@
-// The chat view's page: a strict CSP (scripts only with this page's nonce, styles and fonts only
-// from the extension's own resources) and the bundled webview script.
+// The chat view's page: a strict CSP (scripts only with this page's nonce; styles and fonts only
+// from the extension's own resources or with the nonce) and the bundled webview script.
 import { randomBytes } from "node:crypto";
 import * as vscode from "vscode";
 
@@ -14,7 +14,7 @@ export function chatHtml(webview: vscode.Webview, extensionUri: vscode.Uri): str
   const style = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, "media", "chat.css"));
   const csp = [
     "default-src 'none'",
-    `style-src ${webview.cspSource}`,
+    `style-src ${webview.cspSource} 'nonce-${nonce}'`,
     `font-src ${webview.cspSource}`,
     `img-src ${webview.cspSource}`,
     `script-src 'nonce-${nonce}'`,
@@ -24,6 +24,8 @@ export function chatHtml(webview: vscode.Webview, extensionUri: vscode.Uri): str
 <head>
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
+<!-- FAST (under the toolkit) probes :focus-visible with a <style> element carrying this nonce. -->
+<meta property="csp-nonce" content="${nonce}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="stylesheet" href="${style}">
 <title>Hearth</title>

@@ -10,7 +10,7 @@ import { launchBrowser, openWorkbench, type Browser } from "./support/browser.js
 import { readHearthLog, startCodeServer, type CodeServer } from "./support/codeServer.js";
 import { newRunDir, stopwatch } from "./support/runDir.js";
 import { findTools } from "./support/tools.js";
-import { openActivityBarContainer, webviewViewFrame } from "./support/webview.js";
+import { openActivityBarContainer, waitFor, webviewViewFrame } from "./support/webview.js";
 
 const ROOT = path.resolve(".");
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string; publisher: string; name: string };
@@ -67,7 +67,22 @@ describe("Hearth in a real VS Code workbench (code-server + headless Chromium)",
     assert.match(log, new RegExp(`kernel ${pkg.version.replace(/\./g, "\\.")} ready in \\d+ ms`));
     const activation = /activated in ([\d.]+) ms \(VS Code ([^,]+), extension host Node (v\d+)/.exec(log);
     assert.ok(activation, `the Hearth log records the activation time; it reads:\n${log}`);
-    passed = true;
     t.diagnostic(`activation ${activation[1]} ms (VS Code ${activation[2]}, extension host ${activation[3]}); marks ${JSON.stringify(clock.marks)}`);
+  });
+
+  it("the chat view runs under its strict CSP without a violation (nonce-only scripts and inline styles)", () => {
+    const ours = browser!.consoleErrors.filter((e) => e.includes("Content Security Policy") && e.includes(`/${EXTENSION_ID}-`));
+    assert.deepEqual(ours, []);
+  });
+
+  it("the Restart button restarts the kernel and the view shows the new kernel's answer", async () => {
+    const view = webviewViewFrame(browser!.page, EXTENSION_ID);
+    await view.locator("#restart").click();
+    await waitFor(() => (readHearthLog(server!.userDataDir).match(/kernel \S+ ready in/g) ?? []).length === 2, 30_000, "a second 'kernel ready' in the Hearth log");
+    const log = readHearthLog(server!.userDataDir);
+    assert.match(log, /restart requested[\s\S]*kernel \(pid \d+\) stopped[\s\S]*kernel starting/);
+    assert.equal(await view.locator('[data-testid="kernel-version"]').textContent({ timeout: 30_000 }), pkg.version);
+    clock.mark("kernel restarted from the view");
+    passed = true;
   });
 });

@@ -25,7 +25,7 @@ export async function launchBrowser(tools: E2eTools, dir: string): Promise<Brows
   const page = context.pages()[0] ?? (await context.newPage());
   const consoleErrors: string[] = [];
   page.on("console", (m) => {
-    if (m.type() === "error") consoleErrors.push(m.text().slice(0, 300));
+    if (m.type() === "error") consoleErrors.push(`${m.text().slice(0, 300)} [${m.location().url.replace(/\?.*/, "")}:${m.location().lineNumber}]`);
   });
   return { page, consoleErrors, close: () => context.close() };
 }

@@ -19,6 +19,7 @@ export interface FrameLocator {
 export interface ConsoleMessage {
   type(): string;
   text(): string;
+  location(): { url: string; lineNumber: number };
 }
 
 export interface Page {

@@ -23,3 +23,12 @@ export async function runCommand(page: Page, title: string): Promise<void> {
   await page.locator(".quick-input-list .monaco-list-row").first().waitFor({ state: "visible" });
   await page.keyboard.press("Enter");
 }
+
+/** Polls a condition (a log file, a process) until it holds; the error names what was awaited. */
+export async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
