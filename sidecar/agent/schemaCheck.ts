@@ -89,7 +89,7 @@ function check(schema: JsonSchema, value: unknown, at: string, out: string[]): v
       return;
     case "integer":
     case "number":
-      if (typeof value !== "number" || !Number.isFinite(value)) return void out.push(`${at}: expected a ${schema.type}`);
+      if (typeof value !== "number" || !Number.isFinite(value)) return void out.push(`${at}: expected ${schema.type === "integer" ? "an integer" : "a number"}`);
       if (schema.type === "integer" && !Number.isInteger(value)) return void out.push(`${at}: expected an integer`);
       if (schema.minimum !== undefined && value < schema.minimum) out.push(`${at}: below the minimum ${schema.minimum}`);
       if (schema.maximum !== undefined && value > schema.maximum) out.push(`${at}: above the maximum ${schema.maximum}`);

@@ -20,12 +20,30 @@ export function freezeTools(tools: readonly Tool[]): ReadonlyMap<string, Tool> {
     if (d.parameters?.type !== "object") problems.push(`tool ${d.name}: parameters must be an object schema`);
     problems.push(...vocabularyProblems(d.parameters).map((p) => `tool ${d.name}: ${p}`));
     if (!POLICIES.has(d.cancellation)) problems.push(`tool ${d.name}: cancellation policy ${JSON.stringify(d.cancellation)} is not FinishOnceStarted or Interruptible`);
-    map.set(d.name, Object.freeze(tool));
+    map.set(d.name, snapshotTool(tool));
   }
   if (problems.length > 0) {
     throw new HearthError(ErrorCode.InvalidParams, `refused to build the agent session: ${problems.join("; ")}`);
   }
   return map;
+}
+
+/** A frozen copy of the definition bound to the implementation: later edits to either object change nothing here. */
+function snapshotTool(tool: Tool): Tool {
+  const definition = deepFreeze(structuredClone(tool.definition));
+  return Object.freeze({
+    definition,
+    propose: tool.propose.bind(tool),
+    invoke: tool.invoke.bind(tool),
+  });
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null) {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
 }
 
 export class ToolCeiling {
