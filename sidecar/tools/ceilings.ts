@@ -9,7 +9,8 @@ export interface Ceilings {
   readonly searchMaxFiles: number;
   readonly searchMaxMatches: number;
   readonly searchMaxFileBytes: number;
-  readonly shellTimeoutMs: number;
+  readonly shellDefaultTimeoutMs: number;
+  readonly shellMaxTimeoutMs: number;
   readonly shellOutputBytes: number;
   readonly fetchMaxBytes: number;
   readonly fetchTimeoutMs: number;
@@ -27,7 +28,8 @@ export const BOUNDS: { readonly [K in keyof Ceilings]: Bound } = {
   searchMaxMatches: { min: 1, default: 200, hardMax: 2000 },
   searchMaxFileBytes: { min: 1024, default: 1 << 20, hardMax: 8 << 20 },
   // spec 000 #12: a conservative default; the hard ceiling admits one 20-minute build/test gate.
-  shellTimeoutMs: { min: 100, default: 120_000, hardMax: 20 * 60_000 },
+  shellDefaultTimeoutMs: { min: 100, default: 120_000, hardMax: 20 * 60_000 },
+  shellMaxTimeoutMs: { min: 100, default: 20 * 60_000, hardMax: 20 * 60_000 },
   shellOutputBytes: { min: 1024, default: 64 << 10, hardMax: 1 << 20 },
   fetchMaxBytes: { min: 1024, default: 2 << 20, hardMax: 10 << 20 },
   fetchTimeoutMs: { min: 100, default: 30_000, hardMax: 120_000 },
