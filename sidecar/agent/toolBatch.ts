@@ -119,14 +119,14 @@ export class ToolBatch {
     } catch (e) {
       if (e instanceof TurnCancelled) throw e;
       // Silence or failure of the approver is never approval.
-      return `denied: the approval request failed (${singleLine((e as Error).message, 160)})`;
+      return singleLine(`denied: the approval request failed (${singleLine(String((e as Error)?.message ?? e), 160)})`);
     }
     this.ctx.emit({ type: "status", status: "running" });
-    const reason = singleLine(String(decision.reason ?? ""));
     if (decision.callId !== call.callId || decision.inputHash !== inputHash) {
       return "denied: the approval answered a different call or input than the one proposed";
     }
-    return decision.decision === "approve" ? null : `denied: ${reason}`;
+    // spec 000 #8: the recorded denial is non-empty, bounded, single-line.
+    return decision.decision === "approve" ? null : singleLine(`denied: ${singleLine(String(decision.reason ?? ""))}`);
   }
 
   /** Always awaited to completion (spec 000 #22): a started effect is never abandoned. */

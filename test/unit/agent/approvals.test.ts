@@ -1,0 +1,98 @@
+// Approvals: exact, asynchronous, one-shot, default deny, bounded single-line reasons (spec 000 #8).
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { isBoundedReason } from "../../../shared/boundedText.js";
+import { inputHashOf, type ApprovalPort, type ApprovalRequest } from "../../../sidecar/agent/index.js";
+import { builder, collect, CounterTool, deferred, scripted } from "./harnessFixtures.js";
+
+const oneCall = (extra: unknown[] = []) => scripted([{ toolCalls: [{ name: "counter", arguments: { by: 1 } }, ...extra] }, { text: ["ok"] }]);
+const toolOutputs = (messages: { role: string }[]) => messages.flatMap((m) => (m.role === "tool" ? [(m as { output: string }).output] : []));
+
+describe("approvals", () => {
+  it("denies by default, with a bounded single-line reason, and runs nothing (spec 000 #8)", async () => {
+    const tool = new CounterTool({ requiresApproval: true });
+    const { memory, builder: b } = builder(oneCall(), [tool]);
+    const out = await b.build().runTurn("go");
+    assert.equal(out.status, "completed");
+    const [output] = toolOutputs(out.messages);
+    assert.match(output!, /^denied: denied by default policy/);
+    assert.ok(isBoundedReason(output!));
+    assert.deepEqual([tool.effects.length, memory.ledger.size], [0, 0]);
+  });
+
+  it("asks with the exact call, its input hash, effect class and preview (spec 000 #8)", async () => {
+    const asked: ApprovalRequest[] = [];
+    const approval: ApprovalPort = { request: async (r) => { asked.push(r); return { decision: "approve", callId: r.call.callId, inputHash: r.inputHash, reason: "ok" }; } };
+    const tool = new CounterTool({ requiresApproval: true });
+    const { builder: b } = builder(oneCall(), [tool]);
+    const out = await b.approval(approval).build().runTurn("go");
+    assert.equal(asked.length, 1);
+    const call = out.messages[1]!.role === "assistant" ? out.messages[1]!.toolCalls[0]! : undefined;
+    assert.deepEqual(asked[0]!.call, call);
+    assert.equal(asked[0]!.inputHash, inputHashOf("counter", { by: 1 }));
+    assert.equal(asked[0]!.effectClass, "non_idempotent_write");
+    assert.deepEqual(asked[0]!.preview, { kind: "text", text: "add 1" });
+    assert.equal(tool.value, 1);
+  });
+
+  it("asks once per call, never reusing an answer for an identical call (spec 000 #8)", async () => {
+    let asks = 0;
+    const approval: ApprovalPort = { request: async (r) => { asks++; return { decision: asks === 1 ? "approve" : "deny", callId: r.call.callId, inputHash: r.inputHash, reason: `answer ${asks}` }; } };
+    const tool = new CounterTool({ requiresApproval: true });
+    const { builder: b } = builder(oneCall([{ name: "counter", arguments: { by: 1 } }]), [tool]);
+    const out = await b.approval(approval).build().runTurn("go");
+    assert.equal(asks, 2);
+    assert.equal(tool.effects.length, 1);
+    assert.match(toolOutputs(out.messages)[1]!, /^denied: answer 2/);
+  });
+
+  it("treats an answer for another call or input as a denial (spec 000 #8)", async () => {
+    const tool = new CounterTool({ requiresApproval: true });
+    const approval: ApprovalPort = { request: async (r) => ({ decision: "approve", callId: r.call.callId, inputHash: inputHashOf("counter", { by: 99 }), reason: "yes" }) };
+    const { builder: b } = builder(oneCall(), [tool]);
+    const out = await b.approval(approval).build().runTurn("go");
+    assert.match(toolOutputs(out.messages)[0]!, /different call or input/);
+    assert.equal(tool.effects.length, 0);
+  });
+
+  it("treats a failing approver as a denial, never an approval (spec 000 #8)", async () => {
+    const tool = new CounterTool({ requiresApproval: true });
+    const { builder: b } = builder(oneCall(), [tool]);
+    const out = await b.approval({ request: async () => { throw new Error("client went away\nmid-question"); } }).build().runTurn("go");
+    const [output] = toolOutputs(out.messages);
+    assert.match(output!, /^denied: the approval request failed \(client went away mid-question\)/);
+    assert.ok(isBoundedReason(output!));
+    assert.equal(tool.effects.length, 0);
+  });
+
+  it("bounds multi-line, empty and huge reasons to one line (spec 000 #8)", async () => {
+    for (const reason of ["no\nway", "", "x".repeat(5000)]) {
+      const { builder: b } = builder(oneCall(), [new CounterTool({ requiresApproval: true })]);
+      const out = await b.approval({ request: async (r) => ({ decision: "deny", callId: r.call.callId, inputHash: r.inputHash, reason }) }).build().runTurn("go");
+      const [output] = toolOutputs(out.messages);
+      assert.ok(isBoundedReason(output!), JSON.stringify(output));
+    }
+  });
+
+  it("waits asynchronously and reports waiting_approval as status (spec 000 #8)", async () => {
+    const answer = deferred<void>();
+    const sink = collect();
+    const approval: ApprovalPort = { request: async (r) => { await answer.promise; return { decision: "approve", callId: r.call.callId, inputHash: r.inputHash, reason: "later" }; } };
+    const tool = new CounterTool({ requiresApproval: true });
+    const { builder: b } = builder(oneCall(), [tool]);
+    const turn = b.approval(approval).build().runTurn("go", { onEvent: sink.onEvent });
+    await new Promise((r) => setTimeout(r, 5));
+    assert.ok(sink.events.some((e) => e.type === "status" && e.status === "waiting_approval"));
+    assert.equal(tool.effects.length, 0);
+    answer.resolve();
+    assert.equal((await turn).status, "completed");
+    assert.equal(tool.value, 1);
+  });
+
+  it("skips the approver for tools that do not require approval (spec 000 #8)", async () => {
+    let asks = 0;
+    const { builder: b } = builder(oneCall(), [new CounterTool({ requiresApproval: false })]);
+    await b.approval({ request: async (r) => { asks++; return { decision: "deny", callId: r.call.callId, inputHash: r.inputHash, reason: "no" }; } }).build().runTurn("go");
+    assert.equal(asks, 0);
+  });
+});

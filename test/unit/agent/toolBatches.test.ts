@@ -1,0 +1,125 @@
+// Call/result batches: rollback before invocation, complete checkpoints once an effect may have
+// happened (spec 000 #6, #7, #10, #13), including a property test over random failure points.
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import fc from "fast-check";
+import { AgentSessionBuilder, InMemoryAgentMemory, type AgentMemory } from "../../../sidecar/agent/index.js";
+import { approveAll, assertStructurallyComplete, AUTHORITY, builder, CounterTool, FnModel, scripted } from "./harnessFixtures.js";
+
+const twoRounds = (calls: number) => scripted([
+  { text: ["working"], toolCalls: Array.from({ length: calls }, (_, i) => ({ name: "counter", arguments: { by: i + 1 } })) },
+  { text: ["done"] },
+]);
+
+describe("tool call/result batches", () => {
+  it("persists each complete batch before the next model round (spec 000 #6)", async () => {
+    const memory = new InMemoryAgentMemory();
+    const seen: number[] = [];
+    const model = new FnModel(async (_r, _c, round) => {
+      seen.push(memory.history.length);
+      return round < 2
+        ? { text: "", reasoning: "", toolCalls: [{ name: "counter", arguments: { by: 1 } }], stopReason: "tool_calls" }
+        : { text: "done", reasoning: "", toolCalls: [], stopReason: "end" };
+    });
+    await builder(model, [new CounterTool()], memory).builder.build().runTurn("go");
+    assert.deepEqual(seen, [0, 3, 5]); // user+call+result, then call+result, committed before each round
+  });
+
+  it("rolls the whole turn back when a failure comes before any invocation (spec 000 #6 #10 #13)", async () => {
+    const tool = new CounterTool({ requiresApproval: true, proposeFault: true });
+    const { memory, builder: b } = builder(twoRounds(2), [tool]);
+    const out = await b.approval(approveAll).build().runTurn("go");
+    assert.equal(out.status, "failed");
+    assert.deepEqual(out.messages, []);
+    assert.deepEqual(memory.history, [], "the user message rolls back with the batch");
+    assert.equal([...memory.turns.values()][0]!.close!.status, "failed");
+  });
+
+  it("checkpoints a matching result for every call once a tool faulted mid-batch (spec 000 #6 #10)", async () => {
+    const tool = new CounterTool({ fault: true });
+    const { memory, builder: b } = builder(twoRounds(3), [tool]);
+    const out = await b.build().runTurn("go");
+    assert.equal(out.status === "failed" && out.failure.kind, "tool_fatal");
+    assert.deepEqual(memory.history.map((m) => m.role), ["user", "assistant", "tool", "tool", "tool"]);
+    assertStructurallyComplete(memory.history);
+    const outputs = memory.history.flatMap((m) => (m.role === "tool" ? [m.output] : []));
+    assert.match(outputs[0]!, /faulted: disk on fire/);
+    assert.match(outputs[1]!, /^not run: /);
+    assert.equal(tool.effects.length, 1, "the remaining calls never ran");
+    assert.deepEqual([...memory.ledger.values()].map((e) => e.status), ["failed"]);
+  });
+
+  it("keeps checkpoints when the model fails after a tool batch (spec 000 #10)", async () => {
+    const { memory, builder: b } = builder(scripted([{ toolCalls: [{ name: "counter", arguments: { by: 1 } }] }, { text: ["par"], error: "provider hung up" }]), [new CounterTool()]);
+    const out = await b.build().runTurn("go");
+    assert.equal(out.status === "failed" && out.failure.kind, "model_failed");
+    assert.deepEqual(out.messages.map((m) => m.role), ["user", "assistant", "tool"]);
+    assert.deepEqual(memory.history, out.messages);
+  });
+
+  it("keeps checkpoints when the round limit is exhausted (spec 000 #10)", async () => {
+    const model = new FnModel(async () => ({ text: "", reasoning: "", toolCalls: [{ name: "counter", arguments: { by: 1 } }], stopReason: "tool_calls" }));
+    const { memory, builder: b } = builder(model, [new CounterTool()]);
+    const out = await b.maxRounds(2).build().runTurn("go");
+    assert.equal(out.status === "failed" && out.failure.kind, "round_limit");
+    assert.equal(memory.history.length, 5);
+    assertStructurallyComplete(memory.history);
+  });
+
+  it("keeps the checkpoint when the event sink fails after a tool started (spec 000 #10 #18)", async () => {
+    const tool = new CounterTool();
+    const { memory, builder: b } = builder(twoRounds(2), [tool]);
+    const out = await b.build().runTurn("go", { onEvent: (e) => { if (e.type === "tool_result") throw new Error("socket closed"); } });
+    assert.equal(out.status === "failed" && out.failure.kind, "sink_failed");
+    assert.equal(tool.effects.length, 1);
+    assert.deepEqual(memory.history.map((m) => m.role), ["user", "assistant", "tool", "tool"]);
+    assertStructurallyComplete(memory.history);
+  });
+
+  it("marks a call that was dispatched when the kernel died as outcome_unknown, never re-run (spec 000 #6)", async () => {
+    const memory = new InMemoryAgentMemory();
+    const tool = new CounterTool({ hold: () => new Promise(() => undefined) }); // the process "dies" mid-effect
+    void builder(twoRounds(1), [tool], memory).builder.build().runTurn("go");
+    await new Promise((r) => setTimeout(r, 10));
+    memory.reconcileAfterCrash();
+    assert.deepEqual([...memory.ledger.values()].map((e) => e.status), ["outcome_unknown"]);
+    assert.deepEqual(memory.history, [], "no partial batch reached history");
+  });
+
+  it("rolls back or checkpoints correctly at any failure point (spec 000 #6 #10, property)", async () => {
+    // A failure is injected at one memory step or one tool call of a random batch; the outcome must
+    // be: nothing committed when no dispatch happened, else a structurally complete checkpoint.
+    await fc.assert(fc.asyncProperty(
+      fc.integer({ min: 1, max: 4 }),
+      fc.integer({ min: 0, max: 12 }),
+      fc.constantFrom("memory", "tool"),
+      async (calls, failAt, where) => {
+        const memory = new InMemoryAgentMemory();
+        let step = 0;
+        const faulty: AgentMemory = {
+          beginTurn: (s) => memory.beginTurn(s),
+          checkpoint: (t, m) => memory.checkpoint(t, m),
+          closeTurn: (t, c) => memory.closeTurn(t, c),
+          recordPrepared: async (c) => { if (where === "memory" && step++ === failAt) throw new Error("journal busy"); return memory.recordPrepared(c); },
+          recordDispatched: async (id) => { if (where === "memory" && step++ === failAt) throw new Error("journal busy"); return memory.recordDispatched(id); },
+          recordSettled: (id, s) => memory.recordSettled(id, s),
+        };
+        let invocations = 0;
+        const tool = new CounterTool({ hold: async () => { if (where === "tool" && invocations++ === failAt) throw new Error("boom"); } });
+        const session = new AgentSessionBuilder().model(twoRounds(calls)).tools([tool]).memory(faulty).authorityInputs(AUTHORITY).build();
+        const out = await session.runTurn("go");
+        const dispatched = [...memory.ledger.values()].filter((e) => e.status !== "prepared" && !(e.status === "failed" && e.reason === "cancelled before dispatch")).length;
+        assertStructurallyComplete(memory.history);
+        assert.deepEqual(session.history(), memory.history);
+        if (out.status === "completed") {
+          assert.equal(memory.history.length, 3 + calls);
+        } else if (dispatched === 0) {
+          assert.deepEqual(memory.history, []);
+        } else {
+          assert.equal(memory.history.length, 2 + calls, "user, assistant and one result per call");
+        }
+        assert.equal(tool.effects.length, dispatched, "every effect has a dispatched ledger row");
+      },
+    ), { numRuns: 150 });
+  });
+});
