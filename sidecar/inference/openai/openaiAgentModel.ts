@@ -1,0 +1,150 @@
+// The AgentModel port against any OpenAI-compatible chat completions server (Ollama, llama.cpp
+// server, LM Studio, vLLM), streaming with tools (issue 6, item 6). The API key comes from the
+// caller (the editor's secret storage) or the environment and never appears in errors or logs.
+import { ErrorCode, HearthError } from "../../../shared/errors.js";
+import type { AgentModel, GenerationRequest, ModelCapabilities, ModelChunk, ModelMessage, ModelRound, ModelToolDefinition } from "../../agent/ports/model.js";
+import { sseData } from "./sse.js";
+import { ToolCallAssembler, type ToolCallDelta } from "./toolCallAssembler.js";
+
+export interface OpenAiAdapterOptions {
+  baseUrl: string;
+  model: string;
+  apiKey?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+interface StreamEvent {
+  choices?: { delta?: { content?: string | null; reasoning_content?: string | null; reasoning?: string | null; tool_calls?: ToolCallDelta[] }; finish_reason?: string | null }[];
+  error?: { message?: string };
+}
+
+export class OpenAiAgentModel implements AgentModel {
+  readonly adapter = "openai";
+  readonly modelId: string;
+  // What the server's template does is not observable from here (spec 000 #20: unknown, not guessed).
+  readonly capabilities: ModelCapabilities = { systemRole: "proven", toolCalls: "unknown", reasoningHistory: "unknown", thinkingToggle: "unknown" };
+  readonly #apiKey: string | null;
+  private readonly opts: { baseUrl: string; model: string };
+
+  constructor(opts: OpenAiAdapterOptions) {
+    // Only the private field holds the key, so no serialisation or log of this object carries it.
+    this.opts = { baseUrl: opts.baseUrl, model: opts.model };
+    this.modelId = opts.model;
+    const env = opts.env ?? process.env;
+    this.#apiKey = opts.apiKey ?? env.HEARTH_OPENAI_API_KEY ?? env.OPENAI_API_KEY ?? null;
+  }
+
+  async generate(request: GenerationRequest, onChunk: (chunk: ModelChunk) => void): Promise<ModelRound> {
+    request.signal.throwIfAborted();
+    const inner = new AbortController();
+    let chunkError: { error: unknown } | null = null;
+    const onAbort = () => inner.abort(request.signal.reason);
+    request.signal.addEventListener("abort", onAbort, { once: true });
+    try {
+      return await this.stream(request, inner.signal, (chunk) => {
+        if (chunkError || chunk.text === "") return;
+        try {
+          onChunk(chunk);
+        } catch (error) {
+          chunkError = { error };
+          inner.abort(error);
+        }
+      });
+    } catch (e) {
+      if (chunkError) throw (chunkError as { error: unknown }).error;
+      if (request.signal.aborted) throw request.signal.reason;
+      throw e;
+    } finally {
+      request.signal.removeEventListener("abort", onAbort);
+    }
+  }
+
+  private async stream(request: GenerationRequest, signal: AbortSignal, emit: (c: ModelChunk) => void): Promise<ModelRound> {
+    const url = `${this.opts.baseUrl}/chat/completions`;
+    const o = request.options;
+    const body = {
+      model: this.opts.model,
+      messages: toOpenAiMessages(request.messages),
+      ...(request.tools.length > 0 ? { tools: request.tools.map(toOpenAiTool) } : {}),
+      stream: true,
+      ...(o.temperature === undefined ? {} : { temperature: o.temperature }),
+      ...(o.topP === undefined ? {} : { top_p: o.topP }),
+      ...(o.maxTokens === undefined ? {} : { max_tokens: o.maxTokens }),
+      ...(o.seed === undefined ? {} : { seed: o.seed }),
+    };
+    let res: Response;
+    try {
+      res = await fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "text/event-stream", ...(this.#apiKey ? { authorization: `Bearer ${this.#apiKey}` } : {}) },
+        body: JSON.stringify(body),
+        signal,
+      });
+    } catch (e) {
+      if (signal.aborted) throw signal.reason;
+      throw new HearthError(ErrorCode.ModelUnavailable, `cannot reach the model server at ${this.opts.baseUrl} (${(e as { cause?: { code?: string } }).cause?.code ?? (e as Error).message}); start the server or fix the URL in the model setting`);
+    }
+    if (!res.ok || !res.body) {
+      const detail = (await res.text().catch(() => "")).slice(0, 300);
+      const hint = res.status === 401 || res.status === 403 ? "set HEARTH_OPENAI_API_KEY (or store the key in the editor)" : "check the model name and the server's log";
+      throw new HearthError(ErrorCode.ModelUnavailable, `the model server at ${this.opts.baseUrl} answered HTTP ${res.status}: ${this.redact(detail)}; ${hint}`);
+    }
+    let text = "";
+    let reasoning = "";
+    let finish: string | null = null;
+    const calls = new ToolCallAssembler();
+    for await (const data of sseData(res.body as unknown as AsyncIterable<Uint8Array>)) {
+      if (data === "[DONE]") break;
+      let event: StreamEvent;
+      try {
+        event = JSON.parse(data) as StreamEvent;
+      } catch {
+        throw new HearthError(ErrorCode.ModelUnavailable, `the model server at ${this.opts.baseUrl} sent a stream event that is not JSON: ${this.redact(data.slice(0, 200))}`);
+      }
+      if (event.error) throw new HearthError(ErrorCode.ModelUnavailable, `the model server reported: ${this.redact(event.error.message ?? "unknown error")}`);
+      const choice = event.choices?.[0];
+      if (!choice) continue;
+      const d = choice.delta ?? {};
+      const think = d.reasoning_content ?? d.reasoning;
+      if (think) { reasoning += think; emit({ type: "reasoning", text: think }); }
+      if (d.content) { text += d.content; emit({ type: "answer", text: d.content }); }
+      for (const tc of d.tool_calls ?? []) calls.add(tc);
+      if (choice.finish_reason) finish = choice.finish_reason;
+      if (signal.aborted) throw signal.reason;
+    }
+    signal.throwIfAborted();
+    const toolCalls = calls.finish();
+    return {
+      text, reasoning, toolCalls,
+      stopReason: toolCalls.length > 0 ? "tool_calls" : finish === "length" ? "max_tokens" : "end",
+    };
+  }
+
+  private redact(s: string): string {
+    return this.#apiKey ? s.split(this.#apiKey).join("[redacted]") : s;
+  }
+}
+
+function toOpenAiTool(t: ModelToolDefinition) {
+  return { type: "function", function: { name: t.name, description: t.description, parameters: t.parameters } };
+}
+
+export function toOpenAiMessages(messages: readonly ModelMessage[]): unknown[] {
+  return messages.map((m) => {
+    switch (m.role) {
+      case "system":
+      case "user":
+        return { role: m.role, content: m.text };
+      case "assistant":
+        return {
+          role: "assistant",
+          content: m.text === "" ? null : m.text,
+          ...(m.toolCalls.length > 0 ? {
+            tool_calls: m.toolCalls.map((c) => ({ id: c.callId, type: "function", function: { name: c.name, arguments: JSON.stringify(c.arguments) } })),
+          } : {}),
+        };
+      case "tool":
+        return { role: "tool", tool_call_id: m.callId, content: m.output };
+    }
+  });
+}
