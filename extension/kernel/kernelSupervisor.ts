@@ -127,6 +127,7 @@ export class KernelSupervisor {
       ]);
       if (this.running !== running) throw new Error("it was stopped while starting");
       this.log("info", `kernel ${info.kernelVersion} ready in ${Date.now() - t0} ms: workspace ${info.workspaceRoot}, journal ${info.journalPath}`);
+      stderrTail.length = 0; // from now on the tail holds what led to a crash, not the startup banner
       this.setState({ kind: "ready", info });
       return kernel.client;
     } catch (e) {
@@ -149,8 +150,8 @@ export class KernelSupervisor {
     if (this.disposed) return;
     const uptimeMs = Date.now() - running.startedAt;
     const delayMs = this.backoff.next(uptimeMs);
-    const reason = `the kernel (pid ${running.kernel.child.pid}) exited unexpectedly (${describeExit(exit)}) after ${seconds(uptimeMs)}${tailText(running.stderrTail)}`;
-    this.log("warn", `${reason}; restarting in ${seconds(delayMs)}`);
+    const reason = `the kernel (pid ${running.kernel.child.pid}) exited unexpectedly (${describeExit(exit)}) after ${seconds(uptimeMs)}`;
+    this.log("warn", `${reason}; restarting in ${seconds(delayMs)}${tailText(running.stderrTail)}`);
     this.setState({ kind: "restarting", delayMs, reason });
     this.restartTimer = setTimeout(() => {
       this.restartTimer = undefined;

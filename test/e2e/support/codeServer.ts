@@ -62,8 +62,10 @@ export function freePort(host = "127.0.0.1"): Promise<number> {
 export function linkExtension(extensionsDir: string, extensionRoot: string): string {
   const pkg = JSON.parse(fs.readFileSync(path.join(extensionRoot, "package.json"), "utf8")) as { publisher: string; name: string; version: string };
   fs.mkdirSync(extensionsDir, { recursive: true });
-  const link = path.join(extensionsDir, `${pkg.publisher}.${pkg.name}-${pkg.version}`);
-  fs.rmSync(link, { recursive: true, force: true });
+  const prefix = `${pkg.publisher}.${pkg.name}-`;
+  // A reused profile may hold an older version's link: VS Code would see two Hearths.
+  for (const old of fs.readdirSync(extensionsDir).filter((e) => e.startsWith(prefix))) fs.rmSync(path.join(extensionsDir, old), { recursive: true, force: true });
+  const link = path.join(extensionsDir, `${prefix}${pkg.version}`);
   fs.symlinkSync(path.resolve(extensionRoot), link, "dir");
   return link;
 }
