@@ -2,11 +2,11 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { isBoundedReason } from "../../../shared/boundedText.js";
-import { inputHashOf, type ApprovalPort, type ApprovalRequest } from "../../../sidecar/agent/index.js";
+import { inputHashOf, type AgentMessage, type ApprovalPort, type ApprovalRequest } from "../../../sidecar/agent/index.js";
 import { builder, collect, CounterTool, deferred, scripted } from "./harnessFixtures.js";
 
 const oneCall = (extra: unknown[] = []) => scripted([{ toolCalls: [{ name: "counter", arguments: { by: 1 } }, ...extra] }, { text: ["ok"] }]);
-const toolOutputs = (messages: { role: string }[]) => messages.flatMap((m) => (m.role === "tool" ? [(m as { output: string }).output] : []));
+const toolOutputs = (messages: AgentMessage[]) => messages.flatMap((m) => (m.role === "tool" ? [m.output] : []));
 
 describe("approvals", () => {
   it("denies by default, with a bounded single-line reason, and runs nothing (spec 000 #8)", async () => {
