@@ -1,0 +1,105 @@
+// Check-then-use races (spec 000 #9, #17): a child process swaps workspace entries for symlinks
+// that point outside, thousands of times, while the tools read and write through them. The
+// descriptor walk must never read or write outside, whatever the interleaving.
+import assert from "node:assert/strict";
+import { spawn, type ChildProcess } from "node:child_process";
+import path from "node:path";
+import { after, before, describe, test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { RESOLVERS, sandbox, type Sandbox } from "./hostileSupport.js";
+
+const SWAPPER = path.join(path.dirname(fileURLToPath(import.meta.url)), "children", "swapper.ts");
+
+async function startSwapper(mode: "dir" | "file", entry: string, target: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ["--import", "tsx", SWAPPER, mode, entry, target], { stdio: ["ignore", "pipe", "inherit"] });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.once("data", () => resolve());
+    child.once("exit", (code) => reject(new Error(`swapper exited early (${code})`)));
+  });
+  return child;
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  const exited = new Promise((r) => child.once("exit", r));
+  child.kill("SIGKILL");
+  await exited;
+}
+
+for (const resolver of RESOLVERS) {
+  describe(`symlink swapped between check and use, ${resolver} resolver (harness #9, #17)`, () => {
+    let s: Sandbox;
+    before(() => {
+      s = sandbox(resolver);
+    });
+    after(() => {
+      s.assertOutsideUntouched();
+      s.dispose();
+    });
+
+    test("a directory swapped for a symlink mid-path: 2000 reads never read outside (harness #9)", async () => {
+      const swapper = await startSwapper("dir", path.join(s.ws, "dir"), path.join(s.outside, "dir"));
+      const seen = { inside: 0, refused: 0 };
+      try {
+        for (let i = 0; i < 2000; i++) {
+          const r = await s.call("read_file", { path: "dir/f.txt" }); // asserts no secret in output
+          if (r.ok) {
+            assert.equal(r.output, "INSIDE\n");
+            seen.inside++;
+          } else seen.refused++;
+        }
+      } finally {
+        await stop(swapper);
+      }
+      assert.ok(seen.refused > 0, `the race never hit (${JSON.stringify(seen)})`);
+    });
+
+    test("the last component swapped for a symlink: 2000 reads never read outside (harness #9)", async () => {
+      const swapper = await startSwapper("file", path.join(s.ws, "a.txt"), path.join(s.outside, "secret.txt"));
+      const seen = { inside: 0, refused: 0 };
+      try {
+        for (let i = 0; i < 2000; i++) {
+          const r = await s.call("read_file", { path: "a.txt" });
+          if (r.ok) {
+            assert.equal(r.output, "alpha\nbeta\ngamma\n");
+            seen.inside++;
+          } else seen.refused++;
+        }
+      } finally {
+        await stop(swapper);
+      }
+      assert.ok(seen.refused > 0, `the race never hit (${JSON.stringify(seen)})`);
+    });
+
+    test("a directory swapped for a symlink mid-path: 400 writes never write outside (harness #17)", async () => {
+      const swapper = await startSwapper("dir", path.join(s.ws, "dir"), path.join(s.outside, "dir"));
+      const seen = { written: 0, refused: 0 };
+      try {
+        for (let i = 0; i < 400; i++) {
+          const r = await s.call("write_file", { path: "dir/f.txt", content: `INSIDE ${i}\n` });
+          if (r.ok) seen.written++;
+          else seen.refused++;
+        }
+      } finally {
+        await stop(swapper);
+      }
+      s.assertOutsideUntouched();
+      assert.ok(seen.refused > 0, `the race never hit (${JSON.stringify(seen)})`);
+    });
+
+    test("the target swapped for a symlink: 400 writes never write outside (harness #17)", async () => {
+      const swapper = await startSwapper("file", path.join(s.ws, "dir", "f.txt"), path.join(s.outside, "secret.txt"));
+      const seen = { written: 0, refused: 0 };
+      try {
+        for (let i = 0; i < 400; i++) {
+          const r = await s.call("write_file", { path: "dir/f.txt", content: `INSIDE ${i}\n` });
+          if (r.ok) seen.written++;
+          else seen.refused++;
+        }
+      } finally {
+        await stop(swapper);
+      }
+      s.assertOutsideUntouched();
+      assert.ok(seen.refused > 0, `the race never hit (${JSON.stringify(seen)})`);
+    });
+  });
+}
