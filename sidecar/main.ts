@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { uuidv7 } from "../shared/ids.js";
 import { HEARTH_VERSION } from "../shared/version.js";
-import { defaultJournalPath, isWithin } from "../shared/node/paths.js";
+import { defaultJournalPath, hearthHome, isWithin } from "../shared/node/paths.js";
 import { startRpcServer } from "./rpc/server.js";
 import { ShutdownGate } from "./kernel/shutdownGate.js";
 import { kernelHandlers } from "./kernel/handlers/kernelHandlers.js";
@@ -13,6 +13,8 @@ import { sessionHandlers } from "./kernel/handlers/sessionHandlers.js";
 import { ControlPlane } from "./kernel/control/controlPlane.js";
 import { openJournal, type Journal } from "./journal/journal.js";
 import type { Handlers } from "./kernel/handlers/types.js";
+import { ModelHost } from "./kernel/model/modelHost.js";
+import { modelHandlers } from "./kernel/model/modelHandlers.js";
 import type { KernelConfig } from "./kernel/kernelInfo.js";
 
 function log(line: string): void {
@@ -85,6 +87,10 @@ function main(): void {
     exit: () => exit("kernel/shutdown"),
   }));
   Object.assign(handlers, sessionHandlers({ control, gate, defaultModel: config.modelSpec }));
+  // issue 6: one model per kernel; saved KV state and downloads live outside the workspace.
+  const modelHost = new ModelHost({ stateDir: path.join(hearthHome(), "kv-state"), modelsDir: path.join(hearthHome(), "models"), log });
+  gate.onShutdown("model", () => modelHost.unload());
+  Object.assign(handlers, modelHandlers({ host: modelHost, gate }));
   startRpcServer({ input: process.stdin, output: process.stdout, handlers, log });
   process.stdin.on("end", () => exit("stdin closed"));
   process.on("SIGTERM", () => exit("SIGTERM"));

@@ -37,7 +37,7 @@ export async function loadLlama(opts: {
   onProgress?: (fraction: number) => void;
 }): Promise<LoadedLlama> {
   if (!fs.existsSync(opts.modelPath)) {
-    throw new HearthError(ErrorCode.ModelUnavailable, `model file ${opts.modelPath} does not exist; set the model to an existing GGUF file, an hf: URI, or run \`hearth models\` to list the GGUF files found on this machine`);
+    throw new HearthError(ErrorCode.ModelUnavailable, `model file ${opts.modelPath} does not exist; set the model to an existing GGUF file, an hf: URI, or openai:URL#model`);
   }
   const threads = opts.threads ?? physicalCores();
   const start = async (gpu: "auto" | false) => getLlama({ build: "never", gpu, maxThreads: threads, logLevel: LlamaLogLevel.error });

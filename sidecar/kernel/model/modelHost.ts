@@ -1,0 +1,118 @@
+// One model per kernel (issue 6): resolves the model setting, downloads when it names an hf: file
+// not on disk yet, loads it with progress, reports its state and capabilities, and unloads it
+// (saving every session's KV state) before another loads or the kernel stops.
+import { ErrorCode, HearthError } from "../../../shared/errors.js";
+import type { AgentModel, ModelCapabilities } from "../../agent/ports/model.js";
+import { resolveHfModel } from "../../inference/download.js";
+import { KvStateStore } from "../../inference/llama/kvStateStore.js";
+import { parseModelSpec } from "../../inference/modelSpec.js";
+import { OpenAiAgentModel } from "../../inference/openai/openaiAgentModel.js";
+
+export type ModelHostState = "none" | "loading" | "loaded" | "error";
+
+export interface ModelProgress {
+  spec: string;
+  fraction: number;
+  phase: "download" | "load";
+}
+
+export interface ModelHostOptions {
+  /** Saved KV state; outside the workspace (the kernel decides where). */
+  stateDir: string;
+  stateMaxBytes?: number;
+  /** Where hf: downloads go. */
+  modelsDir: string;
+  threads?: number;
+  contextSize?: number;
+  maxSessions?: number;
+  /** The scripted replay adapter lives elsewhere (sidecar/inference/scripted); the kernel passes it in. */
+  scripted?: (file: string) => Promise<AgentModel>;
+  log?: (line: string) => void;
+}
+
+type Disposable = AgentModel & { dispose?: () => Promise<void> };
+
+export class ModelHost {
+  private model: Disposable | null = null;
+  private state: ModelHostState = "none";
+  private spec: string | null = null;
+  private error: string | null = null;
+  private loading: Promise<void> | null = null;
+  private readonly store: KvStateStore;
+
+  constructor(private readonly opts: ModelHostOptions) {
+    this.store = new KvStateStore(opts.stateDir, opts.stateMaxBytes ?? 4 * 1024 ** 3);
+  }
+
+  status(): { state: ModelHostState; spec: string | null; error: string | null; capabilities?: ModelCapabilities; adapter?: string } {
+    return {
+      state: this.state, spec: this.spec, error: this.error,
+      ...(this.model ? { capabilities: this.model.capabilities, adapter: this.model.adapter } : {}),
+    };
+  }
+
+  /** The loaded model, or a refusal that says how to get one. */
+  current(): AgentModel {
+    if (this.model && this.state === "loaded") return this.model;
+    if (this.state === "loading") throw new HearthError(ErrorCode.ModelUnavailable, `the model ${this.spec} is still loading; retry when model/status says loaded`);
+    if (this.state === "error") throw new HearthError(ErrorCode.ModelUnavailable, `the model ${this.spec} failed to load: ${this.error}`);
+    throw new HearthError(ErrorCode.ModelUnavailable, "no model is loaded; set the model to a GGUF file, an hf: URI or openai:URL#model (model/load)");
+  }
+
+  /** Loads `spec`, replacing the current model once its rounds have finished. */
+  async load(spec: string, onProgress: (p: ModelProgress) => void = () => undefined): Promise<void> {
+    const parsed = parseModelSpec(spec); // refuse a malformed setting before unloading anything
+    if (this.loading) await this.loading.catch(() => undefined);
+    const run = (async () => {
+      await this.unload();
+      this.state = "loading";
+      this.spec = spec;
+      this.error = null;
+      try {
+        this.model = await this.open(parsed, spec, onProgress);
+        this.state = "loaded";
+        this.opts.log?.(`model loaded: ${spec} (${this.model.adapter})`);
+      } catch (e) {
+        this.state = "error";
+        this.error = (e as Error).message;
+        throw e;
+      }
+    })();
+    this.loading = run;
+    try {
+      await run;
+    } finally {
+      if (this.loading === run) this.loading = null;
+    }
+  }
+
+  private async open(parsed: ReturnType<typeof parseModelSpec>, spec: string, onProgress: (p: ModelProgress) => void): Promise<Disposable> {
+    switch (parsed.kind) {
+      case "openai":
+        return new OpenAiAgentModel({ baseUrl: parsed.baseUrl, model: parsed.model });
+      case "scripted":
+        if (!this.opts.scripted) throw new HearthError(ErrorCode.ModelUnavailable, "the scripted replay adapter is not available in this kernel; use a GGUF model or openai:URL#model");
+        return this.opts.scripted(parsed.path);
+      case "hf":
+      case "gguf": {
+        const modelPath = parsed.kind === "gguf" ? parsed.path : await resolveHfModel(parsed, this.opts.modelsDir, {
+          onProgress: (p) => p.totalBytes && onProgress({ spec, phase: "download", fraction: Math.min(1, p.receivedBytes / p.totalBytes) }),
+        });
+        // Loaded on first use: a kernel serving an openai: model never maps llama.cpp into memory.
+        const { LlamaAgentModel } = await import("../../inference/llama/llamaAgentModel.js");
+        return LlamaAgentModel.load({
+          modelPath, threads: this.opts.threads, contextSize: this.opts.contextSize, maxSessions: this.opts.maxSessions,
+          stateStore: this.store, onLoadProgress: (fraction) => onProgress({ spec, phase: "load", fraction: Math.max(0, Math.min(1, fraction)) }),
+        });
+      }
+    }
+  }
+
+  /** Unloads the model after its rounds finish; the llama engine saves every session's KV state first. */
+  async unload(): Promise<void> {
+    const m = this.model;
+    this.model = null;
+    this.state = "none";
+    if (m?.dispose) await m.dispose();
+  }
+}
