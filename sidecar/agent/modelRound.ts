@@ -60,5 +60,6 @@ export async function runModelRound(
 }
 
 export function sinkFailure(e: unknown): TurnFailed {
+  if (e instanceof TurnFailed && e.kind === "sink_failed") return e;
   return new TurnFailed("sink_failed", `the event sink failed: ${singleLine(String((e as Error)?.message ?? e), 160)}`, e);
 }

@@ -79,8 +79,10 @@ export class ToolBatch {
     await memory.recordDispatched(call.callId);
     this.effectPossible = true;
     const result = await this.invoke(tool, call, proposal, toolCtx);
+    const message: ToolResultMessage = { role: "tool", callId: call.callId, name: call.name, ok: result.ok, output: result.output };
+    this.results.push(message); // the real result, even if journaling or presenting it fails next
     await memory.recordSettled(call.callId, result.ok ? { status: "succeeded" } : { status: "failed", reason: singleLine(result.output) });
-    this.finish({ role: "tool", callId: call.callId, name: call.name, ok: result.ok, output: result.output });
+    this.present(message);
     if (result.fault) throw result.fault;
     throwIfCancelled(this.ctx.signal); // cancellation wins a tie with completion; the result stays checkpointed
   }
@@ -144,6 +146,10 @@ export class ToolBatch {
 
   private finish(result: ToolResultMessage): void {
     this.results.push(result);
+    this.present(result);
+  }
+
+  private present(result: ToolResultMessage): void {
     this.ctx.emit({ type: "tool_result", callId: result.callId, name: result.name, ok: result.ok, output: result.output });
   }
 }

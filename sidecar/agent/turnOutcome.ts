@@ -14,7 +14,8 @@ export type TurnFailureKind =
   | "sink_failed"
   | "tool_fatal"
   | "round_limit"
-  | "memory_failed";
+  | "memory_failed"
+  | "internal_error";
 
 export interface TurnFailure {
   readonly kind: TurnFailureKind;

@@ -8,6 +8,7 @@ import { toModelMessages } from "./generationPolicy.js";
 import { calledToolNames } from "./historyReplay.js";
 import type { AgentMessage, AssistantMessage, UserMessage } from "./messages.js";
 import { runModelRound, sinkFailure } from "./modelRound.js";
+import type { AgentMemory } from "./ports/memory.js";
 import type { AgentModel } from "./ports/model.js";
 import { ToolBatch, type BatchContext } from "./toolBatch.js";
 import { TurnFailed, type AgentEvent, type TurnFailure, type TurnOutcome } from "./turnOutcome.js";
@@ -32,7 +33,10 @@ export class TurnRun {
   private batch: ToolBatch | null = null;
   private sinkBroken = false;
 
-  constructor(private readonly d: TurnRunDeps, user: UserMessage) {
+  private readonly d: TurnRunDeps;
+
+  constructor(deps: TurnRunDeps, user: UserMessage) {
+    this.d = { ...deps, memory: guardMemory(deps.memory) };
     this.pendingUser = [user];
   }
 
@@ -135,7 +139,26 @@ export class TurnRun {
 function classify(e: unknown): TurnFailure {
   if (e instanceof TurnCancelled) return { kind: "cancelled", message: "cancelled: the turn was cancelled; completed tool batches stay committed" };
   if (e instanceof TurnFailed) return { kind: e.kind, message: e.message, cause: e.cause };
-  return { kind: "memory_failed", message: singleLine(`the session journal failed: ${(e as Error)?.message ?? String(e)}`), cause: e };
+  return { kind: "internal_error", message: singleLine(`the agent harness failed unexpectedly: ${(e as Error)?.message ?? String(e)}; please report this`), cause: e };
+}
+
+/** Marks journal failures as such, so a turn's failure says the journal, not the model or a tool, failed. */
+export function guardMemory(memory: AgentMemory): AgentMemory {
+  const guard = <A extends unknown[]>(name: string, fn: (...a: A) => Promise<void>) => async (...a: A): Promise<void> => {
+    try {
+      await fn(...a);
+    } catch (e) {
+      throw new TurnFailed("memory_failed", `the session journal failed at ${name}: ${(e as Error)?.message ?? String(e)}`, e);
+    }
+  };
+  return {
+    beginTurn: (s) => memory.beginTurn(s),
+    recordPrepared: guard("recordPrepared", (c) => memory.recordPrepared(c)),
+    recordDispatched: guard("recordDispatched", (id) => memory.recordDispatched(id)),
+    recordSettled: guard("recordSettled", (id, s) => memory.recordSettled(id, s)),
+    checkpoint: guard("checkpoint", (t, m) => memory.checkpoint(t, m)),
+    closeTurn: (t, c) => memory.closeTurn(t, c),
+  };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

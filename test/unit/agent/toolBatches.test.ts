@@ -76,6 +76,30 @@ describe("tool call/result batches", () => {
     assertStructurallyComplete(memory.history);
   });
 
+  it("keeps the real result when journaling it fails after the effect (spec 000 #6 #10)", async () => {
+    const memory = new InMemoryAgentMemory();
+    const faulty: AgentMemory = Object.assign(Object.create(memory) as InMemoryAgentMemory, {
+      recordSettled: async () => { throw new Error("disk full"); },
+    });
+    const tool = new CounterTool();
+    const out = await new AgentSessionBuilder().model(twoRounds(2)).tools([tool]).memory(faulty).authorityInputs(AUTHORITY).build().runTurn("go");
+    assert.equal(out.status === "failed" && out.failure.kind, "memory_failed");
+    assert.match(out.status === "failed" ? out.failure.message : "", /journal failed at recordSettled: disk full/);
+    const outputs = memory.history.flatMap((m) => (m.role === "tool" ? [m.output] : []));
+    assert.equal(outputs[0], "counter=1");
+    assert.match(outputs[1]!, /^not run: /);
+  });
+
+  it("refuses further turns after the journal could not close a turn (spec 000 #7)", async () => {
+    const memory = new InMemoryAgentMemory();
+    const faulty: AgentMemory = Object.assign(Object.create(memory) as InMemoryAgentMemory, {
+      closeTurn: async () => { throw new Error("database is locked"); },
+    });
+    const session = new AgentSessionBuilder().model(scripted([{ text: ["a"] }, { text: ["b"] }])).memory(faulty).authorityInputs(AUTHORITY).build();
+    await assert.rejects(session.runTurn("one"), /database is locked/);
+    await assert.rejects(session.runTurn("two"), /rebuild the session from its journal/);
+  });
+
   it("marks a call that was dispatched when the kernel died as outcome_unknown, never re-run (spec 000 #6)", async () => {
     const memory = new InMemoryAgentMemory();
     const tool = new CounterTool({ hold: () => new Promise(() => undefined) }); // the process "dies" mid-effect
