@@ -32,12 +32,15 @@ export class TurnRun {
   private assistant: AssistantMessage | null = null;
   private batch: ToolBatch | null = null;
   private sinkBroken = false;
+  /** Ids minted after this cursor are not yet committed: a failure forgets them (spec 000 #10). */
+  private idCursor: number;
 
   private readonly d: TurnRunDeps;
 
   constructor(deps: TurnRunDeps, user: UserMessage) {
     this.d = { ...deps, memory: guardMemory(deps.memory) };
     this.pendingUser = [user];
+    this.idCursor = deps.ids.cursor();
   }
 
   async run(): Promise<TurnOutcome> {
@@ -73,7 +76,6 @@ export class TurnRun {
       if (result.text.length === 0 && result.toolCalls.length === 0) {
         throw new TurnFailed("empty_response", "the model ended its response with neither answer text nor tool calls; nothing was committed, try again or adjust the prompt");
       }
-      const ids = d.ids.cursor();
       const assistant: AssistantMessage = {
         role: "assistant",
         text: result.text,
@@ -86,12 +88,7 @@ export class TurnRun {
       if (assistant.toolCalls.length === 0) return await this.complete(assistant);
       const batch = new ToolBatch({ ...d, emit: this.emit }, assistant.toolCalls, malformed);
       this.batch = batch;
-      try {
-        await batch.run();
-      } catch (e) {
-        if (!batch.effectPossible) d.ids.rollback(ids);
-        throw e;
-      }
+      await batch.run();
       // spec 000 #6: the complete batch is durable before another model round.
       await this.checkpointBatch();
     }
@@ -114,6 +111,7 @@ export class TurnRun {
     this.pendingUser = [];
     this.assistant = null;
     this.batch = null;
+    this.idCursor = this.d.ids.cursor();
   }
 
   private async fail(e: unknown): Promise<TurnOutcome> {
@@ -124,6 +122,8 @@ export class TurnRun {
       // spec 000 #6, #10: an effect may have happened, so every call gets a matching result.
       this.batch.fillUnrun(failure.message);
       closing = [...this.pendingUser, this.assistant!, ...this.batch.results];
+    } else {
+      this.d.ids.rollback(this.idCursor);
     }
     try {
       await this.d.memory.closeTurn(this.d.turnId, { status, messages: closing, reason: failure.message });

@@ -132,6 +132,21 @@ describe("agent turn loop", () => {
     assert.throws(() => b().history([{ role: "user", text: "x" }, { role: "system", text: "late" }]).build(), /system message after the start/);
   });
 
+  it("forgets ids minted by a batch that failed before any effect (spec 000 #4 #10)", async () => {
+    // Every call is refused by the gate (no effect), then the sink fails: the batch rolls back and
+    // its ids are forgotten, so a resumed history may carry them without a reuse error.
+    const ids: string[] = [];
+    const session = builder(scripted([{ toolCalls: [{ name: "nope", arguments: {} }] }]), [new CounterTool()]).builder.build();
+    const out = await session.runTurn("go", { onEvent: (e) => {
+      if (e.type === "tool_call") ids.push(e.call.callId);
+      if (e.type === "tool_result") throw new Error("sink gone");
+    } });
+    assert.equal(out.status === "failed" && out.failure.kind, "sink_failed");
+    assert.deepEqual(session.history(), []);
+    const registry = (session as unknown as { p: { ids: { has(id: string): boolean } } }).p.ids;
+    assert.equal(registry.has(ids[0]!), false);
+  });
+
   it("forgets ids minted by a turn that rolled back (spec 000 #10)", async () => {
     const counter = new CounterTool({ requiresApproval: true, proposeFault: true });
     const memory = new InMemoryAgentMemory();
