@@ -34,7 +34,7 @@ export function currentTarget(ws: AnchoredWorkspace, parent: DirHandle, p: Works
     if (Number(r.stat.size) > maxBytes) {
       return { ok: false, message: `refused: ${showPath(p.text)} is ${r.stat.size} bytes, over the ${maxBytes}-byte bound for files the tools rewrite` };
     }
-    const { bytes } = readBounded(r.fd, maxBytes);
+    const { bytes } = readBounded(r.fd, maxBytes, Number(r.stat.size));
     return { ok: true, target: { existed: true, identity: identityOf(r.stat, bytes) }, content: bytes, mode: Number(r.stat.mode) & 0o7777 };
   } finally {
     fs.closeSync(r.fd);

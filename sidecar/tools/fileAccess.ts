@@ -57,16 +57,29 @@ export function openFileForRead(ws: AnchoredWorkspace, p: WorkspacePath): Entry 
   return e;
 }
 
-/** Reads at most `max` bytes from the start; `truncated` when the file is longer. */
-export function readBounded(fd: number, max: number): { bytes: Buffer; truncated: boolean } {
-  const buf = Buffer.allocUnsafe(max + 1);
-  let n = 0;
-  while (n < buf.length) {
-    const got = fs.readSync(fd, buf, n, buf.length - n, n);
-    if (got === 0) break;
-    n += got;
+/**
+ * Reads at most `max` bytes from the start; `truncated` when there is more. `sizeHint` (the
+ * fstat size) sizes the first buffer; a file that grew meanwhile is still read up to the bound.
+ */
+export function readBounded(fd: number, max: number, sizeHint = 64 << 10): { bytes: Buffer; truncated: boolean } {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  let want = Math.min(Math.max(sizeHint, 0), max) + 1; // +1 detects a file longer than the bound
+  for (;;) {
+    const buf = Buffer.allocUnsafe(want);
+    let n = 0;
+    while (n < buf.length) {
+      const got = fs.readSync(fd, buf, n, buf.length - n, total + n);
+      if (got === 0) break;
+      n += got;
+    }
+    chunks.push(buf.subarray(0, n));
+    total += n;
+    if (n < buf.length || total > max) break;
+    want = Math.min(Math.max(want, 64 << 10), max + 1 - total);
   }
-  return { bytes: buf.subarray(0, Math.min(n, max)), truncated: n > max };
+  const all = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+  return { bytes: all.subarray(0, Math.min(total, max)), truncated: total > max };
 }
 
 export function identityOf(st: fs.BigIntStats, bytes: Buffer): FileIdentity {

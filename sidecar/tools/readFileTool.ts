@@ -50,7 +50,7 @@ export function readFileTool(ws: AnchoredWorkspace, ceilings: Ceilings): Tool {
       let bytes: Buffer;
       let truncated: boolean;
       try {
-        ({ bytes, truncated } = readBounded(f.fd, max));
+        ({ bytes, truncated } = readBounded(f.fd, max, Number(f.stat.size)));
       } finally {
         fs.closeSync(f.fd);
       }

@@ -93,7 +93,7 @@ function readCandidate(ws: AnchoredWorkspace, dir: DirHandle, name: string, maxB
   if (!r.ok) return null;
   try {
     if (!r.stat.isFile() || r.stat.nlink > 1n || Number(r.stat.size) > maxBytes) return null;
-    return decodeText(readBounded(r.fd, maxBytes).bytes);
+    return decodeText(readBounded(r.fd, maxBytes, Number(r.stat.size)).bytes);
   } finally {
     fs.closeSync(r.fd);
   }
