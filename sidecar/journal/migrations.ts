@@ -192,6 +192,7 @@ CREATE TABLE recovery_dispatches (
   created_at TEXT NOT NULL,
   UNIQUE (delegation_id, interrupted_attempt_id)
 );
+CREATE INDEX delegations_run_idx ON delegations(run_id);
 
 -- spec 004: required spawn/delegate/continue operations stay unresolved until the same logical op succeeds.
 CREATE TABLE control_obligations (
