@@ -5,6 +5,7 @@ import { ErrorCode, HearthError } from "../../../shared/errors.js";
 import { readScriptFile, parseScript, type ScriptFile, type ScriptRound } from "./scriptFile.js";
 
 export const SCRIPTED_OPT_IN = "HEARTH_ALLOW_SCRIPTED";
+export const SCRIPTED_PREFIX = "scripted:";
 
 export class ScriptedModel implements AgentModel {
   readonly adapter = "scripted";
@@ -30,6 +31,14 @@ export class ScriptedModel implements AgentModel {
 
   static fromFile(file: string, env?: Readonly<Record<string, string | undefined>>): ScriptedModel {
     return new ScriptedModel(readScriptFile(file), file, env);
+  }
+
+  /** Opens a model spec `scripted:FILE` (the form `--model` and `session/create` take). */
+  static fromSpec(spec: string, env?: Readonly<Record<string, string | undefined>>): ScriptedModel {
+    if (!spec.startsWith(SCRIPTED_PREFIX) || spec.length === SCRIPTED_PREFIX.length) {
+      throw new HearthError(ErrorCode.InvalidParams, `model spec ${JSON.stringify(spec)} is not a scripted spec; write scripted:PATH_TO_SCRIPT.json`);
+    }
+    return ScriptedModel.fromFile(spec.slice(SCRIPTED_PREFIX.length), env);
   }
 
   static fromJson(json: unknown, source: string, env?: Readonly<Record<string, string | undefined>>): ScriptedModel {

@@ -18,6 +18,12 @@ describe("scripted model adapter", () => {
     assert.throws(() => ScriptedModel.fromFile(demo, { HEARTH_ALLOW_SCRIPTED: "true" }), /HEARTH_ALLOW_SCRIPTED=1/);
   });
 
+  it("opens a scripted:FILE model spec and refuses other specs", () => {
+    assert.equal(ScriptedModel.fromSpec(`scripted:${demo}`, OPT_IN).modelId, "scripted-counter-demo");
+    assert.throws(() => ScriptedModel.fromSpec("openai:http://x#m", OPT_IN), /write scripted:PATH_TO_SCRIPT\.json/);
+    assert.throws(() => ScriptedModel.fromSpec(`scripted:${demo}`, {}), /HEARTH_ALLOW_SCRIPTED=1/);
+  });
+
   it("names the bad field of an invalid script", () => {
     assert.throws(() => ScriptedModel.fromFile(path.join(FIXTURES, "bad-tool-name.json"), OPT_IN), (e: unknown) =>
       e instanceof HearthError && /rounds\[1\]\.toolCalls\[0\]\.name: /.test(e.message) && /docs\/scripted-adapter\.md/.test(e.message));
