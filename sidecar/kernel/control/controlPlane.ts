@@ -16,6 +16,8 @@ import { ownedSession, type KernelScope } from "./scope.js";
 import { createSession, currentProfile, listSessions, migrateProfile, sessionSummary, type NewSession, type ProfileChange, type ProfileRow } from "./sessions.js";
 import type { AttemptStatus } from "./stateMachines.js";
 import { runHistory } from "./history.js";
+import { createWorkstream, workstreamSession } from "./workstreams.js";
+import { recordArtifact } from "./artifacts.js";
 
 export interface SessionHistory {
   session: SessionSummary;
@@ -127,6 +129,19 @@ export class ControlPlane {
 
   createDelegation(input: NewDelegation, client: ClientContext): Admission & { delegationId: string; sessionId: string } {
     return this.journal.withTransaction((db) => createDelegation(db, this.scope, input, client));
+  }
+
+  createWorkstream(title: string): string {
+    return this.journal.withTransaction((db) => createWorkstream(db, this.scope, title));
+  }
+
+  /** The workstream's one conversation for this owner (created on first use). */
+  workstreamSession(workstreamId: string, model?: string): { sessionId: string; created: boolean } {
+    return this.journal.withTransaction((db) => workstreamSession(db, this.scope, workstreamId, model));
+  }
+
+  recordArtifact(a: { sessionId: string; runId: string | null; kind: string; title: string; body: unknown }): string {
+    return this.journal.withTransaction((db) => recordArtifact(db, this.scope, a));
   }
 
   pendingRecoveries(): RecoveryDispatch[] {

@@ -201,3 +201,20 @@ describe("authority (spec 004)", () => {
     assert.notEqual(correlationKey("a,1", ""), correlationKey("a", ",1"));
   });
 });
+
+describe("workstream identity is the reusable task-work boundary (spec 004)", () => {
+  it("every view of a workstream reuses one conversation per owner, and its tasks share artifact history", () => {
+    let f = openFixture();
+    const ws = f.control.createWorkstream("refactor");
+    const first = f.control.workstreamSession(ws, "scripted:x");
+    assert.equal(first.created, true);
+    assert.deepEqual(f.control.workstreamSession(ws), { sessionId: first.sessionId, created: false });
+    const task = f.control.createDelegation({ parentSessionId: first.sessionId, title: "t", prompt: "p", model: "scripted:x", workstreamId: ws }, CLIENT);
+    const art = f.control.recordArtifact({ sessionId: task.sessionId, runId: task.runId, kind: "plan", title: "plan", body: { steps: 1 } });
+    assert.ok(isUuidv7(art));
+    f = f.restart();
+    assert.deepEqual(f.control.workstreamSession(ws), { sessionId: first.sessionId, created: false }, "reuse survives restart");
+    assert.equal(count(f.journal, `SELECT COUNT(*) AS n FROM artifacts a JOIN delegations d ON d.child_session_id = a.session_id WHERE d.workstream_id = ?`, ws), 1);
+    f.close();
+  });
+});
