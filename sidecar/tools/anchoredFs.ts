@@ -23,7 +23,7 @@ export interface DirHandle {
   child(name: string): string;
 }
 
-export type Opened = { ok: true; fd: number; stat: fs.BigIntStats } | { ok: false; message: string; errno?: number };
+export type Opened = { ok: true; fd: number; stat: fs.BigIntStats } | { ok: false; errno: number };
 
 const ERRNO_BY_CODE: Record<string, number> = {
   ENOENT: Errno.ENOENT, ELOOP: Errno.ELOOP, ENOTDIR: Errno.ENOTDIR, EACCES: Errno.EACCES, EPERM: Errno.EPERM,
@@ -91,14 +91,14 @@ export class AnchoredWorkspace {
     const full = flags | O.NOFOLLOW | O.NONBLOCK | O.NOCTTY;
     if (parts.length === 0) parts = ["."];
     const r = this.resolver === "openat2" ? this.openat2(dir.fd, parts, full, mode) : this.walk(dir, parts, full, mode);
-    if (!r.ok) return { ok: false, message: "", errno: r.errno };
+    if (!r.ok) return { ok: false, errno: r.errno };
     return { ok: true, fd: r.value, stat: fs.fstatSync(r.value, { bigint: true }) };
   }
 
   /** Opens a directory beneath `dir` as a handle. */
   openDir(dir: DirHandle, parts: readonly string[]): { ok: true; dir: DirHandle } | { ok: false; errno: number } {
     const r = this.openAt(dir, parts, O.RDONLY | O.DIRECTORY);
-    if (!r.ok) return { ok: false, errno: r.errno ?? -1 };
+    if (!r.ok) return { ok: false, errno: r.errno };
     return { ok: true, dir: this.handle(r.fd, [...this.partsOf(dir), ...parts]) };
   }
 
@@ -148,6 +148,8 @@ export class AnchoredWorkspace {
     if (this.resolver === "pathwalk") {
       // Weaker: lstat and open are two lookups by path; the fstat comparison catches a swap of
       // the last component, not of a directory above it (docs/tools.md).
+      // O_CREAT|O_EXCL (temp files) fails on any existing entry, links included: no lstat needed.
+      if (flags & O.EXCL) return fs.openSync(p, toHostFlags(flags), mode);
       const before = fs.lstatSync(p, { bigint: true });
       if (before.isSymbolicLink()) throw Object.assign(new Error("symlink"), { code: "ELOOP" });
       const fd = fs.openSync(p, toHostFlags(flags), mode);

@@ -5,9 +5,9 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { RESOLVERS, SECRET, assertRefused, sandbox, type Sandbox } from "./hostileSupport.js";
+import { STATIC_RESOLVERS, SECRET, assertRefused, sandbox, type Sandbox } from "./hostileSupport.js";
 
-for (const resolver of RESOLVERS) {
+for (const resolver of STATIC_RESOLVERS) {
   describe(`hostile paths, ${resolver} resolver (harness #9)`, () => {
     let s: Sandbox;
     before(() => {

@@ -92,3 +92,6 @@ export function assertRefused(r: ToolResult, pattern: RegExp): void {
 }
 
 export const RESOLVERS: ResolverKind[] = process.platform === "linux" ? ["openat2", "procfd"] : ["pathwalk"];
+
+/** Resolvers for cases without a concurrent attacker: on Linux the macOS-style pathwalk runs too. */
+export const STATIC_RESOLVERS: ResolverKind[] = process.platform === "linux" ? ["openat2", "procfd", "pathwalk"] : ["pathwalk"];

@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { RESOLVERS, assertRefused, sandbox, type Sandbox } from "./hostileSupport.js";
+import { STATIC_RESOLVERS, assertRefused, sandbox, type Sandbox } from "./hostileSupport.js";
 
 const FULL_DISK_CHILD = path.join(path.dirname(fileURLToPath(import.meta.url)), "children", "fullDiskWrite.ts");
 const ctx = () => ({ callId: crypto.randomUUID(), signal: new AbortController().signal });
@@ -17,7 +17,7 @@ function noTemps(dir: string): void {
   assert.deepEqual(fs.readdirSync(dir).filter((n) => n.includes(".hearth-")), [], "a temp file was left behind");
 }
 
-for (const resolver of RESOLVERS) {
+for (const resolver of STATIC_RESOLVERS) {
   describe(`hostile mutation, ${resolver} resolver (harness #17, #22)`, () => {
     let s: Sandbox;
     before(() => {
