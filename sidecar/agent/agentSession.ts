@@ -1,5 +1,6 @@
 // The entry point the kernel drives: one session, one turn at a time (spec 000 #2).
-import { ErrorCode, HearthError } from "../../shared/errors.js";
+import { singleLine } from "../../shared/boundedText.js";
+import { ErrorCode, HearthError, isHearthError } from "../../shared/errors.js";
 import { uuidv7 } from "../../shared/ids.js";
 import type { GenerationOptions } from "../../shared/protocol/index.js";
 import type { AgentAuthoritySnapshot } from "./authoritySnapshot.js";
@@ -100,8 +101,9 @@ export class AgentSession {
       return await run.run();
     } catch (e) {
       // The journal could not record the turn's start or close: in-memory state may now differ from it.
-      this.broken = `the session journal failed (${(e as Error).message})`;
-      throw e;
+      const message = singleLine(String((e as Error)?.message ?? e));
+      this.broken = `the session journal failed (${message})`;
+      throw isHearthError(e) ? e : new HearthError(ErrorCode.JournalUnavailable, `the turn could not be journaled: ${message}; rebuild the session from its journal`);
     } finally {
       this.running = false;
     }

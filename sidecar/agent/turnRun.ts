@@ -128,7 +128,7 @@ export class TurnRun {
     try {
       await this.d.memory.closeTurn(this.d.turnId, { status, messages: closing, reason: failure.message });
     } catch (closeError) {
-      throw new TurnFailed("memory_failed", `${failure.message}; then closing the turn failed: ${(closeError as Error).message}`, closeError);
+      throw new TurnFailed("memory_failed", `${failure.message}; then ${(closeError as Error).message}`, closeError);
     }
     this.d.history.push(...closing);
     this.committed.push(...closing);
@@ -157,7 +157,7 @@ export function guardMemory(memory: AgentMemory): AgentMemory {
     recordDispatched: guard("recordDispatched", (id) => memory.recordDispatched(id)),
     recordSettled: guard("recordSettled", (id, s) => memory.recordSettled(id, s)),
     checkpoint: guard("checkpoint", (t, m) => memory.checkpoint(t, m)),
-    closeTurn: (t, c) => memory.closeTurn(t, c),
+    closeTurn: guard("closeTurn", (t, c) => memory.closeTurn(t, c)),
   };
 }
 

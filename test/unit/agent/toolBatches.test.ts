@@ -3,6 +3,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
+import { ErrorCode, HearthError } from "../../../shared/errors.js";
 import { AgentSessionBuilder, InMemoryAgentMemory, type AgentMemory } from "../../../sidecar/agent/index.js";
 import { approveAll, assertStructurallyComplete, AUTHORITY, builder, CounterTool, FnModel, scripted } from "./harnessFixtures.js";
 
@@ -96,7 +97,7 @@ describe("tool call/result batches", () => {
       closeTurn: async () => { throw new Error("database is locked"); },
     });
     const session = new AgentSessionBuilder().model(scripted([{ text: ["a"] }, { text: ["b"] }])).memory(faulty).authorityInputs(AUTHORITY).build();
-    await assert.rejects(session.runTurn("one"), /database is locked/);
+    await assert.rejects(session.runTurn("one"), (e: unknown) => e instanceof HearthError && e.code === ErrorCode.JournalUnavailable && /database is locked/.test(e.message));
     await assert.rejects(session.runTurn("two"), /rebuild the session from its journal/);
   });
 
