@@ -12,7 +12,7 @@ import {
   acknowledgeCancel, admitRun, finishRun, newAttempt, requestCancel, transitionAttempt,
   type Admission, type CancelDispatchResult, type ClientContext, type RunTerminal,
 } from "./runs.js";
-import { ownedSession, type KernelScope } from "./scope.js";
+import { ownedRun, ownedSession, type KernelScope } from "./scope.js";
 import { createSession, currentProfile, listSessions, migrateProfile, sessionSummary, type NewSession, type ProfileChange, type ProfileRow } from "./sessions.js";
 import type { AttemptStatus } from "./stateMachines.js";
 import { runHistory } from "./history.js";
@@ -63,7 +63,7 @@ export class ControlPlane {
   }
 
   ensureBinding(sessionId: string, attemptId: string): { bindingId: string; bindingGeneration: number; reused: boolean } {
-    return this.journal.withTransaction((db) => ensureBinding(db, sessionId, attemptId));
+    return this.journal.withTransaction((db) => (ownedSession(db, this.scope, sessionId), ensureBinding(db, sessionId, attemptId)));
   }
 
   recordAdapterNativeSessionId(bindingId: string, nativeId: string): void {
@@ -87,11 +87,11 @@ export class ControlPlane {
   }
 
   stageTurn(sessionId: string, runId: string, status: "pending" | "streaming" = "streaming"): number {
-    return this.journal.withTransaction((db) => stageTurn(db, sessionId, runId, status));
+    return this.journal.withTransaction((db) => (ownedSession(db, this.scope, sessionId), stageTurn(db, sessionId, runId, status)));
   }
 
   settleTurn(sessionId: string, seq: number, outcome: { message: NewMessage } | { failed: string }): void {
-    this.journal.withTransaction((db) => settleTurn(db, sessionId, seq, outcome));
+    this.journal.withTransaction((db) => (ownedSession(db, this.scope, sessionId), settleTurn(db, sessionId, seq, outcome)));
   }
 
   prepareInvocation(req: PrepareRequest): InvocationClaim {
@@ -120,11 +120,11 @@ export class ControlPlane {
   }
 
   requireOperation(runId: string, kind: ObligationKind, logicalKey: string): string {
-    return this.journal.withTransaction((db) => requireOperation(db, runId, kind, logicalKey));
+    return this.journal.withTransaction((db) => (ownedRun(db, this.scope, runId), requireOperation(db, runId, kind, logicalKey)));
   }
 
   recordOperationOutcome(runId: string, logicalKey: string, outcome: { ok: true } | { ok: false; error: string }): void {
-    this.journal.withTransaction((db) => recordOperationOutcome(db, runId, logicalKey, outcome));
+    this.journal.withTransaction((db) => (ownedRun(db, this.scope, runId), recordOperationOutcome(db, runId, logicalKey, outcome)));
   }
 
   createDelegation(input: NewDelegation, client: ClientContext): Admission & { delegationId: string; sessionId: string } {

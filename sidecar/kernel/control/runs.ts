@@ -136,8 +136,13 @@ export function requestCancel(db: Db, scope: KernelScope, runId: string, dispatc
     return { runId, dispatchAttempted: false, adapterAcknowledged: false };
   }
   if (live.status !== "cancelling") transitionAttempt(db, scope, runId, live.attempt_id, "cancelling");
-  const adapterAcknowledged = dispatch ? dispatch(live.attempt_id) === true : false;
   const dispatchAttempted = dispatch !== undefined;
+  let adapterAcknowledged = false;
+  try {
+    adapterAcknowledged = dispatch ? dispatch(live.attempt_id) === true : false;
+  } catch {
+    // A dispatch that throws was still attempted; it acknowledged nothing (cancellation truth).
+  }
   db.prepare(`UPDATE run_attempts SET cancel_dispatch_attempted = MAX(cancel_dispatch_attempted, ?), cancel_adapter_acknowledged = MAX(cancel_adapter_acknowledged, ?) WHERE attempt_id = ?`)
     .run(dispatchAttempted ? 1 : 0, adapterAcknowledged ? 1 : 0, live.attempt_id);
   appendEvent(db, { entityKind: "attempt", entityId: live.attempt_id, sessionId: run.session_id, runId, type: "attempt.cancel_requested", payload: { dispatchAttempted, adapterAcknowledged } });

@@ -36,6 +36,24 @@ describe("state machines as data", () => {
     f.close();
   });
 
+  it("every ledger transition in the table is accepted through the full claim, and every other one refused", () => {
+    const f = openFixture();
+    const { sessionId } = f.control.createSession({ model: "scripted:x" });
+    const { runId, attemptId } = f.control.admitRun(sessionId, "m", CLIENT);
+    let n = 0;
+    for (const from of invocationMachine.statuses) {
+      for (const to of invocationMachine.statuses) {
+        const claim = f.control.prepareInvocation({ runId, attemptId, callId: `c${n++}`, tool: "t", input: {}, manifestDigest: "m", effectClass: "read" });
+        f.journal.db.prepare(`UPDATE tool_invocations SET status = ? WHERE invocation_id = ?`).run(from, claim.invocationId);
+        const match = { run_id: claim.runId, attempt_id: claim.attemptId, call_id: claim.callId, tool: claim.tool, input_hash: claim.inputHash, manifest_digest: claim.manifestDigest, boot_epoch: claim.bootEpoch };
+        const go = () => f.journal.withTransaction((db) => transition(db, invocationMachine, { id: claim.invocationId, to, match, event: { type: "t" } }));
+        if (invocationMachine.allowed[from].includes(to)) go();
+        else assert.throws(go, (e: unknown) => e instanceof HearthError && e.code === ErrorCode.Conflict, `${from} → ${to}`);
+      }
+    }
+    f.close();
+  });
+
   it("terminal statuses have no way out; every active attempt status may be orphaned (silence is not success)", () => {
     for (const s of ["completed", "failed", "cancelled", "orphaned"] as AttemptStatus[]) assert.ok(isTerminal(attemptMachine, s));
     assert.deepEqual(sourcesOf(attemptMachine, "orphaned").sort(), [...ACTIVE_ATTEMPT_STATUSES].sort());
