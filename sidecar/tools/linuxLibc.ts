@@ -1,7 +1,8 @@
 // Descriptor-relative system calls Node does not expose (openat2, renameat2, unlinkat, mkdirat),
 // reached through koffi's prebuilt FFI. Loaded once, lazily; null where libc or the calls are
 // missing, so the caller falls back to the /proc/self/fd walk (spec 000 #9, #17).
-import koffi from "koffi";
+import { createRequire } from "node:module";
+import type Koffi from "koffi";
 
 export const Errno = {
   EPERM: 1,
@@ -64,6 +65,8 @@ export function linuxLibc(): LinuxLibc | null {
 
 function tryLoad(): LinuxLibc | null {
   try {
+    // Loaded on demand: a platform without koffi's prebuilt binary still gets the /proc walk.
+    const koffi = createRequire(import.meta.url)("koffi") as typeof Koffi;
     const libc = koffi.load("libc.so.6");
     const syscall = libc.func("long syscall(long, int, const char *, void *, size_t)");
     const renameat2 = libc.func("int renameat2(int, const char *, int, const char *, unsigned int)");
