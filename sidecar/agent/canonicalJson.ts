@@ -20,7 +20,11 @@ export function digestOf(domain: string, value: unknown): string {
   return "sha256:" + createHash("sha256").update(domain).update("\0").update(canonicalJson(value)).digest("hex");
 }
 
-/** The input hash an approval and a ledger claim carry: exactly this tool with exactly these arguments. */
-export function inputHashOf(tool: string, args: unknown): string {
-  return digestOf("hearth.tool-input.v1", { tool, arguments: args });
+/**
+ * The input hash an approval and a ledger claim carry: SHA-256 (hex) of the canonical JSON of the
+ * call's arguments. The same formula as the kernel ledger's `inputHash`, so an approval's echo and
+ * the ledger row name one input. The call id and tool name travel beside it, never inside it.
+ */
+export function inputHashOf(args: unknown): string {
+  return createHash("sha256").update(canonicalJson(args)).digest("hex");
 }

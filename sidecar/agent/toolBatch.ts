@@ -59,7 +59,7 @@ export class ToolBatch {
     const policy = tool.definition.cancellation;
     // spec 000 #21: only Interruptible tools observe turn cancellation; the rest finish once started.
     const toolCtx: ToolContext = { callId: call.callId, signal: policy === "Interruptible" ? this.ctx.signal : NEVER_ABORTED };
-    const inputHash = inputHashOf(call.name, call.arguments);
+    const inputHash = inputHashOf(call.arguments);
     const proposal = await raceCancellation(this.propose(tool, call, toolCtx), this.ctx.signal);
     if (tool.definition.requiresApproval) {
       const denial = await this.askApproval(call, inputHash, tool, proposal.preview);
@@ -69,7 +69,7 @@ export class ToolBatch {
     const { memory } = this.ctx;
     const d = tool.definition;
     await memory.recordPrepared({
-      turnId: this.ctx.turnId, callId: call.callId, tool: call.name, inputHash,
+      turnId: this.ctx.turnId, callId: call.callId, tool: call.name, input: call.arguments, inputHash,
       authorityDigest: this.ctx.authorityDigest, effectClass: d.effectClass, retryPolicy: d.retryPolicy,
     });
     if (this.ctx.signal.aborted) {

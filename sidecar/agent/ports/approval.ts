@@ -7,7 +7,7 @@ export interface ApprovalRequest {
   readonly turnId: string;
   /** The exact call: kernel-minted id, tool name, validated arguments. */
   readonly call: ToolCallRecord;
-  /** inputHashOf(call.name, call.arguments): the decision answers this input and no other. */
+  /** inputHashOf(call.arguments): the decision answers this input and no other. */
   readonly inputHash: string;
   readonly effectClass: EffectClass;
   readonly preview: ApprovalPreview;

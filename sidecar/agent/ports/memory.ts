@@ -7,6 +7,11 @@
 //   effect → recordSettled) → checkpoint(batch) before each further model round → closeTurn.
 // A failed turn's closeTurn carries the failure-time checkpoint (possibly empty): together with
 // the terminal status it must commit in one transaction (spec 000 #10).
+//
+// The turn's user message is the first message of the turn's first commit (checkpoint or
+// closeTurn) and the only user message the harness ever commits; a journal that stored it when
+// the run was admitted skips it there. Settlements may be buffered and committed with the batch:
+// every settled call's result message is in the next checkpoint or closeTurn.
 import type { EffectClass } from "../../../shared/protocol/index.js";
 import type { RetryPolicy } from "./tools.js";
 import type { AgentMessage, UserMessage } from "../messages.js";
@@ -24,6 +29,9 @@ export interface InvocationClaim {
   readonly turnId: string;
   readonly callId: string;
   readonly tool: string;
+  /** The validated arguments, exactly as they will be passed to the tool. */
+  readonly input: Readonly<Record<string, unknown>>;
+  /** inputHashOf(input): the same hash the approval request carried. */
   readonly inputHash: string;
   readonly authorityDigest: string;
   readonly effectClass: EffectClass;

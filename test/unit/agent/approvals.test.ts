@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { isBoundedReason } from "../../../shared/boundedText.js";
 import { inputHashOf, type AgentMessage, type ApprovalPort, type ApprovalRequest } from "../../../sidecar/agent/index.js";
+import { inputHash as ledgerInputHash } from "../../../sidecar/kernel/control/ledger.js";
 import { builder, collect, CounterTool, deferred, scripted } from "./harnessFixtures.js";
 
 const oneCall = (extra: unknown[] = []) => scripted([{ toolCalls: [{ name: "counter", arguments: { by: 1 } }, ...extra] }, { text: ["ok"] }]);
@@ -29,10 +30,16 @@ describe("approvals", () => {
     assert.equal(asked.length, 1);
     const call = out.messages[1]!.role === "assistant" ? out.messages[1]!.toolCalls[0]! : undefined;
     assert.deepEqual(asked[0]!.call, call);
-    assert.equal(asked[0]!.inputHash, inputHashOf("counter", { by: 1 }));
+    assert.equal(asked[0]!.inputHash, inputHashOf({ by: 1 }));
     assert.equal(asked[0]!.effectClass, "non_idempotent_write");
     assert.deepEqual(asked[0]!.preview, { kind: "text", text: "add 1" });
     assert.equal(tool.value, 1);
+  });
+
+  it("hashes input exactly as the kernel ledger does, so approval and claim name one input (spec 000 #8)", () => {
+    const args = { b: [1, { z: "x", a: null }], a: "é" };
+    assert.equal(inputHashOf(args), ledgerInputHash(args));
+    assert.notEqual(inputHashOf(args), inputHashOf({ ...args, a: "e" }));
   });
 
   it("asks once per call, never reusing an answer for an identical call (spec 000 #8)", async () => {
@@ -48,7 +55,7 @@ describe("approvals", () => {
 
   it("treats an answer for another call or input as a denial (spec 000 #8)", async () => {
     const tool = new CounterTool({ requiresApproval: true });
-    const approval: ApprovalPort = { request: async (r) => ({ decision: "approve", callId: r.call.callId, inputHash: inputHashOf("counter", { by: 99 }), reason: "yes" }) };
+    const approval: ApprovalPort = { request: async (r) => ({ decision: "approve", callId: r.call.callId, inputHash: inputHashOf({ by: 99 }), reason: "yes" }) };
     const { builder: b } = builder(oneCall(), [tool]);
     const out = await b.approval(approval).build().runTurn("go");
     assert.match(toolOutputs(out.messages)[0]!, /different call or input/);

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { HearthError } from "../../../shared/errors.js";
 import { uuidv7 } from "../../../shared/ids.js";
-import { AgentSessionBuilder, argumentProblems, vocabularyProblems, type ApprovalRequest } from "../../../sidecar/agent/index.js";
+import { AgentSessionBuilder, argumentProblems, inputHashOf, vocabularyProblems, type ApprovalRequest } from "../../../sidecar/agent/index.js";
 import type { Tool } from "../../../sidecar/agent/ports/tools.js";
 import { approveAll, AUTHORITY, builder, collect, CounterTool, FnModel, scripted } from "./harnessFixtures.js";
 
@@ -174,7 +174,8 @@ describe("authority snapshot (spec 000 #19)", () => {
     await session.runTurn("go");
     const [entry] = [...memory.ledger.values()];
     assert.equal(entry!.claim.authorityDigest, session.authority.digests.authority);
-    assert.match(entry!.claim.inputHash, /^sha256:[0-9a-f]{64}$/);
+    assert.equal(entry!.claim.inputHash, inputHashOf({ by: 1 }));
+    assert.deepEqual(entry!.claim.input, { by: 1 });
     assert.equal([...memory.turns.values()][0]!.start.authorityDigest, session.authority.digests.authority);
   });
 
