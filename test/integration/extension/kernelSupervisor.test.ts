@@ -10,10 +10,10 @@ import { launchKernel } from "../../../shared/node/kernelLauncher.js";
 import { HEARTH_VERSION } from "../../../shared/version.js";
 import { DIST, tempDir } from "../../support/kernelProcess.js";
 
-function harness(nodePathSetting?: string) {
+function harness(nodePathSetting?: string, opts: { missingWorkspace?: boolean } = {}) {
   const root = tempDir("supervisor");
   const workspace = path.join(root, "ws");
-  fs.mkdirSync(workspace);
+  if (!opts.missingWorkspace) fs.mkdirSync(workspace);
   const lines: string[] = [];
   const states: KernelState["kind"][] = [];
   const log = { info: (m: string) => lines.push(`info ${m}`), warn: (m: string) => lines.push(`warn ${m}`), error: (m: string) => lines.push(`error ${m}`) };
@@ -80,6 +80,13 @@ describe("kernel supervisor (extension side) with a real kernel", () => {
     }
     assert.deepEqual(delays, [50, 100]);
     assert.match(h.lines.join("\n"), /warn the kernel \(pid \d+\) exited unexpectedly \(signal SIGKILL\) after [\d.]+ s; restarting in 0\.1 s/);
+  });
+
+  it("a kernel that dies before initialize is reported with its own last words, then retried with backoff (issue 2)", async () => {
+    const h = harness(undefined, { missingWorkspace: true });
+    toDispose.push(h.supervisor);
+    await assert.rejects(h.supervisor.ensureStarted(), /did not start: the kernel exited \(code [1-9]\d*\) before answering initialize; last kernel output: .*--workspace .*ws/);
+    assert.equal(h.supervisor.state.kind, "restarting");
   });
 
   it("refuses with the runtime's name when no Node fits, and does not retry in a loop (issue 2: runtime resolution)", async () => {
