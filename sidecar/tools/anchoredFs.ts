@@ -28,7 +28,7 @@ export type Opened = { ok: true; fd: number; stat: fs.BigIntStats } | { ok: fals
 const ERRNO_BY_CODE: Record<string, number> = {
   ENOENT: Errno.ENOENT, ELOOP: Errno.ELOOP, ENOTDIR: Errno.ENOTDIR, EACCES: Errno.EACCES, EPERM: Errno.EPERM,
   EXDEV: Errno.EXDEV, ENAMETOOLONG: Errno.ENAMETOOLONG, EEXIST: Errno.EEXIST, EISDIR: Errno.EISDIR,
-  ENOSPC: Errno.ENOSPC, EIO: Errno.EIO, EFBIG: Errno.EFBIG, EDQUOT: Errno.EDQUOT,
+  ENOSPC: Errno.ENOSPC, EIO: Errno.EIO, ENXIO: Errno.ENXIO, EFBIG: Errno.EFBIG, EDQUOT: Errno.EDQUOT,
 };
 
 export function errnoOf(e: unknown): number {
@@ -201,6 +201,8 @@ export class AnchoredWorkspace {
       case Errno.EACCES:
       case Errno.EPERM:
         return `refused: ${shown} is not accessible (permission denied)`;
+      case Errno.ENXIO:
+        return `refused: ${shown} is a socket or a device; the tools read only regular files and directories`;
       case Errno.ENAMETOOLONG:
         return `refused: ${shown} is too long for the file system`;
       default:

@@ -8,6 +8,7 @@ export const Errno = {
   EPERM: 1,
   ENOENT: 2,
   EIO: 5,
+  ENXIO: 6,
   EAGAIN: 11,
   EACCES: 13,
   EEXIST: 17,
@@ -72,13 +73,13 @@ function tryLoad(): LinuxLibc | null {
     const renameat2 = libc.func("int renameat2(int, const char *, int, const char *, unsigned int)");
     const unlinkat = libc.func("int unlinkat(int, const char *, int)");
     const mkdirat = libc.func("int mkdirat(int, const char *, unsigned int)");
+    const how = Buffer.alloc(24); // struct open_how { u64 flags; u64 mode; u64 resolve; }, reused: calls are synchronous
     const wrap = (r: number | bigint): SysResult => {
       const v = Number(r);
       return v < 0 ? { ok: false, errno: koffi.errno() } : { ok: true, value: v };
     };
     return {
       openat2(dirFd, path, flags, mode) {
-        const how = Buffer.alloc(24); // struct open_how { u64 flags; u64 mode; u64 resolve; }
         how.writeBigUInt64LE(BigInt(flags | O.CLOEXEC), 0);
         how.writeBigUInt64LE(BigInt(flags & O.CREAT ? mode : 0), 8); // EINVAL unless creating
         how.writeBigUInt64LE(BigInt(RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS), 16);
