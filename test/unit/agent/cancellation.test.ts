@@ -2,8 +2,8 @@
 // policy (#21), started mutations never abandoned (#22), and cancellation winning ties.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { ApprovalPort } from "../../../sidecar/agent/index.js";
-import { builder, CounterTool, deferred, FnModel, scripted, assertStructurallyComplete } from "./harnessFixtures.js";
+import { AgentSessionBuilder, InMemoryAgentMemory, type AgentMemory, type ApprovalPort, type InvocationClaim } from "../../../sidecar/agent/index.js";
+import { AUTHORITY, builder, CounterTool, deferred, FnModel, scripted, assertStructurallyComplete } from "./harnessFixtures.js";
 
 const tick = () => new Promise((r) => setTimeout(r, 2));
 const pendingAfter = async (p: Promise<unknown>, ms = 15) => {
@@ -130,6 +130,20 @@ describe("cancellation", () => {
     const result = memory.history.find((m) => m.role === "tool");
     assert.match(result?.role === "tool" ? result.output : "", /^cancelled: the tool was interrupted/);
     assert.deepEqual([...memory.ledger.values()].map((e) => e.status), ["failed"]);
+  });
+
+  it("cancellation between prepare and dispatch fails the claim and runs nothing (spec 000 #6 #22)", async () => {
+    const memory = new InMemoryAgentMemory();
+    const ac = new AbortController();
+    const racing: AgentMemory = Object.assign(Object.create(memory) as InMemoryAgentMemory, {
+      recordPrepared: async (c: InvocationClaim) => { await memory.recordPrepared(c); ac.abort(); },
+    });
+    const tool = new CounterTool();
+    const out = await new AgentSessionBuilder().model(scripted([{ toolCalls: [{ name: "counter", arguments: { by: 1 } }] }, { text: ["x"] }]))
+      .tools([tool]).memory(racing).authorityInputs(AUTHORITY).build().runTurn("go", { signal: ac.signal });
+    assert.equal(out.status, "cancelled");
+    assert.deepEqual([...memory.ledger.values()].map((e) => [e.status, e.reason]), [["failed", "cancelled before dispatch"]]);
+    assert.deepEqual([tool.effects.length, memory.history.length], [0, 0]);
   });
 
   it("cancelling while approval is pending withdraws the question and runs nothing (spec 000 #8 #10)", async () => {
