@@ -1,5 +1,6 @@
 // The control plane's API: every durable kernel decision goes through here, each method one
 // BEGIN IMMEDIATE transaction. The turn loop calls this; docs/control-plane.md documents it.
+import { ErrorCode, HearthError } from "../../../shared/errors.js";
 import type { HistoryMessage, RunSummary, SessionSummary } from "../../../shared/protocol/records.js";
 import type { Journal } from "../../journal/journal.js";
 import { checkAttemptResult, ensureBinding, recordAdapterNativeSessionId } from "./bindings.js";
@@ -81,6 +82,11 @@ export class ControlPlane {
   appendMessages(sessionId: string, runId: string | null, messages: readonly NewMessage[], completions: readonly { claim: InvocationClaim; outcome: InvocationOutcome }[] = []): number[] {
     return this.journal.withTransaction((db) => {
       ownedSession(db, this.scope, sessionId);
+      if (runId !== null) {
+        const run = ownedRun(db, this.scope, runId);
+        if (run.session_id !== sessionId) throw new HearthError(ErrorCode.Refused, `refused: run ${runId} belongs to session ${run.session_id}, not ${sessionId}`);
+        if (run.status !== "active") throw new HearthError(ErrorCode.Conflict, `refused: run ${runId} is ${run.status}; its history is closed, so nothing more can be appended to it`);
+      }
       for (const c of completions) completeInvocation(db, c.claim, c.outcome);
       return appendComplete(db, sessionId, runId, messages);
     });

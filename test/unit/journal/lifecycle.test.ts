@@ -156,6 +156,9 @@ describe("conversation durability has one sequence owner (spec 004)", () => {
     assert.deepEqual(h.messages.map((m) => m.role), ["user", "assistant", "assistant", "tool"]);
     assert.deepEqual(h.messages[2], { seq: 3, role: "assistant", text: "", toolCalls: [{ callId: "c1", name: "read_file", arguments: { path: "a" } }] });
     assert.throws(() => f.control.settleTurn(sessionId, staged, { failed: "x" }), isCode(ErrorCode.Conflict), "a settled turn cannot be rewritten");
+    assert.throws(() => f.control.appendMessages(other.sessionId, runId, [{ role: "user", text: "x" }]), isCode(ErrorCode.Refused), "a run writes only its own session");
+    f.control.finishRun(runId, "completed");
+    assert.throws(() => f.control.appendMessages(sessionId, runId, [{ role: "assistant", text: "late" }]), isCode(ErrorCode.Conflict), "a finished run's history is closed");
     f.close();
   });
 
