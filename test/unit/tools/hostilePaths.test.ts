@@ -208,6 +208,9 @@ for (const resolver of STATIC_RESOLVERS) {
 
     test("write_file refuses the folder itself and stays inside when creating directories (harness #9)", async () => {
       assertRefused(await s.call("write_file", { path: ".", content: "x" }), /names a directory/);
+      const proposal = await s.tool("write_file").propose({ path: "made/by/tool.txt", content: "ok\n" }, { callId: "p", signal: new AbortController().signal });
+      assert.match((proposal.preview as { diff: string }).diff, /--- \/dev\/null\n\+\+\+ b\/made\/by\/tool\.txt/);
+      assert.equal(fs.existsSync(path.join(s.ws, "made")), false, "propose has no effects");
       const r = await s.call("write_file", { path: "made/by/tool.txt", content: "ok\n" });
       assert.equal(r.ok, true, r.output);
       assert.equal(fs.readFileSync(path.join(s.ws, "made", "by", "tool.txt"), "utf8"), "ok\n");
