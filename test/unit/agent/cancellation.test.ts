@@ -133,11 +133,14 @@ describe("cancellation", () => {
   });
 
   it("cancellation between prepare and dispatch fails the claim and runs nothing (spec 000 #6 #22)", async () => {
-    const memory = new InMemoryAgentMemory();
     const ac = new AbortController();
-    const racing: AgentMemory = Object.assign(Object.create(memory) as InMemoryAgentMemory, {
-      recordPrepared: async (c: InvocationClaim) => { await memory.recordPrepared(c); ac.abort(); },
-    });
+    const memory = new (class extends InMemoryAgentMemory {
+      override async recordPrepared(c: InvocationClaim): Promise<void> {
+        await super.recordPrepared(c);
+        ac.abort(); // the cancel lands after the claim is journaled, before dispatch
+      }
+    })();
+    const racing: AgentMemory = memory;
     const tool = new CounterTool();
     const out = await new AgentSessionBuilder().model(scripted([{ toolCalls: [{ name: "counter", arguments: { by: 1 } }] }, { text: ["x"] }]))
       .tools([tool]).memory(racing).authorityInputs(AUTHORITY).build().runTurn("go", { signal: ac.signal });
