@@ -113,8 +113,18 @@ export class ControlPlane {
     this.journal.withTransaction((db) => completeInvocation(db, claim, outcome));
   }
 
-  finishRun(runId: string, status: RunTerminal, error?: string): void {
-    this.journal.withTransaction((db) => finishRun(db, this.scope, runId, status, error));
+  /**
+   * The run's last messages (and the ledger completions they report), then its terminal state, in
+   * one transaction (spec 000 #10: a turn's close and its final checkpoint commit together).
+   */
+  finishRun(runId: string, status: RunTerminal, error?: string, final: { messages?: readonly NewMessage[]; completions?: readonly { claim: InvocationClaim; outcome: InvocationOutcome }[] } = {}): void {
+    this.journal.withTransaction((db) => {
+      const run = ownedRun(db, this.scope, runId);
+      if (run.status !== "active") throw new HearthError(ErrorCode.Conflict, `refused: run ${runId} is already ${run.status}; a terminal state is written once`);
+      for (const c of final.completions ?? []) completeInvocation(db, c.claim, c.outcome);
+      if (final.messages?.length) appendComplete(db, run.session_id, runId, final.messages);
+      finishRun(db, this.scope, runId, status, error);
+    });
   }
 
   requestCancel(runId: string, dispatch?: (attemptId: string) => boolean): CancelDispatchResult {

@@ -31,6 +31,8 @@ export interface PrepareRequest {
   /** Digest of the tool manifest (name, schema, policy) the call was authorized against. */
   manifestDigest: string;
   effectClass: EffectClass;
+  /** The tool's own declaration; it can only tighten the policy its effect class implies. */
+  retryPolicy?: RetryPolicy;
 }
 
 export type RetryPolicy = "safe_retry" | "never_auto_retry";
@@ -43,7 +45,9 @@ export function retryPolicyFor(effect: EffectClass): RetryPolicy {
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
   if (value !== null && typeof value === "object") {
-    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(",")}}`;
+    // Undefined members are dropped, as JSON.stringify does (same formula as agent/canonicalJson.ts).
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(",")}}`;
   }
   return JSON.stringify(value) ?? "null";
 }
@@ -78,7 +82,7 @@ export function prepareInvocation(db: Db, scope: KernelScope, req: PrepareReques
   };
   const at = nowIso();
   db.prepare(`INSERT INTO tool_invocations (invocation_id, run_id, attempt_id, call_id, tool, input_hash, manifest_digest, boot_epoch, status, effect_class, retry_policy, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,'prepared',?,?,?,?)`)
-    .run(claim.invocationId, claim.runId, claim.attemptId, claim.callId, claim.tool, claim.inputHash, claim.manifestDigest, claim.bootEpoch, req.effectClass, retryPolicyFor(req.effectClass), at, at);
+    .run(claim.invocationId, claim.runId, claim.attemptId, claim.callId, claim.tool, claim.inputHash, claim.manifestDigest, claim.bootEpoch, req.effectClass, req.retryPolicy === "never_auto_retry" ? "never_auto_retry" : retryPolicyFor(req.effectClass), at, at);
   appendEvent(db, { entityKind: "tool_invocation", entityId: claim.invocationId, sessionId: run.session_id, runId: run.run_id, type: "tool.prepared", payload: { callId: claim.callId, tool: claim.tool } }, at);
   return claim;
 }

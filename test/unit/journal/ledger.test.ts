@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ErrorCode, HearthError } from "../../../shared/errors.js";
 import { inputHash, retryPolicyFor, type InvocationClaim } from "../../../sidecar/kernel/control/ledger.js";
+import { inputHashOf } from "../../../sidecar/agent/canonicalJson.js";
 import { count, openFixture, runningRun } from "./fixture.js";
 
 function prepare(f: ReturnType<typeof openFixture>, runId: string, attemptId: string, callId = "call-1", tool = "write_file") {
@@ -24,6 +25,19 @@ describe("tool ledger (spec 004 physical tool authority)", () => {
     assert.equal(row.retry_policy, "never_auto_retry");
     assert.equal(row.boot_epoch, f.scope.bootEpoch);
     assert.deepEqual(["tool.prepared", "tool.dispatched", "tool.succeeded"], (f.journal.db.prepare(`SELECT type FROM events WHERE entity_id = ? ORDER BY event_seq`).all(claim.invocationId) as { type: string }[]).map((r) => r.type));
+    f.close();
+  });
+
+  it("the ledger's input hash is the agent's inputHashOf (one formula for approvals and claims)", () => {
+    for (const v of [{ b: 1, a: [1, { d: null, c: "x" }] }, { s: "é\u2028", n: 1.5, u: undefined }, {}]) assert.equal(inputHash(v), inputHashOf(v));
+  });
+
+  it("a tool's declared never_auto_retry tightens a read, but nothing loosens a non-idempotent write", () => {
+    const f = openFixture();
+    const { runId, attemptId } = runningRun(f);
+    f.control.prepareInvocation({ runId, attemptId, callId: "r", tool: "fetch", input: {}, manifestDigest: "m", effectClass: "read", retryPolicy: "never_auto_retry" });
+    f.control.prepareInvocation({ runId, attemptId, callId: "w", tool: "write_file", input: {}, manifestDigest: "m", effectClass: "non_idempotent_write", retryPolicy: "safe_retry" });
+    assert.deepEqual(f.journal.db.prepare(`SELECT call_id, retry_policy FROM tool_invocations ORDER BY call_id`).all(), [{ call_id: "r", retry_policy: "never_auto_retry" }, { call_id: "w", retry_policy: "never_auto_retry" }]);
     f.close();
   });
 

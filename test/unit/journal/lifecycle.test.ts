@@ -138,6 +138,25 @@ describe("required control failures cannot become successful runs (spec 004)", (
   });
 });
 
+describe("a run's close and its last messages commit together (spec 000 #10)", () => {
+  it("finishRun with final messages writes both or neither, and a terminal state is written once", () => {
+    const f = openFixture();
+    const { sessionId, runId, attemptId } = runningRun(f);
+    const claim = f.control.prepareInvocation({ runId, attemptId, callId: "c", tool: "read_file", input: {}, manifestDigest: "m", effectClass: "read" });
+    f.control.markDispatched(claim);
+    const before = count(f.journal, `SELECT COUNT(*) AS n FROM conversation_journal`);
+    assert.throws(() => f.control.finishRun(runId, "completed", undefined, { messages: [{ role: "assistant", text: "done" }] }), isCode(ErrorCode.Conflict));
+    assert.equal(count(f.journal, `SELECT COUNT(*) AS n FROM conversation_journal`), before, "the refused close left no message behind");
+    f.control.finishRun(runId, "completed", undefined, {
+      messages: [{ role: "assistant", text: "", toolCalls: [{ callId: "c", name: "read_file", arguments: {} }] }, { role: "tool", callId: "c", name: "read_file", ok: true, output: "x" }, { role: "assistant", text: "done" }],
+      completions: [{ claim, outcome: { status: "succeeded" } }],
+    });
+    assert.equal(f.control.history(sessionId).messages.at(-1)!.seq, before + 3);
+    assert.throws(() => f.control.finishRun(runId, "failed"), isCode(ErrorCode.Conflict));
+    f.close();
+  });
+});
+
 describe("conversation durability has one sequence owner (spec 004)", () => {
   it("seq is monotonic per session and history replays complete messages in order in the HistoryMessage shape", () => {
     const f = openFixture();
