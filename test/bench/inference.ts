@@ -1,0 +1,188 @@
+// Inference benchmark (issue 6, item 8): every figure is a ratio to an anchor measured in this run on
+// the same model and threads, greedy sampling. Writes test/bench/results/inference.json, prints a table.
+// usage: node --import tsx test/bench/inference.ts   (THREADS=N to override physical cores; QUICK=1 for a short run)
+// The machine may be shared: figures are noisy, compare ratios from one run, not across runs.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+// llama.cpp decode runs on libuv workers: the kernel runs with one (kernelLauncher.ts); so does this.
+if (process.env.UV_THREADPOOL_SIZE !== "1") {
+  const r = spawnSync(process.execPath, [...process.execArgv, ...process.argv.slice(1)], { stdio: "inherit", env: { ...process.env, UV_THREADPOOL_SIZE: "1" } });
+  process.exit(r.status ?? 1);
+}
+
+const { getLlama, LlamaLogLevel } = await import("node-llama-cpp");
+const { LlamaAgentModel } = await import("../../sidecar/inference/llama/llamaAgentModel.js");
+const { KvStateStore } = await import("../../sidecar/inference/llama/kvStateStore.js");
+const { physicalCores } = await import("../../sidecar/inference/llama/llamaRuntime.js");
+const { ensureFixtureModels } = await import("../fixtures/models.js");
+type RoundStats = import("../../sidecar/inference/llama/llamaAgentModel.js").RoundStats;
+type ModelMessage = import("../../sidecar/agent/ports/model.js").ModelMessage;
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const quick = process.env.QUICK === "1";
+const threads = Number(process.env.THREADS ?? physicalCores());
+const modelPath = process.env.BENCH_MODEL ?? ensureFixtureModels({ bench: true }).bench;
+const DECODE_TOKENS = quick ? 32 : 64;
+const PREFILL_TOKENS = quick ? 256 : 512;
+const TURNS = quick ? 10 : 20;
+const REPS = quick ? 1 : 3;
+const median = (a: number[]) => { const v = [...a].sort((x, y) => x - y); const m = v.length >> 1; return v.length % 2 ? v[m]! : (v[m - 1]! + v[m]!) / 2; };
+const words = "the of and to in is was for on that with as by at from it his an were are which this be or has had not but first one their its new after who they have her she two been other when there all during into school time may years more most only over city some world would where later up such used many".split(" ");
+function text(seed: number, n: number): string {
+  let x = (seed * 2654435761) % 4294967296 || 1;
+  const out: string[] = [];
+  for (let i = 0; i < n; i++) { x = (x * 1103515245 + 12345) % 2147483648; out.push(words[x % words.length]!); }
+  return out.join(" ");
+}
+const signal = () => new AbortController().signal;
+// Two contexts in one process share the thread budget: one that starts right after the other finishes
+// may run on one thread until the event loop turns (probe finding), so yield between them.
+const settle = () => new Promise((r) => setTimeout(r, 50));
+const results: Record<string, unknown> = { model: path.basename(modelPath), threads, quick, date: new Date().toISOString(), cpus: os.cpus().length, note: "shared machine: figures are noisy" };
+const rows: [string, string, string, string][] = [];
+const row = (name: string, ours: number, anchor: number, unit: string, anchorName: string) => {
+  const ratio = ours / anchor;
+  results[name] = { ours, anchor, ratio, unit, anchorName };
+  rows.push([name, `${ours.toFixed(1)} ${unit}`, `${anchor.toFixed(1)} ${unit} (${anchorName})`, ratio.toFixed(2)]);
+};
+
+// ---- anchor engine: node-llama-cpp direct, same file, same threads ----
+const llama = await getLlama({ build: "never", gpu: "auto", maxThreads: threads, logLevel: LlamaLogLevel.error });
+const direct = await llama.loadModel({ modelPath });
+const dctx = await direct.createContext({ contextSize: 8192, sequences: 1, batchSize: 128, threads });
+const tokens = (seed: number, n: number) => direct.tokenize(text(seed, n * 2)).slice(0, n);
+
+async function directDecode(): Promise<number> {
+  const seq = dctx.getSequence();
+  let n = 0;
+  let t0 = 0;
+  for await (const _ of seq.evaluate(tokens(3, 32), { temperature: 0 })) {
+    if (n === 0) t0 = performance.now();
+    if (++n >= DECODE_TOKENS) break;
+  }
+  const tps = (n - 1) / ((performance.now() - t0) / 1000);
+  seq.dispose();
+  return tps;
+}
+async function directPrefill(n: number, depth = 0): Promise<number> {
+  const seq = dctx.getSequence();
+  if (depth > 0) await seq.evaluateWithoutGeneratingNewTokens(tokens(5, depth));
+  const t0 = performance.now();
+  await seq.evaluateWithoutGeneratingNewTokens(tokens(6, n));
+  const ms = performance.now() - t0;
+  seq.dispose();
+  return ms;
+}
+
+const stats: RoundStats[] = [];
+const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "hearth-bench-kv-"));
+const store = new KvStateStore(stateDir, 2 * 1024 ** 3);
+const open = (opts: { store?: boolean; sessions?: number } = {}) => LlamaAgentModel.load({
+  modelPath, threads, contextSize: 8192 / (opts.sessions ?? 1), maxSessions: opts.sessions ?? 1, batchSize: 128,
+  stateStore: opts.store ? store : null, onRoundStats: (s) => stats.push(s),
+});
+
+try {
+  let adapter = await open({ store: true });
+  // ---- decode and prefill vs node-llama-cpp direct ----
+  const dec: number[] = [], decA: number[] = [], pre: number[] = [], preA: number[] = [];
+  await directDecode(); // warm-up
+  for (let r = 0; r < REPS; r++) {
+    await settle();
+    decA.push(await directDecode());
+    await settle();
+    await adapter.generate({ sessionKey: `dec${r}`, messages: [{ role: "user", text: text(3 + r, 24) }], tools: [], options: { maxTokens: DECODE_TOKENS, temperature: 0 }, signal: signal() }, () => undefined);
+    const s = stats.at(-1)!;
+    dec.push((s.generatedTokens - 1) / ((s.totalMs - s.firstTokenMs!) / 1000));
+    await settle();
+    preA.push(PREFILL_TOKENS / (await directPrefill(PREFILL_TOKENS) / 1000));
+    await settle();
+    await adapter.generate({ sessionKey: `pre${r}`, messages: [{ role: "user", text: text(7 + r, PREFILL_TOKENS) }], tools: [], options: { maxTokens: 1, temperature: 0 }, signal: signal() }, () => undefined);
+    const p = stats.at(-1)!;
+    pre.push(p.prefillEvaluatedTokens / (p.firstTokenMs! / 1000));
+  }
+  results.decodeRounds = stats.filter((s) => s.sessionKey.startsWith("dec")).map((s) => ({ generatedTokens: s.generatedTokens, decodeMs: s.totalMs - s.firstTokenMs! }));
+  row("decode tok/s", median(dec), median(decA), "tok/s", "node-llama-cpp sequence.evaluate");
+  row("prefill tok/s", median(pre), median(preA), "tok/s", "node-llama-cpp evaluateWithoutGeneratingNewTokens");
+
+  // ---- first-token time in a growing session vs a prefill of the same new tokens at the same depth ----
+  const messages: ModelMessage[] = [];
+  const ttft = new Map<number, RoundStats>();
+  for (let turn = 1; turn <= TURNS; turn++) {
+    messages.push({ role: "user", text: text(100 + turn, 110) });
+    const round = await adapter.generate({ sessionKey: "grow", messages, tools: [], options: { maxTokens: 24, temperature: 0 }, signal: signal() }, () => undefined);
+    messages.push({ role: "assistant", text: round.text, toolCalls: [] });
+    ttft.set(turn, stats.at(-1)!);
+  }
+  for (const turn of [2, 10, 20].filter((t) => t <= TURNS)) {
+    const s = ttft.get(turn)!;
+    await settle();
+    const anchor = await directPrefill(s.prefillEvaluatedTokens, s.reusedTokens);
+    row(`first token ms, turn ${turn} (${s.prefillEvaluatedTokens} new at depth ${s.reusedTokens})`, s.firstTokenMs!, anchor, "ms", "direct prefill of the new tokens at that depth");
+  }
+
+  // ---- first token after a restart with saved state vs a full re-prefill ----
+  await adapter.saveSession("grow");
+  await adapter.dispose();
+  messages.push({ role: "user", text: text(999, 110) });
+  adapter = await open({ store: true });
+  await adapter.generate({ sessionKey: "grow", messages, tools: [], options: { maxTokens: 1, temperature: 0 }, signal: signal() }, () => undefined);
+  const restored = stats.at(-1)!;
+  await adapter.dispose();
+  const cold = await open({ store: false });
+  await cold.generate({ sessionKey: "grow", messages, tools: [], options: { maxTokens: 1, temperature: 0 }, signal: signal() }, () => undefined);
+  const full = stats.at(-1)!;
+  await cold.dispose();
+  row(`first token ms after restart (${restored.restoredTokens} tokens restored)`, restored.firstTokenMs!, full.firstTokenMs!, "ms", `full re-prefill of ${full.prefillEvaluatedTokens} tokens`);
+
+  // ---- aggregate decode, 4 concurrent sessions vs one ----
+  const multi = await open({ sessions: 4 });
+  const aggregate = async (k: number) => {
+    const before = stats.length;
+    const t0 = performance.now();
+    await Promise.all(Array.from({ length: k }, (_, i) => multi.generate({ sessionKey: `c${k}-${i}-${Math.random()}`, messages: [{ role: "user", text: text(200 + i, 24) }], tools: [], options: { maxTokens: DECODE_TOKENS, temperature: 0 }, signal: signal() }, () => undefined)));
+    const ms = performance.now() - t0;
+    const mine = stats.slice(before);
+    const firstAll = Math.max(...mine.map((s) => s.firstTokenMs!));
+    return mine.reduce((a, s) => a + s.generatedTokens - 1, 0) / ((ms - firstAll) / 1000);
+  };
+  const one: number[] = [], four: number[] = [];
+  for (let r = 0; r < REPS; r++) { one.push(await aggregate(1)); four.push(await aggregate(4)); }
+  await multi.dispose();
+  row("aggregate decode tok/s, 4 sessions", median(four), median(one), "tok/s", "one session");
+
+  // ---- cancel latency during prefill and during decode ----
+  const cancelModel = await open();
+  const cancelAt = async (kind: "prefill" | "decode") => {
+    const ac = new AbortController();
+    let tAbort = 0;
+    const msgs: ModelMessage[] = [{ role: "user", text: text(300 + Math.random() * 1000, kind === "prefill" ? 1500 : 16) }];
+    const p = cancelModel.generate({ sessionKey: `x${Math.random()}`, messages: msgs, tools: [], options: { maxTokens: 400, temperature: 0 }, signal: ac.signal }, () => {
+      if (kind === "decode" && tAbort === 0) setTimeout(() => { tAbort = performance.now(); ac.abort(new Error("cancel")); }, 200);
+    });
+    if (kind === "prefill") setTimeout(() => { tAbort = performance.now(); ac.abort(new Error("cancel")); }, 500);
+    await p.catch(() => undefined);
+    return performance.now() - tAbort;
+  };
+  const cp: number[] = [], cd: number[] = [];
+  for (let r = 0; r < REPS; r++) { cp.push(await cancelAt("prefill")); cd.push(await cancelAt("decode")); }
+  await cancelModel.dispose();
+  const oneToken = 1000 / median(decA);
+  row("cancel latency during prefill", median(cp), 128 / median(preA) * 1000, "ms", "one 128-token batch");
+  row("cancel latency during decode", median(cd), oneToken, "ms", "one decode step");
+} finally {
+  fs.rmSync(stateDir, { recursive: true, force: true });
+  await dctx.dispose();
+  await direct.dispose();
+  await llama.dispose();
+}
+
+fs.mkdirSync(path.join(here, "results"), { recursive: true });
+fs.writeFileSync(path.join(here, "results", "inference.json"), JSON.stringify(results, null, 2));
+const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i]!.length), 5));
+console.log(`model ${results.model}, ${threads} threads, greedy; shared machine: noisy`);
+for (const r of [["figure", "ours", "anchor", "ratio"], ...rows]) console.log(r.map((c, i) => c.padEnd(widths[i]!)).join("  "));
