@@ -16,6 +16,11 @@ import type { Handlers } from "./kernel/handlers/types.js";
 import { ModelHost } from "./kernel/model/modelHost.js";
 import { modelHandlers } from "./kernel/model/modelHandlers.js";
 import type { KernelConfig } from "./kernel/kernelInfo.js";
+import { ScriptedModel } from "./inference/scripted/scriptedModel.js";
+import { buildWorkspaceTools } from "./tools/buildWorkspaceTools.js";
+import { TurnService } from "./kernel/turns/turnService.js";
+import { buildSessionAgent } from "./kernel/turns/sessionAgent.js";
+import { turnHandlers } from "./kernel/handlers/turnHandlers.js";
 
 function log(line: string): void {
   process.stderr.write(`[hearth-kernel ${new Date().toISOString()}] ${line}\n`);
@@ -82,15 +87,25 @@ function main(): void {
     config,
     gate,
     implementedMethods: () => Object.keys(handlers),
-    adapters: () => [],
-    tools: () => [],
+    adapters: () => ["llama", "openai", "scripted"],
+    tools: () => tools.tools.map((t) => t.definition.name),
     exit: () => exit("kernel/shutdown"),
   }));
   Object.assign(handlers, sessionHandlers({ control, gate, defaultModel: config.modelSpec }));
   // issue 6: one model per kernel; saved KV state and downloads live outside the workspace.
-  const modelHost = new ModelHost({ stateDir: path.join(hearthHome(), "kv-state"), modelsDir: path.join(hearthHome(), "models"), log });
+  const modelHost = new ModelHost({
+    stateDir: path.join(hearthHome(), "kv-state"), modelsDir: path.join(hearthHome(), "models"), log,
+    // Test and demo replays: ScriptedModel refuses itself unless HEARTH_ALLOW_SCRIPTED=1.
+    scripted: async (file) => ScriptedModel.fromFile(file, process.env),
+  });
   gate.onShutdown("model", () => modelHost.unload());
   Object.assign(handlers, modelHandlers({ host: modelHost, gate }));
+  // spec 000 #9, #12: tools anchored at the workspace descriptor; file tools and shell register apart.
+  const tools = buildWorkspaceTools({ workspaceRoot: config.workspaceRoot, shell: true });
+  gate.onShutdown("tools", () => tools.close());
+  const turns = new TurnService({ control, log, buildAgent: (run, client) => buildSessionAgent({ control, models: modelHost, tools }, run, client) });
+  gate.onShutdown("turns", () => turns.stopAll());
+  Object.assign(handlers, turnHandlers({ turns, gate }));
   startRpcServer({ input: process.stdin, output: process.stdout, handlers, log });
   process.stdin.on("end", () => exit("stdin closed"));
   process.on("SIGTERM", () => exit("SIGTERM"));

@@ -1,0 +1,31 @@
+// The approval port over the protocol (spec 000 #8): each call that needs approval becomes one
+// `approval/request` to the client, carrying the exact call, its input hash and a preview. While it
+// waits the attempt is `waiting_approval`. A client that cannot answer is a denial, never a grant.
+import { singleLine } from "../../../shared/boundedText.js";
+import type { ApprovalDecision, ApprovalPort, ApprovalRequest } from "../../agent/index.js";
+import type { ControlPlane } from "../control/controlPlane.js";
+import type { ClientChannel } from "../handlers/types.js";
+
+export class ClientApproval implements ApprovalPort {
+  constructor(
+    private readonly client: ClientChannel,
+    private readonly control: ControlPlane,
+    private readonly run: { sessionId: string; runId: string; attemptId: string },
+  ) {}
+
+  async request(req: ApprovalRequest): Promise<ApprovalDecision> {
+    const echo = { callId: req.call.callId, inputHash: req.inputHash };
+    this.control.transitionAttempt(this.run.runId, this.run.attemptId, "waiting_approval");
+    try {
+      const answer = await this.client.request("approval/request", {
+        sessionId: this.run.sessionId, runId: this.run.runId, call: req.call, inputHash: req.inputHash,
+        effectClass: req.effectClass, preview: req.preview,
+      }, req.signal);
+      return { ...echo, decision: answer.decision, reason: singleLine(answer.reason) };
+    } catch (e) {
+      return { ...echo, decision: "deny", reason: singleLine(`denied: the client could not answer the approval request (${(e as Error).message})`) };
+    } finally {
+      if (!req.signal.aborted) this.control.transitionAttempt(this.run.runId, this.run.attemptId, "running");
+    }
+  }
+}

@@ -1,0 +1,84 @@
+// The harness's memory port over the control plane (spec 000 #7, spec 004 persistence): the ledger
+// row is written before each effect, `dispatched` is synced to disk before the tool runs, and each
+// complete call/result batch commits with its ledger completions in one transaction.
+import type { AgentMemory, AgentMessage, InvocationClaim, InvocationSettlement, TurnClose, TurnStart } from "../../agent/index.js";
+import type { ControlPlane } from "../control/controlPlane.js";
+import type { InvocationClaim as LedgerClaim, InvocationOutcome } from "../control/ledger.js";
+
+interface Completion {
+  claim: LedgerClaim;
+  outcome: InvocationOutcome;
+}
+
+export class JournalMemory implements AgentMemory {
+  private readonly claims = new Map<string, LedgerClaim>();
+  private readonly dispatched = new Set<string>();
+  private completions: Completion[] = [];
+
+  constructor(
+    private readonly control: ControlPlane,
+    private readonly run: { sessionId: string; runId: string; attemptId: string },
+  ) {}
+
+  async beginTurn(_start: TurnStart): Promise<void> {
+    // Admission already journaled the run, its attempt and the user message (spec 004: the kernel
+    // is the only conversation writer); the turn now holds execution authority.
+    this.control.transitionAttempt(this.run.runId, this.run.attemptId, "starting");
+    this.control.transitionAttempt(this.run.runId, this.run.attemptId, "running");
+  }
+
+  async recordPrepared(claim: InvocationClaim): Promise<void> {
+    const ledger = this.control.prepareInvocation({
+      runId: this.run.runId,
+      attemptId: this.run.attemptId,
+      callId: claim.callId,
+      tool: claim.tool,
+      input: claim.input,
+      manifestDigest: claim.authorityDigest,
+      effectClass: claim.effectClass,
+    });
+    if (ledger.inputHash !== claim.inputHash) {
+      throw new Error(`ledger input hash ${ledger.inputHash} differs from the approved ${claim.inputHash}; refusing to dispatch`);
+    }
+    this.claims.set(claim.callId, ledger);
+  }
+
+  async recordDispatched(callId: string): Promise<void> {
+    this.control.markDispatched(this.claimOf(callId));
+    this.dispatched.add(callId);
+  }
+
+  async recordSettled(callId: string, settlement: InvocationSettlement): Promise<void> {
+    const outcome: InvocationOutcome = settlement.status === "succeeded" ? { status: "succeeded" } : { status: "failed", reason: settlement.reason };
+    const claim = this.claimOf(callId);
+    // A call that never ran settles at once; a dispatched one settles with its batch (one commit).
+    if (this.dispatched.has(callId)) this.completions.push({ claim, outcome });
+    else this.control.completeInvocation(claim, outcome);
+  }
+
+  async checkpoint(_turnId: string, messages: AgentMessage[]): Promise<void> {
+    this.control.appendMessages(this.run.sessionId, this.run.runId, withoutAdmittedUser(messages), this.takeCompletions());
+  }
+
+  async closeTurn(_turnId: string, close: TurnClose): Promise<void> {
+    this.control.finishRun(this.run.runId, close.status, close.status === "completed" ? undefined : close.reason,
+      { messages: withoutAdmittedUser(close.messages), completions: this.takeCompletions() });
+  }
+
+  private takeCompletions(): Completion[] {
+    const taken = this.completions;
+    this.completions = [];
+    return taken;
+  }
+
+  private claimOf(callId: string): LedgerClaim {
+    const claim = this.claims.get(callId);
+    if (!claim) throw new Error(`no ledger claim for call ${callId}: recordPrepared must come first`);
+    return claim;
+  }
+}
+
+/** The turn's user message was stored at admission; the harness hands it over with its first commit. */
+function withoutAdmittedUser(messages: AgentMessage[]): AgentMessage[] {
+  return messages[0]?.role === "user" ? messages.slice(1) : messages;
+}

@@ -1,0 +1,56 @@
+// Builds the harness for one run of one session from durable state: the session's immutable
+// profile (model, system prompt, options), its committed history (strict replay), the kernel's
+// workspace tools (the authority ceiling) and the run-scoped memory and approval ports.
+import type { GenerationOptions } from "../../../shared/protocol/index.js";
+import { AgentSessionBuilder, type AgentMessage, type AgentSession } from "../../agent/index.js";
+import type { WorkspaceTools } from "../../tools/buildWorkspaceTools.js";
+import type { ControlPlane } from "../control/controlPlane.js";
+import type { ClientChannel } from "../handlers/types.js";
+import type { ModelHost } from "../model/modelHost.js";
+import { ClientApproval } from "./clientApproval.js";
+import { defaultInstructions } from "./defaultInstructions.js";
+import { JournalMemory } from "./journalMemory.js";
+
+export interface SessionAgentDeps {
+  control: ControlPlane;
+  models: ModelHost;
+  tools: WorkspaceTools;
+}
+
+export interface RunRef {
+  sessionId: string;
+  runId: string;
+  attemptId: string;
+}
+
+/** Loads the session's model into the kernel's one model slot when another (or none) is there. */
+export async function ensureModel(models: ModelHost, spec: string, client: ClientChannel): Promise<void> {
+  const status = models.status();
+  if (status.spec === spec && status.state === "loaded") return;
+  await models.load(spec, (p) => client.notify("model/progress", p));
+}
+
+export async function buildSessionAgent(deps: SessionAgentDeps, run: RunRef, client: ClientChannel): Promise<AgentSession> {
+  const profile = deps.control.profile(run.sessionId);
+  await ensureModel(deps.models, profile.model_profile, client);
+  const { messages } = deps.control.history(run.sessionId);
+  // The run's own user message is the turn's input, not history to replay.
+  const committed = messages.filter((m, i) => !(i === messages.length - 1 && m.role === "user"));
+  const history: AgentMessage[] = committed.map(({ seq: _seq, ...m }) => m as AgentMessage);
+  const { tools, workspace, ceilings } = deps.tools;
+  return new AgentSessionBuilder()
+    .sessionKey(run.sessionId)
+    .model(deps.models.current())
+    .tools(tools)
+    .memory(new JournalMemory(deps.control, run))
+    .approval(new ClientApproval(client, deps.control, run))
+    .systemPrompt(profile.system_prompt || defaultInstructions(workspace.canonicalPath))
+    .history(history)
+    .options(JSON.parse(profile.options_json) as GenerationOptions)
+    .authorityInputs({
+      workspacePath: workspace.canonicalPath,
+      workspaceIdentity: { dev: String(workspace.dev), ino: String(workspace.ino) },
+      ceilings: { ...ceilings },
+    })
+    .build();
+}

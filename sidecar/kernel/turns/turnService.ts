@@ -1,0 +1,100 @@
+// turn/start and turn/cancel: admits a run durably, drives the harness in the background, streams
+// its presentation events, and tells the truth about cancellation (spec 004).
+import { ErrorCode, isHearthError } from "../../../shared/errors.js";
+import { singleLine } from "../../../shared/boundedText.js";
+import type { GenerationOptions, TurnEvent } from "../../../shared/protocol/index.js";
+import type { AgentSession, TurnOutcome } from "../../agent/index.js";
+import type { ControlPlane } from "../control/controlPlane.js";
+import type { ClientChannel, RequestContext } from "../handlers/types.js";
+import { EventCoalescer } from "./eventCoalescer.js";
+import type { RunRef } from "./sessionAgent.js";
+
+/** How long turn/cancel waits for the turn to reach its completion barrier before answering. */
+const CANCEL_ACK_WAIT_MS = 3000;
+
+interface ActiveTurn extends RunRef {
+  controller: AbortController;
+  done: Promise<void>;
+}
+
+export interface TurnServiceDeps {
+  control: ControlPlane;
+  buildAgent: (run: RunRef, client: ClientChannel) => Promise<AgentSession>;
+  log: (line: string) => void;
+}
+
+export class TurnService {
+  private readonly active = new Map<string, ActiveTurn>();
+
+  constructor(private readonly deps: TurnServiceDeps) {}
+
+  /** Admits the run (run + attempt + pinned snapshot + user message, one transaction) and starts it. */
+  start(params: { sessionId: string; message: string; options?: GenerationOptions }, ctx: RequestContext): { runId: string; attemptId: string } {
+    const admission = this.deps.control.admitRun(params.sessionId, params.message, { clientId: ctx.clientId, requestId: ctx.requestId });
+    const run: RunRef = { sessionId: params.sessionId, runId: admission.runId, attemptId: admission.attemptId };
+    const controller = new AbortController();
+    const turn: ActiveTurn = { ...run, controller, done: Promise.resolve() };
+    turn.done = this.drive(turn, params, ctx.client).finally(() => this.active.delete(run.runId));
+    this.active.set(run.runId, turn);
+    return { runId: run.runId, attemptId: run.attemptId };
+  }
+
+  async cancel(runId: string): Promise<{ runId: string; dispatchAttempted: boolean; adapterAcknowledged: boolean }> {
+    const turn = this.active.get(runId);
+    // The abort runs after the cancel transaction commits: its listeners may write to the journal.
+    const result = this.deps.control.requestCancel(runId, turn ? () => (queueMicrotask(() => turn.controller.abort(new Error("cancelled by the user"))), false) : undefined);
+    if (!turn) return result;
+    // spec 004: acknowledged only when the worker is known stopped: the turn reached its barrier.
+    const stopped = await Promise.race([turn.done.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), CANCEL_ACK_WAIT_MS))]);
+    if (stopped) this.deps.control.acknowledgeCancel(runId, turn.attemptId);
+    return { ...result, adapterAcknowledged: stopped };
+  }
+
+  /** Cancels every running turn and waits for each to reach its completion barrier. */
+  async stopAll(): Promise<void> {
+    const turns = [...this.active.values()];
+    for (const t of turns) t.controller.abort(new Error("the kernel is shutting down"));
+    await Promise.allSettled(turns.map((t) => t.done));
+  }
+
+  private async drive(turn: ActiveTurn, params: { message: string; options?: GenerationOptions }, client: ClientChannel): Promise<void> {
+    const coalescer = new EventCoalescer((seq, event) => client.notify("turn/event", { sessionId: turn.sessionId, runId: turn.runId, seq, event }));
+    let completed: Extract<TurnEvent, { type: "completed" }>;
+    try {
+      const agent = await this.deps.buildAgent(turn, client);
+      const outcome = await agent.runTurn(params.message, {
+        signal: turn.controller.signal, turnId: turn.runId, overrides: params.options,
+        onEvent: (e) => coalescer.push(e),
+      });
+      completed = completionOf(outcome);
+    } catch (e) {
+      // Refused before the harness journaled anything (model unavailable, resume refused, …):
+      // the kernel still writes the run's terminal state, never leaving it to reconciliation.
+      const message = singleLine((e as Error).message, 2000);
+      this.deps.log(`turn ${turn.runId} refused: ${message}`);
+      const status = turn.controller.signal.aborted ? "cancelled" : "failed";
+      this.finishIfActive(turn.runId, status, message);
+      completed = { type: "completed", status, error: { code: isHearthError(e) ? e.code : ErrorCode.InternalError, message } };
+    }
+    coalescer.flush();
+    coalescer.push(completed);
+  }
+
+  private finishIfActive(runId: string, status: "failed" | "cancelled", reason: string): void {
+    try {
+      this.deps.control.finishRun(runId, status, reason);
+    } catch (e) {
+      if (!(isHearthError(e) && e.code === ErrorCode.Conflict)) throw e; // already terminal
+    }
+  }
+}
+
+function completionOf(outcome: TurnOutcome): Extract<TurnEvent, { type: "completed" }> {
+  if (outcome.status === "completed") return { type: "completed", status: "completed" };
+  return {
+    type: "completed",
+    status: outcome.status,
+    error: { code: outcome.status === "cancelled" ? ErrorCode.Refused : ErrorCode.InternalError, message: `${outcome.failure.kind}: ${outcome.failure.message}` },
+  };
+}
+
