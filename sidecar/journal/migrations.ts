@@ -208,4 +208,8 @@ CREATE TABLE control_obligations (
 );
 `);
 
-export const MIGRATIONS: readonly Step[] = [v1];
+// The call's validated input, so a batch interrupted by a crash can be restored to history with an
+// explicit outcome (spec 000 #6: history stays structurally complete) instead of vanishing.
+const v2: Step = (db) => db.exec(`ALTER TABLE tool_invocations ADD COLUMN input_json TEXT;`);
+
+export const MIGRATIONS: readonly Step[] = [v1, v2];

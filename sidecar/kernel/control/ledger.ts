@@ -81,8 +81,8 @@ export function prepareInvocation(db: Db, scope: KernelScope, req: PrepareReques
     inputHash: inputHash(req.input), manifestDigest: req.manifestDigest, bootEpoch: scope.bootEpoch,
   };
   const at = nowIso();
-  db.prepare(`INSERT INTO tool_invocations (invocation_id, run_id, attempt_id, call_id, tool, input_hash, manifest_digest, boot_epoch, status, effect_class, retry_policy, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,'prepared',?,?,?,?)`)
-    .run(claim.invocationId, claim.runId, claim.attemptId, claim.callId, claim.tool, claim.inputHash, claim.manifestDigest, claim.bootEpoch, req.effectClass, req.retryPolicy === "never_auto_retry" ? "never_auto_retry" : retryPolicyFor(req.effectClass), at, at);
+  db.prepare(`INSERT INTO tool_invocations (invocation_id, run_id, attempt_id, call_id, tool, input_hash, manifest_digest, boot_epoch, status, effect_class, retry_policy, input_json, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,'prepared',?,?,?,?,?)`)
+    .run(claim.invocationId, claim.runId, claim.attemptId, claim.callId, claim.tool, claim.inputHash, claim.manifestDigest, claim.bootEpoch, req.effectClass, req.retryPolicy === "never_auto_retry" ? "never_auto_retry" : retryPolicyFor(req.effectClass), JSON.stringify(req.input ?? null), at, at);
   appendEvent(db, { entityKind: "tool_invocation", entityId: claim.invocationId, sessionId: run.session_id, runId: run.run_id, type: "tool.prepared", payload: { callId: claim.callId, tool: claim.tool } }, at);
   return claim;
 }

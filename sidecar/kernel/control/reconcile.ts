@@ -5,6 +5,7 @@ import { uuidv7 } from "../../../shared/ids.js";
 import type { Db, Journal } from "../../journal/journal.js";
 import { attemptMachine, bindingMachine, invocationMachine, runMachine, sourcesOf, type Machine } from "./stateMachines.js";
 import { nowIso } from "./transition.js";
+import { repairInterruptedBatches } from "./batchRepair.js";
 
 export const REPAIR = {
   beforeDispatch: "daemon_restart_before_dispatch",
@@ -23,6 +24,7 @@ export interface ReconcileReport {
   bindingsStaled: number;
   turnsRepaired: number;
   recoveryDispatches: number;
+  batchesRepaired: number;
 }
 
 function list(values: readonly string[]): string {
@@ -56,7 +58,10 @@ export function reconcileStartup(journal: Journal): ReconcileReport {
       bindingsStaled: bulkTransition(db, bindingMachine, "stale", ["active"], "resume_fidelity = 'none'", REPAIR.bindingStale, at, "NULL", "session_id"),
       turnsRepaired: repairTurns(db, at),
       recoveryDispatches: recoverDelegations(db, at),
+      // After the ledger and runs are closed: cut-off batches return to history with their outcome.
+      batchesRepaired: 0,
     };
+    report.batchesRepaired = repairInterruptedBatches(db, at);
     return report;
   }, { durable: true });
 }

@@ -1,0 +1,50 @@
+// Restores tool batches that a crash cut off before they were committed (spec 000 #6, #10; spec
+// 004: silence is never success). A dispatched call whose result never reached the journal is
+// appended to its session's history as the call plus an explicit `outcome_unknown` result, so the
+// history stays structurally complete, the model and the user see what may have happened, and
+// nothing is re-run. Idempotent: a call already in history is never appended again.
+import type { Db } from "../../journal/journal.js";
+import { appendComplete, type NewMessage } from "./conversation.js";
+import { appendEvent } from "./transition.js";
+
+interface OrphanCall {
+  session_id: string;
+  run_id: string;
+  call_id: string;
+  tool: string;
+  status: "failed" | "outcome_unknown";
+  input_json: string | null;
+}
+
+function resultText(call: OrphanCall): string {
+  return call.status === "outcome_unknown"
+    ? `outcome unknown: the kernel stopped while \`${call.tool}\` was running, so its effects may or may not have happened. It was not re-run; check the workspace before trying it again.`
+    : `not run: the kernel stopped before \`${call.tool}\` was dispatched; nothing happened.`;
+}
+
+/** Calls of finished runs that the ledger knows and the conversation journal does not. */
+function orphanCalls(db: Db): OrphanCall[] {
+  return db.prepare(`
+    SELECT r.session_id, t.run_id, t.call_id, t.tool, t.status, t.input_json
+    FROM tool_invocations t JOIN runs r ON r.run_id = t.run_id
+    WHERE r.status <> 'active' AND t.status IN ('failed', 'outcome_unknown') AND t.input_json IS NOT NULL
+      AND NOT EXISTS (
+        SELECT 1 FROM conversation_journal c, json_each(c.body_json, '$.toolCalls') j
+        WHERE c.session_id = r.session_id AND c.role = 'assistant' AND json_extract(j.value, '$.callId') = t.call_id)
+    ORDER BY r.session_id, t.run_id, t.created_at, t.call_id`).all() as OrphanCall[];
+}
+
+export function repairInterruptedBatches(db: Db, at: string): number {
+  const byRun = new Map<string, OrphanCall[]>();
+  for (const call of orphanCalls(db)) byRun.set(call.run_id, [...(byRun.get(call.run_id) ?? []), call]);
+  for (const [runId, calls] of byRun) {
+    const sessionId = calls[0]!.session_id;
+    const messages: NewMessage[] = [
+      { role: "assistant", text: "", toolCalls: calls.map((c) => ({ callId: c.call_id, name: c.tool, arguments: JSON.parse(c.input_json!) as Record<string, unknown> })) },
+      ...calls.map((c): NewMessage => ({ role: "tool", callId: c.call_id, name: c.tool, ok: false, output: resultText(c) })),
+    ];
+    appendComplete(db, sessionId, runId, messages);
+    appendEvent(db, { entityKind: "run", entityId: runId, sessionId, runId, type: "journal.batch_repaired", payload: { calls: calls.map((c) => c.call_id) } }, at);
+  }
+  return byRun.size;
+}
