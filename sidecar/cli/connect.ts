@@ -12,7 +12,7 @@ export interface CliKernel extends LaunchedKernel {
   close(): Promise<void>;
 }
 
-export async function connectKernel(args: ParsedArgs, opts: { model?: string } = {}): Promise<CliKernel> {
+export async function connectKernel(args: ParsedArgs): Promise<CliKernel> {
   const workspace = flagString(args, "workspace") ?? process.cwd();
   if (!fs.existsSync(workspace) || !fs.statSync(workspace).isDirectory()) {
     throw new UsageError(`--workspace ${workspace} is not a directory; pass the folder the agent may work in`);
@@ -22,7 +22,6 @@ export async function connectKernel(args: ParsedArgs, opts: { model?: string } =
     distDir: distDir(),
     workspace,
     journalPath: flagString(args, "db"),
-    model: opts.model,
     nodePathSetting: process.env.HEARTH_NODE_PATH,
     onStderr: (line) => {
       stderr.push(line);
@@ -30,7 +29,8 @@ export async function connectKernel(args: ParsedArgs, opts: { model?: string } =
     },
   });
   const died = kernel.exited.then(({ code, signal }) => {
-    throw new Error(`the kernel exited (${signal ?? `code ${code}`}) before answering:\n${stderr.slice(-5).join("\n")}`);
+    const fatal = stderr.filter((l) => l.includes("fatal:")).map((l) => l.slice(l.indexOf("fatal:") + 7));
+    throw new Error(`the kernel exited (${signal ?? `code ${code}`}) before it answered: ${fatal.join(" ") || stderr.slice(-3).join(" ") || "no message"}`);
   });
   const info = await Promise.race([kernel.client.initialize("hearth-cli", HEARTH_VERSION), died]);
   died.catch(() => {}); // after the handshake, exits are reported by the command itself
@@ -45,4 +45,14 @@ export async function connectKernel(args: ParsedArgs, opts: { model?: string } =
       kernel.client.dispose();
     },
   };
+}
+
+/** Runs `fn` against a kernel started for one command, and always shuts the kernel down. */
+export async function withKernel<T>(args: ParsedArgs, fn: (client: CliKernel["client"]) => Promise<T>): Promise<T> {
+  const kernel = await connectKernel(args);
+  try {
+    return await fn(kernel.client);
+  } finally {
+    await kernel.close();
+  }
 }

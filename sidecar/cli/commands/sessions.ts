@@ -1,7 +1,7 @@
 // `hearth sessions`: the sessions in a journal, newest first.
 import { parseArgs } from "../args.js";
 import { ExitCode } from "../exitCodes.js";
-import { withKernel } from "./kernelSession.js";
+import { withKernel } from "../connect.js";
 
 export const sessionsHelp = `hearth sessions [--workspace DIR] [--db FILE] [--json]
 

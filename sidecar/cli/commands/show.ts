@@ -2,7 +2,7 @@
 import type { RequestResult } from "../../../shared/protocol/index.js";
 import { parseArgs, UsageError } from "../args.js";
 import { ExitCode } from "../exitCodes.js";
-import { withKernel } from "./kernelSession.js";
+import { withKernel } from "../connect.js";
 
 export const showHelp = `hearth show [--workspace DIR] [--db FILE] [--json] SESSION_ID
 
