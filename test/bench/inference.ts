@@ -81,8 +81,8 @@ async function directPrefill(n: number, depth = 0): Promise<number> {
 const stats: RoundStats[] = [];
 const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "hearth-bench-kv-"));
 const store = new KvStateStore(stateDir, 2 * 1024 ** 3);
-const open = (opts: { store?: boolean; sessions?: number } = {}) => LlamaAgentModel.load({
-  modelPath, threads, contextSize: 8192 / (opts.sessions ?? 1), maxSessions: opts.sessions ?? 1, batchSize: 128,
+const open = (opts: { store?: boolean; sessions?: number; lockstepTurns?: number } = {}) => LlamaAgentModel.load({
+  modelPath, threads, contextSize: 8192 / (opts.sessions ?? 1), maxSessions: opts.sessions ?? 1, batchSize: 128, lockstepTurns: opts.lockstepTurns,
   stateStore: opts.store ? store : null, onRoundStats: (s) => stats.push(s),
 });
 
@@ -140,20 +140,24 @@ try {
   row(`first token ms after restart (${restored.restoredTokens} tokens restored)`, restored.firstTokenMs!, full.firstTokenMs!, "ms", `full re-prefill of ${full.prefillEvaluatedTokens} tokens`);
 
   // ---- aggregate decode, 4 concurrent sessions vs one ----
-  const multi = await open({ sessions: 4 });
-  const aggregate = async (k: number) => {
+  const aggregate = async (model: Awaited<ReturnType<typeof open>>, k: number) => {
     const before = stats.length;
     const t0 = performance.now();
-    await Promise.all(Array.from({ length: k }, (_, i) => multi.generate({ sessionKey: `c${k}-${i}-${Math.random()}`, messages: [{ role: "user", text: text(200 + i, 24) }], tools: [], options: { maxTokens: DECODE_TOKENS, temperature: 0 }, signal: signal() }, () => undefined)));
+    await Promise.all(Array.from({ length: k }, (_, i) => model.generate({ sessionKey: `c${k}-${i}-${Math.random()}`, messages: [{ role: "user", text: text(200 + i, 24) }], tools: [], options: { maxTokens: DECODE_TOKENS, temperature: 0 }, signal: signal() }, () => undefined)));
     const ms = performance.now() - t0;
     const mine = stats.slice(before);
     const firstAll = Math.max(...mine.map((s) => s.firstTokenMs!));
     return mine.reduce((a, s) => a + s.generatedTokens - 1, 0) / ((ms - firstAll) / 1000);
   };
-  const one: number[] = [], four: number[] = [];
-  for (let r = 0; r < REPS; r++) { one.push(await aggregate(1)); four.push(await aggregate(4)); }
-  await multi.dispose();
-  row("aggregate decode tok/s, 4 sessions", median(four), median(one), "tok/s", "one session");
+  const one: number[] = [], four: number[] = [], drift: number[] = [];
+  const lockstep = await open({ sessions: 4 });
+  for (let r = 0; r < REPS; r++) { one.push(await aggregate(lockstep, 1)); four.push(await aggregate(lockstep, 4)); }
+  await lockstep.dispose();
+  const free = await open({ sessions: 4, lockstepTurns: 0 });
+  for (let r = 0; r < REPS; r++) drift.push(await aggregate(free, 4));
+  await free.dispose();
+  row("aggregate decode tok/s, 4 sessions (lockstep)", median(four), median(one), "tok/s", "one session");
+  row("aggregate decode tok/s, 4 sessions (no lockstep)", median(drift), median(one), "tok/s", "one session");
 
   // ---- cancel latency during prefill and during decode ----
   const cancelModel = await open();

@@ -12,6 +12,7 @@ import { toChatHistory, toFunctions } from "./chatHistory.js";
 import { chunkedPrefill } from "./chunkedPrefill.js";
 import { KvStateStore, modelFileKey, tokensDigest } from "./kvStateStore.js";
 import { loadLlama, type LoadedLlama } from "./llamaRuntime.js";
+import { lockstepSchedule } from "./lockstepSchedule.js";
 import { SessionLocks } from "./sessionLocks.js";
 
 export interface LlamaAdapterOptions {
@@ -27,6 +28,8 @@ export interface LlamaAdapterOptions {
   gpu?: "auto" | false;
   /** Saved KV state, outside the workspace (the kernel passes its directory). Null: no resume. */
   stateStore?: KvStateStore | null;
+  /** Event-loop turns a decode dispatch waits while several sessions generate, so they share batches (0: off). */
+  lockstepTurns?: number;
   /** A session idle this long has its KV state saved (it stays loaded). */
   idleSaveMs?: number;
   onLoadProgress?: (fraction: number) => void;
@@ -60,22 +63,29 @@ interface Session {
   restoredThisRound: number;
 }
 
+const OPEN_LOCK = "\u0000open";
+
 export class LlamaAgentModel implements AgentModel {
   readonly adapter = "llama";
   readonly modelId: string;
   readonly capabilities: ModelCapabilities;
   readonly wrapperName: string;
   private readonly sessions = new Map<string, Session>();
+  /** Sequences of closed sessions, reused: a disposed sequence's slot is reclaimed only later. */
+  private readonly freeSequences: LlamaContextSequence[] = [];
   private readonly locks = new SessionLocks();
   private readonly modelKey: string;
   private disposed = false;
+  private readonly generating: { count: number };
 
   private constructor(
     private readonly loaded: LoadedLlama,
     private readonly context: LlamaContext,
     private readonly wrapper: ChatWrapper,
     private readonly opts: Required<Pick<LlamaAdapterOptions, "contextSize" | "maxSessions" | "batchSize" | "idleSaveMs">> & LlamaAdapterOptions,
+    generating: { count: number },
   ) {
+    this.generating = generating;
     this.modelId = loaded.model.filename ?? opts.modelPath;
     this.wrapperName = wrapper.wrapperName;
     this.capabilities = capabilitiesOf(wrapper);
@@ -83,14 +93,18 @@ export class LlamaAgentModel implements AgentModel {
   }
 
   static async load(options: LlamaAdapterOptions): Promise<LlamaAgentModel> {
-    const opts = { contextSize: 4096, maxSessions: 4, batchSize: 128, idleSaveMs: 30_000, ...options };
+    // Unset (undefined) options keep their defaults: callers pass their own optional settings through.
+    const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as LlamaAdapterOptions;
+    const opts = { contextSize: 4096, maxSessions: 4, batchSize: 128, idleSaveMs: 30_000, lockstepTurns: 2, ...given };
+    const generating = { count: 0 };
     const loaded = await loadLlama({ modelPath: opts.modelPath, threads: opts.threads, gpu: opts.gpu, onProgress: opts.onLoadProgress });
     try {
       const context = await loaded.model.createContext({
         contextSize: opts.contextSize, sequences: opts.maxSessions, batchSize: opts.batchSize, threads: loaded.threads,
+        batching: { dispatchSchedule: lockstepSchedule(() => generating.count, opts.lockstepTurns), itemPrioritizationStrategy: "maximumParallelism" },
       });
       const wrapper = resolveChatWrapper(loaded.model);
-      return new LlamaAgentModel(loaded, context, wrapper, opts);
+      return new LlamaAgentModel(loaded, context, wrapper, opts, generating);
     } catch (e) {
       await loaded.llama.dispose();
       throw new HearthError(ErrorCode.ModelUnavailable, `cannot create a ${opts.contextSize}-token context for ${opts.modelPath}: ${(e as Error).message}; lower the context size or the number of sessions`);
@@ -156,6 +170,7 @@ export class LlamaAgentModel implements AgentModel {
       // The last prompt token is evaluated by generation (it needs logits).
       prefill.evaluatedTokens = meter.usedInputTokens - in0 + (prefill.reusedTokens < prompt.length ? 1 : 0);
       prefillMs = performance.now() - t0;
+      this.generating.count++;
       const res = await session.chat.generateResponse(history, {
         functions,
         documentFunctionParams: true,
@@ -170,7 +185,7 @@ export class LlamaAgentModel implements AgentModel {
           firstToken();
           emit(c.type === "segment" ? { type: "reasoning", text: c.text } : { type: "answer", text: c.text });
         },
-      });
+      }).finally(() => { this.generating.count--; });
       if (chunkError) throw (chunkError as { error: unknown }).error;
       request.signal.throwIfAborted();
       const toolCalls: ProposedToolCall[] = (res.functionCalls ?? []).map((c) => ({ name: c.functionName, arguments: c.params }));
@@ -202,41 +217,48 @@ export class LlamaAgentModel implements AgentModel {
   private async openSession(key: string, prompt: readonly Token[]): Promise<Session> {
     const existing = this.sessions.get(key);
     if (existing) return existing;
-    if (this.sessions.size >= this.opts.maxSessions) await this.closeLeastRecentSession(key);
-    const sequence = this.context.getSequence();
-    let restoredTokens = 0;
-    const match = this.opts.stateStore?.find(this.modelKey, this.wrapperName, prompt, key);
-    if (match) {
-      try {
-        await sequence.loadStateFromFile(match.statePath, { acceptRisk: true });
-        if (tokensDigest(sequence.contextTokens) !== tokensDigest(match.entry.tokens)) throw new Error("restored tokens differ from the index");
-        restoredTokens = match.commonPrefix;
-      } catch {
-        // A state that does not load as recorded is not trusted: re-evaluate from scratch.
-        await sequence.clearHistory();
+    // Opening takes a sequence from a shared pool: one open at a time, or two could take the same one.
+    return this.locks.run(OPEN_LOCK, async () => {
+      const sequence = this.freeSequences.pop() ?? (this.sessions.size < this.opts.maxSessions ? this.context.getSequence() : await this.takeLeastRecentSequence());
+      if (sequence.contextTokens.length > 0) await sequence.clearHistory();
+      let restoredTokens = 0;
+      const match = this.opts.stateStore?.find(this.modelKey, this.wrapperName, prompt, key);
+      if (match) {
+        try {
+          await sequence.loadStateFromFile(match.statePath, { acceptRisk: true });
+          if (tokensDigest(sequence.contextTokens) !== tokensDigest(match.entry.tokens)) throw new Error("restored tokens differ from the index");
+          restoredTokens = match.commonPrefix;
+        } catch {
+          // A state that does not load as recorded is not trusted: re-evaluate from scratch.
+          await sequence.clearHistory();
+        }
       }
-    }
-    const chat = new LlamaChat({ contextSequence: sequence, chatWrapper: this.wrapper, autoDisposeSequence: false });
-    const session: Session = { key, sequence, chat, lastUsedMs: Date.now(), savedDigest: match && restoredTokens > 0 ? tokensDigest(match.entry.tokens) : null, idleTimer: null, restoredThisRound: restoredTokens };
-    this.sessions.set(key, session);
-    return session;
+      const chat = new LlamaChat({ contextSequence: sequence, chatWrapper: this.wrapper, autoDisposeSequence: false });
+      const session: Session = { key, sequence, chat, lastUsedMs: Date.now(), savedDigest: restoredTokens > 0 && match ? tokensDigest(match.entry.tokens) : null, idleTimer: null, restoredThisRound: restoredTokens };
+      this.sessions.set(key, session);
+      return session;
+    });
   }
 
-  /** Frees a sequence for a new session: saves the least recently used idle session's state, then closes it. */
-  private async closeLeastRecentSession(forKey: string): Promise<void> {
-    const idle = [...this.sessions.values()].filter((s) => !this.locks.busy(s.key) || s.key === forKey).sort((a, b) => a.lastUsedMs - b.lastUsedMs);
+  /** Frees a sequence for a new session: the least recently used idle session saves its state and gives up its sequence. */
+  private async takeLeastRecentSequence(): Promise<LlamaContextSequence> {
+    const idle = [...this.sessions.values()].filter((s) => !this.locks.busy(s.key)).sort((a, b) => a.lastUsedMs - b.lastUsedMs);
     const victim = idle[0];
     if (!victim) {
       throw new HearthError(ErrorCode.Overloaded, `all ${this.opts.maxSessions} model sessions are generating; retry when one finishes or raise the number of sessions`);
     }
+    // Out of the table before any await: a round for it arriving now opens a fresh session after us.
+    this.sessions.delete(victim.key);
+    if (victim.idleTimer) clearTimeout(victim.idleTimer);
     await this.saveLocked(victim);
-    this.closeSession(victim);
+    victim.chat.dispose({ disposeSequence: false });
+    return victim.sequence;
   }
 
   private closeSession(s: Session): void {
     if (s.idleTimer) clearTimeout(s.idleTimer);
     s.chat.dispose({ disposeSequence: false });
-    s.sequence.dispose();
+    this.freeSequences.push(s.sequence);
     this.sessions.delete(s.key);
   }
 
@@ -275,6 +297,7 @@ export class LlamaAgentModel implements AgentModel {
       await this.locks.run(s.key, () => this.saveLocked(s)).catch(() => false);
       this.closeSession(s);
     }
+    for (const seq of this.freeSequences.splice(0)) seq.dispose();
     await this.context.dispose();
     await this.loaded.model.dispose();
     await this.loaded.llama.dispose();
