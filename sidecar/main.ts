@@ -31,6 +31,15 @@ function fail(message: string): never {
   process.exit(2);
 }
 
+/** An optional positive integer setting from the environment; a bad value stops the kernel with a clear message. */
+function positiveIntEnv(name: string): number | undefined {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return undefined;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0) fail(`${name}=${raw} is not a positive integer; unset it or give a number such as 2`);
+  return value;
+}
+
 function parseArgs(argv: string[]): KernelConfig {
   const flags = new Map<string, string>();
   for (let i = 0; i < argv.length; i += 2) {
@@ -95,6 +104,7 @@ function main(): void {
   // issue 6: one model per kernel; saved KV state and downloads live outside the workspace.
   const modelHost = new ModelHost({
     stateDir: path.join(hearthHome(), "kv-state"), modelsDir: path.join(hearthHome(), "models"), log,
+    threads: positiveIntEnv("HEARTH_THREADS"), contextSize: positiveIntEnv("HEARTH_CONTEXT_SIZE"),
     // Test and demo replays: ScriptedModel refuses itself unless HEARTH_ALLOW_SCRIPTED=1.
     scripted: async (file) => ScriptedModel.fromFile(file, process.env),
   });
