@@ -150,7 +150,7 @@ try {
     return mine.reduce((a, s) => a + s.generatedTokens - 1, 0) / ((ms - firstAll) / 1000);
   };
   const one: number[] = [], four: number[] = [], drift: number[] = [];
-  const lockstep = await open({ sessions: 4 });
+  const lockstep = await open({ sessions: 4, lockstepTurns: 2 });
   for (let r = 0; r < REPS; r++) { one.push(await aggregate(lockstep, 1)); four.push(await aggregate(lockstep, 4)); }
   await lockstep.dispose();
   const free = await open({ sessions: 4, lockstepTurns: 0 });

@@ -15,7 +15,7 @@ const stats: RoundStats[] = [];
 before(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "hearth-conc-"));
   model = await LlamaAgentModel.load({
-    modelPath: ensureFixtureModels().chat, threads: 1, contextSize: 512, maxSessions: 2,
+    modelPath: ensureFixtureModels().chat, threads: 1, contextSize: 512, maxSessions: 2, lockstepTurns: 2,
     stateStore: new KvStateStore(dir, 64 << 20), onRoundStats: (s) => stats.push(s),
   });
 });
