@@ -99,7 +99,7 @@ export class LlamaAgentModel implements AgentModel {
   static async load(options: LlamaAdapterOptions): Promise<LlamaAgentModel> {
     // Unset (undefined) options keep their defaults: callers pass their own optional settings through.
     const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as LlamaAdapterOptions;
-    const opts = { contextSize: 4096, maxSessions: 4, batchSize: 128, idleSaveMs: 30_000, lockstepTurns: 2, ...given };
+    const opts = { contextSize: 4096, maxSessions: 4, batchSize: 128, idleSaveMs: 30_000, lockstepTurns: 0, ...given };
     const generating = { count: 0 };
     const loaded = await loadLlama({ modelPath: opts.modelPath, threads: opts.threads, gpu: opts.gpu, onProgress: opts.onLoadProgress });
     try {
