@@ -146,6 +146,8 @@ export class LlamaAgentModel implements AgentModel {
       throw new HearthError(ErrorCode.Refused, `refused: the prompt is ${prompt.length} tokens and this model's context holds ${this.opts.contextSize}; compact the session or raise the context size`);
     }
 
+    const session = await this.openSession(request.sessionKey, prompt);
+    request.signal.throwIfAborted();
     // The abort signal of node-llama-cpp is ours: it fires on the caller's abort and when onChunk throws.
     const inner = new AbortController();
     let chunkError: { error: unknown } | null = null;
@@ -161,7 +163,6 @@ export class LlamaAgentModel implements AgentModel {
       }
     };
 
-    const session = await this.openSession(request.sessionKey, prompt);
     const meter = session.sequence.tokenMeter;
     let prefill: { reusedTokens: number; evaluatedTokens: number } = { reusedTokens: 0, evaluatedTokens: 0 };
     let prefillMs = 0;
