@@ -21,6 +21,7 @@ import { buildWorkspaceTools } from "./tools/buildWorkspaceTools.js";
 import { TurnService } from "./kernel/turns/turnService.js";
 import { buildSessionAgent } from "./kernel/turns/sessionAgent.js";
 import { turnHandlers } from "./kernel/handlers/turnHandlers.js";
+import { applyToolPolicy } from "./kernel/toolPolicy.js";
 
 function log(line: string): void {
   process.stderr.write(`[hearth-kernel ${new Date().toISOString()}] ${line}\n`);
@@ -97,7 +98,7 @@ function main(): void {
     gate,
     implementedMethods: () => Object.keys(handlers),
     adapters: () => ["llama", "openai", "scripted"],
-    tools: () => tools.tools.map((t) => t.definition.name),
+    tools: () => offered.map((t) => t.definition.name),
     exit: () => exit("kernel/shutdown"),
   }));
   Object.assign(handlers, sessionHandlers({ control, gate, defaultModel: config.modelSpec }));
@@ -113,7 +114,13 @@ function main(): void {
   // spec 000 #9, #12: tools anchored at the workspace descriptor; file tools and shell register apart.
   const tools = buildWorkspaceTools({ workspaceRoot: config.workspaceRoot, shell: true });
   gate.onShutdown("tools", () => tools.close());
-  const turns = new TurnService({ control, log, buildAgent: (run, client) => buildSessionAgent({ control, models: modelHost, tools }, run, client) });
+  let offered: ReturnType<typeof applyToolPolicy>;
+  try {
+    offered = applyToolPolicy(tools.tools, process.env.HEARTH_TOOLS);
+  } catch (e) {
+    fail(`HEARTH_TOOLS: ${(e as Error).message}`);
+  }
+  const turns = new TurnService({ control, log, buildAgent: (run, client) => buildSessionAgent({ control, models: modelHost, tools, offered }, run, client) });
   gate.onShutdown("turns", () => turns.stopAll());
   Object.assign(handlers, turnHandlers({ turns, gate }));
   startRpcServer({ input: process.stdin, output: process.stdout, handlers, log });

@@ -103,6 +103,8 @@ export class ModelHost {
         return LlamaAgentModel.load({
           modelPath, threads: this.opts.threads, contextSize: this.opts.contextSize, maxSessions: this.opts.maxSessions,
           stateStore: this.store, onLoadProgress: (fraction) => onProgress({ spec, phase: "load", fraction: Math.max(0, Math.min(1, fraction)) }),
+          // One line per round in the kernel log: what a turn evaluated and what it reused or restored.
+          onRoundStats: (stats) => this.opts.log?.(`llama round ${JSON.stringify(stats)}`),
         });
       }
     }

@@ -4,6 +4,7 @@
 import type { GenerationOptions } from "../../../shared/protocol/index.js";
 import { AgentSessionBuilder, type AgentMessage, type AgentSession } from "../../agent/index.js";
 import type { WorkspaceTools } from "../../tools/buildWorkspaceTools.js";
+import type { Tool } from "../../agent/ports/tools.js";
 import type { ControlPlane } from "../control/controlPlane.js";
 import type { ClientChannel } from "../handlers/types.js";
 import type { ModelHost } from "../model/modelHost.js";
@@ -15,6 +16,8 @@ export interface SessionAgentDeps {
   control: ControlPlane;
   models: ModelHost;
   tools: WorkspaceTools;
+  /** The tools this kernel's policy offers: the session's authority ceiling. */
+  offered: readonly Tool[];
 }
 
 export interface RunRef {
@@ -37,11 +40,11 @@ export async function buildSessionAgent(deps: SessionAgentDeps, run: RunRef, cli
   // The run's own user message is the turn's input, not history to replay.
   const committed = messages.filter((m, i) => !(i === messages.length - 1 && m.role === "user"));
   const history: AgentMessage[] = committed.map(({ seq: _seq, ...m }) => m as AgentMessage);
-  const { tools, workspace, ceilings } = deps.tools;
+  const { workspace, ceilings } = deps.tools;
   return new AgentSessionBuilder()
     .sessionKey(run.sessionId)
     .model(deps.models.current())
-    .tools(tools)
+    .tools(deps.offered)
     .memory(new JournalMemory(deps.control, run))
     .approval(new ClientApproval(client, deps.control, run))
     .systemPrompt(profile.system_prompt || defaultInstructions(workspace.canonicalPath))
