@@ -1,0 +1,67 @@
+// llama.cpp's own llama-bench as an anchor (issue 6, item 8): built from the source node-llama-cpp
+// bundles by test/bench/buildLlamaBench.sh into a cache outside the repository (optional: ~10 minutes
+// on 2 cores). The other benches import `llamaBench()`; run directly, this prints the anchor's own
+// prefill and decode figures for the benchmark model and writes test/bench/results/llamaBench.json.
+// usage: node --import tsx test/bench/llamaBench.ts [--quick]
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const cache = process.env.HEARTH_BENCH_CACHE ?? path.join(os.homedir(), ".cache", "hearth-bench");
+export const LLAMA_BENCH = path.join(cache, "llama.cpp", "build", "bin", "llama-bench");
+
+export interface LlamaBenchRun {
+  /** Prompt tokens evaluated per repetition (0 for a decode run). */
+  prompt: number;
+  /** Tokens generated per repetition (0 for a prefill run). */
+  gen: number;
+  /** Tokens already in the KV cache before the timed part. */
+  depth: number;
+  /** Mean tokens per second over the repetitions. */
+  tokensPerSecond: number;
+}
+
+/** The anchor, or null with the reason when it is not built (the benches print "not built"). */
+export function llamaBench(): { run: (modelPath: string, threads: number, spec: { prompt?: number; gen?: number; depth?: number; reps?: number }) => LlamaBenchRun } | null {
+  if (!fs.existsSync(LLAMA_BENCH)) return null;
+  return {
+    run(modelPath, threads, { prompt = 0, gen = 0, depth = 0, reps = 3 }) {
+      // Same threads and batch as the adapter (128); one repetition is llama-bench's own warm-up.
+      const args = ["-m", modelPath, "-t", String(threads), "-p", String(prompt), "-n", String(gen), "-b", "128", "-ub", "128", "-r", String(reps), "-o", "json"];
+      if (depth > 0) args.push("-d", String(depth));
+      const out = execFileSync(LLAMA_BENCH, args, { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"], maxBuffer: 16 * 1024 * 1024 });
+      const rows = JSON.parse(out) as { n_prompt: number; n_gen: number; n_depth?: number; avg_ts: number }[];
+      const r = rows[0];
+      if (!r) throw new Error(`llama-bench printed no result for ${args.join(" ")}`);
+      return { prompt: r.n_prompt, gen: r.n_gen, depth: r.n_depth ?? 0, tokensPerSecond: r.avg_ts };
+    },
+  };
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const { ensureFixtureModels } = await import("../fixtures/models.js");
+  const { physicalCores } = await import("../../sidecar/inference/llama/llamaRuntime.js");
+  const quick = process.argv.includes("--quick") || process.env.QUICK === "1";
+  const threads = Number(process.env.THREADS ?? physicalCores());
+  const bench = llamaBench();
+  const results: Record<string, unknown> = { date: new Date().toISOString(), threads, binary: LLAMA_BENCH };
+  if (!bench) {
+    console.log(`llama-bench: not built (${LLAMA_BENCH}); run test/bench/buildLlamaBench.sh (~10 minutes on 2 cores)`);
+    results.built = false;
+  } else {
+    const modelPath = process.env.BENCH_MODEL ?? ensureFixtureModels({ bench: true }).bench;
+    const reps = quick ? 2 : 3;
+    const pp = bench.run(modelPath, threads, { prompt: 512, reps });
+    const tg = bench.run(modelPath, threads, { gen: 64, reps });
+    results.built = true;
+    results.model = path.basename(modelPath);
+    results.prefill512 = pp;
+    results.decode64 = tg;
+    console.log(`llama-bench ${path.basename(modelPath)}, ${threads} threads: prefill 512 ${pp.tokensPerSecond.toFixed(1)} tok/s, decode 64 ${tg.tokensPerSecond.toFixed(1)} tok/s`);
+  }
+  const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), "results");
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, "llamaBench.json"), JSON.stringify(results, null, 2));
+}

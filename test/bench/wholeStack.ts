@@ -1,0 +1,288 @@
+// Whole-stack inference benchmark (issue 6, item 8): a real kernel process on the benchmark model,
+// driven over the protocol, timed at the client (turn/start sent → turn/event received). Every figure
+// is a ratio to an anchor measured in this run on the same model and threads, greedy sampling:
+// node-llama-cpp direct in this process, and llama.cpp's llama-bench when built (llamaBench.ts).
+// Token counts come from the kernel log's `llama round {json}` lines (the adapter's RoundStats).
+// usage: npm run build && node --import tsx test/bench/wholeStack.ts [--quick]
+// The machine may be shared: anchor and kernel runs are interleaved and medians reported, but
+// compare ratios from one run, not figures across runs.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+// The kernel runs with one libuv worker (kernelLauncher.ts); so does the direct anchor here.
+if (process.env.UV_THREADPOOL_SIZE !== "1") {
+  const r = spawnSync(process.execPath, [...process.execArgv, ...process.argv.slice(1)], { stdio: "inherit", env: { ...process.env, UV_THREADPOOL_SIZE: "1" } });
+  process.exit(r.status ?? 1);
+}
+
+const { getLlama, LlamaLogLevel } = await import("node-llama-cpp");
+const { startTestKernel, tempDir, DIST } = await import("../support/kernelProcess.js");
+const { physicalCores } = await import("../../sidecar/inference/llama/llamaRuntime.js");
+const { ensureFixtureModels } = await import("../fixtures/models.js");
+const { llamaBench, LLAMA_BENCH } = await import("./llamaBench.js");
+type TestKernel = import("../support/kernelProcess.js").TestKernel;
+type RoundStats = import("../../sidecar/inference/llama/llamaAgentModel.js").RoundStats;
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const quick = process.argv.includes("--quick") || process.env.QUICK === "1";
+const threads = Number(process.env.THREADS ?? physicalCores());
+const modelPath = process.env.BENCH_MODEL ?? ensureFixtureModels({ bench: true }).bench;
+if (!fs.existsSync(path.join(DIST, "sidecar.mjs"))) throw new Error("dist/sidecar.mjs is missing: run `npm run build` first (the benchmark drives the built kernel)");
+const CONTEXT = 8192;
+const DECODE_TOKENS = quick ? 48 : 64;
+const PREFILL_WORDS = quick ? 300 : 500;
+const TURNS = 20;
+const TURN_WORDS = quick ? 60 : 110;
+const REPS = quick ? 2 : 3;
+const CANCEL_PREFILL_WORDS = quick ? 900 : 1500;
+const anchorBench = llamaBench();
+
+const median = (a: number[]) => { const v = [...a].sort((x, y) => x - y); const m = v.length >> 1; return v.length % 2 ? v[m]! : (v[m - 1]! + v[m]!) / 2; };
+const words = "the of and to in is was for on that with as by at from it his an were are which this be or has had not but first one their its new after who they have her she two been other when there all during into school time may years more most only over city some world would where later up such used many".split(" ");
+function text(seed: number, n: number): string {
+  let x = (seed * 2654435761) % 4294967296 || 1;
+  const out: string[] = [];
+  for (let i = 0; i < n; i++) { x = (x * 1103515245 + 12345) % 2147483648; out.push(words[x % words.length]!); }
+  return out.join(" ");
+}
+const settle = () => new Promise((r) => setTimeout(r, 50));
+
+const results: Record<string, unknown> = {
+  model: path.basename(modelPath), threads, quick, date: new Date().toISOString(), cpus: os.cpus().length, loadavg: os.loadavg(),
+  llamaBench: anchorBench ? LLAMA_BENCH : "not built", note: "shared machine: figures are noisy; anchors interleaved with kernel runs, medians",
+};
+const rows: string[][] = [];
+function row(name: string, ours: number, unit: string, anchors: { name: string; value: number | null }[]) {
+  const entry: Record<string, unknown> = { ours, unit };
+  const cells = [name, `${ours.toFixed(1)} ${unit}`];
+  for (const a of anchors) {
+    entry[a.name] = a.value === null ? "not built" : { anchor: a.value, ratio: ours / a.value };
+    cells.push(a.value === null ? "not built" : `${a.value.toFixed(1)} (${(ours / a.value).toFixed(2)}x)`);
+  }
+  results[name] = entry;
+  rows.push(cells);
+}
+
+// ---- anchor: node-llama-cpp direct, same file, same threads, same batch ----
+const llama = await getLlama({ build: "never", gpu: "auto", maxThreads: threads, logLevel: LlamaLogLevel.error });
+const direct = await llama.loadModel({ modelPath });
+const dctx = await direct.createContext({ contextSize: CONTEXT, sequences: 1, batchSize: 128, threads });
+const tokens = (seed: number, n: number) => direct.tokenize(text(seed, n * 2)).slice(0, n);
+async function directDecode(depth: number): Promise<number> {
+  const seq = dctx.getSequence();
+  let n = 0;
+  let t0 = 0;
+  for await (const _ of seq.evaluate(tokens(3, depth), { temperature: 0 })) {
+    if (n === 0) t0 = performance.now();
+    if (++n >= DECODE_TOKENS) break;
+  }
+  const tps = (n - 1) / ((performance.now() - t0) / 1000);
+  seq.dispose();
+  return tps;
+}
+async function directPrefillMs(n: number, depth = 0): Promise<number> {
+  const seq = dctx.getSequence();
+  if (depth > 0) await seq.evaluateWithoutGeneratingNewTokens(tokens(5, depth));
+  const t0 = performance.now();
+  await seq.evaluateWithoutGeneratingNewTokens(tokens(6, n));
+  const ms = performance.now() - t0;
+  seq.dispose();
+  return ms;
+}
+
+// ---- the kernel, timed at the client ----
+interface TurnTiming { sent: number; firstToken: number | null; lastDelta: number | null; done: number | null; status: string | null; deltas: number }
+class Bench {
+  readonly timings = new Map<string, TurnTiming>(); // by sessionId: one turn per session at a time
+  private waiters: (() => void)[] = [];
+  constructor(readonly kernel: TestKernel) {
+    kernel.client.onNotification("turn/event", (n) => {
+      const now = performance.now();
+      const t = this.timings.get(n.sessionId);
+      if (!t) return;
+      const e = n.event;
+      if (e.type === "answer_delta" || e.type === "reasoning_delta" || e.type === "tool_call") {
+        t.firstToken ??= now;
+        t.lastDelta = now;
+        t.deltas++;
+      }
+      if (e.type === "completed") { t.done = now; t.status = e.status; }
+      this.waiters.splice(0).forEach((w) => w());
+    });
+    // A random model may (rarely) propose a read: let it run; it stays inside the workspace.
+    kernel.client.onServerRequest("approval/request", async () => ({ decision: "approve", reason: "benchmark" }));
+  }
+  rounds(): RoundStats[] {
+    return this.kernel.stderr.filter((l) => l.includes("llama round ")).map((l) => JSON.parse(l.slice(l.indexOf("llama round ") + 12)) as RoundStats);
+  }
+  async session(maxTokens: number): Promise<string> {
+    const { sessionId } = await this.kernel.client.request("session/create", { model: modelPath, options: { temperature: 0, maxTokens } });
+    return sessionId;
+  }
+  async start(sessionId: string, message: string): Promise<{ runId: string; timing: TurnTiming }> {
+    const timing: TurnTiming = { sent: performance.now(), firstToken: null, lastDelta: null, done: null, status: null, deltas: 0 };
+    this.timings.set(sessionId, timing);
+    const { runId } = await this.kernel.client.request("turn/start", { sessionId, message });
+    return { runId, timing };
+  }
+  async until(pred: () => boolean, what: string, timeoutMs = 300_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!pred()) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; kernel log:\n${this.kernel.stderr.slice(-20).join("\n")}`);
+      await new Promise<void>((r) => { this.waiters.push(r); setTimeout(r, 200); });
+    }
+  }
+  /** One whole turn; returns its client timing and the round(s) the kernel logged for it. */
+  async turn(sessionId: string, message: string): Promise<{ timing: TurnTiming; round: RoundStats }> {
+    const before = this.rounds().length;
+    const { timing } = await this.start(sessionId, message);
+    await this.until(() => timing.done !== null, "the turn to complete");
+    if (timing.status !== "completed") throw new Error(`turn ended ${timing.status}; kernel log:\n${this.kernel.stderr.slice(-20).join("\n")}`);
+    await this.until(() => this.rounds().length > before, "the round log line");
+    const mine = this.rounds().slice(before);
+    return { timing, round: mine[0]! };
+  }
+}
+
+async function startKernel(home: string, shared: { workspace: string; journalPath: string }): Promise<Bench> {
+  const kernel = startTestKernel({
+    ...shared,
+    env: { HEARTH_HOME: home, HEARTH_THREADS: String(threads), HEARTH_TOOLS: "read_file", HEARTH_CONTEXT_SIZE: String(CONTEXT) },
+  });
+  await kernel.client.initialize("wholeStack-bench", "0");
+  // Loaded up front, so no turn's first-token time includes loading the model.
+  await kernel.client.request("model/load", { spec: modelPath });
+  return new Bench(kernel);
+}
+
+const root = tempDir("bench-stack");
+const shared = { workspace: path.join(root, "ws"), journalPath: path.join(root, "journal.sqlite") };
+fs.mkdirSync(shared.workspace);
+const home = path.join(root, "home");
+const kernels: Bench[] = [];
+const anchorPrefill = (n: number, depth: number, reps = REPS) => anchorBench?.run(modelPath, threads, { prompt: n, depth, reps }).tokensPerSecond ?? null;
+
+try {
+  let k = await startKernel(home, shared);
+  kernels.push(k);
+  await k.turn(await k.session(4), "warm up"); // first-use costs (grammar, wrapper) out of the figures
+
+  // ---- decode and prefill through the whole stack vs node-llama-cpp direct (interleaved) ----
+  const dec: number[] = [], decA: number[] = [], pre: number[] = [], preA: number[] = [];
+  let decodeDepth = 0, prefillTokens = 0;
+  await directDecode(32);
+  for (let r = 0; r < REPS; r++) {
+    const d = await k.turn(await k.session(DECODE_TOKENS), text(3 + r, 24));
+    dec.push((d.round.generatedTokens - 1) / ((d.timing.lastDelta! - d.timing.firstToken!) / 1000));
+    decodeDepth = d.round.promptTokens;
+    await settle();
+    decA.push(await directDecode(decodeDepth));
+    await settle();
+    const p = await k.turn(await k.session(1), text(7 + r, PREFILL_WORDS));
+    pre.push(p.round.prefillEvaluatedTokens / ((p.timing.firstToken ?? p.timing.done!) - p.timing.sent) * 1000);
+    prefillTokens = p.round.prefillEvaluatedTokens;
+    await settle();
+    preA.push(prefillTokens / (await directPrefillMs(prefillTokens)) * 1000);
+    await settle();
+  }
+  const lbDecode = anchorBench?.run(modelPath, threads, { gen: DECODE_TOKENS, depth: decodeDepth, reps: REPS }).tokensPerSecond ?? null;
+  const lbPrefill = anchorPrefill(prefillTokens, 0);
+  row(`decode tok/s (${DECODE_TOKENS} tokens at depth ${decodeDepth})`, median(dec), "tok/s", [{ name: "node-llama-cpp", value: median(decA) }, { name: "llama-bench", value: lbDecode }]);
+  row(`prefill tok/s (${prefillTokens} tokens, to first token)`, median(pre), "tok/s", [{ name: "node-llama-cpp", value: median(preA) }, { name: "llama-bench", value: lbPrefill }]);
+  results.decodeSamples = { ours: dec, nodeLlamaCpp: decA };
+  results.prefillSamples = { ours: pre, nodeLlamaCpp: preA };
+
+  // ---- first-token time in a growing session vs a prefill of the same new tokens at that depth ----
+  const grow = await k.session(24);
+  const perTurn: { turn: number; firstTokenMs: number; round: RoundStats }[] = [];
+  for (let turn = 1; turn <= TURNS; turn++) {
+    const t = await k.turn(grow, text(100 + turn, TURN_WORDS));
+    perTurn.push({ turn, firstTokenMs: (t.timing.firstToken ?? t.timing.done!) - t.timing.sent, round: t.round });
+  }
+  results.growingSession = perTurn.map((t) => ({ turn: t.turn, firstTokenMs: t.firstTokenMs, evaluated: t.round.prefillEvaluatedTokens, reused: t.round.reusedTokens, kernelPrefillMs: t.round.prefillMs, kernelFirstTokenMs: t.round.firstTokenMs }));
+  for (const turn of [2, 10, 20]) {
+    const t = perTurn[turn - 1]!;
+    const n = t.round.prefillEvaluatedTokens, depth = t.round.reusedTokens;
+    await settle();
+    const direct = await directPrefillMs(n, depth);
+    const lb = anchorPrefill(n, depth);
+    row(`first token ms, turn ${turn} (${n} new at depth ${depth})`, t.firstTokenMs, "ms", [
+      { name: "node-llama-cpp", value: direct }, { name: "llama-bench", value: lb === null ? null : n / lb * 1000 },
+    ]);
+  }
+
+  // ---- first token after a kernel restart (saved KV state) vs a full re-prefill ----
+  await k.kernel.client.request("kernel/shutdown", undefined); // unloading saves every session's KV state
+  await k.kernel.exited;
+  k.kernel.client.dispose();
+  // The cold kernel gets the same journal (a copy taken now) and no saved state: it must re-prefill.
+  const coldShared = { workspace: shared.workspace, journalPath: path.join(root, "journal-cold.sqlite") };
+  for (const suffix of ["", "-wal", "-shm"]) if (fs.existsSync(shared.journalPath + suffix)) fs.copyFileSync(shared.journalPath + suffix, coldShared.journalPath + suffix);
+  const resumeMessage = text(999, TURN_WORDS);
+  k = await startKernel(home, shared);
+  kernels.push(k);
+  const warm = await k.turn(grow, resumeMessage);
+  const cold = await startKernel(path.join(root, "home-cold"), coldShared);
+  kernels.push(cold);
+  const full = await cold.turn(grow, resumeMessage);
+  const warmMs = (warm.timing.firstToken ?? warm.timing.done!) - warm.timing.sent;
+  const fullMs = (full.timing.firstToken ?? full.timing.done!) - full.timing.sent;
+  row(`first token ms after restart (${warm.round.restoredTokens} restored, ${warm.round.prefillEvaluatedTokens} evaluated)`, warmMs, "ms", [{ name: `full re-prefill (${full.round.prefillEvaluatedTokens} tokens)`, value: fullMs }]);
+  await cold.kernel.client.request("kernel/shutdown", undefined);
+  await cold.kernel.exited;
+
+  // ---- aggregate decode of 4 concurrent sessions vs one ----
+  const aggregate = async (n: number) => {
+    const ids = await Promise.all(Array.from({ length: n }, () => k.session(DECODE_TOKENS)));
+    const before = k.rounds().length;
+    const started = await Promise.all(ids.map((id, i) => k.start(id, text(200 + i + n * 10, 24))));
+    await k.until(() => started.every((s) => s.timing.done !== null), "concurrent turns");
+    await k.until(() => k.rounds().length >= before + n, "concurrent round logs");
+    const generated = k.rounds().slice(before).reduce((a, r) => a + r.generatedTokens - 1, 0);
+    const from = Math.max(...started.map((s) => s.timing.firstToken!));
+    const to = Math.max(...started.map((s) => s.timing.lastDelta!));
+    // From the last session's first token (as inference.ts): tokens the others generated before it
+    // count too, a slight overestimate; counting from the first one would charge their prefills.
+    return generated / ((to - from) / 1000);
+  };
+  const one: number[] = [], four: number[] = [];
+  for (let r = 0; r < REPS; r++) { one.push(await aggregate(1)); four.push(await aggregate(4)); }
+  row("aggregate decode tok/s, 4 concurrent sessions", median(four), "tok/s", [{ name: "one session", value: median(one) }]);
+
+  // ---- cancel latency at the client: turn/cancel sent → completed(cancelled) received ----
+  const cancelAt = async (kind: "prefill" | "decode") => {
+    const id = await k.session(kind === "prefill" ? 4 : 400);
+    const { runId, timing } = await k.start(id, text(300 + Math.floor(Math.random() * 1000), kind === "prefill" ? CANCEL_PREFILL_WORDS : 16));
+    if (kind === "prefill") await new Promise((r) => setTimeout(r, 800));
+    else { await k.until(() => timing.firstToken !== null, "a first token"); await new Promise((r) => setTimeout(r, 300)); }
+    if (timing.done !== null) throw new Error(`the ${kind} turn finished before it was cancelled: lengthen it`);
+    const sent = performance.now();
+    await k.kernel.client.request("turn/cancel", { runId });
+    await k.until(() => timing.done !== null, "the cancelled turn");
+    if (timing.status !== "cancelled") throw new Error(`a cancelled ${kind} turn ended ${timing.status}`);
+    if (kind === "prefill" && timing.firstToken !== null) throw new Error("the prefill cancel came after the first token: lengthen the prompt");
+    return timing.done! - sent;
+  };
+  const cp: number[] = [], cd: number[] = [];
+  for (let r = 0; r < REPS; r++) { cp.push(await cancelAt("prefill")); cd.push(await cancelAt("decode")); }
+  row("cancel latency during prefill", median(cp), "ms", [{ name: "one 128-token batch (node-llama-cpp)", value: 128 / median(preA) * 1000 }]);
+  row("cancel latency during decode", median(cd), "ms", [{ name: "one decode step (node-llama-cpp)", value: 1000 / median(decA) }]);
+  results.cancelSamples = { prefill: cp, decode: cd };
+} finally {
+  for (const b of kernels) await b.kernel.stop().catch(() => undefined);
+  await dctx.dispose();
+  await direct.dispose();
+  await llama.dispose();
+  fs.rmSync(root, { recursive: true, force: true });
+}
+
+fs.mkdirSync(path.join(here, "results"), { recursive: true });
+fs.writeFileSync(path.join(here, "results", "wholeStack.json"), JSON.stringify(results, null, 2));
+const header = ["figure (client side, through kernel + protocol)", "ours", "anchor 1 (ratio)", "anchor 2 (ratio)"];
+const table = [header, ...rows];
+const widths = header.map((_, i) => Math.max(...table.map((r) => (r[i] ?? "").length)));
+console.log(`model ${results.model}, ${threads} threads, greedy, ${quick ? "--quick" : "full"}; llama-bench: ${anchorBench ? "built" : "not built"}; shared machine: noisy`);
+for (const r of table) console.log(r.map((c, i) => (c ?? "").padEnd(widths[i]!)).join("  "));
