@@ -17,6 +17,7 @@ import { ownedRun, ownedSession, type KernelScope } from "./scope.js";
 import { createSession, currentProfile, listSessions, migrateProfile, sessionSummary, type NewSession, type ProfileChange, type ProfileRow } from "./sessions.js";
 import type { AttemptStatus } from "./stateMachines.js";
 import { runHistory } from "./history.js";
+import { pinAuthority, type AuthorityDigests } from "./authorityPins.js";
 import { createWorkstream, workstreamSession } from "./workstreams.js";
 import { recordArtifact } from "./artifacts.js";
 
@@ -162,6 +163,11 @@ export class ControlPlane {
 
   pendingRecoveries(): RecoveryDispatch[] {
     return pendingRecoveries(this.journal.db);
+  }
+
+  /** The authority digests pinned by the session's first turn (spec 000 #19), pinning `current` if none. */
+  pinAuthority(sessionId: string, current: AuthorityDigests): AuthorityDigests {
+    return this.journal.withTransaction((db) => (ownedSession(db, this.scope, sessionId), pinAuthority(db, sessionId, current)));
   }
 
   /** The complete messages (for replay) and every run with its attempts and ledger rows. */

@@ -41,7 +41,7 @@ export async function buildSessionAgent(deps: SessionAgentDeps, run: RunRef, cli
   const committed = messages.filter((m, i) => !(i === messages.length - 1 && m.role === "user"));
   const history: AgentMessage[] = committed.map(({ seq: _seq, ...m }) => m as AgentMessage);
   const { workspace, ceilings } = deps.tools;
-  return new AgentSessionBuilder()
+  const builder = new AgentSessionBuilder()
     .sessionKey(run.sessionId)
     .model(deps.models.current())
     .tools(deps.offered)
@@ -54,6 +54,8 @@ export async function buildSessionAgent(deps: SessionAgentDeps, run: RunRef, cli
       workspacePath: workspace.canonicalPath,
       workspaceIdentity: { dev: String(workspace.dev), ino: String(workspace.ino) },
       ceilings: { ...ceilings },
-    })
-    .build();
+    });
+  // spec 000 #19: the first turn pins the session's authority; a drifted resume fails closed.
+  const pinned = deps.control.pinAuthority(run.sessionId, builder.authoritySnapshot().digests);
+  return builder.expectAuthority(pinned as ReturnType<typeof builder.authoritySnapshot>["digests"]).build();
 }
