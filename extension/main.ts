@@ -1,7 +1,9 @@
 // Activation does almost nothing (issue 2: measured and logged): the kernel starts when the chat
 // view opens or a command needs it.
 import * as vscode from "vscode";
+import { ChatController, MODEL_SETTING } from "./chat/chatController.js";
 import { ChatViewProvider } from "./chat/chatViewProvider.js";
+import { EditorApprovals, PROPOSED_SCHEME, ProposedContent } from "./chat/editorApprovals.js";
 import { createSupervisor, kernelWorkspace, NODE_PATH_SETTING } from "./kernel/kernelHost.js";
 import type { KernelSupervisor } from "./kernel/kernelSupervisor.js";
 
@@ -14,9 +16,11 @@ export function activate(context: vscode.ExtensionContext): void {
   const workspace = kernelWorkspace();
   supervisor = workspace ? createSupervisor(context, workspace, log) : undefined;
   const kernel = supervisor;
+  const chat = kernel && workspace ? wireChat(context, kernel, workspace, log) : undefined;
 
   context.subscriptions.push(
-    vscode.window.registerWebviewViewProvider(ChatViewProvider.viewType, new ChatViewProvider(context.extensionUri, kernel, log)),
+    vscode.window.registerWebviewViewProvider(ChatViewProvider.viewType, new ChatViewProvider(context.extensionUri, kernel, chat, log)),
+    vscode.commands.registerCommand("hearth.newChat", () => chat?.newChat()),
     vscode.commands.registerCommand("hearth.showLog", () => log.show()),
     vscode.commands.registerCommand("hearth.restartKernel", async () => {
       if (!kernel) {
@@ -39,6 +43,29 @@ export function activate(context: vscode.ExtensionContext): void {
     `activated in ${(performance.now() - t0).toFixed(1)} ms (VS Code ${vscode.version}, extension host Node ${process.version}); ` +
       (workspace ? `the kernel for ${workspace} starts on first use` : "no folder open: the kernel starts once a folder is opened"),
   );
+}
+
+const SESSION_KEY = "hearth.chat.sessionId";
+
+/** The chat and the editor's answers to approval/request, on every kernel the supervisor starts. */
+function wireChat(context: vscode.ExtensionContext, kernel: KernelSupervisor, workspace: string, log: vscode.LogOutputChannel): ChatController {
+  const proposed = new ProposedContent();
+  const approvals = new EditorApprovals(workspace, proposed, log);
+  const chat = new ChatController({
+    kernel,
+    model: () => vscode.workspace.getConfiguration().get<string>(MODEL_SETTING, ""),
+    store: {
+      get: () => context.workspaceState.get<string>(SESSION_KEY),
+      set: (sessionId) => context.workspaceState.update(SESSION_KEY, sessionId),
+    },
+    log,
+  });
+  context.subscriptions.push(
+    vscode.workspace.registerTextDocumentContentProvider(PROPOSED_SCHEME, proposed),
+    kernel.onClient((client) => client.onServerRequest("approval/request", (req, signal) => approvals.ask(req, signal))),
+    chat,
+  );
+  return chat;
 }
 
 export async function deactivate(): Promise<void> {

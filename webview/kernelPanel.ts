@@ -14,7 +14,7 @@ function field(list: HTMLElement, term: string, value: string, testId: string): 
   list.append(el("dt", term), el("dd", value, testId));
 }
 
-export function renderKernel(root: HTMLElement, message: ToWebview, onRestart: () => void): void {
+export function renderKernel(root: HTMLElement, message: Extract<ToWebview, { type: `kernel/${string}` }>, onRestart: () => void): void {
   const section = el("section");
   section.dataset.state = message.type.replace("kernel/", "");
   section.append(el("h2", "Kernel"));
@@ -33,16 +33,20 @@ export function renderKernel(root: HTMLElement, message: ToWebview, onRestart: (
       break;
     case "kernel/ready": {
       const { info } = message;
-      section.append(el("p", "The kernel is ready.", "kernel-status"));
+      section.append(el("p", `The kernel ${info.kernelVersion} is ready.`, "kernel-status"));
+      // Folded so the chat gets the room; open it to see where the kernel works and journals.
+      const details = el("details");
+      details.append(el("summary", "Details"));
       const list = el("dl");
       field(list, "Kernel version", info.kernelVersion, "kernel-version");
       field(list, "Protocol", String(info.protocolVersion), "protocol-version");
       field(list, "Workspace", info.workspaceRoot, "workspace-root");
       field(list, "Journal", info.journalPath, "journal-path");
-      section.append(list);
+      details.append(list);
+      section.append(details);
       break;
     }
   }
-  section.append(divider(), button("Restart kernel", onRestart, { id: "restart", secondary: true }));
+  section.append(button("Restart kernel", onRestart, { id: "restart", secondary: true }), divider());
   root.replaceChildren(section);
 }

@@ -2,7 +2,9 @@
 // shared/protocol/webview.ts, validated on arrival and before sending.
 import { z } from "zod";
 import { FromWebview, ToWebview } from "../shared/protocol/webview.js";
+import { Composer } from "./composer.js";
 import { renderKernel } from "./kernelPanel.js";
+import { Transcript } from "./transcript.js";
 
 // The CSP forbids eval; without this zod would probe `new Function` and log a CSP violation.
 z.config({ jitless: true });
@@ -16,14 +18,48 @@ function send(message: FromWebview): void {
   vscode.postMessage(FromWebview.parse(message));
 }
 
+const header = document.createElement("header");
+header.className = "kernel";
+const transcript = new Transcript();
+const composer = new Composer({
+  send: (text) => send({ type: "chat/send", text }),
+  stop: () => send({ type: "chat/stop" }),
+  newChat: () => send({ type: "chat/new" }),
+});
+root.replaceChildren(header, transcript.node, composer.node);
+const restart = (): void => send({ type: "kernel/restart" });
+
 window.addEventListener("message", (event: MessageEvent<unknown>) => {
   const parsed = ToWebview.safeParse(event.data);
   if (!parsed.success) {
     console.error(`Hearth chat view: ignored a malformed message: ${parsed.error.message}`);
     return;
   }
-  renderKernel(root, parsed.data, () => send({ type: "kernel/restart" }));
+  const message = parsed.data;
+  switch (message.type) {
+    case "kernel/starting":
+    case "kernel/ready":
+    case "kernel/error":
+    case "kernel/restarting":
+      renderKernel(header, message, restart);
+      return;
+    case "chat/transcript":
+      transcript.show(message.messages);
+      return;
+    case "chat/turn":
+      transcript.startTurn(message.runId, message.message);
+      return;
+    case "chat/event":
+      transcript.event(message.runId, message.event);
+      return;
+    case "chat/notice":
+      transcript.notice(message.level, message.message);
+      return;
+    case "chat/busy":
+      composer.setBusy(message.busy);
+      return;
+  }
 });
 
-renderKernel(root, { type: "kernel/starting" }, () => send({ type: "kernel/restart" }));
+renderKernel(header, { type: "kernel/starting" }, restart);
 send({ type: "ready" });

@@ -1,8 +1,10 @@
-// The chat view in the activity bar. For now it shows the kernel's initialize answer or why there
-// is none. Resolving the view is the kernel's first use: it starts here, not at activation.
+// The chat view in the activity bar: the kernel's state in a header and the chat itself, whose
+// state lives in the ChatController (it outlives the webview, which VS Code disposes when hidden).
+// Resolving the view is the kernel's first use: it starts here, not at activation.
 import * as vscode from "vscode";
 import { FromWebview, ToWebview } from "../../shared/protocol/webview.js";
 import type { KernelState, KernelSupervisor } from "../kernel/kernelSupervisor.js";
+import type { ChatController } from "./chatController.js";
 import { chatHtml, resourceRoots } from "./chatHtml.js";
 
 const NO_FOLDER =
@@ -15,6 +17,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly kernel: KernelSupervisor | undefined,
+    private readonly chat: ChatController | undefined,
     private readonly log: vscode.LogOutputChannel,
   ) {}
 
@@ -22,9 +25,14 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
     const { webview } = view;
     webview.options = { enableScripts: true, localResourceRoots: resourceRoots(this.extensionUri) };
     webview.html = chatHtml(webview, this.extensionUri);
+    const post = (message: ToWebview): void => this.post(webview, message);
     const subscriptions: { dispose(): void }[] = [webview.onDidReceiveMessage((raw: unknown) => this.onMessage(webview, raw))];
-    if (this.kernel) subscriptions.push(this.kernel.onState((state) => this.post(webview, stateMessage(state))));
-    view.onDidDispose(() => subscriptions.forEach((s) => s.dispose()));
+    if (this.kernel) subscriptions.push(this.kernel.onState((state) => post(stateMessage(state))));
+    this.chat?.attach(post);
+    view.onDidDispose(() => {
+      subscriptions.forEach((s) => s.dispose());
+      this.chat?.attach(undefined);
+    });
     // Failures reach the view through the state listener and the log; nothing to do with them here.
     this.kernel?.ensureStarted().catch(() => undefined);
   }
@@ -35,13 +43,28 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
       this.log.warn(`ignored a malformed message from the chat view: ${parsed.error.message}`);
       return;
     }
-    switch (parsed.data.type) {
-      case "ready":
-        this.post(webview, this.kernel ? stateMessage(this.kernel.state) : { type: "kernel/error", message: NO_FOLDER });
-        return;
+    const message = parsed.data;
+    if (message.type === "ready") {
+      this.post(webview, this.kernel ? stateMessage(this.kernel.state) : { type: "kernel/error", message: NO_FOLDER });
+      void this.chat?.showTranscript();
+      return;
+    }
+    if (!this.kernel || !this.chat) {
+      this.post(webview, { type: "kernel/error", message: NO_FOLDER });
+      return;
+    }
+    switch (message.type) {
       case "kernel/restart":
-        if (!this.kernel) this.post(webview, { type: "kernel/error", message: NO_FOLDER });
-        else this.kernel.restart().catch(() => undefined);
+        this.kernel.restart().catch(() => undefined);
+        return;
+      case "chat/send":
+        void this.chat.send(message.text);
+        return;
+      case "chat/stop":
+        void this.chat.stop();
+        return;
+      case "chat/new":
+        void this.chat.newChat();
         return;
     }
   }

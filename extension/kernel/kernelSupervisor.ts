@@ -48,6 +48,7 @@ export class KernelSupervisor {
   private disposed = false;
   private readonly backoff: Backoff;
   private readonly listeners = new Set<(state: KernelState) => void>();
+  private readonly clientListeners = new Set<(client: KernelClient) => void>();
   private current: KernelState = { kind: "idle" };
 
   constructor(private readonly deps: SupervisorDeps) {
@@ -65,6 +66,15 @@ export class KernelSupervisor {
   onState(listener: (state: KernelState) => void): { dispose(): void } {
     this.listeners.add(listener);
     return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  /**
+   * Called with each new kernel's client before it is initialized, so that handlers for kernel →
+   * client traffic (turn/event, approval/request) exist on every kernel, restarts included.
+   */
+  onClient(listener: (client: KernelClient) => void): { dispose(): void } {
+    this.clientListeners.add(listener);
+    return { dispose: () => this.clientListeners.delete(listener) };
   }
 
   /** The kernel's client, starting the kernel if it is not running (lazy: first use pays). */
@@ -93,6 +103,7 @@ export class KernelSupervisor {
     this.cancelScheduledRestart();
     await this.stopRunning();
     this.listeners.clear();
+    this.clientListeners.clear();
   }
 
   private async start(): Promise<KernelClient> {
@@ -118,6 +129,7 @@ export class KernelSupervisor {
     const { runtime, child } = kernel;
     this.log("info", `kernel starting: pid ${child.pid}, Node ${runtime.version} (ABI ${runtime.abi}) at ${runtime.nodePath} (from ${runtime.source})`);
     void kernel.exited.then((exit) => this.onExit(running, exit));
+    for (const listener of this.clientListeners) listener(kernel.client);
     try {
       const info = await Promise.race([
         kernel.client.initialize("vscode", this.deps.clientVersion),

@@ -1,6 +1,7 @@
 // Messages between the chat webview and the extension host. Validated on both sides.
 import { z } from "zod";
 import { requests } from "./methods.js";
+import { HistoryMessage, Id, TurnEvent } from "./records.js";
 
 export const KernelInfo = requests.initialize.result;
 
@@ -11,6 +12,15 @@ export const ToWebview = z.discriminatedUnion("type", [
   z.object({ type: z.literal("kernel/error"), message: z.string() }),
   // A crashed kernel is restarted with backoff; the view says so instead of going blank.
   z.object({ type: z.literal("kernel/restarting"), delayMs: z.number().int().nonnegative(), reason: z.string() }),
+  // The chat: the whole committed transcript of the current session (none: an empty, new chat).
+  z.object({ type: z.literal("chat/transcript"), sessionId: Id.nullable(), messages: z.array(HistoryMessage) }),
+  // A turn the kernel accepted: the view shows the person's message and streams the run's events.
+  z.object({ type: z.literal("chat/turn"), runId: Id, message: z.string() }),
+  z.object({ type: z.literal("chat/event"), runId: Id, event: TurnEvent }),
+  // Something the person should read that is not part of a turn (no model set, a refused request).
+  z.object({ type: z.literal("chat/notice"), level: z.enum(["info", "error"]), message: z.string() }),
+  // The extension is the source of truth for whether a message is in flight (Send off, Stop on).
+  z.object({ type: z.literal("chat/busy"), busy: z.boolean() }),
 ]);
 export type ToWebview = z.infer<typeof ToWebview>;
 
@@ -18,5 +28,8 @@ export type ToWebview = z.infer<typeof ToWebview>;
 export const FromWebview = z.discriminatedUnion("type", [
   z.object({ type: z.literal("ready") }),
   z.object({ type: z.literal("kernel/restart") }),
+  z.object({ type: z.literal("chat/send"), text: z.string().min(1).max(1_000_000) }),
+  z.object({ type: z.literal("chat/stop") }),
+  z.object({ type: z.literal("chat/new") }),
 ]);
 export type FromWebview = z.infer<typeof FromWebview>;

@@ -1,12 +1,12 @@
 // The only place that touches @vscode/webview-ui-toolkit. Its repository was archived in January
 // 2025; swapping to @vscode-elements/elements means rewriting this folder and nothing else.
-import { provideVSCodeDesignSystem, vsCodeButton, vsCodeDivider, vsCodeProgressRing } from "@vscode/webview-ui-toolkit";
+import { provideVSCodeDesignSystem, vsCodeButton, vsCodeDivider, vsCodeProgressRing, vsCodeTextArea } from "@vscode/webview-ui-toolkit";
 
 let registered = false;
 
 function register(): void {
   if (registered) return;
-  provideVSCodeDesignSystem().register(vsCodeButton(), vsCodeDivider(), vsCodeProgressRing());
+  provideVSCodeDesignSystem().register(vsCodeButton(), vsCodeDivider(), vsCodeProgressRing(), vsCodeTextArea());
   registered = true;
 }
 
@@ -18,6 +18,33 @@ export function button(label: string, onClick: () => void, opts: { id?: string; 
   if (opts.secondary) el.setAttribute("appearance", "secondary");
   el.addEventListener("click", onClick);
   return el;
+}
+
+/** Enables or disables a button made by `button`. */
+export function setEnabled(el: HTMLElement, enabled: boolean): void {
+  el.toggleAttribute("disabled", !enabled);
+}
+
+/** A multi-line text box; `value()` reads it, `clear()` empties it. */
+export function textArea(opts: { id?: string; placeholder?: string; label?: string } = {}): {
+  el: HTMLElement;
+  value(): string;
+  clear(): void;
+  focus(): void;
+} {
+  register();
+  const el = document.createElement("vscode-text-area") as HTMLElement & { value: string };
+  if (opts.id) el.id = opts.id;
+  if (opts.placeholder) el.setAttribute("placeholder", opts.placeholder);
+  if (opts.label) el.setAttribute("aria-label", opts.label);
+  el.setAttribute("resize", "vertical");
+  el.setAttribute("rows", "3");
+  return {
+    el,
+    value: () => el.value ?? "",
+    clear: () => void (el.value = ""),
+    focus: () => el.focus(),
+  };
 }
 
 export function spinner(label: string): HTMLElement {

@@ -1,0 +1,189 @@
+// The chat's state between the view and the kernel: one current session (created lazily on the
+// first message, remembered across reloads), at most one turn in flight, its events forwarded to
+// the view. Plain Node (no `vscode` import) so it runs under tests with a real kernel.
+import type { KernelClient } from "../../shared/node/kernelClient.js";
+import type { NotificationParams } from "../../shared/protocol/index.js";
+import type { ToWebview } from "../../shared/protocol/webview.js";
+import type { KernelLog, KernelState, KernelSupervisor } from "../kernel/kernelSupervisor.js";
+
+export const MODEL_SETTING = "hearth.model";
+
+export const NO_MODEL =
+  `Hearth has no model to talk to: set \`${MODEL_SETTING}\` (Settings › Hearth › Model) to a GGUF file path, ` +
+  "an hf: URI (hf:<user>/<repo>/<file>.gguf) or openai:<URL>#<model>, then send your message again.";
+
+export interface ChatDeps {
+  kernel: Pick<KernelSupervisor, "ensureStarted" | "onClient" | "onState">;
+  /** The `hearth.model` setting, read at each new session. */
+  model(): string;
+  /** Where the current session id survives a reload (workspaceState in VS Code). */
+  store: { get(): string | undefined; set(sessionId: string | undefined): Thenable<void> | void };
+  log: KernelLog;
+}
+
+type TurnEventParams = NotificationParams<"turn/event">;
+
+export class ChatController {
+  private sessionId: string | undefined;
+  /** True from Send until the turn's `completed` (or until it could not start). */
+  private busy = false;
+  private runId: string | undefined;
+  private stopRequested = false;
+  /** Events that arrive before turn/start answers (the kernel may stream first). */
+  private early: TurnEventParams[] = [];
+  private view: ((message: ToWebview) => void) | undefined;
+  private readonly subscriptions: { dispose(): void }[];
+
+  constructor(private readonly deps: ChatDeps) {
+    this.sessionId = deps.store.get();
+    this.subscriptions = [
+      deps.kernel.onClient((client) => client.onNotification("turn/event", (n) => this.onTurnEvent(n))),
+      deps.kernel.onState((state) => this.onKernelState(state)),
+    ];
+  }
+
+  /** The view that receives chat messages (the latest resolved webview; none while it is gone). */
+  attach(post: ((message: ToWebview) => void) | undefined): void {
+    this.view = post;
+  }
+
+  /** The view (re)loaded: show the current session's committed history and whether a turn runs. */
+  async showTranscript(): Promise<void> {
+    this.post({ type: "chat/busy", busy: this.busy });
+    const sessionId = this.sessionId;
+    if (!sessionId) {
+      this.post({ type: "chat/transcript", sessionId: null, messages: [] });
+      return;
+    }
+    try {
+      const client = await this.deps.kernel.ensureStarted();
+      const history = await client.request("session/history", { sessionId });
+      if (this.sessionId !== sessionId) return; // a new chat began meanwhile
+      this.post({ type: "chat/transcript", sessionId, messages: history.messages });
+      const active = history.session.activeRunId;
+      if (active && !this.busy) {
+        // A turn outlived the view (hidden and shown again): follow it so Stop reaches it.
+        this.busy = true;
+        this.runId = active;
+        this.post({ type: "chat/turn", runId: active, message: "(a turn is still running)" });
+      }
+      this.post({ type: "chat/busy", busy: this.busy });
+    } catch (e) {
+      const message = (e as Error).message;
+      this.deps.log.warn(`could not load chat session ${sessionId}: ${message}`);
+      if (this.sessionId !== sessionId) return;
+      this.sessionId = undefined;
+      await this.deps.store.set(undefined);
+      this.post({ type: "chat/transcript", sessionId: null, messages: [] });
+      this.post({ type: "chat/notice", level: "error", message: `The previous chat (${sessionId}) could not be loaded: ${message}. Your next message starts a new chat.` });
+    }
+  }
+
+  /** Sends a message: creates the session on the first one, then starts a turn. */
+  async send(text: string): Promise<void> {
+    if (this.busy) {
+      this.post({ type: "chat/notice", level: "info", message: "A turn is still running: wait for it or press Stop, then send again." });
+      return;
+    }
+    const model = this.deps.model().trim();
+    if (!this.sessionId && !model) {
+      // No kernel call: there is nothing it could do without a model.
+      this.post({ type: "chat/notice", level: "error", message: NO_MODEL });
+      return;
+    }
+    this.setBusy(true);
+    this.stopRequested = false;
+    this.early = [];
+    try {
+      const client = await this.deps.kernel.ensureStarted();
+      const sessionId = this.sessionId ?? (await this.createSession(client, model, text));
+      const { runId } = await client.request("turn/start", { sessionId, message: text });
+      this.runId = runId;
+      this.post({ type: "chat/turn", runId, message: text });
+      const early = this.early.filter((n) => n.runId === runId);
+      this.early = [];
+      for (const n of early) this.onTurnEvent(n);
+      if (this.stopRequested && this.runId === runId) await this.stop();
+    } catch (e) {
+      this.early = [];
+      this.deps.log.warn(`chat: the message was not sent: ${(e as Error).message}`);
+      this.post({ type: "chat/notice", level: "error", message: `Your message was not sent: ${(e as Error).message}` });
+      this.setBusy(false);
+    }
+  }
+
+  /** Stop: turn/cancel for the running turn (remembered if turn/start has not answered yet). */
+  async stop(): Promise<void> {
+    const runId = this.runId;
+    if (!this.busy) return;
+    if (!runId) {
+      this.stopRequested = true;
+      return;
+    }
+    try {
+      const client = await this.deps.kernel.ensureStarted();
+      const ack = await client.request("turn/cancel", { runId });
+      this.deps.log.info(`chat: cancel of run ${runId} requested (dispatch attempted: ${ack.dispatchAttempted}, adapter acknowledged: ${ack.adapterAcknowledged})`);
+    } catch (e) {
+      this.post({ type: "chat/notice", level: "error", message: `Stop failed: ${(e as Error).message}` });
+    }
+  }
+
+  /** New chat: forget the current session; the next message creates a fresh one. */
+  async newChat(): Promise<void> {
+    if (this.busy) {
+      this.post({ type: "chat/notice", level: "info", message: "A turn is still running: press Stop before starting a new chat." });
+      return;
+    }
+    this.sessionId = undefined;
+    await this.deps.store.set(undefined);
+    this.post({ type: "chat/transcript", sessionId: null, messages: [] });
+  }
+
+  dispose(): void {
+    for (const s of this.subscriptions) s.dispose();
+  }
+
+  private async createSession(client: KernelClient, model: string, firstMessage: string): Promise<string> {
+    const title = firstMessage.replace(/\s+/g, " ").trim().slice(0, 80);
+    const { sessionId } = await client.request("session/create", { model, title });
+    this.sessionId = sessionId;
+    await this.deps.store.set(sessionId);
+    this.deps.log.info(`chat: session ${sessionId} created with model ${model}`);
+    this.post({ type: "chat/transcript", sessionId, messages: [] });
+    return sessionId;
+  }
+
+  private onTurnEvent(n: TurnEventParams): void {
+    if (n.sessionId !== this.sessionId) return;
+    if (!this.runId) {
+      if (this.busy) this.early.push(n);
+      return;
+    }
+    if (n.runId !== this.runId) return;
+    this.post({ type: "chat/event", runId: n.runId, event: n.event });
+    if (n.event.type === "completed") {
+      this.deps.log.info(`chat: run ${n.runId} ${n.event.status}${n.event.error ? `: ${n.event.error.message}` : ""}`);
+      this.runId = undefined;
+      this.setBusy(false);
+    }
+  }
+
+  private onKernelState(state: KernelState): void {
+    if (!this.busy || !this.runId || state.kind === "ready") return;
+    // The kernel that ran the turn is gone: its `completed` will never come.
+    const why = state.kind === "restarting" ? state.reason : state.kind === "failed" ? state.message : "the kernel was restarted";
+    this.post({ type: "chat/notice", level: "error", message: `The turn ended without an answer: ${why}. Its committed part stays in the session.` });
+    this.runId = undefined;
+    this.setBusy(false);
+  }
+
+  private setBusy(busy: boolean): void {
+    this.busy = busy;
+    this.post({ type: "chat/busy", busy });
+  }
+
+  private post(message: ToWebview): void {
+    this.view?.(message);
+  }
+}
