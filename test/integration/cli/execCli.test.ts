@@ -1,0 +1,74 @@
+// `hearth exec` and `hearth show` as a user runs them: real CLI processes, a real kernel, a real
+// journal (issue 4 done-when; spec 000 #6, #8).
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { it } from "node:test";
+import type { HistoryMessage } from "../../../shared/protocol/index.js";
+import { assertCompleteBatches } from "../../support/historyAssertions.js";
+import { DIST, tempDir } from "../../support/kernelProcess.js";
+
+function hearth(args: string[], env: Record<string, string> = {}) {
+  const r = spawnSync(process.execPath, [path.join(DIST, "cli.mjs"), ...args], {
+    encoding: "utf8", timeout: 60_000, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env },
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function setup(rounds: unknown[]) {
+  const root = tempDir("cli");
+  const ws = path.join(root, "ws");
+  fs.mkdirSync(ws);
+  fs.writeFileSync(path.join(ws, "todo.txt"), "buy milk\n");
+  const script = path.join(root, "script.json");
+  fs.writeFileSync(script, JSON.stringify({ rounds }));
+  return { ws, db: path.join(root, "journal.sqlite"), model: `scripted:${script}` };
+}
+
+const ROUNDS = [
+  { text: ["Reading."], toolCalls: [{ name: "read_file", arguments: { path: "todo.txt" } }] },
+  { text: ["Adding eggs."], toolCalls: [{ name: "edit_file", arguments: { path: "todo.txt", oldText: "buy milk\n", newText: "buy milk\nbuy eggs\n" } }] },
+  { text: ["Done."] },
+];
+
+it("hearth exec runs a multi-round turn with tool calls, and hearth show prints complete batches (issue 4)", () => {
+  const { ws, db, model } = setup(ROUNDS);
+  const run = hearth(["exec", "--workspace", ws, "--db", db, "--model", model, "--approve", "all", "--json", "add eggs to my list"], { HEARTH_ALLOW_SCRIPTED: "1" });
+  assert.equal(run.code, 0, run.stderr);
+  const events = run.stdout.trim().split("\n").map((l) => JSON.parse(l) as { sessionId: string; event: { type: string } });
+  assert.deepEqual(events.filter((e) => e.event.type === "tool_call").length, 2);
+  assert.equal(events.at(-1)!.event.type, "completed");
+  assert.equal(fs.readFileSync(path.join(ws, "todo.txt"), "utf8"), "buy milk\nbuy eggs\n");
+
+  const sessionId = events[0]!.sessionId;
+  const show = hearth(["show", "--workspace", ws, "--db", db, "--json", sessionId]);
+  assert.equal(show.code, 0, show.stderr);
+  const history = JSON.parse(show.stdout) as { messages: HistoryMessage[]; runs: { ledger: { status: string }[] }[] };
+  assert.deepEqual(history.messages.map((m) => m.role), ["user", "assistant", "tool", "assistant", "tool", "assistant"]);
+  assertCompleteBatches(history.messages);
+  assert.deepEqual(history.runs[0]!.ledger.map((l) => l.status), ["succeeded", "succeeded"]);
+  const human = hearth(["show", "--workspace", ws, "--db", db, sessionId]);
+  assert.match(human.stdout, /edit_file .*succeeded/);
+});
+
+it("without a terminal the default approval policy denies: the edit is refused and nothing changes (spec 000 #8)", () => {
+  const { ws, db, model } = setup(ROUNDS);
+  const run = hearth(["exec", "--workspace", ws, "--db", db, "--model", model, "add eggs"], { HEARTH_ALLOW_SCRIPTED: "1" });
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(run.stderr, /✗ edit_file: .*denied/);
+  assert.equal(fs.readFileSync(path.join(ws, "todo.txt"), "utf8"), "buy milk\n");
+});
+
+it("bad command lines and a scripted model without the opt-in fail with clear messages and documented exit codes", () => {
+  const { ws, db, model } = setup(ROUNDS);
+  const noPrompt = hearth(["exec", "--workspace", ws, "--db", db, "--model", model]);
+  assert.equal(noPrompt.code, 2);
+  assert.match(noPrompt.stderr, /missing PROMPT/);
+  const badPolicy = hearth(["exec", "--approve", "sometimes", "--model", model, "x"]);
+  assert.equal(badPolicy.code, 2);
+  assert.match(badPolicy.stderr, /--approve sometimes is not one of never, reads, all/);
+  const noOptIn = hearth(["exec", "--workspace", ws, "--db", db, "--model", model, "x"], { HEARTH_ALLOW_SCRIPTED: "" });
+  assert.equal(noOptIn.code, 1);
+  assert.match(noOptIn.stderr, /HEARTH_ALLOW_SCRIPTED=1/);
+});
