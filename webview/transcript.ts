@@ -103,6 +103,7 @@ export class Transcript {
   show(messages: HistoryMessage[]): void {
     this.node.replaceChildren();
     this.live.clear();
+    this.node.dataset.historyMessages = String(messages.length);
     let assistant: AssistantBlock | undefined;
     for (const m of messages) {
       switch (m.role) {

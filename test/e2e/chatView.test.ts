@@ -1,6 +1,8 @@
 // The whole chain in a real workbench: VS Code (code-server) activates Hearth, the chat view
 // starts the kernel under the Node recorded at build (its natives are built for Node 20 while the
-// extension host runs Node 24), and the webview shows the kernel's initialize answer.
+// extension host runs Node 24), and the webview shows the kernel's initialize answer. Then a person
+// chats: a scripted model (test/fixtures/scripts/chat-read-then-write.json) reads a file without
+// asking and writes one after the person clicks Allow in VS Code's modal dialog.
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import os from "node:os";
@@ -10,12 +12,14 @@ import { launchBrowser, openWorkbench, type Browser } from "./support/browser.js
 import { readHearthLog, startCodeServer, type CodeServer } from "./support/codeServer.js";
 import { newRunDir, stopwatch } from "./support/runDir.js";
 import { findTools } from "./support/tools.js";
-import { openActivityBarContainer, waitFor, webviewViewFrame } from "./support/webview.js";
+import { openActivityBarContainer, runCommand, waitFor, webviewViewFrame } from "./support/webview.js";
 
 const ROOT = path.resolve(".");
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string; publisher: string; name: string };
 const buildInfo = JSON.parse(fs.readFileSync(path.join(ROOT, "dist", "build-info.json"), "utf8")) as { nodePath: string; nodeVersion: string };
 const EXTENSION_ID = `${pkg.publisher}.${pkg.name}`;
+const SCRIPT = path.join(ROOT, "test/fixtures/scripts/chat-read-then-write.json");
+const EXPECTED_ANSWER = "Reading README.md.It is a workspace for the e2e. Saving a summary.Done: summary.txt is written.";
 
 describe("Hearth in a real VS Code workbench (code-server + headless Chromium)", { timeout: 180_000 }, () => {
   const runDir = newRunDir("chatView");
@@ -30,7 +34,12 @@ describe("Hearth in a real VS Code workbench (code-server + headless Chromium)",
     const tools = findTools();
     fs.mkdirSync(workspace);
     fs.writeFileSync(path.join(workspace, "README.md"), "# a workspace for Hearth's e2e\n");
-    server = await startCodeServer({ tools, profileDir: path.join(scratch, "profile"), extensionRoot: ROOT, workspace });
+    server = await startCodeServer({
+      tools, profileDir: path.join(scratch, "profile"), extensionRoot: ROOT, workspace,
+      settings: { "hearth.model": `scripted:${SCRIPT}` },
+      // The extension host passes its environment to the kernel through the launcher.
+      env: { HEARTH_ALLOW_SCRIPTED: "1" },
+    });
     clock.mark("code-server healthy");
     browser = await launchBrowser(tools, path.join(scratch, "browser"));
     clock.mark("chromium launched");
@@ -68,6 +77,52 @@ describe("Hearth in a real VS Code workbench (code-server + headless Chromium)",
     const activation = /activated in ([\d.]+) ms \(VS Code ([^,]+), extension host Node (v\d+)/.exec(log);
     assert.ok(activation, `the Hearth log records the activation time; it reads:\n${log}`);
     t.diagnostic(`activation ${activation[1]} ms (VS Code ${activation[2]}, extension host ${activation[3]}); marks ${JSON.stringify(clock.marks)}`);
+  });
+
+  it("a message runs a turn: the answer streams into the view, a read needs no approval, a write is allowed in the editor's modal and lands on disk (spec 000 #8)", async (t) => {
+    const page = browser!.page;
+    const view = webviewViewFrame(page, EXTENSION_ID);
+    const box = view.locator("#message textarea");
+    await box.fill("Summarize README.md into summary.txt", { timeout: 30_000 });
+    await box.press("Enter");
+    clock.mark("message sent");
+
+    // write_file asks; read_file (the round before) did not: this is the only dialog.
+    const dialog = page.locator(".monaco-dialog-box");
+    await dialog.getByRole("button", { name: "Allow" }).waitFor({ state: "visible", timeout: 60_000 });
+    clock.mark("approval dialog shown");
+    const question = await dialog.textContent();
+    assert.match(question ?? "", /Hearth wants to run write_file on summary\.txt \(idempotent write\)/, "the dialog names the tool and its target");
+    assert.match(question ?? "", /\+README: a workspace for Hearth's e2e/, "the dialog's detail shows the proposed diff");
+    assert.equal(fs.existsSync(path.join(workspace, "summary.txt")), false, "nothing is written before the person allows it");
+    await dialog.getByRole("button", { name: "Allow" }).click();
+
+    const status = view.locator('[data-testid="turn-status"]');
+    await status.waitFor({ state: "attached", timeout: 60_000 });
+    clock.mark("turn completed in the view");
+    assert.equal(await status.getAttribute("data-status"), "completed", `the turn's status reads: ${await status.textContent()}`);
+    assert.equal((await view.locator('[data-testid="answer"]').allTextContents()).join(""), EXPECTED_ANSWER);
+    assert.deepEqual(await view.locator('[data-testid="user-message"] .body').allTextContents(), ["Summarize README.md into summary.txt"]);
+    const calls = view.locator('[data-testid="tool-call"]');
+    assert.deepEqual([await calls.nth(0).getAttribute("data-tool"), await calls.nth(1).getAttribute("data-tool")], ["read_file", "write_file"]);
+    assert.deepEqual(await view.locator('[data-testid="tool-result"]').evaluateAll((nodes) => nodes.map((n) => (n as HTMLElement).dataset.ok)), ["true", "true"]);
+    assert.equal(fs.readFileSync(path.join(workspace, "summary.txt"), "utf8"), "README: a workspace for Hearth's e2e\n");
+
+    const log = readHearthLog(server!.userDataDir);
+    assert.match(log, /approval: write_file \(idempotent_write\) call \S+ in run \S+ → approve \(allowed in the editor\)/);
+    assert.doesNotMatch(log, /approval: read_file/, "a read asks no one");
+
+    // Reloaded, the view asks again and shows the session's committed history (from workspaceState's
+    // session id and session/history, not from the page it had).
+    await runCommand(page, "Developer: Reload Webviews");
+    // data-history-messages counts the committed messages the view last loaded (0: a new chat).
+    await view.locator('[data-testid="transcript"][data-history-messages]:not([data-history-messages="0"])').waitFor({ state: "attached", timeout: 30_000 })
+      .catch(async (e: Error) => {
+        throw new Error(`${e.message}\n(${await page.locator(`iframe.webview.ready[src*="extensionId=${EXTENSION_ID}"]`).count()} Hearth webview frames in the page)`);
+      });
+    assert.equal((await view.locator('[data-testid="answer"]').allTextContents()).join(""), EXPECTED_ANSWER, "history holds what was streamed (spec 000 #3)");
+    clock.mark("history shown after the view reloaded");
+    t.diagnostic(`marks ${JSON.stringify(clock.marks)}`);
   });
 
   it("the chat view runs under its strict CSP without a violation (nonce-only scripts and inline styles)", () => {

@@ -18,6 +18,8 @@ export interface CodeServerOptions {
   port?: number;
   /** Extra workbench settings merged over the quiet defaults. */
   settings?: Record<string, unknown>;
+  /** Extra environment for code-server; its extension host (and so the kernel) inherits it. */
+  env?: Record<string, string>;
 }
 
 export interface CodeServer {
@@ -81,9 +83,10 @@ function healthy(url: string): Promise<boolean> {
   });
 }
 
-function codeServerEnv(profileDir: string): NodeJS.ProcessEnv {
+function codeServerEnv(profileDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
+    ...extra,
     XDG_CONFIG_HOME: path.join(profileDir, "xdg/config"),
     XDG_DATA_HOME: path.join(profileDir, "xdg/data"),
     XDG_CACHE_HOME: path.join(profileDir, "xdg/cache"),
@@ -110,7 +113,7 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
     opts.tools.codeServerEntry, "--config", config, "--user-data-dir", userDataDir, "--extensions-dir", extensionsDir,
     "--bind-addr", `${host}:${port}`, "--auth", "none", "--disable-telemetry", "--disable-update-check",
     "--disable-workspace-trust", "--disable-getting-started-override", opts.workspace,
-  ], { env: codeServerEnv(opts.profileDir), detached: true, stdio: ["ignore", log, log] });
+  ], { env: codeServerEnv(opts.profileDir, opts.env), detached: true, stdio: ["ignore", log, log] });
   fs.closeSync(log);
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
 

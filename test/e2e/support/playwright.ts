@@ -4,8 +4,15 @@ import { createRequire } from "node:module";
 
 export interface Locator {
   click(opts?: { timeout?: number }): Promise<void>;
-  fill(value: string): Promise<void>;
+  fill(value: string, opts?: { timeout?: number }): Promise<void>;
+  press(key: string, opts?: { timeout?: number }): Promise<void>;
   first(): Locator;
+  nth(index: number): Locator;
+  count(): Promise<number>;
+  getByRole(role: string, opts?: { name?: string | RegExp; exact?: boolean }): Locator;
+  getAttribute(name: string, opts?: { timeout?: number }): Promise<string | null>;
+  allTextContents(): Promise<string[]>;
+  evaluateAll<R>(fn: (nodes: Element[]) => R): Promise<R>;
   textContent(opts?: { timeout?: number }): Promise<string | null>;
   waitFor(opts?: { state?: "attached" | "visible" | "hidden"; timeout?: number }): Promise<void>;
   locator(selector: string, opts?: { hasText?: string | RegExp }): Locator;

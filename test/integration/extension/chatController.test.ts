@@ -1,0 +1,126 @@
+// The chat view's controller (extension side) against a real kernel through the real supervisor,
+// with the scripted model: lazy session, streamed turn, history on reload, Stop, no model.
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { after, describe, it } from "node:test";
+import { ChatController, NO_MODEL } from "../../../extension/chat/chatController.js";
+import { KernelSupervisor } from "../../../extension/kernel/kernelSupervisor.js";
+import { launchKernel } from "../../../shared/node/kernelLauncher.js";
+import type { ToWebview } from "../../../shared/protocol/webview.js";
+import { DIST, tempDir } from "../../support/kernelProcess.js";
+
+function script(root: string, rounds: unknown[]): string {
+  const file = path.join(root, "script.json");
+  fs.writeFileSync(file, JSON.stringify({ rounds }));
+  return `scripted:${file}`;
+}
+
+function harness(rounds: unknown[], model?: string) {
+  const root = tempDir("chat");
+  const workspace = path.join(root, "ws");
+  fs.mkdirSync(workspace);
+  const log = { info: () => {}, warn: () => {}, error: () => {} };
+  const kernel = new KernelSupervisor({
+    clientVersion: "test",
+    log,
+    launch: (onStderr) => launchKernel({
+      distDir: DIST, workspace, journalPath: path.join(root, "journal.sqlite"), onStderr, env: { HEARTH_ALLOW_SCRIPTED: "1" },
+    }),
+  });
+  let stored: string | undefined;
+  const store = { get: () => stored, set: (id: string | undefined) => void (stored = id) };
+  const spec = model ?? script(root, rounds);
+  const controller = (): { chat: ChatController; posted: ToWebview[]; until(test: (m: ToWebview) => boolean): Promise<ToWebview> } => {
+    const chat = new ChatController({ kernel, model: () => spec, store, log });
+    const posted: ToWebview[] = [];
+    const waiters: { test(m: ToWebview): boolean; resolve(m: ToWebview): void }[] = [];
+    chat.attach((m) => {
+      posted.push(m);
+      for (const w of waiters.filter((w) => w.test(m))) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(m);
+      }
+    });
+    const until = (test: (m: ToWebview) => boolean): Promise<ToWebview> => {
+      const seen = posted.find(test);
+      if (seen) return Promise.resolve(seen);
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no such message; posted: ${JSON.stringify(posted.map((p) => p.type))}`)), 20_000);
+        waiters.push({ test, resolve: (m) => { clearTimeout(timer); resolve(m); } });
+      });
+    };
+    return { chat, posted, until };
+  };
+  return { kernel, workspace, store, controller };
+}
+
+const completed = (m: ToWebview): boolean => m.type === "chat/event" && m.event.type === "completed";
+
+describe("chat controller with a real kernel", () => {
+  const kernels: KernelSupervisor[] = [];
+  after(async () => { for (const k of kernels) await k.dispose(); });
+
+  it("with no model set it says how to set hearth.model and never starts the kernel", async () => {
+    const h = harness([], "");
+    kernels.push(h.kernel);
+    const { chat, posted } = h.controller();
+    await chat.send("hello");
+    assert.deepEqual(posted, [{ type: "chat/notice", level: "error", message: NO_MODEL }]);
+    assert.match(NO_MODEL, /hearth\.model.*GGUF.*hf:.*openai:/);
+    assert.equal(h.kernel.state.kind, "idle");
+    assert.equal(h.store.get(), undefined);
+  });
+
+  it("the first message creates the session, the turn's deltas stream in order and equal the history a reloaded view shows (spec 000 #3)", async () => {
+    const h = harness([
+      { reasoning: ["think"], text: ["Reading ", "notes."], toolCalls: [{ name: "read_file", arguments: { path: "notes.txt" } }] },
+      { text: ["It says ", "alpha."] },
+    ]);
+    kernels.push(h.kernel);
+    fs.writeFileSync(path.join(h.workspace, "notes.txt"), "alpha\n");
+    const { chat, posted, until } = h.controller();
+    await chat.send("what is in notes.txt?");
+    await until(completed);
+    const sessionId = h.store.get();
+    assert.ok(sessionId, "the session id is remembered");
+    const turn = posted.find((m) => m.type === "chat/turn");
+    assert.deepEqual(turn && { type: turn.type, message: turn.type === "chat/turn" && turn.message }, { type: "chat/turn", message: "what is in notes.txt?" });
+    const events = posted.flatMap((m) => (m.type === "chat/event" ? [m.event] : []));
+    const answer = events.flatMap((e) => (e.type === "answer_delta" ? [e.text] : [])).join("");
+    assert.equal(answer, "Reading notes.It says alpha.");
+    assert.deepEqual(events.filter((e) => e.type === "tool_call" || e.type === "tool_result").map((e) => e.type), ["tool_call", "tool_result"]);
+    assert.deepEqual(events.at(-1), { type: "completed", status: "completed" });
+    assert.deepEqual(posted.at(-1), { type: "chat/busy", busy: false });
+    chat.dispose();
+
+    // A reloaded view (a new controller over the same workspaceState) shows the committed history.
+    const reloaded = h.controller();
+    await reloaded.chat.showTranscript();
+    const transcript = await reloaded.until((m) => m.type === "chat/transcript");
+    assert.ok(transcript.type === "chat/transcript");
+    assert.equal(transcript.sessionId, sessionId);
+    assert.deepEqual(transcript.messages.map((m) => m.role), ["user", "assistant", "tool", "assistant"]);
+    const committed = transcript.messages.flatMap((m) => (m.role === "assistant" ? [m.text] : [])).join("");
+    assert.equal(committed, answer);
+
+    await reloaded.chat.newChat();
+    assert.equal(h.store.get(), undefined, "New chat forgets the session");
+    assert.deepEqual(reloaded.posted.at(-1), { type: "chat/transcript", sessionId: null, messages: [] });
+    reloaded.chat.dispose();
+  });
+
+  it("Stop cancels the running turn and the view is told it ended cancelled (spec 004: truthful cancellation)", async () => {
+    const h = harness([{ text: ["slow ", "answer ", "that ", "never ", "ends"], delayMs: 500 }]);
+    kernels.push(h.kernel);
+    const { chat, posted, until } = h.controller();
+    await chat.send("go");
+    await until((m) => m.type === "chat/event" && m.event.type === "answer_delta");
+    await chat.stop();
+    const done = await until(completed);
+    assert.ok(done.type === "chat/event" && done.event.type === "completed");
+    assert.equal(done.event.status, "cancelled");
+    assert.deepEqual(posted.at(-1), { type: "chat/busy", busy: false });
+    chat.dispose();
+  });
+});
