@@ -4,6 +4,7 @@
 import path from "node:path";
 import * as vscode from "vscode";
 import type { ServerRequestParams, ServerRequestResult } from "../../shared/protocol/index.js";
+import { approvalDetail, describeCall, singleLine } from "./approvalText.js";
 
 type Request = ServerRequestParams<"approval/request">;
 type Answer = ServerRequestResult<"approval/request">;
@@ -11,8 +12,6 @@ type Answer = ServerRequestResult<"approval/request">;
 const ALLOW = "Allow";
 const DENY = "Deny";
 const SHOW_DIFF = "Show Diff";
-/** The dialog's detail is plain text; a long preview is cut (the diff editor shows it whole). */
-const DETAIL_MAX = 4000;
 
 export const PROPOSED_SCHEME = "hearth-proposed";
 
@@ -33,22 +32,6 @@ export class ProposedContent implements vscode.TextDocumentContentProvider {
   }
 }
 
-export function describeCall(req: Request): string {
-  const args = req.call.arguments;
-  const target = typeof args.path === "string" ? args.path : typeof args.command === "string" ? args.command : typeof args.url === "string" ? args.url : "";
-  return oneLine(`Hearth wants to run ${req.call.name}${target ? ` on ${target}` : ""} (${req.effectClass.replace(/_/g, " ")})`, 300);
-}
-
-function detailOf(req: Request): string {
-  const text = req.preview.kind === "diff" ? req.preview.diff : req.preview.text;
-  return text.length > DETAIL_MAX ? `${text.slice(0, DETAIL_MAX)}\n… (${text.length - DETAIL_MAX} more characters; Show Diff shows all)` : text;
-}
-
-function oneLine(text: string, max: number): string {
-  const line = text.replace(/\s+/g, " ").trim();
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
-}
-
 export class EditorApprovals {
   constructor(
     private readonly workspace: string,
@@ -57,9 +40,15 @@ export class EditorApprovals {
   ) {}
 
   async ask(req: Request, signal: AbortSignal): Promise<Answer> {
-    const answer = await this.decide(req, signal);
+    let answer: Answer;
+    try {
+      answer = await this.decide(req, signal);
+    } catch (e) {
+      // Still exactly one answer: a prompt that could not be shown denies (spec 000 #8).
+      answer = { decision: "deny", reason: `denied: the editor could not ask (${(e as Error).message})` };
+    }
     // spec 000 #8: the reason is single-line and bounded.
-    const checked: Answer = { decision: answer.decision, reason: oneLine(answer.reason, 240) || answer.decision };
+    const checked: Answer = { decision: answer.decision, reason: singleLine(answer.reason, 240) || answer.decision };
     this.log.info(`approval: ${req.call.name} (${req.effectClass}) call ${req.call.callId} in run ${req.runId} → ${checked.decision} (${checked.reason})`);
     return checked;
   }
@@ -76,7 +65,7 @@ export class EditorApprovals {
       // A modal cannot be closed from here: if the kernel withdraws the request (the turn was
       // cancelled) the answer is moot, and a later click is ignored.
       const pick = await Promise.race([
-        vscode.window.showWarningMessage(describeCall(req), { modal: true, detail: detailOf(req) }, ...buttons),
+        vscode.window.showWarningMessage(describeCall(req), { modal: true, detail: approvalDetail(req) }, ...buttons),
         cancelled,
       ]);
       if (pick === "cancelled") return { decision: "deny", reason: "cancelled: the kernel withdrew the request" };

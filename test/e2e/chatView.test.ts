@@ -95,7 +95,11 @@ describe("Hearth in a real VS Code workbench (code-server + headless Chromium)",
     assert.match(question ?? "", /Hearth wants to run write_file on summary\.txt \(idempotent write\)/, "the dialog names the tool and its target");
     assert.match(question ?? "", /\+README: a workspace for Hearth's e2e/, "the dialog's detail shows the proposed diff");
     assert.equal(fs.existsSync(path.join(workspace, "summary.txt")), false, "nothing is written before the person allows it");
-    await dialog.getByRole("button", { name: "Allow" }).click();
+    // Show Diff opens the proposed content beside the file as it is (new: empty), then asks again.
+    await dialog.getByRole("button", { name: "Show Diff" }).click();
+    await page.locator(".monaco-diff-editor").first().waitFor({ state: "visible", timeout: 30_000 });
+    assert.match((await page.locator(".tabs-container .tab.active").first().textContent()) ?? "", /summary\.txt \(proposed by Hearth\)/);
+    await dialog.getByRole("button", { name: "Allow" }).click({ timeout: 30_000 });
 
     const status = view.locator('[data-testid="turn-status"]');
     await status.waitFor({ state: "attached", timeout: 60_000 });
@@ -103,6 +107,7 @@ describe("Hearth in a real VS Code workbench (code-server + headless Chromium)",
     assert.equal(await status.getAttribute("data-status"), "completed", `the turn's status reads: ${await status.textContent()}`);
     assert.equal((await view.locator('[data-testid="answer"]').allTextContents()).join(""), EXPECTED_ANSWER);
     assert.deepEqual(await view.locator('[data-testid="user-message"] .body').allTextContents(), ["Summarize README.md into summary.txt"]);
+    assert.deepEqual(await view.locator("details.reasoning").evaluateAll((nodes) => nodes.map((n) => [(n as HTMLDetailsElement).open, n.textContent])), [[false, "ReasoningThe person wants a summary saved."]], "reasoning streams into one folded block");
     const calls = view.locator('[data-testid="tool-call"]');
     assert.deepEqual([await calls.nth(0).getAttribute("data-tool"), await calls.nth(1).getAttribute("data-tool")], ["read_file", "write_file"]);
     assert.deepEqual(await view.locator('[data-testid="tool-result"]').evaluateAll((nodes) => nodes.map((n) => (n as HTMLElement).dataset.ok)), ["true", "true"]);
@@ -111,6 +116,7 @@ describe("Hearth in a real VS Code workbench (code-server + headless Chromium)",
     const log = readHearthLog(server!.userDataDir);
     assert.match(log, /approval: write_file \(idempotent_write\) call \S+ in run \S+ → approve \(allowed in the editor\)/);
     assert.doesNotMatch(log, /approval: read_file/, "a read asks no one");
+    assert.equal((log.match(/approval: /g) ?? []).length, 1, "exactly one decision for the one request (Show Diff asks again, it does not answer)");
 
     // Reloaded, the view asks again and shows the session's committed history (from workspaceState's
     // session id and session/history, not from the page it had).

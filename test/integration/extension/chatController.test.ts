@@ -61,7 +61,7 @@ describe("chat controller with a real kernel", () => {
   const kernels: KernelSupervisor[] = [];
   after(async () => { for (const k of kernels) await k.dispose(); });
 
-  it("with no model set it says how to set hearth.model and never starts the kernel", async () => {
+  it("with no model set it says how to set hearth.model and never starts the kernel (spec 004: lifecycle: nothing is created without a model to run it)", async () => {
     const h = harness([], "");
     kernels.push(h.kernel);
     const { chat, posted } = h.controller();
