@@ -131,10 +131,11 @@ export class Transcript {
   }
 
   /** A turn the kernel accepted: the person's message and an (empty) reply to stream into. */
-  startTurn(runId: string, message: string): void {
+  startTurn(runId: string, message: string | null): void {
     const block = new AssistantBlock();
     this.live.set(runId, block);
-    this.node.append(userMessage(message), block.node);
+    if (message !== null) this.node.append(userMessage(message));
+    this.node.append(block.node);
     this.scroll();
   }
 

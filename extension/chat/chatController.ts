@@ -1,7 +1,7 @@
 // The chat's state between the view and the kernel: one current session (created lazily on the
 // first message, remembered across reloads), at most one turn in flight, its events forwarded to
 // the view. Plain Node (no `vscode` import) so it runs under tests with a real kernel.
-import type { KernelClient } from "../../shared/node/kernelClient.js";
+import { KernelRequestError, type KernelClient } from "../../shared/node/kernelClient.js";
 import type { NotificationParams } from "../../shared/protocol/index.js";
 import type { ToWebview } from "../../shared/protocol/webview.js";
 import type { KernelLog, KernelState, KernelSupervisor } from "../kernel/kernelSupervisor.js";
@@ -17,7 +17,7 @@ export interface ChatDeps {
   /** The `hearth.model` setting, read at each new session. */
   model(): string;
   /** Where the current session id survives a reload (workspaceState in VS Code). */
-  store: { get(): string | undefined; set(sessionId: string | undefined): Thenable<void> | void };
+  store: { get(): string | undefined; set(sessionId: string | undefined): PromiseLike<void> | void };
   log: KernelLog;
 }
 
@@ -60,18 +60,14 @@ export class ChatController {
       const history = await client.request("session/history", { sessionId });
       if (this.sessionId !== sessionId) return; // a new chat began meanwhile
       this.post({ type: "chat/transcript", sessionId, messages: history.messages });
-      const active = history.session.activeRunId;
-      if (active && !this.busy) {
-        // A turn outlived the view (hidden and shown again): follow it so Stop reaches it.
-        this.busy = true;
-        this.runId = active;
-        this.post({ type: "chat/turn", runId: active, message: "(a turn is still running)" });
-      }
+      // The view was hidden or reloaded while a turn ran: follow it so the rest streams in.
+      if (this.busy && this.runId) this.post({ type: "chat/turn", runId: this.runId, message: null });
       this.post({ type: "chat/busy", busy: this.busy });
     } catch (e) {
       const message = (e as Error).message;
       this.deps.log.warn(`could not load chat session ${sessionId}: ${message}`);
-      if (this.sessionId !== sessionId) return;
+      // A kernel that did not start is shown in the header; the session may load on the next try.
+      if (!(e instanceof KernelRequestError) || this.sessionId !== sessionId) return;
       this.sessionId = undefined;
       await this.deps.store.set(undefined);
       this.post({ type: "chat/transcript", sessionId: null, messages: [] });

@@ -15,7 +15,9 @@ export const ToWebview = z.discriminatedUnion("type", [
   // The chat: the whole committed transcript of the current session (none: an empty, new chat).
   z.object({ type: z.literal("chat/transcript"), sessionId: Id.nullable(), messages: z.array(HistoryMessage) }),
   // A turn the kernel accepted: the view shows the person's message and streams the run's events.
-  z.object({ type: z.literal("chat/turn"), runId: Id, message: z.string() }),
+  // message null: a turn already running when the view (re)loaded; its committed part is in the
+  // transcript, the rest streams in.
+  z.object({ type: z.literal("chat/turn"), runId: Id, message: z.string().nullable() }),
   z.object({ type: z.literal("chat/event"), runId: Id, event: TurnEvent }),
   // Something the person should read that is not part of a turn (no model set, a refused request).
   z.object({ type: z.literal("chat/notice"), level: z.enum(["info", "error"]), message: z.string() }),

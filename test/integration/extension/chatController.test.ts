@@ -110,12 +110,16 @@ describe("chat controller with a real kernel", () => {
     reloaded.chat.dispose();
   });
 
-  it("Stop cancels the running turn and the view is told it ended cancelled (spec 004: truthful cancellation)", async () => {
+  it("a view reloaded mid-turn follows the running turn, and Stop cancels it: the view is told it ended cancelled is told it ended cancelled (spec 004: truthful cancellation)", async () => {
     const h = harness([{ text: ["slow ", "answer ", "that ", "never ", "ends"], delayMs: 500 }]);
     kernels.push(h.kernel);
     const { chat, posted, until } = h.controller();
     await chat.send("go");
     await until((m) => m.type === "chat/event" && m.event.type === "answer_delta");
+    // The view reloads mid-turn: it gets the committed transcript and then follows the running turn.
+    await chat.showTranscript();
+    const follow = posted.find((m) => m.type === "chat/turn" && m.message === null);
+    assert.ok(follow, "a reloaded view is told which turn is still running");
     await chat.stop();
     const done = await until(completed);
     assert.ok(done.type === "chat/event" && done.event.type === "completed");
