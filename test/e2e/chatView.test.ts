@@ -79,7 +79,7 @@ describe("Hearth in a real VS Code workbench (code-server + headless Chromium)",
     t.diagnostic(`activation ${activation[1]} ms (VS Code ${activation[2]}, extension host ${activation[3]}); marks ${JSON.stringify(clock.marks)}`);
   });
 
-  it("a message runs a turn: the answer streams into the view, a read needs no approval, a write is allowed in the editor's modal and lands on disk (spec 000 #8)", async (t) => {
+  it("a message runs a turn: the answer streams into the view, a read needs no approval, a write is allowed in the editor's modal and lands on disk, a dismissed one is denied (spec 000 #8)", async (t) => {
     const page = browser!.page;
     const view = webviewViewFrame(page, EXTENSION_ID);
     const box = view.locator("#message textarea");
@@ -128,6 +128,19 @@ describe("Hearth in a real VS Code workbench (code-server + headless Chromium)",
       });
     assert.equal((await view.locator('[data-testid="answer"]').allTextContents()).join(""), EXPECTED_ANSWER, "history holds what was streamed (spec 000 #3)");
     clock.mark("history shown after the view reloaded");
+
+    // The second message continues the remembered session; closing the dialog (Escape) denies.
+    await box.fill("Save notes.txt too", { timeout: 30_000 });
+    await box.press("Enter");
+    await dialog.getByRole("button", { name: "Allow" }).waitFor({ state: "visible", timeout: 60_000 });
+    await page.keyboard.press("Escape");
+    await status.waitFor({ state: "attached", timeout: 60_000 });
+    clock.mark("second turn completed after a dismissed approval");
+    assert.equal(await status.getAttribute("data-status"), "completed", `the turn's status reads: ${await status.textContent()}`);
+    assert.equal(fs.existsSync(path.join(workspace, "notes.txt")), false, "a dismissed approval writes nothing");
+    assert.match((await view.locator('[data-testid="answer"]').allTextContents()).join(""), /Not written: you said no\.$/);
+    assert.match(readHearthLog(server!.userDataDir), /approval: write_file \(idempotent_write\) call \S+ in run \S+ → deny \(dismissed\)/);
+    assert.equal((await view.locator('[data-testid="user-message"] .body').allTextContents()).length, 2, "one session: the first message from history, the second live");
     t.diagnostic(`marks ${JSON.stringify(clock.marks)}`);
   });
 
