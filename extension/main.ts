@@ -3,7 +3,7 @@
 import * as vscode from "vscode";
 import { ChatController, MODEL_SETTING } from "./chat/chatController.js";
 import { ChatViewProvider } from "./chat/chatViewProvider.js";
-import { EditorApprovals, PROPOSED_SCHEME, ProposedContent } from "./chat/editorApprovals.js";
+import { EditorApprovals, PROPOSED_SCHEME, ProposedContent } from "./approvals/editorApprovals.js";
 import { createSupervisor, kernelWorkspace, NODE_PATH_SETTING } from "./kernel/kernelHost.js";
 import type { KernelSupervisor } from "./kernel/kernelSupervisor.js";
 

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { approvalDetail, DETAIL_MAX, describeCall, singleLine } from "../../../extension/chat/approvalText.js";
+import { approvalDetail, DETAIL_MAX, describeCall, singleLine } from "../../../extension/approvals/approvalText.js";
 import { serverRequests } from "../../../shared/protocol/index.js";
 
 const request = (name: string, args: Record<string, unknown>, preview: unknown) =>
