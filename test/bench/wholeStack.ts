@@ -34,9 +34,9 @@ if (!fs.existsSync(path.join(DIST, "sidecar.mjs"))) throw new Error("dist/sideca
 const CONTEXT = 8192;
 const DECODE_TOKENS = quick ? 48 : 64;
 const PREFILL_WORDS = quick ? 300 : 500;
-const TURNS = 20;
+const TURNS = quick ? 10 : 20;
 const TURN_WORDS = quick ? 60 : 110;
-const REPS = quick ? 2 : 3;
+const REPS = quick ? 1 : 3;
 const CANCEL_PREFILL_WORDS = quick ? 900 : 1500;
 const anchorBench = llamaBench();
 
@@ -48,6 +48,9 @@ function text(seed: number, n: number): string {
   for (let i = 0; i < n; i++) { x = (x * 1103515245 + 12345) % 2147483648; out.push(words[x % words.length]!); }
   return out.join(" ");
 }
+const t00 = performance.now();
+/** Progress on stderr: a run takes minutes. */
+const say = (what: string) => process.stderr.write(`[${((performance.now() - t00) / 1000).toFixed(0)} s] ${what}\n`);
 const settle = () => new Promise((r) => setTimeout(r, 50));
 
 const results: Record<string, unknown> = {
@@ -168,6 +171,7 @@ const anchorPrefill = (n: number, depth: number, reps = REPS) => anchorBench?.ru
 try {
   let k = await startKernel(home, shared);
   kernels.push(k);
+  say("kernel up, model loaded");
   await k.turn(await k.session(4), "warm up"); // first-use costs (grammar, wrapper) out of the figures
 
   // ---- decode and prefill through the whole stack vs node-llama-cpp direct (interleaved) ----
@@ -188,6 +192,7 @@ try {
     preA.push(prefillTokens / (await directPrefillMs(prefillTokens)) * 1000);
     await settle();
   }
+  say("decode and prefill measured");
   const lbDecode = anchorBench?.run(modelPath, threads, { gen: DECODE_TOKENS, depth: decodeDepth, reps: REPS }).tokensPerSecond ?? null;
   const lbPrefill = anchorPrefill(prefillTokens, 0);
   row(`decode tok/s (${DECODE_TOKENS} tokens at depth ${decodeDepth})`, median(dec), "tok/s", [{ name: "node-llama-cpp", value: median(decA) }, { name: "llama-bench", value: lbDecode }]);
@@ -200,10 +205,11 @@ try {
   const perTurn: { turn: number; firstTokenMs: number; round: RoundStats }[] = [];
   for (let turn = 1; turn <= TURNS; turn++) {
     const t = await k.turn(grow, text(100 + turn, TURN_WORDS));
+    say(`turn ${turn}: first token ${((t.timing.firstToken ?? t.timing.done!) - t.timing.sent).toFixed(0)} ms`);
     perTurn.push({ turn, firstTokenMs: (t.timing.firstToken ?? t.timing.done!) - t.timing.sent, round: t.round });
   }
   results.growingSession = perTurn.map((t) => ({ turn: t.turn, firstTokenMs: t.firstTokenMs, evaluated: t.round.prefillEvaluatedTokens, reused: t.round.reusedTokens, kernelPrefillMs: t.round.prefillMs, kernelFirstTokenMs: t.round.firstTokenMs }));
-  for (const turn of [2, 10, 20]) {
+  for (const turn of [2, 10, 20].filter((t) => t <= TURNS)) {
     const t = perTurn[turn - 1]!;
     const n = t.round.prefillEvaluatedTokens, depth = t.round.reusedTokens;
     await settle();
@@ -231,9 +237,11 @@ try {
   const warmMs = (warm.timing.firstToken ?? warm.timing.done!) - warm.timing.sent;
   const fullMs = (full.timing.firstToken ?? full.timing.done!) - full.timing.sent;
   row(`first token ms after restart (${warm.round.restoredTokens} restored, ${warm.round.prefillEvaluatedTokens} evaluated)`, warmMs, "ms", [{ name: `full re-prefill (${full.round.prefillEvaluatedTokens} tokens)`, value: fullMs }]);
+  results.restart = { resumed: warm.round, fullReprefill: full.round };
   await cold.kernel.client.request("kernel/shutdown", undefined);
   await cold.kernel.exited;
 
+  say("restart measured");
   // ---- aggregate decode of 4 concurrent sessions vs one ----
   const aggregate = async (n: number) => {
     const ids = await Promise.all(Array.from({ length: n }, () => k.session(DECODE_TOKENS)));
@@ -252,6 +260,7 @@ try {
   for (let r = 0; r < REPS; r++) { one.push(await aggregate(1)); four.push(await aggregate(4)); }
   row("aggregate decode tok/s, 4 concurrent sessions", median(four), "tok/s", [{ name: "one session", value: median(one) }]);
 
+  say("concurrency measured");
   // ---- cancel latency at the client: turn/cancel sent → completed(cancelled) received ----
   const cancelAt = async (kind: "prefill" | "decode") => {
     const id = await k.session(kind === "prefill" ? 4 : 400);

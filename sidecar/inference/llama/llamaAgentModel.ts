@@ -51,6 +51,7 @@ export interface RoundStats {
   /** Prompt tokens this round had to evaluate. */
   prefillEvaluatedTokens: number;
   generatedTokens: number;
+  /** Rendering plus the chunked part of the prefill; its last chunk is evaluated with the first token. */
   prefillMs: number;
   firstTokenMs: number | null;
   totalMs: number;
@@ -170,10 +171,8 @@ export class LlamaAgentModel implements AgentModel {
     const out0 = meter.usedOutputTokens;
     const firstToken = () => { firstTokenMs ??= performance.now() - t0; };
     try {
-      const in0 = meter.usedInputTokens;
+      // The last chunk of the prompt is evaluated by generation, in one batch with its logits.
       prefill = await chunkedPrefill(session.sequence, prompt, this.opts.batchSize, inner.signal);
-      // The last prompt token is evaluated by generation (it needs logits).
-      prefill.evaluatedTokens = meter.usedInputTokens - in0 + (prefill.reusedTokens < prompt.length ? 1 : 0);
       prefillMs = performance.now() - t0;
       this.generating.count++;
       const res = await session.chat.generateResponse(history, {
