@@ -3,6 +3,7 @@
 // descriptor walk must never read or write outside, whatever the interleaving.
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
@@ -31,10 +32,17 @@ async function raceUntilHit(min: number, hits: () => number, step: (i: number) =
   }
 }
 
-async function stop(child: ChildProcess): Promise<void> {
+/**
+ * Kills the swapper and puts its entry back: killed mid-swap it can leave the workspace entry as a
+ * symlink to the outside, which the next test's swapper would then follow (a test artefact, not a
+ * tool escape).
+ */
+async function stop(child: ChildProcess, entry: string): Promise<void> {
   const exited = new Promise((r) => child.once("exit", r));
   child.kill("SIGKILL");
   await exited;
+  if (fs.lstatSync(entry, { throwIfNoEntry: false })?.isSymbolicLink()) fs.unlinkSync(entry);
+  if (fs.existsSync(`${entry}.keep`)) fs.renameSync(`${entry}.keep`, entry);
 }
 
 for (const resolver of RESOLVERS) {
@@ -60,7 +68,7 @@ for (const resolver of RESOLVERS) {
           } else seen.refused++;
         });
       } finally {
-        await stop(swapper);
+        await stop(swapper, path.join(s.ws, "dir"));
       }
       assert.ok(seen.refused > 0, `the race never hit (${JSON.stringify(seen)})`);
     });
@@ -77,7 +85,7 @@ for (const resolver of RESOLVERS) {
           } else seen.refused++;
         });
       } finally {
-        await stop(swapper);
+        await stop(swapper, path.join(s.ws, "a.txt"));
       }
       assert.ok(seen.refused > 0, `the race never hit (${JSON.stringify(seen)})`);
     });
@@ -92,7 +100,7 @@ for (const resolver of RESOLVERS) {
           else seen.refused++;
         });
       } finally {
-        await stop(swapper);
+        await stop(swapper, path.join(s.ws, "dir"));
       }
       s.assertOutsideUntouched();
       assert.ok(seen.refused > 0, `the race never hit (${JSON.stringify(seen)})`);
@@ -108,7 +116,7 @@ for (const resolver of RESOLVERS) {
           else seen.refused++;
         });
       } finally {
-        await stop(swapper);
+        await stop(swapper, path.join(s.ws, "dir", "f.txt"));
       }
       s.assertOutsideUntouched();
       assert.ok(seen.refused > 0, `the race never hit (${JSON.stringify(seen)})`);
