@@ -3,7 +3,7 @@
 // is a ratio to an anchor measured in this run on the same model and threads, greedy sampling:
 // node-llama-cpp direct in this process, and llama.cpp's llama-bench when built (llamaBench.ts).
 // Token counts come from the kernel log's `llama round {json}` lines (the adapter's RoundStats).
-// usage: npm run build && node --import tsx test/bench/wholeStack.ts [--quick]
+// usage: npm run build && node --import tsx test/bench/wholeStack.ts [--quick]   (THREADS=N, REPS=N; BENCH_MODEL=FILE)
 // The machine may be shared: anchor and kernel runs are interleaved and medians reported, but
 // compare ratios from one run, not figures across runs.
 import { spawnSync } from "node:child_process";
@@ -36,7 +36,7 @@ const DECODE_TOKENS = quick ? 48 : 64;
 const PREFILL_WORDS = quick ? 300 : 500;
 const TURNS = quick ? 10 : 20;
 const TURN_WORDS = quick ? 60 : 110;
-const REPS = quick ? 1 : 3;
+const REPS = Number(process.env.REPS ?? (quick ? 1 : 3));
 const CANCEL_PREFILL_WORDS = quick ? 900 : 1500;
 const anchorBench = llamaBench();
 
