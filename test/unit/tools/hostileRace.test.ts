@@ -41,8 +41,11 @@ async function stop(child: ChildProcess, entry: string): Promise<void> {
   const exited = new Promise((r) => child.once("exit", r));
   child.kill("SIGKILL");
   await exited;
-  if (fs.lstatSync(entry, { throwIfNoEntry: false })?.isSymbolicLink()) fs.unlinkSync(entry);
-  if (fs.existsSync(`${entry}.keep`)) fs.renameSync(`${entry}.keep`, entry);
+  if (!fs.existsSync(`${entry}.keep`)) return;
+  // The original sits in .keep; whatever holds the name now (the swapper's symlink, or a folder a
+  // write created inside the workspace while the name was free) gives way to it.
+  fs.rmSync(entry, { recursive: true, force: true });
+  fs.renameSync(`${entry}.keep`, entry);
 }
 
 for (const resolver of RESOLVERS) {
