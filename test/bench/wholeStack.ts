@@ -213,7 +213,9 @@ try {
     const t = perTurn[turn - 1]!;
     const n = t.round.prefillEvaluatedTokens, depth = t.round.reusedTokens;
     await settle();
-    const direct = await directPrefillMs(n, depth);
+    const samples: number[] = [];
+    for (let r = 0; r < REPS; r++) { samples.push(await directPrefillMs(n, depth)); await settle(); }
+    const direct = median(samples);
     const lb = anchorPrefill(n, depth);
     row(`first token ms, turn ${turn} (${n} new at depth ${depth})`, t.firstTokenMs, "ms", [
       { name: "node-llama-cpp", value: direct }, { name: "llama-bench", value: lb === null ? null : n / lb * 1000 },
