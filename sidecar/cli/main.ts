@@ -3,7 +3,6 @@ import { HEARTH_VERSION } from "../../shared/version.js";
 import { UsageError } from "./args.js";
 import { doctor, doctorHelp } from "./commands/doctor.js";
 import { exec, execHelp } from "./commands/exec.js";
-import { pending } from "./commands/pending.js";
 import { sessions, sessionsHelp } from "./commands/sessions.js";
 import { show, showHelp } from "./commands/show.js";
 import { ExitCode } from "./exitCodes.js";
