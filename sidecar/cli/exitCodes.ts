@@ -5,8 +5,6 @@ export const ExitCode = {
   Failed: 1,
   /** Bad command line. */
   Usage: 2,
-  /** The command exists but is not available in this build. */
-  Unavailable: 3,
   /** The kernel could not start or died. */
   KernelError: 4,
   /** The turn was cancelled (Ctrl-C). */

@@ -17,7 +17,7 @@ Runs one agent turn in the workspace (default: the current directory) and stream
   --session ID     continue an existing session instead of creating one
   --db FILE        the journal (default: one per workspace under ~/.local/share/hearth)
   --json           print every turn event as one JSON line on stdout
-Exit codes: 0 completed, 1 failed, 2 usage, 3 unavailable, 4 kernel error, 130 cancelled.`;
+Exit codes: 0 completed, 1 failed, 2 usage, 4 kernel error, 130 cancelled.`;
 
 function printHuman(event: TurnEvent): void {
   switch (event.type) {
