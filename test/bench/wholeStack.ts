@@ -97,7 +97,7 @@ async function directPrefillMs(n: number, depth = 0): Promise<number> {
 }
 
 // ---- the kernel, timed at the client ----
-interface TurnTiming { sent: number; firstToken: number | null; lastDelta: number | null; done: number | null; status: string | null; deltas: number }
+interface TurnTiming { sent: number; firstToken: number | null; lastDelta: number | null; done: number | null; status: string | null; deltas: number[] }
 class Bench {
   readonly timings = new Map<string, TurnTiming>(); // by sessionId: one turn per session at a time
   private waiters: (() => void)[] = [];
@@ -110,7 +110,7 @@ class Bench {
       if (e.type === "answer_delta" || e.type === "reasoning_delta" || e.type === "tool_call") {
         t.firstToken ??= now;
         t.lastDelta = now;
-        t.deltas++;
+        t.deltas.push(now);
       }
       if (e.type === "completed") { t.done = now; t.status = e.status; }
       this.waiters.splice(0).forEach((w) => w());
@@ -126,7 +126,7 @@ class Bench {
     return sessionId;
   }
   async start(sessionId: string, message: string): Promise<{ runId: string; timing: TurnTiming }> {
-    const timing: TurnTiming = { sent: performance.now(), firstToken: null, lastDelta: null, done: null, status: null, deltas: 0 };
+    const timing: TurnTiming = { sent: performance.now(), firstToken: null, lastDelta: null, done: null, status: null, deltas: [] };
     this.timings.set(sessionId, timing);
     const { runId } = await this.kernel.client.request("turn/start", { sessionId, message });
     return { runId, timing };
@@ -251,12 +251,17 @@ try {
     const started = await Promise.all(ids.map((id, i) => k.start(id, text(200 + i + n * 10, 24))));
     await k.until(() => started.every((s) => s.timing.done !== null), "concurrent turns");
     await k.until(() => k.rounds().length >= before + n, "concurrent round logs");
-    const generated = k.rounds().slice(before).reduce((a, r) => a + r.generatedTokens - 1, 0);
+    // Only while every session is generating: from the last first token to the first last delta,
+    // each session's tokens in that window estimated from its share of answer deltas in it.
+    const mine = k.rounds().slice(before);
     const from = Math.max(...started.map((s) => s.timing.firstToken!));
-    const to = Math.max(...started.map((s) => s.timing.lastDelta!));
-    // From the last session's first token (as inference.ts): tokens the others generated before it
-    // count too, a slight overestimate; counting from the first one would charge their prefills.
-    return generated / ((to - from) / 1000);
+    const to = Math.min(...started.map((s) => s.timing.lastDelta!));
+    const inWindow = started.reduce((a, s, i) => {
+      const d = s.timing.deltas;
+      const perDelta = (mine.find((r) => r.sessionKey === ids[i])?.generatedTokens ?? d.length) / d.length;
+      return a + d.filter((t) => t > from && t <= to).length * perDelta;
+    }, 0);
+    return to > from ? inWindow / ((to - from) / 1000) : Number.NaN; // NaN: they never all generated at once
   };
   const one: number[] = [], four: number[] = [];
   for (let r = 0; r < REPS; r++) { one.push(await aggregate(1)); four.push(await aggregate(4)); }
@@ -279,7 +284,8 @@ try {
   };
   const cp: number[] = [], cd: number[] = [];
   for (let r = 0; r < REPS; r++) { cp.push(await cancelAt("prefill")); cd.push(await cancelAt("decode")); }
-  row("cancel latency during prefill", median(cp), "ms", [{ name: "one 128-token batch (node-llama-cpp)", value: 128 / median(preA) * 1000 }]);
+  // The adapter's prefill chunk (LlamaAdapterOptions.prefillChunk): a cancel waits for the one in flight.
+  row("cancel latency during prefill", median(cp), "ms", [{ name: "one 64-token chunk (node-llama-cpp)", value: 64 / median(preA) * 1000 }]);
   row("cancel latency during decode", median(cd), "ms", [{ name: "one decode step (node-llama-cpp)", value: 1000 / median(decA) }]);
   results.cancelSamples = { prefill: cp, decode: cd };
 } finally {

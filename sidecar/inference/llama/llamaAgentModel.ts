@@ -23,8 +23,14 @@ export interface LlamaAdapterOptions {
   contextSize?: number;
   /** Sequences in the one context: sessions that can hold a KV cache at once. */
   maxSessions?: number;
-  /** Prefill chunk (and native batch): the abort signal is checked between chunks (issue 6, item 3). */
+  /** The context's native batch (generation evaluates a prompt's last chunk in one). */
   batchSize?: number;
+  /**
+   * Prefill chunk, at most batchSize: the abort signal is checked between chunks (issue 6, item 3).
+   * 64 by default: a cancel waits for the chunk in flight, half a chunk on average; at 128 the whole
+   * stack measured 349 ms (target ≤ 200 ms) on the 0.5B benchmark model, 2 threads (docs/models.md).
+   */
+  prefillChunk?: number;
   gpu?: "auto" | false;
   /** Saved KV state, outside the workspace (the kernel passes its directory). Null: no resume. */
   stateStore?: KvStateStore | null;
@@ -87,7 +93,7 @@ export class LlamaAgentModel implements AgentModel {
     private readonly loaded: LoadedLlama,
     private readonly context: LlamaContext,
     private readonly wrapper: ChatWrapper,
-    private readonly opts: Required<Pick<LlamaAdapterOptions, "contextSize" | "maxSessions" | "batchSize" | "idleSaveMs">> & LlamaAdapterOptions,
+    private readonly opts: Required<Pick<LlamaAdapterOptions, "contextSize" | "maxSessions" | "batchSize" | "prefillChunk" | "idleSaveMs">> & LlamaAdapterOptions,
     generating: { count: number },
   ) {
     this.generating = generating;
@@ -100,7 +106,7 @@ export class LlamaAgentModel implements AgentModel {
   static async load(options: LlamaAdapterOptions): Promise<LlamaAgentModel> {
     // Unset (undefined) options keep their defaults: callers pass their own optional settings through.
     const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as LlamaAdapterOptions;
-    const opts = { contextSize: 4096, maxSessions: 4, batchSize: 128, idleSaveMs: 30_000, lockstepTurns: 0, ...given };
+    const opts = { contextSize: 4096, maxSessions: 4, batchSize: 128, prefillChunk: 64, idleSaveMs: 30_000, lockstepTurns: 0, ...given };
     const generating = { count: 0 };
     const loaded = await loadLlama({ modelPath: opts.modelPath, threads: opts.threads, gpu: opts.gpu, onProgress: opts.onLoadProgress });
     try {
@@ -172,7 +178,7 @@ export class LlamaAgentModel implements AgentModel {
     const firstToken = () => { firstTokenMs ??= performance.now() - t0; };
     try {
       // The last chunk of the prompt is evaluated by generation, in one batch with its logits.
-      prefill = await chunkedPrefill(session.sequence, prompt, this.opts.batchSize, inner.signal);
+      prefill = await chunkedPrefill(session.sequence, prompt, Math.min(this.opts.prefillChunk, this.opts.batchSize), inner.signal);
       prefillMs = performance.now() - t0;
       this.generating.count++;
       const res = await session.chat.generateResponse(history, {
