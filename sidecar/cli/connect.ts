@@ -7,6 +7,9 @@ import { HEARTH_VERSION } from "../../shared/version.js";
 import { flagString, UsageError, type ParsedArgs } from "./args.js";
 import { distDir } from "./distDir.js";
 
+/** The kernel could not be started or died before the handshake (exit code 4). */
+export class KernelStartError extends Error {}
+
 export interface CliKernel extends LaunchedKernel {
   info: RequestResult<"initialize">;
   close(): Promise<void>;
@@ -18,19 +21,24 @@ export async function connectKernel(args: ParsedArgs): Promise<CliKernel> {
     throw new UsageError(`--workspace ${workspace} is not a directory; pass the folder the agent may work in`);
   }
   const stderr: string[] = [];
-  const kernel = launchKernel({
-    distDir: distDir(),
-    workspace,
-    journalPath: flagString(args, "db"),
-    nodePathSetting: process.env.HEARTH_NODE_PATH,
-    onStderr: (line) => {
-      stderr.push(line);
-      if (process.env.HEARTH_DEBUG) process.stderr.write(line + "\n");
-    },
-  });
+  let kernel: ReturnType<typeof launchKernel>;
+  try {
+    kernel = launchKernel({
+      distDir: distDir(),
+      workspace,
+      journalPath: flagString(args, "db"),
+      nodePathSetting: process.env.HEARTH_NODE_PATH,
+      onStderr: (line) => {
+        stderr.push(line);
+        if (process.env.HEARTH_DEBUG) process.stderr.write(line + "\n");
+      },
+    });
+  } catch (e) {
+    throw new KernelStartError((e as Error).message); // no runtime matches the native modules, or no build
+  }
   const died = kernel.exited.then(({ code, signal }) => {
     const fatal = stderr.filter((l) => l.includes("fatal:")).map((l) => l.slice(l.indexOf("fatal:") + 7));
-    throw new Error(`the kernel exited (${signal ?? `code ${code}`}) before it answered: ${fatal.join(" ") || stderr.slice(-3).join(" ") || "no message"}`);
+    throw new KernelStartError(`the kernel exited (${signal ?? `code ${code}`}) before it answered: ${fatal.join(" ") || stderr.slice(-3).join(" ") || "no message"}`);
   });
   const info = await Promise.race([kernel.client.initialize("hearth-cli", HEARTH_VERSION), died]);
   died.catch(() => {}); // after the handshake, exits are reported by the command itself

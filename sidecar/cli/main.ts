@@ -1,6 +1,7 @@
 // `hearth`: the terminal client of the kernel protocol (a client like the extension).
 import { HEARTH_VERSION } from "../../shared/version.js";
 import { UsageError } from "./args.js";
+import { KernelStartError } from "./connect.js";
 import { doctor, doctorHelp } from "./commands/doctor.js";
 import { exec, execHelp } from "./commands/exec.js";
 import { sessions, sessionsHelp } from "./commands/sessions.js";
@@ -63,6 +64,10 @@ async function main(argv: string[]): Promise<number> {
   try {
     return await command.run(rest);
   } catch (e) {
+    if (e instanceof KernelStartError) {
+      process.stderr.write(`hearth ${name}: ${e.message}\n`);
+      return ExitCode.KernelError;
+    }
     if (e instanceof UsageError) {
       process.stderr.write(`hearth ${name}: ${e.message}\n`);
       return ExitCode.Usage;

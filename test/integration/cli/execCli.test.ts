@@ -71,4 +71,7 @@ it("bad command lines and a scripted model without the opt-in fail with clear me
   const noOptIn = hearth(["exec", "--workspace", ws, "--db", db, "--model", model, "x"], { HEARTH_ALLOW_SCRIPTED: "" });
   assert.equal(noOptIn.code, 1);
   assert.match(noOptIn.stderr, /HEARTH_ALLOW_SCRIPTED=1/);
+  const journalInside = hearth(["sessions", "--workspace", ws, "--db", path.join(ws, "j.sqlite")]);
+  assert.equal(journalInside.code, 4, "a kernel that refuses to start is exit code 4");
+  assert.match(journalInside.stderr, /lies inside the workspace.*Pass --db with a path outside/);
 });
