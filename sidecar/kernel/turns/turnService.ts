@@ -41,8 +41,14 @@ export class TurnService {
 
   async cancel(runId: string): Promise<{ runId: string; dispatchAttempted: boolean; adapterAcknowledged: boolean }> {
     const turn = this.active.get(runId);
-    // The abort runs after the cancel transaction commits: its listeners may write to the journal.
-    const result = this.deps.control.requestCancel(runId, turn ? () => (queueMicrotask(() => turn.controller.abort(new Error("cancelled by the user"))), false) : undefined);
+    const dispatch = turn
+      ? () => {
+          // After the cancel transaction commits: the abort's listeners may write to the journal.
+          queueMicrotask(() => turn.controller.abort(new Error("cancelled by the user")));
+          return false; // not acknowledged yet: that needs the turn's completion barrier (below)
+        }
+      : undefined;
+    const result = this.deps.control.requestCancel(runId, dispatch);
     if (!turn) return result;
     // spec 004: acknowledged only when the worker is known stopped: the turn reached its barrier.
     const stopped = await Promise.race([turn.done.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), CANCEL_ACK_WAIT_MS))]);
