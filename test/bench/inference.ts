@@ -176,7 +176,7 @@ try {
   for (let r = 0; r < REPS; r++) { cp.push(await cancelAt("prefill")); cd.push(await cancelAt("decode")); }
   await cancelModel.dispose();
   const oneToken = 1000 / median(decA);
-  row("cancel latency during prefill", median(cp), 128 / median(preA) * 1000, "ms", "one 128-token batch");
+  row("cancel latency during prefill", median(cp), 64 / median(preA) * 1000, "ms", "one 64-token prefill chunk");
   row("cancel latency during decode", median(cd), oneToken, "ms", "one decode step");
 } finally {
   fs.rmSync(stateDir, { recursive: true, force: true });
