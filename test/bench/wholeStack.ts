@@ -37,6 +37,7 @@ const PREFILL_WORDS = quick ? 300 : 500;
 const TURNS = quick ? 10 : 20;
 const TURN_WORDS = quick ? 60 : 110;
 const REPS = Number(process.env.REPS ?? (quick ? 1 : 3));
+const CONCURRENT_TOKENS = quick ? 160 : 256;
 const CANCEL_PREFILL_WORDS = quick ? 900 : 1500;
 const anchorBench = llamaBench();
 
@@ -246,7 +247,9 @@ try {
   say("restart measured");
   // ---- aggregate decode of 4 concurrent sessions vs one ----
   const aggregate = async (n: number) => {
-    const ids = await Promise.all(Array.from({ length: n }, () => k.session(DECODE_TOKENS)));
+    // Long answers: each session's prefill (system prompt and tools, ~370 tokens) runs while the others
+    // decode, so with short answers the first is done before the last starts and none overlap.
+    const ids = await Promise.all(Array.from({ length: n }, () => k.session(CONCURRENT_TOKENS)));
     const before = k.rounds().length;
     const started = await Promise.all(ids.map((id, i) => k.start(id, text(200 + i + n * 10, 24))));
     await k.until(() => started.every((s) => s.timing.done !== null), "concurrent turns");
