@@ -14,7 +14,7 @@ if (process.env.UV_THREADPOOL_SIZE !== "1") {
   process.exit(r.status ?? 1);
 }
 
-const { getLlama, LlamaLogLevel } = await import("node-llama-cpp");
+const { openDirectAnchor, median, text } = await import("./support/directAnchor.js");
 const { LlamaAgentModel } = await import("../../sidecar/inference/llama/llamaAgentModel.js");
 const { KvStateStore } = await import("../../sidecar/inference/llama/kvStateStore.js");
 const { physicalCores } = await import("../../sidecar/inference/llama/llamaRuntime.js");
@@ -30,14 +30,6 @@ const DECODE_TOKENS = quick ? 32 : 64;
 const PREFILL_TOKENS = quick ? 256 : 512;
 const TURNS = quick ? 10 : 20;
 const REPS = quick ? 1 : 3;
-const median = (a: number[]) => { const v = [...a].sort((x, y) => x - y); const m = v.length >> 1; return v.length % 2 ? v[m]! : (v[m - 1]! + v[m]!) / 2; };
-const words = "the of and to in is was for on that with as by at from it his an were are which this be or has had not but first one their its new after who they have her she two been other when there all during into school time may years more most only over city some world would where later up such used many".split(" ");
-function text(seed: number, n: number): string {
-  let x = (seed * 2654435761) % 4294967296 || 1;
-  const out: string[] = [];
-  for (let i = 0; i < n; i++) { x = (x * 1103515245 + 12345) % 2147483648; out.push(words[x % words.length]!); }
-  return out.join(" ");
-}
 const signal = () => new AbortController().signal;
 // Two contexts in one process share the thread budget: one that starts right after the other finishes
 // may run on one thread until the event loop turns (probe finding), so yield between them.
@@ -51,32 +43,7 @@ const row = (name: string, ours: number, anchor: number, unit: string, anchorNam
 };
 
 // ---- anchor engine: node-llama-cpp direct, same file, same threads ----
-const llama = await getLlama({ build: "never", gpu: "auto", maxThreads: threads, logLevel: LlamaLogLevel.error });
-const direct = await llama.loadModel({ modelPath });
-const dctx = await direct.createContext({ contextSize: 8192, sequences: 1, batchSize: 128, threads });
-const tokens = (seed: number, n: number) => direct.tokenize(text(seed, n * 2)).slice(0, n);
-
-async function directDecode(): Promise<number> {
-  const seq = dctx.getSequence();
-  let n = 0;
-  let t0 = 0;
-  for await (const _ of seq.evaluate(tokens(3, 32), { temperature: 0 })) {
-    if (n === 0) t0 = performance.now();
-    if (++n >= DECODE_TOKENS) break;
-  }
-  const tps = (n - 1) / ((performance.now() - t0) / 1000);
-  seq.dispose();
-  return tps;
-}
-async function directPrefill(n: number, depth = 0): Promise<number> {
-  const seq = dctx.getSequence();
-  if (depth > 0) await seq.evaluateWithoutGeneratingNewTokens(tokens(5, depth));
-  const t0 = performance.now();
-  await seq.evaluateWithoutGeneratingNewTokens(tokens(6, n));
-  const ms = performance.now() - t0;
-  seq.dispose();
-  return ms;
-}
+const direct = await openDirectAnchor({ modelPath, threads, contextSize: 8192, decodeTokens: DECODE_TOKENS });
 
 const stats: RoundStats[] = [];
 const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "hearth-bench-kv-"));
@@ -90,16 +57,16 @@ try {
   let adapter = await open({ store: true });
   // ---- decode and prefill vs node-llama-cpp direct ----
   const dec: number[] = [], decA: number[] = [], pre: number[] = [], preA: number[] = [];
-  await directDecode(); // warm-up
+  await direct.decodeTps(32); // warm-up
   for (let r = 0; r < REPS; r++) {
     await settle();
-    decA.push(await directDecode());
+    decA.push(await direct.decodeTps(32));
     await settle();
     await adapter.generate({ sessionKey: `dec${r}`, messages: [{ role: "user", text: text(3 + r, 24) }], tools: [], options: { maxTokens: DECODE_TOKENS, temperature: 0 }, signal: signal() }, () => undefined);
     const s = stats.at(-1)!;
     dec.push((s.generatedTokens - 1) / ((s.totalMs - s.firstTokenMs!) / 1000));
     await settle();
-    preA.push(PREFILL_TOKENS / (await directPrefill(PREFILL_TOKENS) / 1000));
+    preA.push(PREFILL_TOKENS / (await direct.prefillMs(PREFILL_TOKENS) / 1000));
     await settle();
     await adapter.generate({ sessionKey: `pre${r}`, messages: [{ role: "user", text: text(7 + r, PREFILL_TOKENS) }], tools: [], options: { maxTokens: 1, temperature: 0 }, signal: signal() }, () => undefined);
     const p = stats.at(-1)!;
@@ -121,7 +88,7 @@ try {
   for (const turn of [2, 10, 20].filter((t) => t <= TURNS)) {
     const s = ttft.get(turn)!;
     await settle();
-    const anchor = await directPrefill(s.prefillEvaluatedTokens, s.reusedTokens);
+    const anchor = await direct.prefillMs(s.prefillEvaluatedTokens, s.reusedTokens);
     row(`first token ms, turn ${turn} (${s.prefillEvaluatedTokens} new at depth ${s.reusedTokens})`, s.firstTokenMs!, anchor, "ms", "direct prefill of the new tokens at that depth");
   }
 
@@ -180,9 +147,7 @@ try {
   row("cancel latency during decode", median(cd), oneToken, "ms", "one decode step");
 } finally {
   fs.rmSync(stateDir, { recursive: true, force: true });
-  await dctx.dispose();
   await direct.dispose();
-  await llama.dispose();
 }
 
 fs.mkdirSync(path.join(here, "results"), { recursive: true });

@@ -18,7 +18,7 @@ if (process.env.UV_THREADPOOL_SIZE !== "1") {
   process.exit(r.status ?? 1);
 }
 
-const { getLlama, LlamaLogLevel } = await import("node-llama-cpp");
+const { openDirectAnchor, median, text } = await import("./support/directAnchor.js");
 const { startTestKernel, tempDir, DIST } = await import("../support/kernelProcess.js");
 const { physicalCores } = await import("../../sidecar/inference/llama/llamaRuntime.js");
 const { ensureFixtureModels } = await import("../fixtures/models.js");
@@ -41,14 +41,6 @@ const CONCURRENT_TOKENS = quick ? 160 : 256;
 const CANCEL_PREFILL_WORDS = quick ? 900 : 1500;
 const anchorBench = llamaBench();
 
-const median = (a: number[]) => { const v = [...a].sort((x, y) => x - y); const m = v.length >> 1; return v.length % 2 ? v[m]! : (v[m - 1]! + v[m]!) / 2; };
-const words = "the of and to in is was for on that with as by at from it his an were are which this be or has had not but first one their its new after who they have her she two been other when there all during into school time may years more most only over city some world would where later up such used many".split(" ");
-function text(seed: number, n: number): string {
-  let x = (seed * 2654435761) % 4294967296 || 1;
-  const out: string[] = [];
-  for (let i = 0; i < n; i++) { x = (x * 1103515245 + 12345) % 2147483648; out.push(words[x % words.length]!); }
-  return out.join(" ");
-}
 const t00 = performance.now();
 /** Progress on stderr: a run takes minutes. */
 const say = (what: string) => process.stderr.write(`[${((performance.now() - t00) / 1000).toFixed(0)} s] ${what}\n`);
@@ -71,31 +63,7 @@ function row(name: string, ours: number, unit: string, anchors: { name: string; 
 }
 
 // ---- anchor: node-llama-cpp direct, same file, same threads, same batch ----
-const llama = await getLlama({ build: "never", gpu: "auto", maxThreads: threads, logLevel: LlamaLogLevel.error });
-const direct = await llama.loadModel({ modelPath });
-const dctx = await direct.createContext({ contextSize: CONTEXT, sequences: 1, batchSize: 128, threads });
-const tokens = (seed: number, n: number) => direct.tokenize(text(seed, n * 2)).slice(0, n);
-async function directDecode(depth: number): Promise<number> {
-  const seq = dctx.getSequence();
-  let n = 0;
-  let t0 = 0;
-  for await (const _ of seq.evaluate(tokens(3, depth), { temperature: 0 })) {
-    if (n === 0) t0 = performance.now();
-    if (++n >= DECODE_TOKENS) break;
-  }
-  const tps = (n - 1) / ((performance.now() - t0) / 1000);
-  seq.dispose();
-  return tps;
-}
-async function directPrefillMs(n: number, depth = 0): Promise<number> {
-  const seq = dctx.getSequence();
-  if (depth > 0) await seq.evaluateWithoutGeneratingNewTokens(tokens(5, depth));
-  const t0 = performance.now();
-  await seq.evaluateWithoutGeneratingNewTokens(tokens(6, n));
-  const ms = performance.now() - t0;
-  seq.dispose();
-  return ms;
-}
+const direct = await openDirectAnchor({ modelPath, threads, contextSize: CONTEXT, decodeTokens: DECODE_TOKENS });
 
 // ---- the kernel, timed at the client ----
 interface TurnTiming { sent: number; firstToken: number | null; lastDelta: number | null; done: number | null; status: string | null; deltas: number[] }
@@ -178,19 +146,19 @@ try {
   // ---- decode and prefill through the whole stack vs node-llama-cpp direct (interleaved) ----
   const dec: number[] = [], decA: number[] = [], pre: number[] = [], preA: number[] = [];
   let decodeDepth = 0, prefillTokens = 0;
-  await directDecode(32);
+  await direct.decodeTps(32);
   for (let r = 0; r < REPS; r++) {
     const d = await k.turn(await k.session(DECODE_TOKENS), text(3 + r, 24));
     dec.push((d.round.generatedTokens - 1) / ((d.timing.lastDelta! - d.timing.firstToken!) / 1000));
     decodeDepth = d.round.promptTokens;
     await settle();
-    decA.push(await directDecode(decodeDepth));
+    decA.push(await direct.decodeTps(decodeDepth));
     await settle();
     const p = await k.turn(await k.session(1), text(7 + r, PREFILL_WORDS));
     pre.push(p.round.prefillEvaluatedTokens / ((p.timing.firstToken ?? p.timing.done!) - p.timing.sent) * 1000);
     prefillTokens = p.round.prefillEvaluatedTokens;
     await settle();
-    preA.push(prefillTokens / (await directPrefillMs(prefillTokens)) * 1000);
+    preA.push(prefillTokens / (await direct.prefillMs(prefillTokens)) * 1000);
     await settle();
   }
   say("decode and prefill measured");
@@ -215,11 +183,11 @@ try {
     const n = t.round.prefillEvaluatedTokens, depth = t.round.reusedTokens;
     await settle();
     const samples: number[] = [];
-    for (let r = 0; r < REPS; r++) { samples.push(await directPrefillMs(n, depth)); await settle(); }
-    const direct = median(samples);
+    for (let r = 0; r < REPS; r++) { samples.push(await direct.prefillMs(n, depth)); await settle(); }
+    const directMs = median(samples);
     const lb = anchorPrefill(n, depth);
     row(`first token ms, turn ${turn} (${n} new at depth ${depth})`, t.firstTokenMs, "ms", [
-      { name: "node-llama-cpp", value: direct }, { name: "llama-bench", value: lb === null ? null : n / lb * 1000 },
+      { name: "node-llama-cpp", value: directMs }, { name: "llama-bench", value: lb === null ? null : n / lb * 1000 },
     ]);
   }
 
@@ -290,9 +258,7 @@ try {
   results.cancelSamples = { prefill: cp, decode: cd };
 } finally {
   for (const b of kernels) await b.kernel.stop().catch(() => undefined);
-  await dctx.dispose();
   await direct.dispose();
-  await llama.dispose();
   fs.rmSync(root, { recursive: true, force: true });
 }
 

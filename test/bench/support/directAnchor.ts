@@ -1,0 +1,58 @@
+// What the inference benchmarks share: deterministic prompt text, medians, and the anchor engine
+// (node-llama-cpp called directly on the same model file with the same threads and batch size).
+import { getLlama, LlamaLogLevel } from "node-llama-cpp";
+
+export const median = (a: number[]): number => {
+  const v = [...a].sort((x, y) => x - y);
+  const m = v.length >> 1;
+  return v.length % 2 ? v[m]! : (v[m - 1]! + v[m]!) / 2;
+};
+
+const words = "the of and to in is was for on that with as by at from it his an were are which this be or has had not but first one their its new after who they have her she two been other when there all during into school time may years more most only over city some world would where later up such used many".split(" ");
+
+/** `n` pseudo-random common words from `seed`: the same text in every run. */
+export function text(seed: number, n: number): string {
+  let x = (seed * 2654435761) % 4294967296 || 1;
+  const out: string[] = [];
+  for (let i = 0; i < n; i++) { x = (x * 1103515245 + 12345) % 2147483648; out.push(words[x % words.length]!); }
+  return out.join(" ");
+}
+
+export async function openDirectAnchor(opts: { modelPath: string; threads: number; contextSize: number; decodeTokens: number }) {
+  const llama = await getLlama({ build: "never", gpu: "auto", maxThreads: opts.threads, logLevel: LlamaLogLevel.error });
+  const model = await llama.loadModel({ modelPath: opts.modelPath });
+  const context = await model.createContext({ contextSize: opts.contextSize, sequences: 1, batchSize: 128, threads: opts.threads });
+  const tokens = (seed: number, n: number) => model.tokenize(text(seed, n * 2)).slice(0, n);
+  return {
+    model,
+    tokens,
+    /** Greedy decode tok/s after a `depth`-token prompt, first token excluded. */
+    async decodeTps(depth: number): Promise<number> {
+      const seq = context.getSequence();
+      let n = 0;
+      let t0 = 0;
+      for await (const _ of seq.evaluate(tokens(3, depth), { temperature: 0 })) {
+        if (n === 0) t0 = performance.now();
+        if (++n >= opts.decodeTokens) break;
+      }
+      const tps = (n - 1) / ((performance.now() - t0) / 1000);
+      seq.dispose();
+      return tps;
+    },
+    /** ms to evaluate `n` new tokens on top of `depth` already-evaluated ones. */
+    async prefillMs(n: number, depth = 0): Promise<number> {
+      const seq = context.getSequence();
+      if (depth > 0) await seq.evaluateWithoutGeneratingNewTokens(tokens(5, depth));
+      const t0 = performance.now();
+      await seq.evaluateWithoutGeneratingNewTokens(tokens(6, n));
+      const ms = performance.now() - t0;
+      seq.dispose();
+      return ms;
+    },
+    async dispose(): Promise<void> {
+      await context.dispose();
+      await model.dispose();
+      await llama.dispose();
+    },
+  };
+}
