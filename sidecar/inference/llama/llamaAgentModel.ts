@@ -10,6 +10,7 @@ import type { AgentModel, GenerationRequest, ModelCapabilities, ModelChunk, Mode
 import { capabilitiesOf } from "./capabilities.js";
 import { toChatHistory, toFunctions } from "./chatHistory.js";
 import { chunkedPrefill } from "./chunkedPrefill.js";
+import { RoundAbort } from "../roundAbort.js";
 import { KvStateStore, modelFileKey, tokensDigest } from "./kvStateStore.js";
 import { loadLlama, type LoadedLlama } from "./llamaRuntime.js";
 import { lockstepSchedule } from "./lockstepSchedule.js";
@@ -156,19 +157,8 @@ export class LlamaAgentModel implements AgentModel {
     const session = await this.openSession(request.sessionKey, prompt);
     request.signal.throwIfAborted();
     // The abort signal of node-llama-cpp is ours: it fires on the caller's abort and when onChunk throws.
-    const inner = new AbortController();
-    let chunkError: { error: unknown } | null = null;
-    const onAbort = () => inner.abort(request.signal.reason);
-    request.signal.addEventListener("abort", onAbort, { once: true });
-    const emit = (chunk: ModelChunk) => {
-      if (chunkError || chunk.text === "") return;
-      try {
-        onChunk(chunk);
-      } catch (error) {
-        chunkError = { error };
-        inner.abort(error);
-      }
-    };
+    const inner = new RoundAbort(request.signal);
+    const emit = inner.sink(onChunk);
 
     const meter = session.sequence.tokenMeter;
     let prefill: { reusedTokens: number; evaluatedTokens: number } = { reusedTokens: 0, evaluatedTokens: 0 };
@@ -196,7 +186,7 @@ export class LlamaAgentModel implements AgentModel {
           emit(c.type === "segment" ? { type: "reasoning", text: c.text } : { type: "answer", text: c.text });
         },
       }).finally(() => { this.generating.count--; });
-      if (chunkError) throw (chunkError as { error: unknown }).error;
+      inner.throwIfSinkFailed();
       request.signal.throwIfAborted();
       const toolCalls: ProposedToolCall[] = (res.functionCalls ?? []).map((c) => ({ name: c.functionName, arguments: c.params }));
       const reasoning = res.fullResponse.filter((p) => typeof p !== "string").map((p) => p.text).join("");
@@ -208,11 +198,11 @@ export class LlamaAgentModel implements AgentModel {
         stopReason: toolCalls.length > 0 ? "tool_calls" : stop === "maxTokens" ? "max_tokens" : stop === "abort" ? "cancelled" : "end",
       };
     } catch (e) {
-      if (chunkError) throw (chunkError as { error: unknown }).error; // the port: onChunk's error, not ours
+      inner.throwIfSinkFailed(); // the port: onChunk's error, not ours
       if (request.signal.aborted) throw request.signal.reason;
       throw e;
     } finally {
-      request.signal.removeEventListener("abort", onAbort);
+      inner.release();
       session.lastUsedMs = Date.now();
       this.scheduleIdleSave(session);
       this.opts.onRoundStats?.({

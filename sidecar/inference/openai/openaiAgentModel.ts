@@ -3,6 +3,7 @@
 // caller (the editor's secret storage) or the environment and never appears in errors or logs.
 import { ErrorCode, HearthError } from "../../../shared/errors.js";
 import type { AgentModel, GenerationRequest, ModelCapabilities, ModelChunk, ModelMessage, ModelRound, ModelToolDefinition } from "../../agent/ports/model.js";
+import { RoundAbort } from "../roundAbort.js";
 import { sseData } from "./sse.js";
 import { ToolCallAssembler, type ToolCallDelta } from "./toolCallAssembler.js";
 
@@ -36,26 +37,15 @@ export class OpenAiAgentModel implements AgentModel {
 
   async generate(request: GenerationRequest, onChunk: (chunk: ModelChunk) => void): Promise<ModelRound> {
     request.signal.throwIfAborted();
-    const inner = new AbortController();
-    let chunkError: { error: unknown } | null = null;
-    const onAbort = () => inner.abort(request.signal.reason);
-    request.signal.addEventListener("abort", onAbort, { once: true });
+    const inner = new RoundAbort(request.signal);
     try {
-      return await this.stream(request, inner.signal, (chunk) => {
-        if (chunkError || chunk.text === "") return;
-        try {
-          onChunk(chunk);
-        } catch (error) {
-          chunkError = { error };
-          inner.abort(error);
-        }
-      });
+      return await this.stream(request, inner.signal, inner.sink(onChunk));
     } catch (e) {
-      if (chunkError) throw (chunkError as { error: unknown }).error;
+      inner.throwIfSinkFailed();
       if (request.signal.aborted) throw request.signal.reason;
       throw e;
     } finally {
-      request.signal.removeEventListener("abort", onAbort);
+      inner.release();
     }
   }
 
