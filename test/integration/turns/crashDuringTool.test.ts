@@ -25,8 +25,9 @@ it("a kernel killed during a tool call leaves the call outcome_unknown in a comp
   const journalPath = path.join(root, "journal.sqlite");
   const marker = path.join(workspace, "runs.log");
   const scriptFile = path.join(root, "script.json");
+  const nap = `311.${process.pid}`; // identifies this test's sleeper among the machine's processes
   fs.writeFileSync(scriptFile, JSON.stringify({ rounds: [
-    { text: ["Starting the build."], toolCalls: [{ name: "shell", arguments: { command: `echo ran >> ${marker}; sleep 311` } }] },
+    { text: ["Starting the build."], toolCalls: [{ name: "shell", arguments: { command: `echo ran >> ${marker}; sleep ${nap}` } }] },
     { text: ["The build was interrupted; I will not rerun it without you."] },
   ] }));
   const env = { HEARTH_ALLOW_SCRIPTED: "1" };
@@ -41,7 +42,7 @@ it("a kernel killed during a tool call leaves the call outcome_unknown in a comp
     first.child.kill("SIGKILL");
     await first.exited;
   } finally {
-    killStrays("sleep\u0000311"); // the kernel died without reaping its shell: a documented limit
+    killStrays(`sleep\u0000${nap}`); // the kernel died without reaping its shell: a documented limit
     first.client.dispose();
   }
 

@@ -83,7 +83,9 @@ describe("turns over the protocol", () => {
     await k.client.initialize("test", "0");
     const driver = new TurnDriver(k.client, () => ({ decision: "approve", reason: "ok" }));
     const marker = path.join(k.workspace, "started");
-    const model = script([{ text: ["Running."], toolCalls: [{ name: "shell", arguments: { command: `touch ${marker}; sleep 300` } }] }, { text: ["never"] }]);
+    // A duration no other process on the machine is likely to use identifies this shell's sleeper.
+    const nap = `${3000 + Math.floor(Math.random() * 5000)}.${process.pid}`;
+    const model = script([{ text: ["Running."], toolCalls: [{ name: "shell", arguments: { command: `touch ${marker}; sleep ${nap}` } }] }, { text: ["never"] }]);
     const { sessionId } = await k.client.request("session/create", { model });
     const { runId } = await k.client.request("turn/start", { sessionId, message: "run it" });
     await driver.until(() => fs.existsSync(marker), "the shell command to start");
@@ -95,7 +97,7 @@ describe("turns over the protocol", () => {
     assert.equal(history.runs.find((r) => r.runId === runId)!.status, "cancelled");
     assertCompleteBatches(history.messages);
     const sleepers = fs.readdirSync("/proc").filter((p) => /^\d+$/.test(p)).filter((p) => {
-      try { return fs.readFileSync(`/proc/${p}/cmdline`, "utf8").includes("sleep\u0000300"); } catch { return false; }
+      try { return fs.readFileSync(`/proc/${p}/cmdline`, "utf8").includes(`sleep\u0000${nap}`); } catch { return false; }
     }).filter((p) => !fs.readFileSync(`/proc/${p}/stat`, "utf8").includes(") Z "));
     assert.deepEqual(sleepers, [], "no live process of the cancelled shell remains");
   });
