@@ -48,6 +48,24 @@ async function stop(child: ChildProcess, entry: string): Promise<void> {
   fs.renameSync(`${entry}.keep`, entry);
 }
 
+/**
+ * Races `attempt` (a tool call; true when it succeeded) against a swapper that flips `entry` to a
+ * symlink to `target`, until the race has hit; asserts it did, and restores `entry` afterwards.
+ */
+async function underRace(mode: "dir" | "file", entry: string, target: string, min: number, attempt: (i: number) => Promise<boolean>): Promise<void> {
+  const swapper = await startSwapper(mode, entry, target);
+  const seen = { ok: 0, refused: 0 };
+  try {
+    await raceUntilHit(min, () => seen.refused, async (i) => {
+      if (await attempt(i)) seen.ok++;
+      else seen.refused++;
+    });
+  } finally {
+    await stop(swapper, entry);
+  }
+  assert.ok(seen.refused > 0, `the race never hit (${JSON.stringify(seen)})`);
+}
+
 for (const resolver of RESOLVERS) {
   describe(`symlink swapped between check and use, ${resolver} resolver (harness #9, #17)`, () => {
     let s: Sandbox;
@@ -60,69 +78,31 @@ for (const resolver of RESOLVERS) {
     });
 
     test("a directory swapped for a symlink mid-path: 2000 reads never read outside (harness #9)", async () => {
-      const swapper = await startSwapper("dir", path.join(s.ws, "dir"), path.join(s.outside, "dir"));
-      const seen = { inside: 0, refused: 0 };
-      try {
-        await raceUntilHit(2000, () => seen.refused, async (i) => {
-          const r = await s.call("read_file", { path: "dir/f.txt" }); // asserts no secret in output
-          if (r.ok) {
-            assert.equal(r.output, "INSIDE\n");
-            seen.inside++;
-          } else seen.refused++;
-        });
-      } finally {
-        await stop(swapper, path.join(s.ws, "dir"));
-      }
-      assert.ok(seen.refused > 0, `the race never hit (${JSON.stringify(seen)})`);
+      await underRace("dir", path.join(s.ws, "dir"), path.join(s.outside, "dir"), 2000, async () => {
+        const r = await s.call("read_file", { path: "dir/f.txt" }); // asserts no secret in output
+        if (r.ok) assert.equal(r.output, "INSIDE\n");
+        return r.ok;
+      });
     });
 
     test("the last component swapped for a symlink: 2000 reads never read outside (harness #9)", async () => {
-      const swapper = await startSwapper("file", path.join(s.ws, "a.txt"), path.join(s.outside, "secret.txt"));
-      const seen = { inside: 0, refused: 0 };
-      try {
-        await raceUntilHit(2000, () => seen.refused, async (i) => {
-          const r = await s.call("read_file", { path: "a.txt" });
-          if (r.ok) {
-            assert.equal(r.output, "alpha\nbeta\ngamma\n");
-            seen.inside++;
-          } else seen.refused++;
-        });
-      } finally {
-        await stop(swapper, path.join(s.ws, "a.txt"));
-      }
-      assert.ok(seen.refused > 0, `the race never hit (${JSON.stringify(seen)})`);
+      await underRace("file", path.join(s.ws, "a.txt"), path.join(s.outside, "secret.txt"), 2000, async () => {
+        const r = await s.call("read_file", { path: "a.txt" });
+        if (r.ok) assert.equal(r.output, "alpha\nbeta\ngamma\n");
+        return r.ok;
+      });
     });
 
     test("a directory swapped for a symlink mid-path: 400 writes never write outside (harness #17)", async () => {
-      const swapper = await startSwapper("dir", path.join(s.ws, "dir"), path.join(s.outside, "dir"));
-      const seen = { written: 0, refused: 0 };
-      try {
-        await raceUntilHit(400, () => seen.refused, async (i) => {
-          const r = await s.call("write_file", { path: "dir/f.txt", content: `INSIDE ${i}\n` });
-          if (r.ok) seen.written++;
-          else seen.refused++;
-        });
-      } finally {
-        await stop(swapper, path.join(s.ws, "dir"));
-      }
+      await underRace("dir", path.join(s.ws, "dir"), path.join(s.outside, "dir"), 400,
+        async (i) => (await s.call("write_file", { path: "dir/f.txt", content: `INSIDE ${i}\n` })).ok);
       s.assertOutsideUntouched();
-      assert.ok(seen.refused > 0, `the race never hit (${JSON.stringify(seen)})`);
     });
 
     test("the target swapped for a symlink: 400 writes never write outside (harness #17)", async () => {
-      const swapper = await startSwapper("file", path.join(s.ws, "dir", "f.txt"), path.join(s.outside, "secret.txt"));
-      const seen = { written: 0, refused: 0 };
-      try {
-        await raceUntilHit(400, () => seen.refused, async (i) => {
-          const r = await s.call("write_file", { path: "dir/f.txt", content: `INSIDE ${i}\n` });
-          if (r.ok) seen.written++;
-          else seen.refused++;
-        });
-      } finally {
-        await stop(swapper, path.join(s.ws, "dir", "f.txt"));
-      }
+      await underRace("file", path.join(s.ws, "dir", "f.txt"), path.join(s.outside, "secret.txt"), 400,
+        async (i) => (await s.call("write_file", { path: "dir/f.txt", content: `INSIDE ${i}\n` })).ok);
       s.assertOutsideUntouched();
-      assert.ok(seen.refused > 0, `the race never hit (${JSON.stringify(seen)})`);
     });
   });
 }
