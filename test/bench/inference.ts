@@ -48,8 +48,8 @@ const direct = await openDirectAnchor({ modelPath, threads, contextSize: 8192, d
 const stats: RoundStats[] = [];
 const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "hearth-bench-kv-"));
 const store = new KvStateStore(stateDir, 2 * 1024 ** 3);
-const open = (opts: { store?: boolean; sessions?: number; lockstepTurns?: number } = {}) => LlamaAgentModel.load({
-  modelPath, threads, contextSize: 8192 / (opts.sessions ?? 1), maxSessions: opts.sessions ?? 1, batchSize: 128, lockstepTurns: opts.lockstepTurns,
+const open = (opts: { store?: boolean; sessions?: number; lockstep?: boolean } = {}) => LlamaAgentModel.load({
+  modelPath, threads, contextSize: 8192 / (opts.sessions ?? 1), maxSessions: opts.sessions ?? 1, batchSize: 128, lockstep: opts.lockstep,
   stateStore: opts.store ? store : null, onRoundStats: (s) => stats.push(s),
 });
 
@@ -116,15 +116,22 @@ try {
     const firstAll = Math.max(...mine.map((s) => s.firstTokenMs!));
     return mine.reduce((a, s) => a + s.generatedTokens - 1, 0) / ((ms - firstAll) / 1000);
   };
-  const one: number[] = [], four: number[] = [], drift: number[] = [];
-  const lockstep = await open({ sessions: 4, lockstepTurns: 2 });
-  for (let r = 0; r < REPS; r++) { one.push(await aggregate(lockstep, 1)); four.push(await aggregate(lockstep, 4)); }
+  const one: number[] = [], four: number[] = [], drift: number[] = [], ideal: number[] = [];
+  const lockstep = await open({ sessions: 4 });
+  for (let r = 0; r < REPS; r++) {
+    one.push(await aggregate(lockstep, 1));
+    four.push(await aggregate(lockstep, 4));
+    await settle();
+    ideal.push(await direct.lockstepDecodeTps(4));
+    await settle();
+  }
   await lockstep.dispose();
-  const free = await open({ sessions: 4, lockstepTurns: 0 });
+  const free = await open({ sessions: 4, lockstep: false });
   for (let r = 0; r < REPS; r++) drift.push(await aggregate(free, 4));
   await free.dispose();
-  row("aggregate decode tok/s, 4 sessions (lockstep)", median(four), median(one), "tok/s", "one session");
-  row("aggregate decode tok/s, 4 sessions (no lockstep)", median(drift), median(one), "tok/s", "one session");
+  row("aggregate decode tok/s, 4 sessions (lockstep gate)", median(four), median(one), "tok/s", "one session");
+  row("aggregate decode tok/s, 4 sessions (lockstep gate) vs direct lockstep", median(four), median(ideal), "tok/s", "node-llama-cpp, 4 sequences in lockstep");
+  row("aggregate decode tok/s, 4 sessions (no gate)", median(drift), median(one), "tok/s", "one session");
 
   // ---- cancel latency during prefill and during decode ----
   const cancelModel = await open();

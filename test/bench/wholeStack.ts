@@ -94,10 +94,11 @@ class Bench {
     const { sessionId } = await this.kernel.client.request("session/create", { model: modelPath, options: { temperature: 0, maxTokens } });
     return sessionId;
   }
-  async start(sessionId: string, message: string): Promise<{ runId: string; timing: TurnTiming }> {
+  async start(sessionId: string, message: string, maxTokens?: number): Promise<{ runId: string; timing: TurnTiming }> {
     const timing: TurnTiming = { sent: performance.now(), firstToken: null, lastDelta: null, done: null, status: null, deltas: [] };
     this.timings.set(sessionId, timing);
-    const { runId } = await this.kernel.client.request("turn/start", { sessionId, message });
+    const options = maxTokens === undefined ? undefined : { temperature: 0, maxTokens };
+    const { runId } = await this.kernel.client.request("turn/start", { sessionId, message, options });
     return { runId, timing };
   }
   async until(pred: () => boolean, what: string, timeoutMs = 300_000): Promise<void> {
@@ -108,9 +109,9 @@ class Bench {
     }
   }
   /** One whole turn; returns its client timing and the round(s) the kernel logged for it. */
-  async turn(sessionId: string, message: string): Promise<{ timing: TurnTiming; round: RoundStats }> {
+  async turn(sessionId: string, message: string, maxTokens?: number): Promise<{ timing: TurnTiming; round: RoundStats }> {
     const before = this.rounds().length;
-    const { timing } = await this.start(sessionId, message);
+    const { timing } = await this.start(sessionId, message, maxTokens);
     await this.until(() => timing.done !== null, "the turn to complete");
     if (timing.status !== "completed") throw new Error(`turn ended ${timing.status}; kernel log:\n${this.kernel.stderr.slice(-20).join("\n")}`);
     await this.until(() => this.rounds().length > before, "the round log line");
@@ -174,22 +175,21 @@ try {
   const perTurn: { turn: number; firstTokenMs: number; round: RoundStats }[] = [];
   for (let turn = 1; turn <= TURNS; turn++) {
     const t = await k.turn(grow, text(100 + turn, TURN_WORDS));
-    say(`turn ${turn}: first token ${((t.timing.firstToken ?? t.timing.done!) - t.timing.sent).toFixed(0)} ms`);
-    perTurn.push({ turn, firstTokenMs: (t.timing.firstToken ?? t.timing.done!) - t.timing.sent, round: t.round });
-  }
-  results.growingSession = perTurn.map((t) => ({ turn: t.turn, firstTokenMs: t.firstTokenMs, evaluated: t.round.prefillEvaluatedTokens, reused: t.round.reusedTokens, kernelPrefillMs: t.round.prefillMs, kernelFirstTokenMs: t.round.firstTokenMs }));
-  for (const turn of [2, 10, 20].filter((t) => t <= TURNS)) {
-    const t = perTurn[turn - 1]!;
+    const firstTokenMs = (t.timing.firstToken ?? t.timing.done!) - t.timing.sent;
+    say(`turn ${turn}: first token ${firstTokenMs.toFixed(0)} ms`);
+    perTurn.push({ turn, firstTokenMs, round: t.round });
+    if (![2, 10, 20].includes(turn)) continue;
+    // Anchored right after the turn: the machine's load drifts over a run.
     const n = t.round.prefillEvaluatedTokens, depth = t.round.reusedTokens;
     await settle();
     const samples: number[] = [];
     for (let r = 0; r < REPS; r++) { samples.push(await direct.prefillMs(n, depth)); await settle(); }
-    const directMs = median(samples);
     const lb = anchorPrefill(n, depth);
-    row(`first token ms, turn ${turn} (${n} new at depth ${depth})`, t.firstTokenMs, "ms", [
-      { name: "node-llama-cpp", value: directMs }, { name: "llama-bench", value: lb === null ? null : n / lb * 1000 },
+    row(`first token ms, turn ${turn} (${n} new at depth ${depth})`, firstTokenMs, "ms", [
+      { name: "node-llama-cpp", value: median(samples) }, { name: "llama-bench", value: lb === null ? null : n / lb * 1000 },
     ]);
   }
+  results.growingSession = perTurn.map((t) => ({ turn: t.turn, firstTokenMs: t.firstTokenMs, evaluated: t.round.prefillEvaluatedTokens, reused: t.round.reusedTokens, kernelPrefillMs: t.round.prefillMs, kernelFirstTokenMs: t.round.firstTokenMs }));
 
   // ---- first token after a kernel restart (saved KV state) vs a full re-prefill ----
   await k.kernel.client.request("kernel/shutdown", undefined); // unloading saves every session's KV state
@@ -215,25 +215,34 @@ try {
   say("restart measured");
   // ---- aggregate decode of 4 concurrent sessions vs one ----
   const aggregate = async (n: number) => {
-    // Long answers: each session's prefill (system prompt and tools, ~370 tokens) runs while the others
-    // decode, so with short answers the turns hardly overlap.
     const ids = await Promise.all(Array.from({ length: n }, () => k.session(CONCURRENT_TOKENS)));
+    // Sessions already running (a chat beside background tasks): their system prompt and tools are in
+    // their KV caches, so the concurrent turns prefill only their new message.
+    for (const id of ids) await k.turn(id, "ready?", 1);
     const before = k.rounds().length;
     const started = await Promise.all(ids.map((id, i) => k.start(id, text(200 + i + n * 10, 24))));
     await k.until(() => started.every((s) => s.timing.done !== null), "concurrent turns");
     await k.until(() => k.rounds().length >= before + n, "concurrent round logs");
     // From the first session's first token to the last session's last token: greedy answers of a random
-    // model end at different lengths, so a window where all generate at once may not exist. This
-    // includes the later sessions' prefills, so it understates decode sharing (the adapter bench,
-    // inference.ts, measures it without them).
+    // model end at different lengths, so a window where all generate at once may not exist. It includes
+    // the other sessions' short prefills, so it slightly understates decode sharing.
     const generated = k.rounds().slice(before).reduce((a, r) => a + r.generatedTokens, 0);
     const from = Math.min(...started.map((s) => s.timing.firstToken!));
     const to = Math.max(...started.map((s) => s.timing.lastDelta!));
     return generated / ((to - from) / 1000);
   };
-  const one: number[] = [], four: number[] = [];
-  for (let r = 0; r < REPS; r++) { one.push(await aggregate(1)); four.push(await aggregate(4)); }
-  row("aggregate generation tok/s, 4 concurrent turns (first to last token)", median(four), "tok/s", [{ name: "one session", value: median(one) }]);
+  const one: number[] = [], four: number[] = [], ideal: number[] = [];
+  for (let r = 0; r < REPS; r++) {
+    one.push(await aggregate(1));
+    four.push(await aggregate(4));
+    await settle();
+    ideal.push(await direct.lockstepDecodeTps(4));
+    await settle();
+  }
+  row("aggregate generation tok/s, 4 concurrent turns (first to last token)", median(four), "tok/s", [
+    { name: "one session", value: median(one) }, { name: "node-llama-cpp, 4 sequences in lockstep", value: median(ideal) },
+  ]);
+  results.concurrencySamples = { one, four, directLockstep: ideal };
 
   say("concurrency measured");
   // ---- cancel latency at the client: turn/cancel sent → completed(cancelled) received ----

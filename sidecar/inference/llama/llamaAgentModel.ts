@@ -13,7 +13,7 @@ import { chunkedPrefill } from "./chunkedPrefill.js";
 import { RoundAbort } from "../roundAbort.js";
 import { KvStateStore, modelFileKey, tokensDigest } from "./kvStateStore.js";
 import { loadLlama, type LoadedLlama } from "./llamaRuntime.js";
-import { lockstepSchedule } from "./lockstepSchedule.js";
+import { LockstepGate } from "./lockstepGate.js";
 import { SessionLocks } from "./sessionLocks.js";
 
 export interface LlamaAdapterOptions {
@@ -35,12 +35,8 @@ export interface LlamaAdapterOptions {
   gpu?: "auto" | false;
   /** Saved KV state, outside the workspace (the kernel passes its directory). Null: no resume. */
   stateStore?: KvStateStore | null;
-  /**
-   * Event-loop turns a decode dispatch waits while several sessions generate, so they share batches.
-   * Off (0) by default: through LlamaChat, holding 2 turns measured 0.92x one session's decode for
-   * 4 sessions vs 1.09x without (test/bench/inference.ts); true lockstep needs an own decode loop.
-   */
-  lockstepTurns?: number;
+  /** Concurrent sessions decode in lockstep, sharing batches (default true; false for the benchmark's comparison). */
+  lockstep?: boolean;
   /** A session idle this long has its KV state saved (it stays loaded). */
   idleSaveMs?: number;
   onLoadProgress?: (fraction: number) => void;
@@ -88,16 +84,14 @@ export class LlamaAgentModel implements AgentModel {
   private readonly locks = new SessionLocks();
   private readonly modelKey: string;
   private disposed = false;
-  private readonly generating: { count: number };
 
   private constructor(
     private readonly loaded: LoadedLlama,
     private readonly context: LlamaContext,
     private readonly wrapper: ChatWrapper,
     private readonly opts: Required<Pick<LlamaAdapterOptions, "contextSize" | "maxSessions" | "batchSize" | "prefillChunk" | "idleSaveMs">> & LlamaAdapterOptions,
-    generating: { count: number },
+    private readonly gate: LockstepGate,
   ) {
-    this.generating = generating;
     this.modelId = loaded.model.filename ?? opts.modelPath;
     this.wrapperName = wrapper.wrapperName;
     this.capabilities = capabilitiesOf(wrapper);
@@ -107,16 +101,16 @@ export class LlamaAgentModel implements AgentModel {
   static async load(options: LlamaAdapterOptions): Promise<LlamaAgentModel> {
     // Unset (undefined) options keep their defaults: callers pass their own optional settings through.
     const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as LlamaAdapterOptions;
-    const opts = { contextSize: 4096, maxSessions: 4, batchSize: 128, prefillChunk: 64, idleSaveMs: 30_000, lockstepTurns: 0, ...given };
-    const generating = { count: 0 };
+    const opts = { contextSize: 4096, maxSessions: 4, batchSize: 128, prefillChunk: 64, idleSaveMs: 30_000, lockstep: true, ...given };
     const loaded = await loadLlama({ modelPath: opts.modelPath, threads: opts.threads, gpu: opts.gpu, onProgress: opts.onLoadProgress });
     try {
       const context = await loaded.model.createContext({
         contextSize: opts.contextSize, sequences: opts.maxSessions, batchSize: opts.batchSize, threads: loaded.threads,
-        batching: { dispatchSchedule: lockstepSchedule(() => generating.count, opts.lockstepTurns), itemPrioritizationStrategy: "maximumParallelism" },
       });
+      const gate = new LockstepGate();
+      if (opts.lockstep) gate.install(context);
       const wrapper = resolveChatWrapper(loaded.model);
-      return new LlamaAgentModel(loaded, context, wrapper, opts, generating);
+      return new LlamaAgentModel(loaded, context, wrapper, opts, gate);
     } catch (e) {
       await loaded.llama.dispose();
       throw new HearthError(ErrorCode.ModelUnavailable, `cannot create a ${opts.contextSize}-token context for ${opts.modelPath}: ${(e as Error).message}; lower the context size or the number of sessions`);
@@ -170,7 +164,7 @@ export class LlamaAgentModel implements AgentModel {
       // The last chunk of the prompt is evaluated by generation, in one batch with its logits.
       prefill = await chunkedPrefill(session.sequence, prompt, Math.min(this.opts.prefillChunk, this.opts.batchSize), inner.signal);
       prefillMs = performance.now() - t0;
-      this.generating.count++;
+      this.gate.begin(session.sequence);
       const res = await session.chat.generateResponse(history, {
         functions,
         documentFunctionParams: true,
@@ -185,7 +179,7 @@ export class LlamaAgentModel implements AgentModel {
           firstToken();
           emit(c.type === "segment" ? { type: "reasoning", text: c.text } : { type: "answer", text: c.text });
         },
-      }).finally(() => { this.generating.count--; });
+      }).finally(() => this.gate.end(session.sequence));
       inner.throwIfSinkFailed();
       request.signal.throwIfAborted();
       const toolCalls: ProposedToolCall[] = (res.functionCalls ?? []).map((c) => ({ name: c.functionName, arguments: c.params }));

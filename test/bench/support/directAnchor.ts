@@ -49,6 +49,25 @@ export async function openDirectAnchor(opts: { modelPath: string; threads: numbe
       seq.dispose();
       return ms;
     },
+    /**
+     * Aggregate greedy decode tok/s of `k` sequences of one context driven in lockstep (`Promise.all`
+     * over their generators, the probe's method): what llama.cpp's batching gives on this machine.
+     */
+    async lockstepDecodeTps(k: number): Promise<number> {
+      const shared = await model.createContext({ contextSize: 512 * k, sequences: k, batchSize: 128, threads: opts.threads });
+      try {
+        const gens = Array.from({ length: k }, (_, i) => shared.getSequence().evaluate(tokens(200 + i, 24), { temperature: 0 })[Symbol.asyncIterator]());
+        await Promise.all(gens.map((g) => g.next())); // prompts and first tokens
+        const t0 = performance.now();
+        let steps = 0;
+        for (; steps < opts.decodeTokens - 1; steps++) if ((await Promise.all(gens.map((g) => g.next()))).some((r) => r.done)) break;
+        const tps = (k * steps) / ((performance.now() - t0) / 1000);
+        await Promise.all(gens.map((g) => g.return(undefined)));
+        return tps;
+      } finally {
+        await shared.dispose();
+      }
+    },
     async dispose(): Promise<void> {
       await context.dispose();
       await model.dispose();

@@ -7,6 +7,7 @@ import { after, before, test } from "node:test";
 import { LlamaAgentModel, type RoundStats } from "../../../sidecar/inference/llama/llamaAgentModel.js";
 import { KvStateStore } from "../../../sidecar/inference/llama/kvStateStore.js";
 import type { GenerationRequest } from "../../../sidecar/agent/ports/model.js";
+import type { LockstepGate } from "../../../sidecar/inference/llama/lockstepGate.js";
 import { ensureFixtureModels } from "../../fixtures/models.js";
 
 let model: LlamaAgentModel;
@@ -15,13 +16,29 @@ const stats: RoundStats[] = [];
 before(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "hearth-conc-"));
   model = await LlamaAgentModel.load({
-    modelPath: ensureFixtureModels().chat, threads: 1, contextSize: 512, maxSessions: 2, lockstepTurns: 2,
+    modelPath: ensureFixtureModels().chat, threads: 1, contextSize: 512, maxSessions: 2, lockstep: true,
     stateStore: new KvStateStore(dir, 64 << 20), onRoundStats: (s) => stats.push(s),
   });
 });
 after(async () => { await model?.dispose(); fs.rmSync(dir, { recursive: true, force: true }); });
 
-const req = (sessionKey: string, text: string): GenerationRequest => ({ sessionKey, messages: [{ role: "user", text }], tools: [], options: { maxTokens: 24, temperature: 0 }, signal: new AbortController().signal });
+const req = (sessionKey: string, text: string, maxTokens = 24, signal = new AbortController().signal): GenerationRequest => ({ sessionKey, messages: [{ role: "user", text }], tools: [], options: { maxTokens, temperature: 0 }, signal });
+
+/** Sizes of the native decode batches, read where llama.cpp receives them (diagnostics only: internals of node-llama-cpp 3.21.1). */
+function recordBatchSizes(m: LlamaAgentModel): number[] {
+  const context = (m as unknown as { context: { _ctx: Record<string, unknown> } }).context;
+  const native = context._ctx;
+  const sizes: number[] = [];
+  context._ctx = new Proxy(native, {
+    get: (target, prop) => {
+      const value = target[prop as string];
+      if (prop === "initBatch") return (n: number) => { sizes.push(n); return (value as (n: number) => unknown).call(target, n); };
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  return sizes;
+}
+const gateOf = (m: LlamaAgentModel) => (m as unknown as { gate: LockstepGate }).gate;
 
 test("sessions generating at once in lockstep give the same greedy text as each alone (issue 6, item 4; spec 000 #18)", async () => {
   const aloneA = await model.generate(req("a1", "the quick brown fox"), () => undefined);
@@ -41,4 +58,28 @@ test("a third session takes the least recently used idle session's sequence afte
   const reopened = stats.at(-1)!;
   assert.ok(reopened.restoredTokens > 0, JSON.stringify(reopened));
   assert.ok(reopened.prefillEvaluatedTokens <= 1, JSON.stringify(reopened));
+});
+
+test("sessions generating at once share their decode batches: one token of each per batch (issue 6, item 4)", async () => {
+  const sizes = recordBatchSizes(model);
+  await Promise.all([model.generate(req("l1", "the quick brown fox"), () => undefined), model.generate(req("l2", "import fs from node"), () => undefined)]);
+  const shared = sizes.filter((n) => n === 2).length;
+  // Both generate 24 tokens; the first comes with the prompt batch, so 23 decode steps could be shared.
+  assert.ok(shared >= 20, `decode batches ${JSON.stringify(sizes)}: ${shared} held both sessions' tokens`);
+});
+
+test("a session cancelled or finished mid-decode never holds the others back (issue 6, item 4; spec 000 #18)", async () => {
+  const alone = await model.generate(req("f1", "import fs from node", 40), () => undefined);
+  const before = { ...gateOf(model).released };
+  const ac = new AbortController();
+  let chunks = 0;
+  const short = model.generate(req("f2", "the quick brown fox", 40, ac.signal), () => { if (++chunks === 5) ac.abort(new Error("stop")); });
+  const long = model.generate(req("f3", "import fs from node", 40), () => undefined);
+  await assert.rejects(short, /stop/);
+  assert.equal((await long).text, alone.text);
+  const early = model.generate(req("f4", "the quick brown fox", 3), () => undefined);
+  assert.equal((await Promise.all([early, model.generate(req("f5", "import fs from node", 40), () => undefined)]))[1].text, alone.text);
+  // Released because every decoding session was ready, never by the safety timeout.
+  assert.equal(gateOf(model).released.timedOut, before.timedOut);
+  assert.ok(gateOf(model).released.together > before.together);
 });

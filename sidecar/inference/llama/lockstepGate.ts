@@ -1,0 +1,88 @@
+// Concurrent sessions share the one context (issue 6, item 4). Left alone their decode steps drift
+// apart: each LlamaChat queues its next token when its own bookkeeping is done, so a batch holds the
+// sessions that happened to be ready (measured: 4 sessions, batches of 3, 1.1x one session's decode).
+// The gate holds each generating session's next one-token decode until every generating session has
+// asked for its own, then queues them in one synchronous pass, so they go into one batch (lockstep:
+// the probe's `Promise.all` over sequence generators).
+import type { LlamaContext, LlamaContextSequence } from "node-llama-cpp";
+
+/** The decode request of node-llama-cpp 3.21.1's context (internal, hence the runtime check). */
+interface DecodeRequest {
+  sequenceId: number;
+  tokens: readonly number[];
+}
+type DecodeTokens = (request: DecodeRequest, ...rest: unknown[]) => Promise<unknown>;
+
+export class LockstepGate {
+  /** Sequences inside a generation, and whether each has asked for a one-token decode yet. */
+  private readonly generating = new Map<number, boolean>();
+  private readonly held: (() => void)[] = [];
+  private readonly heldSequences = new Set<number>();
+  private timer: NodeJS.Timeout | null = null;
+  /** Batches released because every decoding session was ready, and because the hold timed out. */
+  readonly released = { together: 0, timedOut: 0 };
+
+  /**
+   * @param maxHoldMs a safety net, not the mechanism: a session that stops asking for tokens without
+   * ending its generation (none is known) delays the others by at most this much per token.
+   */
+  constructor(private readonly maxHoldMs = 100) {}
+
+  /** Wraps the context's decode queue; false when this node-llama-cpp has no such internal (no lockstep, still correct). */
+  install(context: LlamaContext): boolean {
+    const target = context as unknown as { _decodeTokens?: DecodeTokens };
+    const original = target._decodeTokens;
+    if (typeof original !== "function") return false;
+    target._decodeTokens = (request, ...rest) => {
+      const call = () => original.call(context, request, ...rest);
+      // Prompt chunks pass at once; so does a session's only decoder, or one not in a generation.
+      if (request.tokens.length !== 1 || !this.generating.has(request.sequenceId)) return call();
+      this.generating.set(request.sequenceId, true);
+      return new Promise((resolve, reject) => {
+        this.held.push(() => call().then(resolve, reject));
+        this.heldSequences.add(request.sequenceId);
+        this.releaseWhenReady();
+      });
+    };
+    return true;
+  }
+
+  /** A session's generation starts: its one-token decodes now wait for the other generating sessions. */
+  begin(sequence: LlamaContextSequence): void {
+    this.generating.set(sequenceIdOf(sequence), false);
+  }
+
+  /** A session's generation ended (answer, error or cancel): nobody waits for it any more. */
+  end(sequence: LlamaContextSequence): void {
+    this.generating.delete(sequenceIdOf(sequence));
+    this.releaseWhenReady();
+  }
+
+  private releaseWhenReady(): void {
+    // Only sessions already decoding are waited for: one still evaluating its prompt's last chunk
+    // would hold the others for a whole prompt batch.
+    const decoding = [...this.generating.values()].filter(Boolean).length;
+    if (this.held.length === 0) return;
+    if (this.heldSequences.size >= decoding) {
+      this.release();
+      this.released.together++;
+    } else {
+      this.timer ??= setTimeout(() => {
+        this.release();
+        this.released.timedOut++;
+      }, this.maxHoldMs);
+    }
+  }
+
+  private release(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const calls = this.held.splice(0);
+    this.heldSequences.clear();
+    for (const call of calls) call();
+  }
+}
+
+function sequenceIdOf(sequence: LlamaContextSequence): number {
+  return (sequence as unknown as { _sequenceId: number })._sequenceId;
+}
