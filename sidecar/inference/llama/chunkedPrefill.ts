@@ -1,20 +1,24 @@
 // Prompt evaluation in chunks with a cancellation check between them (issue 6, item 3): node-llama-cpp
 // does not honour the abort signal while it evaluates a prompt (the probe: 30 s for 3k tokens), so a
-// long prefill is split at the batch size (≤150 ms to stop at 128) and what was evaluated is kept.
+// long prefill is split into chunks and what was evaluated is kept.
 import type { LlamaContextSequence, Token } from "node-llama-cpp";
 import { commonPrefixLength } from "./kvStateStore.js";
 
 /**
- * Evaluates every whole chunk of the prompt's new tokens but the last. The last chunk (1..chunkSize
- * tokens, ending with the prompt's last token) is left to generation, which evaluates it in one batch
- * together with the logits it needs: evaluating it here would leave generation a separate one-token
- * step (one decode step more on every first token: 1.20x → see docs/models.md). It is at most one
- * batch, so a cancel still waits for at most one batch.
+ * Leaves the prompt's last new tokens, as many as fit one batch, to generation, which evaluates them in
+ * one batch together with the logits it needs; what comes before goes in whole chunks with a
+ * cancellation check between them. So a cancel waits for at most one chunk, or for the final batch.
+ *
+ * Why one final batch rather than chunks all the way: every batch pays a cost that grows with the
+ * depth of the cache (measured on the benchmark model, 2 threads: 122 new tokens at depth 1,500 take
+ * 545 ms in one batch, 745 ms as 64 + 58, 976 ms as 4 x ~32; at depth 100, 440 vs 475 ms), and a
+ * separate one-token step before the first token would be one more batch (docs/models.md). The new
+ * tokens of a typical chat turn fit one batch: they are evaluated in one, with no chunk boundary.
  */
 export async function chunkedPrefill(
   sequence: LlamaContextSequence,
   prompt: readonly Token[],
-  chunkSize: number,
+  sizes: { chunk: number; lastBatch: number },
   signal: AbortSignal,
 ): Promise<{ reusedTokens: number; evaluatedTokens: number }> {
   const held = sequence.contextTokens;
@@ -23,12 +27,18 @@ export async function chunkedPrefill(
   // or a branch of history) is erased so the cache encodes exactly the prompt's prefix.
   if (reusedTokens < sequence.nextTokenIndex) await sequence.eraseContextTokenRanges([{ start: reusedTokens, end: sequence.nextTokenIndex }]);
   const remaining = prompt.length - reusedTokens;
-  const end = remaining <= 0 ? reusedTokens : prompt.length - ((remaining - 1) % chunkSize) - 1;
-  for (let i = reusedTokens; i < end; i += chunkSize) {
+  const end = reusedTokens + chunkedPart(remaining, sizes.chunk, sizes.lastBatch);
+  for (let i = reusedTokens; i < end; i += sizes.chunk) {
     signal.throwIfAborted();
-    await sequence.evaluateWithoutGeneratingNewTokens(prompt.slice(i, i + chunkSize) as Token[]);
+    await sequence.evaluateWithoutGeneratingNewTokens(prompt.slice(i, i + sizes.chunk) as Token[]);
   }
   signal.throwIfAborted();
   // Every new token is evaluated by the end of the round's first token: here, or by generation.
   return { reusedTokens, evaluatedTokens: Math.max(0, remaining) };
+}
+
+/** Tokens evaluated in whole chunks before the final batch: the fewest that leave at most `lastBatch`. */
+export function chunkedPart(newTokens: number, chunk: number, lastBatch: number): number {
+  if (newTokens <= lastBatch) return 0;
+  return Math.ceil((newTokens - lastBatch) / chunk) * chunk;
 }

@@ -24,12 +24,13 @@ export interface LlamaAdapterOptions {
   contextSize?: number;
   /** Sequences in the one context: sessions that can hold a KV cache at once. */
   maxSessions?: number;
-  /** The context's native batch (generation evaluates a prompt's last chunk in one). */
+  /** The context's native batch: generation evaluates a prompt's last new tokens, up to one batch, in one. */
   batchSize?: number;
   /**
-   * Prefill chunk, at most batchSize: the abort signal is checked between chunks (issue 6, item 3).
-   * 64 by default: a cancel waits for the chunk in flight, half a chunk on average; at 128 the whole
-   * stack measured 349 ms (target ≤ 200 ms) on the 0.5B benchmark model, 2 threads (docs/models.md).
+   * Prefill chunk for what comes before that last batch, at most batchSize: the abort signal is
+   * checked between chunks (issue 6, item 3). 64 by default: a cancel waits for the chunk in flight,
+   * half a chunk on average; 128-token chunks measured 349 ms to cancel (target ≤ 200 ms) on the 0.5B
+   * benchmark model, 2 threads (docs/models.md).
    */
   prefillChunk?: number;
   gpu?: "auto" | false;
@@ -161,8 +162,8 @@ export class LlamaAgentModel implements AgentModel {
     const out0 = meter.usedOutputTokens;
     const firstToken = () => { firstTokenMs ??= performance.now() - t0; };
     try {
-      // The last chunk of the prompt is evaluated by generation, in one batch with its logits.
-      prefill = await chunkedPrefill(session.sequence, prompt, Math.min(this.opts.prefillChunk, this.opts.batchSize), inner.signal);
+      // The last batch of the prompt is evaluated by generation, together with its logits.
+      prefill = await chunkedPrefill(session.sequence, prompt, { chunk: Math.min(this.opts.prefillChunk, this.opts.batchSize), lastBatch: this.opts.batchSize }, inner.signal);
       prefillMs = performance.now() - t0;
       this.gate.begin(session.sequence);
       const res = await session.chat.generateResponse(history, {
