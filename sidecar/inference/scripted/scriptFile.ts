@@ -22,6 +22,8 @@ export const ScriptRound = z.strictObject({
   terminalReasoning: z.string().optional(),
   /** Test-only: the round fails with this message after streaming its deltas. */
   error: z.string().optional(),
+  /** Test-only: the round fails at once unless the user messages it is shown are exactly these, in order. */
+  expectUsers: z.array(z.string()).optional(),
 });
 export type ScriptRound = z.infer<typeof ScriptRound>;
 

@@ -60,6 +60,10 @@ export class ScriptedModel implements AgentModel {
     if (!round) {
       throw new HearthError(ErrorCode.ModelUnavailable, `scripted model ${this.modelId} has ${this.rounds.length} rounds and the session asks for round ${index + 1}; add rounds to the script`);
     }
+    const shown = request.messages.flatMap((m) => (m.role === "user" ? [m.text] : []));
+    if (round.expectUsers && JSON.stringify(shown) !== JSON.stringify(round.expectUsers)) {
+      throw new Error(`scripted round ${index + 1} expects the user messages ${JSON.stringify(round.expectUsers)} and was shown ${JSON.stringify(shown)}`);
+    }
     const { signal } = request;
     // Every await happens inside this call, so the returned promise is the completion barrier.
     for (const [type, parts] of [["reasoning", round.reasoning], ["answer", round.text]] as const) {

@@ -4,7 +4,7 @@ import { ErrorCode, HearthError } from "../../../shared/errors.js";
 import type { HistoryMessage, RunSummary, SessionSummary } from "../../../shared/protocol/records.js";
 import type { Journal } from "../../journal/journal.js";
 import { checkAttemptResult, ensureBinding, recordAdapterNativeSessionId } from "./bindings.js";
-import { appendComplete, completeMessages, settleTurn, stageTurn, type NewMessage } from "./conversation.js";
+import { appendComplete, completeMessages, replayMessages, settleTurn, stageTurn, type NewMessage } from "./conversation.js";
 import { createDelegation, pendingRecoveries, type NewDelegation, type RecoveryDispatch } from "./delegations.js";
 import { completeInvocation, markDispatched, prepareInvocation, type InvocationClaim, type InvocationOutcome, type PrepareRequest } from "./ledger.js";
 import { recordOperationOutcome, requireOperation, type ObligationKind } from "./obligations.js";
@@ -170,10 +170,17 @@ export class ControlPlane {
     return this.journal.withTransaction((db) => (ownedSession(db, this.scope, sessionId), pinAuthority(db, sessionId, current)));
   }
 
-  /** The complete messages (for replay) and every run with its attempts and ledger rows. */
+  /** The complete messages and every run with its attempts and ledger rows: what clients show. */
   history(sessionId: string): SessionHistory {
     const db = this.journal.db;
     ownedSession(db, this.scope, sessionId);
     return { session: sessionSummary(db, sessionId), messages: completeMessages(db, sessionId), runs: runHistory(db, sessionId) };
+  }
+
+  /** The messages a model is shown when the session resumes (spec 000 #13: see replayMessages). */
+  replay(sessionId: string): HistoryMessage[] {
+    const db = this.journal.db;
+    ownedSession(db, this.scope, sessionId);
+    return replayMessages(db, sessionId);
   }
 }

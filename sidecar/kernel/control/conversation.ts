@@ -54,8 +54,26 @@ export function settleTurn(db: Db, sessionId: string, seq: number, outcome: { me
   if (sets.changes !== 1) throw new HearthError(ErrorCode.Conflict, `refused: journal turn ${seq} of session ${sessionId} is not pending or streaming; it was already settled`);
 }
 
-/** Complete messages in seq order: what a model replays and what clients show. */
+/** Complete messages in seq order: what clients show. */
 export function completeMessages(db: Db, sessionId: string): HistoryMessage[] {
   const rows = db.prepare(`SELECT seq, body_json FROM conversation_journal WHERE session_id = ? AND status = 'complete' ORDER BY seq`).all(sessionId) as { seq: number; body_json: string }[];
+  return rows.map((r) => HistoryMessage.parse({ seq: r.seq, ...JSON.parse(r.body_json) }));
+}
+
+/**
+ * What a model replays: the complete messages without the user message of a run that failed or was
+ * cancelled before anything else of it was committed. spec 000 #13: a failure before any possible
+ * tool effect rolls the turn's user message back; the kernel keeps it in the journal (it was committed
+ * at admission, and nothing a person typed is lost) but leaves it out of the model's view. A run that
+ * committed a call/result batch keeps its user message with the batch.
+ */
+export function replayMessages(db: Db, sessionId: string): HistoryMessage[] {
+  const rows = db.prepare(`
+    SELECT c.seq, c.body_json FROM conversation_journal c
+    WHERE c.session_id = ? AND c.status = 'complete'
+      AND NOT (c.role = 'user'
+        AND EXISTS (SELECT 1 FROM runs r WHERE r.run_id = c.run_id AND r.status IN ('failed', 'cancelled'))
+        AND NOT EXISTS (SELECT 1 FROM conversation_journal o WHERE o.session_id = c.session_id AND o.run_id = c.run_id AND o.seq <> c.seq AND o.status = 'complete'))
+    ORDER BY c.seq`).all(sessionId) as { seq: number; body_json: string }[];
   return rows.map((r) => HistoryMessage.parse({ seq: r.seq, ...JSON.parse(r.body_json) }));
 }

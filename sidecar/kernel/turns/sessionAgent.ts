@@ -36,7 +36,7 @@ export async function ensureModel(models: ModelHost, spec: string, client: Clien
 export async function buildSessionAgent(deps: SessionAgentDeps, run: RunRef, client: ClientChannel): Promise<AgentSession> {
   const profile = deps.control.profile(run.sessionId);
   await ensureModel(deps.models, profile.model_profile, client);
-  const { messages } = deps.control.history(run.sessionId);
+  const messages = deps.control.replay(run.sessionId);
   // The run's own user message is the turn's input, not history to replay.
   const committed = messages.filter((m, i) => !(i === messages.length - 1 && m.role === "user"));
   const history: AgentMessage[] = committed.map(({ seq: _seq, ...m }) => m as AgentMessage);

@@ -112,4 +112,23 @@ describe("turns over the protocol", () => {
     await assert.rejects(k.client.request("turn/start", { sessionId, message: "two" }), /already has an active run/);
     assert.equal((await driver.completion(runId)).status, "completed");
   });
+
+  it("a turn that fails before any effect is rolled back from the model's view but kept in the journal (spec 000 #13)", async () => {
+    const k = kernel();
+    await k.client.initialize("test", "0");
+    const driver = new TurnDriver(k.client);
+    // Each round fails unless the model is shown exactly these user messages: the first turn fails on it.
+    const model = script([{ text: ["answered"], expectUsers: ["second"] }, { text: ["again"], expectUsers: ["second", "third"] }]);
+    const { sessionId } = await k.client.request("session/create", { model });
+    const first = await k.client.request("turn/start", { sessionId, message: "first" });
+    const failed = await driver.completion(first.runId);
+    assert.equal(failed.status, "failed");
+    const second = await k.client.request("turn/start", { sessionId, message: "second" });
+    assert.equal((await driver.completion(second.runId)).status, "completed", "the failed turn's message was not replayed to the model");
+    const third = await k.client.request("turn/start", { sessionId, message: "third" });
+    assert.equal((await driver.completion(third.runId)).status, "completed", "a completed turn's message stays in the model's view");
+    const history = await k.client.request("session/history", { sessionId });
+    assert.deepEqual(history.messages.map((m) => [m.role, "text" in m ? m.text : m.output]), [["user", "first"], ["user", "second"], ["assistant", "answered"], ["user", "third"], ["assistant", "again"]], "nothing a person typed is lost");
+    assert.equal(history.runs.find((r) => r.runId === first.runId)?.status, "failed");
+  });
 });
