@@ -226,21 +226,23 @@ try {
     // From the first session's first token to the last session's last token: greedy answers of a random
     // model end at different lengths, so a window where all generate at once may not exist. It includes
     // the other sessions' short prefills, so it slightly understates decode sharing.
+    concurrentDepth = Math.max(concurrentDepth, ...k.rounds().slice(before).map((r) => r.promptTokens));
     const generated = k.rounds().slice(before).reduce((a, r) => a + r.generatedTokens, 0);
     const from = Math.min(...started.map((s) => s.timing.firstToken!));
     const to = Math.max(...started.map((s) => s.timing.lastDelta!));
     return generated / ((to - from) / 1000);
   };
+  let concurrentDepth = 0;
   const one: number[] = [], four: number[] = [], ideal: number[] = [];
   for (let r = 0; r < REPS; r++) {
     one.push(await aggregate(1));
     four.push(await aggregate(4));
     await settle();
-    ideal.push(await direct.lockstepDecodeTps(4));
+    ideal.push(await direct.lockstepDecodeTps(4, concurrentDepth));
     await settle();
   }
   row("aggregate generation tok/s, 4 concurrent turns (first to last token)", median(four), "tok/s", [
-    { name: "one session", value: median(one) }, { name: "node-llama-cpp, 4 sequences in lockstep", value: median(ideal) },
+    { name: "one session", value: median(one) }, { name: `node-llama-cpp, 4 sequences in lockstep at depth ${concurrentDepth}`, value: median(ideal) },
   ]);
   results.concurrencySamples = { one, four, directLockstep: ideal };
 

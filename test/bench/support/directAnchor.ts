@@ -50,13 +50,14 @@ export async function openDirectAnchor(opts: { modelPath: string; threads: numbe
       return ms;
     },
     /**
-     * Aggregate greedy decode tok/s of `k` sequences of one context driven in lockstep (`Promise.all`
-     * over their generators, the probe's method): what llama.cpp's batching gives on this machine.
+     * Aggregate greedy decode tok/s of `k` sequences of one context, each after a `depth`-token prompt,
+     * driven in lockstep (`Promise.all` over their generators, the probe's method): what llama.cpp's
+     * batching gives on this machine. Depth matters: a batch attends over every sequence's cells.
      */
-    async lockstepDecodeTps(k: number): Promise<number> {
-      const shared = await model.createContext({ contextSize: 512 * k, sequences: k, batchSize: 128, threads: opts.threads });
+    async lockstepDecodeTps(k: number, depth = 24): Promise<number> {
+      const shared = await model.createContext({ contextSize: (depth + opts.decodeTokens + 64) * k, sequences: k, batchSize: 128, threads: opts.threads });
       try {
-        const gens = Array.from({ length: k }, (_, i) => shared.getSequence().evaluate(tokens(200 + i, 24), { temperature: 0 })[Symbol.asyncIterator]());
+        const gens = Array.from({ length: k }, (_, i) => shared.getSequence().evaluate(tokens(200 + i, depth), { temperature: 0 })[Symbol.asyncIterator]());
         await Promise.all(gens.map((g) => g.next())); // prompts and first tokens
         const t0 = performance.now();
         let steps = 0;
