@@ -39,6 +39,7 @@ const TURN_WORDS = quick ? 60 : 110;
 const REPS = Number(process.env.REPS ?? (quick ? 1 : 3));
 const CONCURRENT_TOKENS = quick ? 160 : 256;
 const CANCEL_PREFILL_WORDS = quick ? 900 : 1500;
+const CANCEL_REPS = Math.max(REPS, quick ? 3 : 7);
 const anchorBench = llamaBench();
 
 const t00 = performance.now();
@@ -251,7 +252,8 @@ try {
   const cancelAt = async (kind: "prefill" | "decode") => {
     const id = await k.session(kind === "prefill" ? 4 : 400);
     const { runId, timing } = await k.start(id, text(300 + Math.floor(Math.random() * 1000), kind === "prefill" ? CANCEL_PREFILL_WORDS : 16));
-    if (kind === "prefill") await new Promise((r) => setTimeout(r, 800));
+    // A random moment within a chunk: a cancel waits for the rest of the chunk in flight.
+    if (kind === "prefill") await new Promise((r) => setTimeout(r, 800 + Math.random() * 400));
     else { await k.until(() => timing.firstToken !== null, "a first token"); await new Promise((r) => setTimeout(r, 300)); }
     if (timing.done !== null) throw new Error(`the ${kind} turn finished before it was cancelled: lengthen it`);
     const sent = performance.now();
@@ -262,7 +264,7 @@ try {
     return timing.done! - sent;
   };
   const cp: number[] = [], cd: number[] = [];
-  for (let r = 0; r < REPS; r++) { cp.push(await cancelAt("prefill")); cd.push(await cancelAt("decode")); }
+  for (let r = 0; r < CANCEL_REPS; r++) { cp.push(await cancelAt("prefill")); cd.push(await cancelAt("decode")); }
   // The adapter's prefill chunk (LlamaAdapterOptions.prefillChunk): a cancel waits for the one in flight.
   row("cancel latency during prefill", median(cp), "ms", [{ name: "one 64-token chunk (node-llama-cpp)", value: 64 / median(preA) * 1000 }]);
   row("cancel latency during decode", median(cd), "ms", [{ name: "one decode step (node-llama-cpp)", value: 1000 / median(decA) }]);
