@@ -147,7 +147,7 @@ try {
 
   // ---- decode and prefill through the whole stack vs node-llama-cpp direct (interleaved) ----
   const dec: number[] = [], decA: number[] = [], pre: number[] = [], preA: number[] = [];
-  let decodeDepth = 0, prefillTokens = 0;
+  let decodeDepth = 0, prefillTokens = 0, prefillDepth = 0;
   await direct.decodeTps(32);
   for (let r = 0; r < REPS; r++) {
     const d = await k.turn(await k.session(DECODE_TOKENS), text(3 + r, 24));
@@ -159,15 +159,17 @@ try {
     const p = await k.turn(await k.session(1), text(7 + r, PREFILL_WORDS));
     pre.push(p.round.prefillEvaluatedTokens / ((p.timing.firstToken ?? p.timing.done!) - p.timing.sent) * 1000);
     prefillTokens = p.round.prefillEvaluatedTokens;
+    // The session's system prompt and tools may come from saved state: the anchors prefill at the same depth.
+    prefillDepth = p.round.reusedTokens;
     await settle();
-    preA.push(prefillTokens / (await direct.prefillMs(prefillTokens)) * 1000);
+    preA.push(prefillTokens / (await direct.prefillMs(prefillTokens, prefillDepth)) * 1000);
     await settle();
   }
   say("decode and prefill measured");
   const lbDecode = anchorBench?.run(modelPath, threads, { gen: DECODE_TOKENS, depth: decodeDepth, reps: REPS }).tokensPerSecond ?? null;
-  const lbPrefill = anchorPrefill(prefillTokens, 0);
+  const lbPrefill = anchorPrefill(prefillTokens, prefillDepth);
   row(`decode tok/s (${DECODE_TOKENS} tokens at depth ${decodeDepth})`, median(dec), "tok/s", [{ name: "node-llama-cpp", value: median(decA) }, { name: "llama-bench", value: lbDecode }]);
-  row(`prefill tok/s (${prefillTokens} tokens, to first token)`, median(pre), "tok/s", [{ name: "node-llama-cpp", value: median(preA) }, { name: "llama-bench", value: lbPrefill }]);
+  row(`prefill tok/s (${prefillTokens} tokens at depth ${prefillDepth}, to first token)`, median(pre), "tok/s", [{ name: "node-llama-cpp", value: median(preA) }, { name: "llama-bench", value: lbPrefill }]);
   results.decodeSamples = { ours: dec, nodeLlamaCpp: decA };
   results.prefillSamples = { ours: pre, nodeLlamaCpp: preA };
 
