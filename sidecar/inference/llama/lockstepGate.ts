@@ -19,8 +19,8 @@ export class LockstepGate {
   private readonly held: (() => void)[] = [];
   private readonly heldSequences = new Set<number>();
   private timer: NodeJS.Timeout | null = null;
-  /** Batches released because every decoding session was ready, and because the hold timed out. */
-  readonly released = { together: 0, timedOut: 0 };
+  /** Releases because every decoding session was ready or because the hold timed out; those that carried several sessions. */
+  readonly released = { together: 0, timedOut: 0, shared: 0 };
 
   /**
    * @param maxHoldMs a safety net, not the mechanism: a session that stops asking for tokens without
@@ -78,6 +78,7 @@ export class LockstepGate {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     const calls = this.held.splice(0);
+    if (calls.length > 1) this.released.shared++;
     this.heldSequences.clear();
     for (const call of calls) call();
   }

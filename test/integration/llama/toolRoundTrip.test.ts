@@ -82,3 +82,20 @@ test("an abort during prefill rejects with the signal's reason and keeps the eva
   const next = stats.at(-1)!;
   assert.ok(next.reusedTokens > 0 && next.reusedTokens < next.promptTokens, `reused ${next.reusedTokens} of ${next.promptTokens}`);
 });
+
+test("sessions making tool calls at once, in lockstep, each get their call and their answer (issue 6, item 4; spec 000 #18)", async () => {
+  const gate = (model as unknown as { gate: { released: { together: number; timedOut: number; shared: number } } }).gate;
+  const before = { ...gate.released };
+  const asks = ["Paris", "Tokyo"].map((city): ModelMessage[] => [{ role: "user", text: `What is the weather in ${city}?` }]);
+  const firsts = await Promise.all(asks.map((m, i) => model.generate(request(`both${i}`, m), () => undefined)));
+  const followUps = firsts.map((first, i): ModelMessage[] => {
+    assert.equal(first.stopReason, "tool_calls");
+    const calls = first.toolCalls.map((c, j) => ({ callId: `c${i}-${j}`, name: c.name, arguments: c.arguments }));
+    return [...asks[i]!, { role: "assistant", text: first.text, toolCalls: calls }, ...calls.map((c): ModelMessage => ({ role: "tool", callId: c.callId, name: c.name, output: "sunny" }))];
+  });
+  const answers = await Promise.all(followUps.map((m, i) => model.generate(request(`both${i}`, m), () => undefined)));
+  assert.deepEqual(answers.map((a) => a.text), [TOOL_MODEL_ANSWER, TOOL_MODEL_ANSWER]);
+  // Grammar-constrained calls decode token by token too; the gate released every step without its timeout.
+  assert.equal(gate.released.timedOut, before.timedOut);
+  assert.ok(gate.released.shared - before.shared >= 10, `${gate.released.shared - before.shared} decode steps carried both sessions`);
+});
