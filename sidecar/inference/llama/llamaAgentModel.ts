@@ -38,7 +38,11 @@ export interface LlamaAdapterOptions {
   stateStore?: KvStateStore | null;
   /** Concurrent sessions decode in lockstep, sharing batches (default true; false for the benchmark's comparison). */
   lockstep?: boolean;
-  /** A session idle this long has its KV state saved (it stays loaded). */
+  /**
+   * A session idle this long has its KV state saved (it stays loaded). Not while another round runs:
+   * a save is native work on the kernel's one libuv worker, so it would stall that round's batches
+   * (a 2,700-token state is ~33 MB); it waits until no round is in flight.
+   */
   idleSaveMs?: number;
   onLoadProgress?: (fraction: number) => void;
   onRoundStats?: (stats: RoundStats) => void;
@@ -85,6 +89,8 @@ export class LlamaAgentModel implements AgentModel {
   private readonly locks = new SessionLocks();
   private readonly modelKey: string;
   private disposed = false;
+  /** Rounds between their start and their completion barrier, across sessions. */
+  private roundsInFlight = 0;
 
   private constructor(
     private readonly loaded: LoadedLlama,
@@ -135,7 +141,12 @@ export class LlamaAgentModel implements AgentModel {
   async generate(request: GenerationRequest, onChunk: (chunk: ModelChunk) => void): Promise<ModelRound> {
     if (this.disposed) throw new HearthError(ErrorCode.ShuttingDown, "the model is unloading; start the turn again once the kernel has restarted");
     // spec 000 #18: one round per session at a time, so the barrier of one round covers its sequence.
-    return this.locks.run(request.sessionKey, () => this.round(request, onChunk));
+    this.roundsInFlight++;
+    try {
+      return await this.locks.run(request.sessionKey, () => this.round(request, onChunk));
+    } finally {
+      this.roundsInFlight--;
+    }
   }
 
   private async round(request: GenerationRequest, onChunk: (chunk: ModelChunk) => void): Promise<ModelRound> {
@@ -260,8 +271,18 @@ export class LlamaAgentModel implements AgentModel {
   private scheduleIdleSave(s: Session): void {
     if (!this.opts.stateStore) return;
     if (s.idleTimer) clearTimeout(s.idleTimer);
-    s.idleTimer = setTimeout(() => void this.saveSession(s.key).catch(() => undefined), this.opts.idleSaveMs);
+    s.idleTimer = setTimeout(() => this.saveWhenQuiet(s), this.opts.idleSaveMs);
     s.idleTimer.unref();
+  }
+
+  private saveWhenQuiet(s: Session): void {
+    if (this.roundsInFlight > 0) {
+      s.idleTimer = setTimeout(() => this.saveWhenQuiet(s), Math.min(this.opts.idleSaveMs, 1000));
+      s.idleTimer.unref();
+      return;
+    }
+    s.idleTimer = null;
+    void this.saveSession(s.key).catch(() => undefined);
   }
 
   /** Saves a session's KV state now (idle, or before the kernel stops); waits for its round to finish. */

@@ -83,3 +83,27 @@ test("a session cancelled or finished mid-decode never holds the others back (is
   assert.equal(gateOf(model).released.timedOut, before.timedOut);
   assert.ok(gateOf(model).released.together > before.together);
 });
+
+test("an idle session's state is saved only while no other round runs: a save would stall its batches (issue 6, item 2)", async () => {
+  const saves: number[] = [];
+  const store = new (class extends KvStateStore {
+    override async save(...args: Parameters<KvStateStore["save"]>) {
+      saves.push(performance.now());
+      return super.save(...args);
+    }
+  })(fs.mkdtempSync(path.join(os.tmpdir(), "hearth-idle-")), 64 << 20);
+  const quiet = await LlamaAgentModel.load({ modelPath: ensureFixtureModels().chat, threads: 1, contextSize: 1024, maxSessions: 2, idleSaveMs: 10, stateStore: store });
+  try {
+    await quiet.generate(req("idle", "the quick brown fox", 4), () => undefined);
+    // Another session generates for many times the idle delay, in one round.
+    const t0 = performance.now();
+    const busy = await quiet.generate(req("busy", "a long answer follows", 200), () => undefined);
+    const t1 = performance.now();
+    assert.ok(t1 - t0 > 60 && busy.text.length > 0, `the busy round took ${(t1 - t0).toFixed(0)} ms: too short to tell`);
+    assert.deepEqual(saves.filter((t) => t > t0 && t < t1), [], "no state was saved while the busy round ran");
+    await new Promise((r) => setTimeout(r, 200));
+    assert.ok(saves.some((t) => t >= t1), "the idle session was saved once the model was quiet");
+  } finally {
+    await quiet.dispose();
+  }
+});
