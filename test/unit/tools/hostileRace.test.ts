@@ -5,9 +5,9 @@ import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { RESOLVERS, sandbox, type Sandbox } from "./hostileSupport.js";
+import { RESOLVERS, suiteSandbox } from "./hostileSupport.js";
 
 const SWAPPER = path.join(path.dirname(fileURLToPath(import.meta.url)), "children", "swapper.ts");
 
@@ -68,41 +68,34 @@ async function underRace(mode: "dir" | "file", entry: string, target: string, mi
 
 for (const resolver of RESOLVERS) {
   describe(`symlink swapped between check and use, ${resolver} resolver (harness #9, #17)`, () => {
-    let s: Sandbox;
-    before(() => {
-      s = sandbox(resolver);
-    });
-    after(() => {
-      s.assertOutsideUntouched();
-      s.dispose();
-    });
+    const s = suiteSandbox(resolver);
 
     test("a directory swapped for a symlink mid-path: 2000 reads never read outside (harness #9)", async () => {
-      await underRace("dir", path.join(s.ws, "dir"), path.join(s.outside, "dir"), 2000, async () => {
-        const r = await s.call("read_file", { path: "dir/f.txt" }); // asserts no secret in output
+      await underRace("dir", path.join(s().ws, "dir"), path.join(s().outside, "dir"), 2000, async () => {
+        const r = await s().call("read_file", { path: "dir/f.txt" }); // asserts no secret in output
         if (r.ok) assert.equal(r.output, "INSIDE\n");
         return r.ok;
       });
     });
 
     test("the last component swapped for a symlink: 2000 reads never read outside (harness #9)", async () => {
-      await underRace("file", path.join(s.ws, "a.txt"), path.join(s.outside, "secret.txt"), 2000, async () => {
-        const r = await s.call("read_file", { path: "a.txt" });
+      await underRace("file", path.join(s().ws, "a.txt"), path.join(s().outside, "secret.txt"), 2000, async () => {
+        const r = await s().call("read_file", { path: "a.txt" });
         if (r.ok) assert.equal(r.output, "alpha\nbeta\ngamma\n");
         return r.ok;
       });
     });
 
     test("a directory swapped for a symlink mid-path: 400 writes never write outside (harness #17)", async () => {
-      await underRace("dir", path.join(s.ws, "dir"), path.join(s.outside, "dir"), 400,
-        async (i) => (await s.call("write_file", { path: "dir/f.txt", content: `INSIDE ${i}\n` })).ok);
-      s.assertOutsideUntouched();
+      await underRace("dir", path.join(s().ws, "dir"), path.join(s().outside, "dir"), 400,
+        async (i) => (await s().call("write_file", { path: "dir/f.txt", content: `INSIDE ${i}\n` })).ok);
+      s().assertOutsideUntouched();
     });
 
     test("the target swapped for a symlink: 400 writes never write outside (harness #17)", async () => {
-      await underRace("file", path.join(s.ws, "dir", "f.txt"), path.join(s.outside, "secret.txt"), 400,
-        async (i) => (await s.call("write_file", { path: "dir/f.txt", content: `INSIDE ${i}\n` })).ok);
-      s.assertOutsideUntouched();
+      await underRace("file", path.join(s().ws, "dir", "f.txt"), path.join(s().outside, "secret.txt"), 400,
+        async (i) => (await s().call("write_file", { path: "dir/f.txt", content: `INSIDE ${i}\n` })).ok);
+      s().assertOutsideUntouched();
     });
   });
 }

@@ -6,6 +6,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { after, before } from "node:test";
 import type { Tool, ToolResult } from "../../../sidecar/agent/ports/tools.js";
 import type { ResolverKind } from "../../../sidecar/tools/anchoredFs.js";
 import { buildWorkspaceTools, type WorkspaceTools } from "../../../sidecar/tools/buildWorkspaceTools.js";
@@ -95,3 +96,23 @@ export const RESOLVERS: ResolverKind[] = process.platform === "linux" ? ["openat
 
 /** Resolvers for cases without a concurrent attacker: on Linux the macOS-style pathwalk runs too. */
 export const STATIC_RESOLVERS: ResolverKind[] = process.platform === "linux" ? ["openat2", "procfd", "pathwalk"] : ["pathwalk"];
+
+/**
+ * One sandbox for the describe block it is called in: made before its tests, with the resolver asked
+ * for; after them, checked that nothing outside was touched, and removed. Call the result in tests.
+ */
+export function suiteSandbox(resolver: ResolverKind): () => Sandbox {
+  let s: Sandbox | undefined;
+  before(() => {
+    s = sandbox(resolver);
+    assert.equal(s.built.resolver, resolver);
+  });
+  after(() => {
+    s?.assertOutsideUntouched();
+    s?.dispose();
+  });
+  return () => {
+    if (!s) throw new Error("the suite's sandbox is made in before(): use it inside a test");
+    return s;
+  };
+}
