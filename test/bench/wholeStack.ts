@@ -217,6 +217,7 @@ try {
 
   say("restart measured");
   // ---- aggregate decode of 4 concurrent sessions vs one ----
+  let concurrentDepth = 0; // the sessions' prompt depth, for the lockstep anchor
   const aggregate = async (n: number) => {
     const ids = await Promise.all(Array.from({ length: n }, () => k.session(CONCURRENT_TOKENS)));
     // Sessions already running (a chat beside background tasks): their system prompt and tools are in
@@ -235,7 +236,6 @@ try {
     const to = Math.max(...started.map((s) => s.timing.lastDelta!));
     return generated / ((to - from) / 1000);
   };
-  let concurrentDepth = 0;
   const one: number[] = [], four: number[] = [], ideal: number[] = [];
   for (let r = 0; r < REPS; r++) {
     one.push(await aggregate(1));

@@ -16,8 +16,8 @@ type DecodeTokens = (request: DecodeRequest, ...rest: unknown[]) => Promise<unkn
 export class LockstepGate {
   /** Sequences inside a generation, and whether each has asked for a one-token decode yet. */
   private readonly generating = new Map<number, boolean>();
+  /** Held decodes, one per sequence at most: a sequence asks for its next token only after its last. */
   private readonly held: (() => void)[] = [];
-  private readonly heldSequences = new Set<number>();
   private timer: NodeJS.Timeout | null = null;
   /** Releases because every decoding session was ready or because the hold timed out; those that carried several sessions. */
   readonly released = { together: 0, timedOut: 0, shared: 0 };
@@ -40,7 +40,6 @@ export class LockstepGate {
       this.generating.set(request.sequenceId, true);
       return new Promise((resolve, reject) => {
         this.held.push(() => call().then(resolve, reject));
-        this.heldSequences.add(request.sequenceId);
         this.releaseWhenReady();
       });
     };
@@ -63,7 +62,7 @@ export class LockstepGate {
     // would hold the others for a whole prompt batch.
     const decoding = [...this.generating.values()].filter(Boolean).length;
     if (this.held.length === 0) return;
-    if (this.heldSequences.size >= decoding) {
+    if (this.held.length >= decoding) {
       this.release();
       this.released.together++;
     } else {
@@ -79,7 +78,6 @@ export class LockstepGate {
     this.timer = null;
     const calls = this.held.splice(0);
     if (calls.length > 1) this.released.shared++;
-    this.heldSequences.clear();
     for (const call of calls) call();
   }
 }

@@ -56,8 +56,7 @@ export function settleTurn(db: Db, sessionId: string, seq: number, outcome: { me
 
 /** Complete messages in seq order: what clients show. */
 export function completeMessages(db: Db, sessionId: string): HistoryMessage[] {
-  const rows = db.prepare(`SELECT seq, body_json FROM conversation_journal WHERE session_id = ? AND status = 'complete' ORDER BY seq`).all(sessionId) as { seq: number; body_json: string }[];
-  return rows.map((r) => HistoryMessage.parse({ seq: r.seq, ...JSON.parse(r.body_json) }));
+  return toHistory(db.prepare(`SELECT seq, body_json FROM conversation_journal WHERE session_id = ? AND status = 'complete' ORDER BY seq`).all(sessionId));
 }
 
 /**
@@ -74,6 +73,10 @@ export function replayMessages(db: Db, sessionId: string): HistoryMessage[] {
       AND NOT (c.role = 'user'
         AND EXISTS (SELECT 1 FROM runs r WHERE r.run_id = c.run_id AND r.status IN ('failed', 'cancelled'))
         AND NOT EXISTS (SELECT 1 FROM conversation_journal o WHERE o.session_id = c.session_id AND o.run_id = c.run_id AND o.seq <> c.seq AND o.status = 'complete'))
-    ORDER BY c.seq`).all(sessionId) as { seq: number; body_json: string }[];
-  return rows.map((r) => HistoryMessage.parse({ seq: r.seq, ...JSON.parse(r.body_json) }));
+    ORDER BY c.seq`).all(sessionId);
+  return toHistory(rows);
+}
+
+function toHistory(rows: unknown[]): HistoryMessage[] {
+  return (rows as { seq: number; body_json: string }[]).map((r) => HistoryMessage.parse({ seq: r.seq, ...JSON.parse(r.body_json) }));
 }
