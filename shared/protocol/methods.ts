@@ -92,6 +92,28 @@ export const requests = {
     params: z.object({ spec: z.string().min(1).max(4096) }),
     result: z.object({ state: ModelState, spec: z.string() }),
   },
+  // issue 10: the first run's choice. GGUF files already on this machine (with size and
+  // quantisation) and a short list of code models to download, one the default for this machine.
+  "model/discover": {
+    params: Empty,
+    result: z.object({
+      found: z.array(z.object({
+        path: z.string(), name: z.string(), source: z.string(), sizeBytes: z.number().nonnegative(),
+        quantization: z.string().nullable(),
+      })),
+      recommended: z.array(z.object({
+        spec: z.string(), name: z.string(), sizeBytes: z.number().nonnegative(), quantization: z.string(),
+        isDefault: z.boolean(), downloaded: z.boolean(),
+      })),
+      modelsDir: z.string(),
+      totalMemoryBytes: z.number().nonnegative(),
+    }),
+  },
+  // Stops a download or load in progress; a stopped download keeps its bytes and resumes next time.
+  "model/cancelLoad": {
+    params: Empty,
+    result: z.object({ cancelled: z.boolean(), spec: z.string().nullable() }),
+  },
   "kernel/shutdown": {
     params: Empty,
     result: z.object({ ok: z.literal(true) }),
@@ -101,7 +123,12 @@ export const requests = {
 /** Kernel → client notifications. */
 export const notifications = {
   "turn/event": z.object({ sessionId: Id, runId: Id, seq: z.number().int().nonnegative(), event: TurnEvent }),
-  "model/progress": z.object({ spec: z.string(), fraction: z.number().min(0).max(1), phase: z.string() }),
+  // Downloads also carry bytes, total, speed and time left (issue 10, item 4).
+  "model/progress": z.object({
+    spec: z.string(), fraction: z.number().min(0).max(1), phase: z.string(),
+    receivedBytes: z.number().nonnegative().optional(), totalBytes: z.number().nonnegative().optional(),
+    bytesPerSecond: z.number().nonnegative().optional(), secondsLeft: z.number().nonnegative().nullable().optional(),
+  }),
   "kernel/log": z.object({ level: z.enum(["info", "warn", "error"]), message: z.string() }),
 } as const;
 
