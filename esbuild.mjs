@@ -5,7 +5,9 @@ import fs from "node:fs";
 import path from "node:path";
 
 const watch = process.argv.includes("--watch");
-const common = { bundle: true, sourcemap: "linked", logLevel: "warning", target: "node20" };
+// `npm run package` builds minified bundles without source maps (docs/packaging.md).
+const release = process.argv.includes("--release");
+const common = { bundle: true, sourcemap: release ? false : "linked", minify: release, logLevel: "warning", target: "node20" };
 const builds = [
   { ...common, entryPoints: ["extension/main.ts"], outfile: "dist/extension.cjs", platform: "node", format: "cjs", external: ["vscode"] },
   {
@@ -36,4 +38,6 @@ if (watch) {
 } else {
   await Promise.all(builds.map((b) => esbuild.build(b)));
   fs.chmodSync("dist/cli.mjs", 0o755);
+  // A release build leaves no map of an earlier debug build beside its bundles.
+  if (release) for (const f of fs.readdirSync("dist")) if (f.endsWith(".map")) fs.rmSync(path.join("dist", f));
 }

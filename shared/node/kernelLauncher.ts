@@ -33,7 +33,7 @@ export function kernelArgs(opts: LaunchOptions): string[] {
 }
 
 export function launchKernel(opts: LaunchOptions): LaunchedKernel {
-  const runtime = resolveRuntime(readBuildInfo(opts.distDir), opts.nodePathSetting);
+  const runtime = resolveRuntime(readBuildInfo(opts.distDir), opts.nodePathSetting, opts.distDir);
   const child = spawn(runtime.nodePath, kernelArgs(opts), {
     stdio: ["pipe", "pipe", "pipe"],
     // One libuv worker: measured 0.78x → 0.97x of llama.cpp's decode speed (llama probe).

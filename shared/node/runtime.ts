@@ -1,20 +1,23 @@
 // Picks the Node runtime for the kernel: its ABI must match the native modules (better-sqlite3,
-// node-llama-cpp) that were built for it. Order: explicit setting, the Node that ran the build,
-// `node` on PATH (ARCHITECTURE.md).
+// node-llama-cpp) that were built for it. Order: explicit setting, the runtime the .vsix ships
+// (docs/packaging.md), the Node that ran the build, `node` on PATH (ARCHITECTURE.md).
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 
 export interface BuildInfo {
   version: string;
-  nodePath: string;
+  /** The Node that ran the build; absent in a package, which runs only on its own runtime. */
+  nodePath?: string;
+  /** Set by `npm run package`: the runtime ships at runtime/bin/node (docs/packaging.md). */
+  bundledRuntime?: boolean;
   nodeVersion: string;
   modulesAbi: string;
 }
 
 export interface RuntimeProbe {
   nodePath: string;
-  source: "setting" | "build" | "path";
+  source: "setting" | "bundled" | "build" | "path";
   version: string;
   abi: string;
 }
@@ -41,11 +44,21 @@ export function probeNode(nodePath: string): { version: string; abi: string } | 
   }
 }
 
-export function resolveRuntime(build: BuildInfo, setting: string | undefined): RuntimeProbe {
+/** Where a packaged Hearth keeps its own Node: `<extension>/runtime/bin/node`, beside dist/. */
+export function bundledRuntimePath(distDir: string): string {
+  return path.join(distDir, "..", "runtime", "bin", process.platform === "win32" ? "node.exe" : "node");
+}
+
+export function resolveRuntime(build: BuildInfo, setting: string | undefined, distDir: string): RuntimeProbe {
   const tried: string[] = [];
   const candidates: { nodePath: string; source: RuntimeProbe["source"] }[] = [];
   if (setting && setting.trim()) candidates.push({ nodePath: setting.trim(), source: "setting" });
-  candidates.push({ nodePath: build.nodePath, source: "build" }, { nodePath: "node", source: "path" });
+  // A package never falls back to whatever Node the machine has: its natives fit its own runtime.
+  if (build.bundledRuntime) candidates.push({ nodePath: bundledRuntimePath(distDir), source: "bundled" });
+  else {
+    if (build.nodePath) candidates.push({ nodePath: build.nodePath, source: "build" });
+    candidates.push({ nodePath: "node", source: "path" });
+  }
   for (const c of candidates) {
     const probe = probeNode(c.nodePath);
     if (!probe) {
@@ -57,6 +70,9 @@ export function resolveRuntime(build: BuildInfo, setting: string | undefined): R
     tried.push(`${c.source} ${c.nodePath}: Node ${probe.version} (ABI ${probe.abi})`);
     // An explicit setting that does not fit is an error, never silently overridden.
     if (c.source === "setting") break;
+  }
+  if (build.bundledRuntime) {
+    throw new Error(`Hearth's own Node runtime does not run (${tried.join("; ")}): reinstall the extension, or set hearth.kernel.nodePath to a Node ${build.nodeVersion.split(".")[0]} binary`);
   }
   throw new Error(
     `no Node runtime matches Hearth's native modules (built with Node ${build.nodeVersion}, ABI ${build.modulesAbi}). ` +

@@ -53,10 +53,10 @@ export async function doctor(argv: string[]): Promise<number> {
   const build = readBuildInfo(dist);
   checks.push({ name: "hearth", ok: true, detail: `${HEARTH_VERSION} (${dist})` });
   checks.push({ name: "cli runtime", ok: true, detail: `${process.execPath} Node ${process.version} ABI ${process.versions.modules}` });
-  checks.push({ name: "build runtime", ok: true, detail: `${build.nodePath} Node ${build.nodeVersion} ABI ${build.modulesAbi}` });
+  checks.push({ name: "build runtime", ok: true, detail: `${build.bundledRuntime ? "bundled runtime/bin/node" : build.nodePath} Node ${build.nodeVersion} ABI ${build.modulesAbi}` });
   let kernelNode: string | null = null;
   try {
-    const rt = resolveRuntime(build, flagString(args, "node") ?? process.env.HEARTH_NODE_PATH);
+    const rt = resolveRuntime(build, flagString(args, "node") ?? process.env.HEARTH_NODE_PATH, dist);
     kernelNode = rt.nodePath;
     checks.push({ name: "kernel runtime", ok: true, detail: `${rt.nodePath} Node ${rt.version} ABI ${rt.abi} (from ${rt.source})` });
   } catch (e) {
