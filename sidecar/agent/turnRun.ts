@@ -26,8 +26,13 @@ export interface TurnRunDeps extends Omit<BatchContext, "emit"> {
 }
 
 export class TurnRun {
-  /** The user message until the first checkpoint commits it (spec 000 #13). */
-  private pendingUser: UserMessage[];
+  /**
+   * What this turn produced since its last commit: the user message (spec 000 #13) and any batch in
+   * which no call was dispatched (all refused, denied or unknown). None of it could have had an
+   * effect, so a failure rolls it back to the latest safe checkpoint (spec 000 #10); the next
+   * effectful batch or the completed answer commits it.
+   */
+  private uncommitted: AgentMessage[];
   private readonly committed: AgentMessage[] = [];
   private assistant: AssistantMessage | null = null;
   private batch: ToolBatch | null = null;
@@ -39,7 +44,7 @@ export class TurnRun {
 
   constructor(deps: TurnRunDeps, user: UserMessage) {
     this.d = { ...deps, memory: guardMemory(deps.memory) };
-    this.pendingUser = [user];
+    this.uncommitted = [user];
     this.idCursor = deps.ids.cursor();
   }
 
@@ -66,7 +71,7 @@ export class TurnRun {
     this.emit({ type: "status", status: "running" });
     for (let round = 0; round < d.maxRounds; round++) {
       throwIfCancelled(d.signal);
-      const messages = [...d.instructions, ...d.history, ...this.pendingUser];
+      const messages = [...d.instructions, ...d.history, ...this.uncommitted];
       const result = await runModelRound(d.model, {
         sessionKey: d.sessionKey,
         messages: toModelMessages(messages, d.stripReasoning),
@@ -79,7 +84,9 @@ export class TurnRun {
       const assistant: AssistantMessage = {
         role: "assistant",
         text: result.text,
-        ...(result.reasoning && !d.stripReasoning ? { reasoning: result.reasoning } : {}),
+        // spec 000 #20: the transcript keeps recorded reasoning; toModelMessages leaves it out of
+        // requests when the template cannot replay it.
+        ...(result.reasoning ? { reasoning: result.reasoning } : {}),
         // spec 000 #4: provider ids are dropped; the session mints its own.
         toolCalls: result.toolCalls.map((c) => ({ callId: d.ids.mint(), name: c.name, arguments: isObject(c.arguments) ? c.arguments : {} })),
       };
@@ -89,14 +96,15 @@ export class TurnRun {
       const batch = new ToolBatch({ ...d, emit: this.emit }, assistant.toolCalls, malformed);
       this.batch = batch;
       await batch.run();
-      // spec 000 #6: the complete batch is durable before another model round.
-      await this.checkpointBatch();
+      // spec 000 #6: a batch that may have had an effect is durable before another model round.
+      if (batch.effectPossible) await this.checkpointBatch();
+      else this.holdBatch();
     }
     throw new TurnFailed("round_limit", `the model asked for tools in ${d.maxRounds} consecutive rounds without answering; completed tool batches stay committed, ask it to finish`);
   }
 
   private async complete(assistant: AssistantMessage): Promise<TurnOutcome> {
-    const messages = [...this.pendingUser, assistant];
+    const messages = [...this.uncommitted, assistant];
     await this.d.memory.closeTurn(this.d.turnId, { status: "completed", messages });
     this.d.history.push(...messages);
     this.committed.push(...messages);
@@ -104,14 +112,21 @@ export class TurnRun {
   }
 
   private async checkpointBatch(): Promise<void> {
-    const messages = [...this.pendingUser, this.assistant!, ...this.batch!.results];
+    const messages = [...this.uncommitted, this.assistant!, ...this.batch!.results];
     await this.d.memory.checkpoint(this.d.turnId, messages);
     this.d.history.push(...messages);
     this.committed.push(...messages);
-    this.pendingUser = [];
+    this.uncommitted = [];
     this.assistant = null;
     this.batch = null;
     this.idCursor = this.d.ids.cursor();
+  }
+
+  /** An effect-free batch waits for the next commit; its ids stay after the rollback cursor. */
+  private holdBatch(): void {
+    this.uncommitted.push(this.assistant!, ...this.batch!.results);
+    this.assistant = null;
+    this.batch = null;
   }
 
   private async fail(e: unknown): Promise<TurnOutcome> {
@@ -121,7 +136,7 @@ export class TurnRun {
     if (this.batch?.effectPossible) {
       // spec 000 #6, #10: an effect may have happened, so every call gets a matching result.
       this.batch.fillUnrun(failure.message);
-      closing = [...this.pendingUser, this.assistant!, ...this.batch.results];
+      closing = [...this.uncommitted, this.assistant!, ...this.batch.results];
     } else {
       this.d.ids.rollback(this.idCursor);
     }

@@ -75,9 +75,20 @@ describe("reasoning stripping", () => {
     await session.runTurn("two");
     for (const r of model.requests) for (const m of r.messages) assert.ok(!("reasoning" in m), JSON.stringify(m));
     assert.equal(sink.reasoning(), "I thought", "reasoning stays in presentation");
-    for (const m of memory.history) assert.ok(!("reasoning" in m), "committed replay messages carry no reasoning");
     const stored = session.history()[1]!;
     assert.equal(stored.role === "assistant" && stored.reasoning, "old thoughts", "the stored transcript keeps recorded reasoning");
+  });
+
+  it("keeps recorded reasoning in the stored transcript when the template cannot replay it (spec 000 #20, issue 11 item 4)", async () => {
+    const model = answering(caps({ reasoningHistory: "disproven" }));
+    const { memory, builder: b } = builder(model, []);
+    const session = b.build();
+    const out = await session.runTurn("one");
+    await session.runTurn("two");
+    const committed = memory.history[1]!;
+    assert.equal(committed.role === "assistant" && committed.reasoning, "I thought", "the journal gets the reasoning the model emitted");
+    assert.equal(out.messages[1]!.role === "assistant" && out.messages[1]!.reasoning, "I thought");
+    assert.ok(model.requests[1]!.messages.every((m) => !("reasoning" in m)), "replay to the model still omits it");
   });
 
   it("keeps reasoning when preservation is proven or unknown (spec 000 #20)", async () => {

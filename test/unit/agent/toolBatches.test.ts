@@ -111,6 +111,94 @@ describe("tool call/result batches", () => {
     assert.deepEqual(memory.history, [], "no partial batch reached history");
   });
 
+  it("a failed turn with no possible tool effect keeps no batch: denied, refused and unknown calls roll back with it (spec 000 #10 #13, issue 11 item 1)", async () => {
+    // Round 1 asks for a write the default policy denies, a tool that does not exist and arguments
+    // that fail the schema; round 2 errors. Nothing could have had an effect, so the turn rolls back
+    // to its entry cursor and the next turn shows the model only the new user message.
+    const gated = new CounterTool({ name: "write_file", requiresApproval: true });
+    const model = new FnModel(async (_r, _c, round) => {
+      if (round === 0) {
+        const toolCalls = [{ name: "write_file", arguments: { by: 1 } }, { name: "invented", arguments: {} }, { name: "write_file", arguments: { by: "x" } }];
+        return { text: "", reasoning: "", toolCalls, stopReason: "tool_calls" };
+      }
+      if (round === 1) throw new Error("provider hung up");
+      return { text: "fresh", reasoning: "", toolCalls: [], stopReason: "end" };
+    });
+    const { memory, builder: b } = builder(model, [gated]);
+    const session = b.build();
+    const failed = await session.runTurn("first");
+    assert.equal(failed.status === "failed" && failed.failure.kind, "model_failed");
+    assert.deepEqual(failed.messages, [], "nothing of the failed turn stayed committed");
+    assert.equal(memory.history.length, 0, "the denied batch never reached the journal");
+    assert.equal(session.history().length, 0);
+    assert.equal(gated.effects.length, 0);
+    const next = await session.runTurn("second");
+    assert.equal(next.status, "completed");
+    assert.deepEqual(model.requests.at(-1)!.messages, [{ role: "user", text: "second" }], "the next turn sees only its own user message");
+    assert.deepEqual(memory.history.map((m) => m.role), ["user", "assistant"]);
+  });
+
+  it("a denied batch after an effectful one rolls back to the effectful checkpoint (spec 000 #10, issue 11 item 1)", async () => {
+    const counter = new CounterTool();
+    const gated = new CounterTool({ name: "write_file", requiresApproval: true });
+    const model = new FnModel(async (_r, _c, round) => {
+      if (round === 0) return { text: "", reasoning: "", toolCalls: [{ name: "counter", arguments: { by: 1 } }], stopReason: "tool_calls" };
+      if (round === 1) return { text: "", reasoning: "", toolCalls: [{ name: "write_file", arguments: { by: 2 } }], stopReason: "tool_calls" };
+      throw new Error("provider hung up");
+    });
+    const { memory, builder: b } = builder(model, [counter, gated]);
+    const out = await b.build().runTurn("go");
+    assert.equal(out.status === "failed" && out.failure.kind, "model_failed");
+    assert.deepEqual(memory.history.map((m) => m.role), ["user", "assistant", "tool"], "the effectful batch stays; the denied one rolls back");
+    assert.deepEqual(out.messages, memory.history);
+    assert.equal(memory.history[1]!.role === "assistant" && memory.history[1]!.toolCalls[0]!.name, "counter");
+  });
+
+  it("a completed turn commits its effect-free batches with the answer (spec 000 #6 #7, issue 11 item 1)", async () => {
+    const gated = new CounterTool({ name: "write_file", requiresApproval: true });
+    const { memory, builder: b } = builder(scripted([{ toolCalls: [{ name: "write_file", arguments: { by: 1 } }] }, { text: ["could not write"] }]), [gated]);
+    const out = await b.build().runTurn("go");
+    assert.equal(out.status, "completed");
+    assert.deepEqual(memory.history.map((m) => m.role), ["user", "assistant", "tool", "assistant"]);
+    assert.match(memory.history[2]!.role === "tool" ? memory.history[2]!.output : "", /^denied: /);
+    assertStructurallyComplete(memory.history);
+  });
+
+  it("whatever tools a failed turn called, history keeps only batches with a dispatched call (spec 000 #10, issue 11 item 1, property)", async () => {
+    // Each call is, at random, approval-free (runs), approval-gated (denied by default), unknown, or
+    // malformed; the model errors at a random round. Committed history must be the prefix up to the
+    // last batch that dispatched something, and nothing at all when nothing was dispatched.
+    await fc.assert(fc.asyncProperty(
+      fc.array(fc.array(fc.constantFrom("run", "denied", "unknown", "malformed"), { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 4 }),
+      async (rounds) => {
+        const free = new CounterTool();
+        const gated = new CounterTool({ name: "write_file", requiresApproval: true });
+        const model = new FnModel(async (_r, _c, round) => {
+          const kinds = rounds[round];
+          if (!kinds) throw new Error("provider hung up");
+          return {
+            text: "", reasoning: "", stopReason: "tool_calls",
+            toolCalls: kinds.map((k) => k === "run" ? { name: "counter", arguments: { by: 1 } }
+              : k === "denied" ? { name: "write_file", arguments: { by: 1 } }
+              : k === "unknown" ? { name: "invented", arguments: {} }
+              : { name: "counter", arguments: "not an object" }),
+          };
+        });
+        const { memory, builder: b } = builder(model, [free, gated]);
+        const session = b.build();
+        const out = await session.runTurn("go");
+        assert.equal(out.status, "failed");
+        const lastEffectful = rounds.findLastIndex((kinds) => kinds.includes("run"));
+        const expectedBatches = rounds.slice(0, lastEffectful + 1);
+        const expectedLength = lastEffectful < 0 ? 0 : 1 + expectedBatches.reduce((n, kinds) => n + 1 + kinds.length, 0);
+        assert.equal(memory.history.length, expectedLength);
+        assert.deepEqual(session.history(), memory.history);
+        assertStructurallyComplete(memory.history);
+        assert.equal(free.effects.length, rounds.flat().filter((k) => k === "run").length, "every approval-free call ran");
+      },
+    ), { numRuns: 100 });
+  });
+
   it("rolls back or checkpoints correctly at any failure point (spec 000 #6 #10 #18, property)", async () => {
     // One failure is injected at a random point: a journal step, a tool fault, a sink failure or a
     // cancellation at the n-th presentation event. Whatever the point, history is structurally
