@@ -7,6 +7,7 @@ export interface Ceilings {
   readonly listMaxEntries: number;
   readonly listMaxDepth: number;
   readonly searchMaxFiles: number;
+  readonly searchMaxDirs: number;
   readonly searchMaxMatches: number;
   readonly searchMaxFileBytes: number;
   readonly shellDefaultTimeoutMs: number;
@@ -25,6 +26,8 @@ export const BOUNDS: { readonly [K in keyof Ceilings]: Bound } = {
   listMaxEntries: { min: 10, default: 500, hardMax: 5000 },
   listMaxDepth: { min: 1, default: 3, hardMax: 8 },
   searchMaxFiles: { min: 10, default: 5000, hardMax: 50_000 },
+  // Folders opened by one search: empty folders cost an open each, so files alone do not bound it.
+  searchMaxDirs: { min: 10, default: 2000, hardMax: 20_000 },
   searchMaxMatches: { min: 1, default: 200, hardMax: 2000 },
   searchMaxFileBytes: { min: 1024, default: 1 << 20, hardMax: 8 << 20 },
   // spec 000 #12: a conservative default; the hard ceiling admits one 20-minute build/test gate.

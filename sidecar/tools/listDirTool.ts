@@ -44,7 +44,7 @@ export function listDirTool(ws: AnchoredWorkspace, ceilings: Ceilings): Tool {
       const lines: string[] = [];
       let more = false;
       try {
-        walkTree(ws, opened.dir, (args.depth as number | undefined) ?? 1, (e) => {
+        walkTree(ws, opened.dir, { maxDepth: (args.depth as number | undefined) ?? 1 }, (e) => {
           if (lines.length >= ceilings.listMaxEntries) {
             more = true;
             return "stop";

@@ -29,13 +29,13 @@ const schema: ObjectSchema = {
 export function searchFilesTool(ws: AnchoredWorkspace, ceilings: Ceilings): Tool {
   const definition = defineTool({
     name: "search_files",
-    description: `Find lines containing literal text in workspace files (up to ${ceilings.searchMaxMatches} matches; skips binary files, symlinks, ${[...NOT_EXPANDED].join(", ")}).`,
+    description: `Find lines containing literal text in workspace files (up to ${ceilings.searchMaxMatches} matches, ${ceilings.searchMaxFiles} files, ${ceilings.searchMaxDirs} folders; skips binary files, symlinks, ${[...NOT_EXPANDED].join(", ")}).`,
     parameters: schema,
     effectClass: "read",
     retryPolicy: "safe_retry",
     cancellation: "FinishOnceStarted",
     requiresApproval: false,
-    config: { searchMaxFiles: ceilings.searchMaxFiles, searchMaxMatches: ceilings.searchMaxMatches, searchMaxFileBytes: ceilings.searchMaxFileBytes, maxDepth: MAX_DEPTH },
+    config: { searchMaxFiles: ceilings.searchMaxFiles, searchMaxDirs: ceilings.searchMaxDirs, searchMaxMatches: ceilings.searchMaxMatches, searchMaxFileBytes: ceilings.searchMaxFileBytes, maxDepth: MAX_DEPTH },
   });
   return {
     definition,
@@ -56,7 +56,7 @@ export function searchFilesTool(ws: AnchoredWorkspace, ceilings: Ceilings): Tool
       let files = 0;
       let stoppedBy: string | null = null;
       try {
-        walkTree(ws, opened.dir, MAX_DEPTH, (e) => {
+        const end = walkTree(ws, opened.dir, { maxDepth: MAX_DEPTH, maxDirs: ceilings.searchMaxDirs }, (e) => {
           if (e.kind !== "file" || e.notUtf8) return "continue";
           if (files >= ceilings.searchMaxFiles) {
             stoppedBy = `${ceilings.searchMaxFiles} files`;
@@ -77,6 +77,7 @@ export function searchFilesTool(ws: AnchoredWorkspace, ceilings: Ceilings): Tool
           }
           return "continue";
         });
+        if (end.by === "folders") stoppedBy = `${ceilings.searchMaxDirs} folders, before entering ${showPath(prefix ? `${prefix}/${end.before}` : end.before)}`;
       } finally {
         ws.release(opened.dir);
       }

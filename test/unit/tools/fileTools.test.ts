@@ -64,6 +64,23 @@ describe("file tools (harness #9)", () => {
     }
   });
 
+  test("issue 11 item 6: search_files is bounded in folders visited, not only files, and says where it stopped (spec 000 #9)", async () => {
+    // 3,000 empty folders and a 10-file limit: before the fix the walk opened every folder and
+    // reported no bound, because only files counted.
+    const tree = path.join(s.ws, "empty");
+    for (let i = 0; i < 3000; i++) fs.mkdirSync(path.join(tree, `d${String(i).padStart(4, "0")}`), { recursive: true });
+    const small = buildWorkspaceTools({ workspaceRoot: s.ws, shell: false, ceilings: { searchMaxFiles: 10, searchMaxDirs: 100 } });
+    try {
+      const t = small.tools.find((x) => x.definition.name === "search_files")!;
+      const ctx = { callId: "c", signal: new AbortController().signal };
+      const out = await t.invoke({ pattern: "x", path: "empty" }, await t.propose({ pattern: "x", path: "empty" }, ctx), ctx);
+      assert.equal(out.output, "no matches for \"x\" in 0 files under `empty`\n[stopped at 100 folders, before entering `empty/d0100`; narrow the path or the pattern]");
+    } finally {
+      small.close();
+      fs.rmSync(tree, { recursive: true });
+    }
+  });
+
   test("datetime is opt-in and reports UTC", async () => {
     const b = buildWorkspaceTools({ workspaceRoot: s.ws, shell: false, files: false, datetime: true });
     try {
