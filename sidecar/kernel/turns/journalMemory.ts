@@ -57,18 +57,25 @@ export class JournalMemory implements AgentMemory {
   }
 
   async checkpoint(_turnId: string, messages: AgentMessage[]): Promise<void> {
-    this.control.appendMessages(this.run.sessionId, this.run.runId, withoutAdmittedUser(messages), this.takeCompletions());
+    this.commitWithCompletions((completions) =>
+      this.control.appendMessages(this.run.sessionId, this.run.runId, withoutAdmittedUser(messages), completions));
   }
 
   async closeTurn(_turnId: string, close: TurnClose): Promise<void> {
-    this.control.finishRun(this.run.runId, close.status, close.status === "completed" ? undefined : close.reason,
-      { messages: withoutAdmittedUser(close.messages), completions: this.takeCompletions() });
+    this.commitWithCompletions((completions) =>
+      this.control.finishRun(this.run.runId, close.status, close.status === "completed" ? undefined : close.reason,
+        { messages: withoutAdmittedUser(close.messages), completions }));
   }
 
-  private takeCompletions(): Completion[] {
-    const taken = this.completions;
-    this.completions = [];
-    return taken;
+  /**
+   * The buffered completions leave the buffer only once their transaction committed: if it throws
+   * (SQLITE_BUSY, disk full), the harness's failure close carries the same results and must carry
+   * their completions too, or history would hold real results the ledger calls outcome_unknown.
+   */
+  private commitWithCompletions(commit: (completions: readonly Completion[]) => void): void {
+    const pending = [...this.completions];
+    commit(pending);
+    this.completions = this.completions.filter((c) => !pending.includes(c));
   }
 
   private claimOf(callId: string): LedgerClaim {
