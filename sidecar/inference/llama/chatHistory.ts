@@ -37,14 +37,33 @@ export function toFunctions(tools: readonly ModelToolDefinition[]): ChatModelFun
   return functions;
 }
 
-/** The bounded vocabulary (jsonSchema.ts) maps one to one onto node-llama-cpp's grammar schema. */
+/**
+ * The widest integer range the grammar spells out as an enum: node-llama-cpp's grammar has no
+ * minimum/maximum, so a small bounded range becomes the list of its values (enforced while
+ * generating) and a wider one stays `integer`, with the schema check as the gate (docs/models.md).
+ */
+export const GRAMMAR_INTEGER_RANGE_LIMIT = 64;
+
+/**
+ * The bounded vocabulary (jsonSchema.ts) on node-llama-cpp's grammar schema: every keyword the
+ * grammar can express is passed on; the rest (number bounds, wide integer ranges) is left to the
+ * schema check before dispatch (spec 000 #5). The grammar emits every declared property, so
+ * `required` always holds.
+ */
 export function toGbnfSchema(s: JsonSchema): GbnfJsonSchema {
   const description = s.description === undefined ? {} : { description: s.description };
   switch (s.type) {
     case "string":
       if (s.enum) return { enum: s.enum, ...description };
       return { type: "string", ...description, ...(s.minLength === undefined ? {} : { minLength: s.minLength }), ...(s.maxLength === undefined ? {} : { maxLength: s.maxLength }) };
-    case "integer":
+    case "integer": {
+      const { minimum: min, maximum: max } = s;
+      if (min !== undefined && max !== undefined && max >= min && max - Math.ceil(min) < GRAMMAR_INTEGER_RANGE_LIMIT) {
+        const values = Array.from({ length: Math.floor(max) - Math.ceil(min) + 1 }, (_, i) => Math.ceil(min) + i);
+        if (values.length > 0) return { enum: values, ...description };
+      }
+      return { type: "integer", ...description };
+    }
     case "number":
     case "boolean":
       return { type: s.type, ...description };

@@ -15,6 +15,7 @@ import { KvStateStore, modelFileKey, tokensDigest } from "./kvStateStore.js";
 import { loadLlama, type LoadedLlama } from "./llamaRuntime.js";
 import { LockstepGate } from "./lockstepGate.js";
 import { SessionLocks } from "./sessionLocks.js";
+import { callRefusedByValidation, StreamedText } from "./validationRefusal.js";
 
 export interface LlamaAdapterOptions {
   modelPath: string;
@@ -172,6 +173,7 @@ export class LlamaAgentModel implements AgentModel {
     let firstTokenMs: number | null = null;
     const out0 = meter.usedOutputTokens;
     const firstToken = () => { firstTokenMs ??= performance.now() - t0; };
+    const streamed = new StreamedText();
     try {
       // The last batch of the prompt is evaluated by generation, together with its logits.
       prefill = await chunkedPrefill(session.sequence, prompt, { chunk: Math.min(this.opts.prefillChunk, this.opts.batchSize), lastBatch: this.opts.batchSize }, inner.signal);
@@ -189,7 +191,9 @@ export class LlamaAgentModel implements AgentModel {
         onFunctionCallParamsChunk: firstToken,
         onResponseChunk: (c: LlamaChatResponseChunk) => {
           firstToken();
-          emit(c.type === "segment" ? { type: "reasoning", text: c.text } : { type: "answer", text: c.text });
+          const chunk: ModelChunk = c.type === "segment" ? { type: "reasoning", text: c.text } : { type: "answer", text: c.text };
+          streamed.add(chunk.type, chunk.text);
+          emit(chunk);
         },
       }).finally(() => this.gate.end(session.sequence));
       inner.throwIfSinkFailed();
@@ -206,6 +210,8 @@ export class LlamaAgentModel implements AgentModel {
     } catch (e) {
       inner.throwIfSinkFailed(); // the port: onChunk's error, not ours
       if (request.signal.aborted) throw request.signal.reason;
+      const refused = callRefusedByValidation(e, functions);
+      if (refused) return { text: streamed.answer, reasoning: streamed.reasoning, toolCalls: [refused], stopReason: "tool_calls" };
       throw e;
     } finally {
       inner.release();

@@ -30,3 +30,11 @@ test("the bounded schema vocabulary maps onto the grammar schema without loss (s
     required: ["p"], additionalProperties: false,
   });
 });
+
+test("an integer range of at most 64 values is written as an enum, so the grammar enforces its bounds; a wider one stays the check's (spec 000 #5, issue 13)", () => {
+  assert.deepEqual(toGbnfSchema({ type: "integer", description: "levels", minimum: 1, maximum: 3 }), { enum: [1, 2, 3], description: "levels" });
+  assert.deepEqual(toGbnfSchema({ type: "integer", minimum: 0, maximum: 63 }), { enum: Array.from({ length: 64 }, (_, i) => i) });
+  assert.deepEqual(toGbnfSchema({ type: "integer", minimum: 100, maximum: 600_000 }), { type: "integer" });
+  assert.deepEqual(toGbnfSchema({ type: "integer", minimum: 1 }), { type: "integer" });
+  assert.deepEqual(toGbnfSchema({ type: "number", minimum: 0, maximum: 1 }), { type: "number" });
+});
