@@ -1,6 +1,7 @@
-// The whole chain in a real workbench: VS Code (code-server) activates Hearth, the chat view
-// starts the kernel under the Node recorded at build (its natives are built for Node 20 while the
-// extension host runs Node 24), and the webview shows the kernel's initialize answer. Then a person
+// The whole chain in a real workbench: VS Code (code-server) installs Hearth's .vsix and activates
+// it, the chat view starts the kernel on the Node runtime the .vsix ships (its natives are built for
+// Node 20 while the extension host runs Node 24, and the PATH has no Node), and the webview shows
+// the kernel's initialize answer. Then a person
 // chats: a scripted model (test/fixtures/scripts/chat-read-then-write.json) reads a file without
 // asking and writes one after the person clicks Allow in VS Code's modal dialog.
 import assert from "node:assert/strict";
@@ -12,11 +13,12 @@ import { launchBrowser, openWorkbench, type Browser } from "./support/browser.js
 import { readHearthLog, startCodeServer, type CodeServer } from "./support/codeServer.js";
 import { newRunDir, stopwatch } from "./support/runDir.js";
 import { findTools } from "./support/tools.js";
+import { packagedVsix } from "../support/packagedExtension.js";
 import { openActivityBarContainer, runCommand, waitFor, webviewViewFrame } from "./support/webview.js";
 
 const ROOT = path.resolve(".");
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string; publisher: string; name: string };
-const buildInfo = JSON.parse(fs.readFileSync(path.join(ROOT, "dist", "build-info.json"), "utf8")) as { nodePath: string; nodeVersion: string };
+const buildInfo = JSON.parse(fs.readFileSync(path.join(ROOT, "dist", "build-info.json"), "utf8")) as { nodeVersion: string };
 const EXTENSION_ID = `${pkg.publisher}.${pkg.name}`;
 const SCRIPT = path.join(ROOT, "test/fixtures/scripts/chat-read-then-write.json");
 const EXPECTED_ANSWER = "Reading README.md.It is a workspace for the e2e. Saving a summary.Done: summary.txt is written.";
@@ -35,7 +37,7 @@ describe("Hearth in a real VS Code workbench (code-server + headless Chromium)",
     fs.mkdirSync(workspace);
     fs.writeFileSync(path.join(workspace, "README.md"), "# a workspace for Hearth's e2e\n");
     server = await startCodeServer({
-      tools, profileDir: path.join(scratch, "profile"), extensionRoot: ROOT, workspace,
+      tools, profileDir: path.join(scratch, "profile"), vsix: packagedVsix(), workspace,
       settings: { "hearth.model": `scripted:${SCRIPT}` },
       // The extension host passes its environment to the kernel through the launcher.
       env: { HEARTH_ALLOW_SCRIPTED: "1" },
@@ -70,9 +72,9 @@ describe("Hearth in a real VS Code workbench (code-server + headless Chromium)",
     assert.equal(version, pkg.version);
     assert.equal(await view.locator('[data-testid="workspace-root"]').textContent(), fs.realpathSync(workspace));
 
-    // The extension host runs Node 24; the kernel must run under the Node that built its natives.
+    // The extension host runs Node 24; the kernel runs on the Node 20 the installed .vsix ships.
     const log = readHearthLog(server!.userDataDir);
-    assert.match(log, new RegExp(`kernel starting: pid \\d+, Node ${buildInfo.nodeVersion} \\(ABI \\d+\\) at ${buildInfo.nodePath} \\(from build\\)`));
+    assert.match(log, new RegExp(`kernel starting: pid \\d+, Node ${buildInfo.nodeVersion} \\(ABI \\d+\\) at \\S+/extensions/${EXTENSION_ID}-${pkg.version}\\S*/runtime/bin/node \\(from bundled\\)`));
     assert.match(log, new RegExp(`kernel ${pkg.version.replace(/\./g, "\\.")} ready in \\d+ ms`));
     const activation = /activated in ([\d.]+) ms \(VS Code ([^,]+), extension host Node (v\d+)/.exec(log);
     assert.ok(activation, `the Hearth log records the activation time; it reads:\n${log}`);

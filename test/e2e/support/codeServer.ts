@@ -1,18 +1,20 @@
-// Starts a real VS Code workbench (code-server on Node 24) with Hearth installed, on 127.0.0.1
-// (webviews need a secure context) with its own user data, extensions and XDG folders.
-import { spawn } from "node:child_process";
+// Starts a real VS Code workbench (code-server on Node 24) with Hearth installed from its .vsix, on
+// 127.0.0.1 (webviews need a secure context) with its own user data, extensions and XDG folders.
+// The workbench's PATH has no Node: the kernel must run on the runtime the .vsix ships (issue 10).
+import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import net from "node:net";
 import path from "node:path";
+import { pathWithoutNode } from "../../support/packagedExtension.js";
 import type { E2eTools } from "./tools.js";
 
 export interface CodeServerOptions {
   tools: E2eTools;
   /** Holds user-data/, extensions/, xdg/ and code-server.log. */
   profileDir: string;
-  /** The extension folder to install (the repository root: dist/ plus node_modules for the kernel). */
-  extensionRoot: string;
+  /** The .vsix to install (`npm run package`). */
+  vsix: string;
   workspace: string;
   host?: string;
   port?: number;
@@ -57,19 +59,11 @@ export function freePort(host = "127.0.0.1"): Promise<number> {
   });
 }
 
-/**
- * Installs the extension by symlinking its folder into the extensions dir as
- * `<publisher>.<name>-<version>` (docs/e2e.md: why a link and not a .vsix).
- */
-export function linkExtension(extensionsDir: string, extensionRoot: string): string {
-  const pkg = JSON.parse(fs.readFileSync(path.join(extensionRoot, "package.json"), "utf8")) as { publisher: string; name: string; version: string };
-  fs.mkdirSync(extensionsDir, { recursive: true });
-  const prefix = `${pkg.publisher}.${pkg.name}-`;
-  // A reused profile may hold an older version's link: VS Code would see two Hearths.
-  for (const old of fs.readdirSync(extensionsDir).filter((e) => e.startsWith(prefix))) fs.rmSync(path.join(extensionsDir, old), { recursive: true, force: true });
-  const link = path.join(extensionsDir, `${prefix}${pkg.version}`);
-  fs.symlinkSync(path.resolve(extensionRoot), link, "dir");
-  return link;
+/** Installs the .vsix the way a person does: `code-server --install-extension` (replaces an older one). */
+export function installVsix(tools: E2eTools, userDataDir: string, extensionsDir: string, vsix: string): void {
+  execFileSync(tools.node24, [
+    tools.codeServerEntry, "--user-data-dir", userDataDir, "--extensions-dir", extensionsDir, "--install-extension", vsix, "--force",
+  ], { stdio: ["ignore", "pipe", "pipe"], timeout: 120_000, env: codeServerEnv(path.dirname(userDataDir)) });
 }
 
 function healthy(url: string): Promise<boolean> {
@@ -90,6 +84,7 @@ function codeServerEnv(profileDir: string, extra: Record<string, string> = {}): 
     XDG_CONFIG_HOME: path.join(profileDir, "xdg/config"),
     XDG_DATA_HOME: path.join(profileDir, "xdg/data"),
     XDG_CACHE_HOME: path.join(profileDir, "xdg/cache"),
+    PATH: pathWithoutNode(path.join(profileDir, "bin")),
   };
   // The test runner's markers must not leak into code-server and the processes it starts.
   delete env.NODE_OPTIONS;
@@ -104,7 +99,7 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
   const extensionsDir = path.join(opts.profileDir, "extensions");
   fs.mkdirSync(path.join(userDataDir, "User"), { recursive: true });
   fs.writeFileSync(path.join(userDataDir, "User", "settings.json"), JSON.stringify({ ...QUIET_SETTINGS, ...opts.settings }, null, 2));
-  linkExtension(extensionsDir, opts.extensionRoot);
+  installVsix(opts.tools, userDataDir, extensionsDir, opts.vsix);
   const config = path.join(opts.profileDir, "config.yaml");
   fs.writeFileSync(config, "auth: none\ncert: false\n");
   const logFile = path.join(opts.profileDir, "code-server.log");

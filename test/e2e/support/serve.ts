@@ -7,6 +7,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { startCodeServer } from "./codeServer.js";
 import { findTools, toolsDir, type E2eTools } from "./tools.js";
+import { packagedVsix } from "../../support/packagedExtension.js";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const HOST = "127.0.0.1"; // webviews need a secure context, and nothing here should face the network
@@ -67,8 +68,11 @@ export async function serve(argv: string[], env: NodeJS.ProcessEnv = process.env
     console.error(`refused: ${args.folder} is not a folder; pass the folder Hearth should work on`);
     return 2;
   }
-  if (!fs.existsSync(path.join(REPO, "dist", "extension.cjs"))) {
-    console.error("refused: Hearth is not built (dist/extension.cjs is missing); run `npm run build` (npm start does it for you)");
+  let vsix: string;
+  try {
+    vsix = packagedVsix();
+  } catch (e) {
+    console.error(`refused: ${(e as Error).message} (npm start does it for you)`);
     return 2;
   }
   if (!(await portFree(args.port))) {
@@ -78,7 +82,7 @@ export async function serve(argv: string[], env: NodeJS.ProcessEnv = process.env
   const tools = provisionedTools();
   const folder = fs.realpathSync(args.folder);
   const server = await startCodeServer({
-    tools, profileDir: path.join(tools.dir, "..", "serve"), extensionRoot: REPO, workspace: folder, host: HOST, port: args.port,
+    tools, profileDir: path.join(tools.dir, "..", "serve"), vsix, workspace: folder, host: HOST, port: args.port,
   });
   console.log(`Hearth is running in VS Code on ${folder}\n\n  open ${server.workbenchUrl}\n\nThe Hearth icon in the activity bar opens the chat view. Logs: ${server.logFile}. Ctrl+C stops.`);
   await new Promise<void>((resolve) => {

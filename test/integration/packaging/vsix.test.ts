@@ -41,6 +41,17 @@ describe("the packaged .vsix", { timeout: 180_000 }, () => {
     assert.equal(abi, info.modulesAbi);
   });
 
+  it("loads each native module from the package under its runtime (a missing file would silently weaken the anchored walk)", () => {
+    const probe = [
+      "const r = require('node:module').createRequire(process.cwd() + '/');",
+      "new (r('better-sqlite3'))(':memory:').close();",
+      "r('koffi').load('libc.so.6');",
+      "import('node-llama-cpp').then(() => console.log('ok'));",
+    ].join("");
+    const out = execFileSync(path.join(ext, "runtime/bin/node"), ["-e", probe], { cwd: ext, encoding: "utf8" });
+    assert.equal(out.trim(), "ok");
+  });
+
   it("answers a turn through real inference with no Node on PATH", () => {
     const { chat } = ensureFixtureModels();
     const ws = path.join(root, "ws");
