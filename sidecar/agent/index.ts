@@ -6,6 +6,7 @@ export type { AgentMessage, AssistantMessage, SystemMessage, ToolResultMessage, 
 export type { AgentAuthoritySnapshot, AuthorityInputs } from "./authoritySnapshot.js";
 export { AUTHORITY_SNAPSHOT_VERSION } from "./authoritySnapshot.js";
 export type { AgentMemory, InvocationClaim, InvocationSettlement, TurnClose, TurnStart } from "./ports/memory.js";
+export { UNCLAIMED_RESULT_PREFIXES } from "./ports/memory.js";
 export { denyAllApprovals, type ApprovalDecision, type ApprovalPort, type ApprovalRequest } from "./ports/approval.js";
 export type * from "./ports/model.js";
 export type * from "./ports/tools.js";

@@ -55,7 +55,7 @@ export class ToolBatch {
   private async runOne(call: ToolCallRecord): Promise<void> {
     const tool = this.ctx.ceiling.get(call.name);
     const refusal = this.gate(call, tool);
-    if (refusal !== null || !tool) return this.finish(synthetic(call, refusal ?? "refused"));
+    if (refusal !== null || !tool) return this.finish(synthetic(call, refusal ?? "refused: no such tool"));
     const policy = tool.definition.cancellation;
     // spec 000 #21: only Interruptible tools observe turn cancellation; the rest finish once started.
     const toolCtx: ToolContext = { callId: call.callId, signal: policy === "Interruptible" ? this.ctx.signal : NEVER_ABORTED };

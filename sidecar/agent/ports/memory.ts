@@ -16,6 +16,13 @@ import type { EffectClass } from "../../../shared/protocol/index.js";
 import type { RetryPolicy } from "./tools.js";
 import type { AgentMessage, UserMessage } from "../messages.js";
 
+/**
+ * How a result of a call that never reached the ledger begins: the gate refused it, the approver
+ * denied it, or the batch stopped before it ran. Every other result answers a ledger claim, and a
+ * journal may refuse a result that does neither (spec 004: physical tool authority).
+ */
+export const UNCLAIMED_RESULT_PREFIXES = ["refused: ", "denied: ", "not run: "] as const;
+
 export interface TurnStart {
   readonly sessionKey: string;
   readonly turnId: string;

@@ -2,6 +2,7 @@
 // a batch (assistant message + tool results + their ledger completions) commits as one.
 import { ErrorCode, HearthError } from "../../../shared/errors.js";
 import { HistoryMessage } from "../../../shared/protocol/records.js";
+import { UNCLAIMED_RESULT_PREFIXES } from "../../agent/index.js";
 import type { Db } from "../../journal/journal.js";
 import { nowIso, appendEvent } from "./transition.js";
 
@@ -31,6 +32,7 @@ function insert(db: Db, sessionId: string, runId: string | null, message: NewMes
 
 /** Appends complete messages in order; returns their seqs. Caller holds the transaction. */
 export function appendComplete(db: Db, sessionId: string, runId: string | null, messages: readonly NewMessage[]): number[] {
+  assertResultsClaimed(db, sessionId, runId, messages);
   const at = nowIso();
   const seqs = messages.map((m) => insert(db, sessionId, runId, m, "complete", at));
   if (seqs.length > 0) appendEvent(db, { entityKind: "journal", entityId: sessionId, sessionId, runId, type: "journal.appended", payload: { fromSeq: seqs[0], toSeq: seqs.at(-1) } }, at);
@@ -79,4 +81,41 @@ export function replayMessages(db: Db, sessionId: string): HistoryMessage[] {
 
 function toHistory(rows: unknown[]): HistoryMessage[] {
   return (rows as { seq: number; body_json: string }[]).map((r) => HistoryMessage.parse({ seq: r.seq, ...JSON.parse(r.body_json) }));
+}
+
+/**
+ * spec 004 (physical tool authority): a tool result enters history only as the answer to a call its
+ * run made, once, and either echoes its ledger claim's terminal state (ok exactly when the claim
+ * succeeded) or, for a call that never reached the ledger, is a refusal (ok false, and it says it
+ * never ran). Run after the batch's ledger completions, inside the same transaction.
+ */
+function assertResultsClaimed(db: Db, sessionId: string, runId: string | null, messages: readonly NewMessage[]): void {
+  const calls = messages.flatMap((m) => (m.role === "assistant" ? (m.toolCalls ?? []).map((c) => c.callId) : []));
+  for (const m of messages) {
+    if (m.role !== "tool") continue;
+    const refuse: (why: string) => never = (why) => {
+      throw new HearthError(ErrorCode.Conflict, `refused: the result of call ${m.callId} (${m.name}) cannot enter history: ${why}; a tool result is written only with its ledger claim`);
+    };
+    if (runId === null) refuse("it belongs to no run");
+    if (!calls.includes(m.callId) && !callIssuedByRun(db, sessionId, runId, m.callId)) refuse(`run ${runId} never made that call`);
+    if (resultRecorded(db, sessionId, m.callId) || calls.indexOf(m.callId) !== calls.lastIndexOf(m.callId)) refuse("the call already has a result");
+    const claim = db.prepare(`SELECT status FROM tool_invocations WHERE run_id = ? AND call_id = ?`).get(runId, m.callId) as { status: string } | undefined;
+    if (!claim) {
+      if (m.ok || !UNCLAIMED_RESULT_PREFIXES.some((p) => m.output.startsWith(p))) refuse("the ledger has no claim for it, and it is not a refusal of a call that never ran");
+    } else if (claim.status === "prepared" || claim.status === "dispatched") {
+      refuse(`its ledger claim is still ${claim.status}; complete the claim in the same commit`);
+    } else if (m.ok !== (claim.status === "succeeded")) {
+      refuse(`it says ok=${m.ok} while its ledger claim is ${claim.status}`);
+    }
+  }
+}
+
+function callIssuedByRun(db: Db, sessionId: string, runId: string, callId: string): boolean {
+  return db.prepare(`
+    SELECT 1 FROM conversation_journal c, json_each(c.body_json, '$.toolCalls') j
+    WHERE c.session_id = ? AND c.run_id = ? AND c.role = 'assistant' AND c.status = 'complete' AND json_extract(j.value, '$.callId') = ?`).get(sessionId, runId, callId) !== undefined;
+}
+
+function resultRecorded(db: Db, sessionId: string, callId: string): boolean {
+  return db.prepare(`SELECT 1 FROM conversation_journal WHERE session_id = ? AND role = 'tool' AND status = 'complete' AND json_extract(body_json, '$.callId') = ?`).get(sessionId, callId) !== undefined;
 }

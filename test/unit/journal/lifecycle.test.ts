@@ -160,14 +160,17 @@ describe("a run's close and its last messages commit together (spec 000 #10)", (
 describe("conversation durability has one sequence owner (spec 004)", () => {
   it("seq is monotonic per session and history replays complete messages in order in the HistoryMessage shape", () => {
     const f = openFixture();
-    const { sessionId, runId } = runningRun(f);
+    const { sessionId, runId, attemptId } = runningRun(f);
     const other = f.control.createSession({ model: "scripted:x" });
     f.control.appendMessages(other.sessionId, null, [{ role: "system", text: "other" }]);
     const staged = f.control.stageTurn(sessionId, runId);
+    // A tool result enters history only with its ledger claim (issue 11 item 12).
+    const claim = f.control.prepareInvocation({ runId, attemptId, callId: "c1", tool: "read_file", input: { path: "a" }, manifestDigest: "m", effectClass: "read" });
+    f.control.markDispatched(claim);
     const seqs = f.control.appendMessages(sessionId, runId, [
       { role: "assistant", text: "", toolCalls: [{ callId: "c1", name: "read_file", arguments: { path: "a" } }] },
       { role: "tool", callId: "c1", name: "read_file", ok: true, output: "A" },
-    ]);
+    ], [{ claim, outcome: { status: "succeeded" } }]);
     f.control.settleTurn(sessionId, staged, { message: { role: "assistant", text: "done", reasoning: "r" } });
     assert.deepEqual(seqs, [staged + 1, staged + 2]);
     const h = f.control.history(sessionId);
