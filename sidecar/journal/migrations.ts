@@ -212,4 +212,8 @@ CREATE TABLE control_obligations (
 // explicit outcome (spec 000 #6: history stays structurally complete) instead of vanishing.
 const v2: Step = (db) => db.exec(`ALTER TABLE tool_invocations ADD COLUMN input_json TEXT;`);
 
-export const MIGRATIONS: readonly Step[] = [v1, v2];
+// spec 004: profile generations are immutable, so a row can no more be deleted than updated.
+const v3: Step = (db) => db.exec(`CREATE TRIGGER session_execution_profiles_no_delete BEFORE DELETE ON session_execution_profiles
+BEGIN SELECT RAISE(ABORT, 'session_execution_profiles rows are immutable: they cannot be deleted'); END;`);
+
+export const MIGRATIONS: readonly Step[] = [v1, v2, v3];

@@ -2,7 +2,10 @@
 // material; generation is monotonic per session, so A→B→A reuses version A with a higher generation.
 import { createHash } from "node:crypto";
 import { uuidv7 } from "../../../shared/ids.js";
+import type { HistoryMessage } from "../../../shared/protocol/records.js";
 import type { Db } from "../../journal/journal.js";
+import { replayMessages } from "./conversation.js";
+import { profileAt, type ProfileRow } from "./sessions.js";
 import { nowIso } from "./transition.js";
 
 /** Bumped when the way a snapshot is rendered for a model changes. */
@@ -25,4 +28,28 @@ export function pinSnapshot(db: Db, sessionId: string, body: SnapshotBody): { sn
   db.prepare(`INSERT INTO context_snapshots (snapshot_id, session_id, generation, content_version, renderer_fingerprint, body_json, created_at) VALUES (?,?,?,?,?,?,?)`)
     .run(snapshotId, sessionId, g + 1, contentVersion, RENDERER_FINGERPRINT, json, nowIso());
   return { snapshotId, generation: g + 1, contentVersion };
+}
+
+/** What a run executes with: its pinned profile generation, the history before it, its user message. */
+export interface RunContext {
+  profile: ProfileRow;
+  history: HistoryMessage[];
+  userMessage: string;
+}
+
+/**
+ * spec 004: admission pins the snapshot a run uses; queue delay and retries never rebuild it from
+ * newer sources (a later profile generation, messages committed after admission).
+ */
+export function runContext(db: Db, run: { run_id: string; session_id: string; context_snapshot_id: string }): RunContext {
+  const row = db.prepare(`SELECT body_json FROM context_snapshots WHERE snapshot_id = ?`).get(run.context_snapshot_id) as { body_json: string };
+  const body = JSON.parse(row.body_json) as SnapshotBody;
+  const messages = replayMessages(db, run.session_id);
+  const user = messages.find((m) => m.seq === body.journalThroughSeq);
+  if (user?.role !== "user") throw new Error(`run ${run.run_id}: its pinned user message (seq ${body.journalThroughSeq}) is missing from the journal`);
+  return {
+    profile: { ...profileAt(db, run.session_id, body.profileGeneration), system_prompt: body.systemPrompt },
+    history: messages.filter((m) => m.seq < body.journalThroughSeq),
+    userMessage: user.text,
+  };
 }

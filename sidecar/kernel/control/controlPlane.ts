@@ -4,7 +4,7 @@ import { ErrorCode, HearthError } from "../../../shared/errors.js";
 import type { HistoryMessage, RunSummary, SessionSummary } from "../../../shared/protocol/records.js";
 import type { Journal } from "../../journal/journal.js";
 import { checkAttemptResult, ensureBinding, recordAdapterNativeSessionId } from "./bindings.js";
-import { appendComplete, completeMessages, replayMessages, settleTurn, stageTurn, type NewMessage } from "./conversation.js";
+import { appendComplete, completeMessages, settleTurn, stageTurn, type NewMessage } from "./conversation.js";
 import { createDelegation, pendingRecoveries, type NewDelegation, type RecoveryDispatch } from "./delegations.js";
 import { completeInvocation, markDispatched, prepareInvocation, type InvocationClaim, type InvocationOutcome, type PrepareRequest } from "./ledger.js";
 import { recordOperationOutcome, requireOperation, type ObligationKind } from "./obligations.js";
@@ -20,6 +20,7 @@ import { runHistory } from "./history.js";
 import { pinAuthority, type AuthorityDigests } from "./authorityPins.js";
 import { createWorkstream, workstreamSession } from "./workstreams.js";
 import { recordArtifact } from "./artifacts.js";
+import { runContext, type RunContext } from "./contextSnapshots.js";
 
 export interface SessionHistory {
   session: SessionSummary;
@@ -88,7 +89,7 @@ export class ControlPlane {
         if (run.session_id !== sessionId) throw new HearthError(ErrorCode.Refused, `refused: run ${runId} belongs to session ${run.session_id}, not ${sessionId}`);
         if (run.status !== "active") throw new HearthError(ErrorCode.Conflict, `refused: run ${runId} is ${run.status}; its history is closed, so nothing more can be appended to it`);
       }
-      for (const c of completions) completeInvocation(db, c.claim, c.outcome);
+      for (const c of completions) completeInvocation(db, this.scope, c.claim, c.outcome);
       return appendComplete(db, sessionId, runId, messages);
     });
   }
@@ -107,11 +108,11 @@ export class ControlPlane {
 
   /** Committed with synchronous=FULL: the mark must survive power loss before the effect runs. */
   markDispatched(claim: InvocationClaim): void {
-    this.journal.withTransaction((db) => markDispatched(db, claim), { durable: true });
+    this.journal.withTransaction((db) => markDispatched(db, this.scope, claim), { durable: true });
   }
 
   completeInvocation(claim: InvocationClaim, outcome: InvocationOutcome): void {
-    this.journal.withTransaction((db) => completeInvocation(db, claim, outcome));
+    this.journal.withTransaction((db) => completeInvocation(db, this.scope, claim, outcome));
   }
 
   /**
@@ -122,7 +123,7 @@ export class ControlPlane {
     this.journal.withTransaction((db) => {
       const run = ownedRun(db, this.scope, runId);
       if (run.status !== "active") throw new HearthError(ErrorCode.Conflict, `refused: run ${runId} is already ${run.status}; a terminal state is written once`);
-      for (const c of final.completions ?? []) completeInvocation(db, c.claim, c.outcome);
+      for (const c of final.completions ?? []) completeInvocation(db, this.scope, c.claim, c.outcome);
       if (final.messages?.length) appendComplete(db, run.session_id, runId, final.messages);
       finishRun(db, this.scope, runId, status, error);
     });
@@ -132,8 +133,9 @@ export class ControlPlane {
     return this.journal.withTransaction((db) => requestCancel(db, this.scope, runId, dispatch));
   }
 
-  acknowledgeCancel(runId: string, attemptId: string): void {
-    this.journal.withTransaction((db) => acknowledgeCancel(db, this.scope, runId, attemptId));
+  /** Evidence that the adapter stopped; true when the adapter's matrix lets it count as an acknowledgement. */
+  acknowledgeCancel(runId: string, attemptId: string): boolean {
+    return this.journal.withTransaction((db) => acknowledgeCancel(db, this.scope, runId, attemptId));
   }
 
   requireOperation(runId: string, kind: ObligationKind, logicalKey: string): string {
@@ -170,17 +172,16 @@ export class ControlPlane {
     return this.journal.withTransaction((db) => (ownedSession(db, this.scope, sessionId), pinAuthority(db, sessionId, current)));
   }
 
+  /** The run's pinned context (spec 004): what a turn of this run is built from. */
+  runContext(runId: string): RunContext {
+    const db = this.journal.db;
+    return runContext(db, ownedRun(db, this.scope, runId));
+  }
+
   /** The complete messages and every run with its attempts and ledger rows: what clients show. */
   history(sessionId: string): SessionHistory {
     const db = this.journal.db;
     ownedSession(db, this.scope, sessionId);
     return { session: sessionSummary(db, sessionId), messages: completeMessages(db, sessionId), runs: runHistory(db, sessionId) };
-  }
-
-  /** The messages a model is shown when the session resumes (spec 000 #13: see replayMessages). */
-  replay(sessionId: string): HistoryMessage[] {
-    const db = this.journal.db;
-    ownedSession(db, this.scope, sessionId);
-    return replayMessages(db, sessionId);
   }
 }

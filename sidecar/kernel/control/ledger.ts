@@ -6,7 +6,7 @@ import { uuidv7 } from "../../../shared/ids.js";
 import type { EffectClass } from "../../../shared/protocol/records.js";
 import type { Db } from "../../journal/journal.js";
 import { assertToolAllowedForRole } from "./roles.js";
-import { ownedRun, type KernelScope } from "./scope.js";
+import { ownedRun, type KernelScope, type RunRow } from "./scope.js";
 import { ACTIVE_ATTEMPT_STATUSES, invocationMachine } from "./stateMachines.js";
 import { transition, nowIso, appendEvent } from "./transition.js";
 
@@ -61,17 +61,38 @@ function claimColumns(c: InvocationClaim): Record<string, string> {
   return { run_id: c.runId, attempt_id: c.attemptId, call_id: c.callId, tool: c.tool, input_hash: c.inputHash, manifest_digest: c.manifestDigest, boot_epoch: c.bootEpoch };
 }
 
+type ClaimStep = "prepare" | "dispatch" | "complete";
+
+/**
+ * spec 004: authority is re-read from durable state at every step of a claim, not only at prepare.
+ * The run must be active and the attempt its active one; a `cancelling` attempt may still record
+ * the result of an effect already dispatched, but it starts no new one.
+ */
+function assertClaimAuthority(db: Db, scope: KernelScope, runId: string, attemptId: string, step: ClaimStep): RunRow {
+  const run = ownedRun(db, scope, runId);
+  if (run.status !== "active") throw new HearthError(ErrorCode.Conflict, `refused to ${step} a tool call: run ${runId} is ${run.status}; a finished run cannot call tools`);
+  const attempt = db.prepare(`SELECT status FROM run_attempts WHERE attempt_id = ? AND run_id = ?`).get(attemptId, runId) as { status: string } | undefined;
+  if (!attempt || !(ACTIVE_ATTEMPT_STATUSES as readonly string[]).includes(attempt.status)) {
+    throw new HearthError(ErrorCode.Refused, `refused to ${step} a tool call: attempt ${attemptId} has no execution authority in run ${runId} (${attempt?.status ?? "not this run's attempt"}); only the run's active attempt acts`);
+  }
+  if (attempt.status === "cancelling" && step !== "complete") {
+    throw new HearthError(ErrorCode.Refused, `refused to ${step} a tool call: attempt ${attemptId} of run ${runId} is cancelling; a cancelled turn starts no new effects`);
+  }
+  return run;
+}
+
+/** Authority of the attempt the claim was recorded under; a forged tuple then fails the exact match. */
+function assertRecordedAuthority(db: Db, scope: KernelScope, claim: InvocationClaim, step: ClaimStep): void {
+  const row = db.prepare(`SELECT run_id, attempt_id FROM tool_invocations WHERE invocation_id = ?`).get(claim.invocationId) as { run_id: string; attempt_id: string } | undefined;
+  if (row) assertClaimAuthority(db, scope, row.run_id, row.attempt_id, step);
+}
+
 /**
  * Authorizes and persists a claim. Re-reads durable state: owner, run active, attempt is the run's
  * active attempt, the session's persisted role allows the tool; the call id is single use per run.
  */
 export function prepareInvocation(db: Db, scope: KernelScope, req: PrepareRequest): InvocationClaim {
-  const run = ownedRun(db, scope, req.runId);
-  if (run.status !== "active") throw new HearthError(ErrorCode.Conflict, `refused: run ${req.runId} is ${run.status}; a finished run cannot call tools`);
-  const attempt = db.prepare(`SELECT status FROM run_attempts WHERE attempt_id = ? AND run_id = ?`).get(req.attemptId, req.runId) as { status: string } | undefined;
-  if (!attempt || !(ACTIVE_ATTEMPT_STATUSES as readonly string[]).includes(attempt.status)) {
-    throw new HearthError(ErrorCode.Refused, `refused: attempt ${req.attemptId} has no execution authority in run ${req.runId} (${attempt?.status ?? "not this run's attempt"})`);
-  }
+  const run = assertClaimAuthority(db, scope, req.runId, req.attemptId, "prepare");
   const { execution_role } = db.prepare(`SELECT execution_role FROM sessions WHERE session_id = ?`).get(run.session_id) as { execution_role: "coordinator" | "leaf" };
   assertToolAllowedForRole(execution_role, req.tool, run.session_id);
   const dup = db.prepare(`SELECT status FROM tool_invocations WHERE run_id = ? AND call_id = ?`).get(req.runId, req.callId) as { status: string } | undefined;
@@ -88,7 +109,8 @@ export function prepareInvocation(db: Db, scope: KernelScope, req: PrepareReques
 }
 
 /** prepared → dispatched. The caller commits this with synchronous=FULL before the effect runs. */
-export function markDispatched(db: Db, claim: InvocationClaim): void {
+export function markDispatched(db: Db, scope: KernelScope, claim: InvocationClaim): void {
+  assertRecordedAuthority(db, scope, claim, "dispatch");
   transition(db, invocationMachine, { id: claim.invocationId, to: "dispatched", from: ["prepared"], match: claimColumns(claim), event: { type: "tool.dispatched", runId: claim.runId } });
 }
 
@@ -103,7 +125,8 @@ export interface InvocationOutcome {
  * dispatched → succeeded|failed, or prepared → failed (refused before the effect). Lands only when
  * every claim column matches, including this boot's epoch.
  */
-export function completeInvocation(db: Db, claim: InvocationClaim, outcome: InvocationOutcome): void {
+export function completeInvocation(db: Db, scope: KernelScope, claim: InvocationClaim, outcome: InvocationOutcome): void {
+  assertRecordedAuthority(db, scope, claim, "complete");
   transition(db, invocationMachine, {
     id: claim.invocationId, to: outcome.status, from: outcome.status === "succeeded" ? ["dispatched"] : ["prepared", "dispatched"], match: claimColumns(claim),
     set: { result_json: outcome.result === undefined ? null : JSON.stringify(outcome.result), reason: outcome.reason?.slice(0, 240) ?? null },

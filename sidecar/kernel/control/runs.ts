@@ -6,7 +6,8 @@ import { appendComplete } from "./conversation.js";
 import { pinSnapshot } from "./contextSnapshots.js";
 import { currentProfile } from "./sessions.js";
 import { ownedRun, ownedSession, type KernelScope, type RunRow } from "./scope.js";
-import { ACTIVE_ATTEMPT_STATUSES, attemptMachine, invocationMachine, runMachine, type AttemptStatus } from "./stateMachines.js";
+import { ACTIVE_ATTEMPT_STATUSES, attemptMachine, invocationMachine, isTerminal, runMachine, type AttemptStatus } from "./stateMachines.js";
+import { adapterDeclaration } from "./adapterCapabilities.js";
 import { appendEvent, nowIso, transition } from "./transition.js";
 
 export interface ClientContext {
@@ -73,10 +74,13 @@ export function newAttempt(db: Db, scope: KernelScope, runId: string): string {
 
 export function transitionAttempt(db: Db, scope: KernelScope, runId: string, attemptId: string, to: AttemptStatus, reason?: string): AttemptStatus {
   const run = ownedRun(db, scope, runId);
-  return transition(db, attemptMachine, {
+  const from = transition(db, attemptMachine, {
     id: attemptId, to, match: { run_id: runId }, set: reason === undefined ? {} : { reason: reason.slice(0, 240) },
     event: { type: `attempt.${to}`, sessionId: run.session_id, runId, payload: reason ? { reason } : {} },
   });
+  // spec 004: a claim's authority ends with its attempt, so its open calls close with it.
+  if (isTerminal(attemptMachine, to)) closeOpenInvocations(db, runId, attemptId);
+  return from;
 }
 
 export type RunTerminal = "completed" | "failed" | "cancelled";
@@ -94,21 +98,22 @@ export function finishRun(db: Db, scope: KernelScope, runId: string, status: Run
     if (calls.n > 0) throw new HearthError(ErrorCode.Conflict, `refused: run ${runId} still has ${calls.n} tool call(s) without a result; complete them before completing the run`);
   }
   const live = activeAttempt(db, runId);
+  // spec 004: a run completes only through an attempt that completes; silence is not success.
+  if (status === "completed" && !live) throw new HearthError(ErrorCode.Conflict, `refused: run ${runId} has no attempt that can complete (its last attempt already ended); start a new attempt, or finish the run as failed`);
   if (live) {
     if (status === "cancelled" && live.status !== "cancelling" && live.status !== "queued") transitionAttempt(db, scope, runId, live.attempt_id, "cancelling");
     transitionAttempt(db, scope, runId, live.attempt_id, status, error);
   }
-  closeOpenInvocations(db, runId);
   transition(db, runMachine, { id: runId, to: status, set: { reason: error?.slice(0, 240) ?? null }, event: { type: `run.${status}`, sessionId: run.session_id, runId, payload: error ? { error } : {} } });
 }
 
-/** A run that ends with calls in flight: never dispatched → failed; dispatched → outcome_unknown. */
-function closeOpenInvocations(db: Db, runId: string): void {
-  const open = db.prepare(`SELECT invocation_id, status FROM tool_invocations WHERE run_id = ? AND status IN ('prepared','dispatched')`).all(runId) as { invocation_id: string; status: string }[];
+/** An attempt that ends with calls in flight: never dispatched → failed; dispatched → outcome_unknown. */
+function closeOpenInvocations(db: Db, runId: string, attemptId: string): void {
+  const open = db.prepare(`SELECT invocation_id, status FROM tool_invocations WHERE attempt_id = ? AND status IN ('prepared','dispatched')`).all(attemptId) as { invocation_id: string; status: string }[];
   for (const o of open) {
     const prepared = o.status === "prepared";
     transition(db, invocationMachine, {
-      id: o.invocation_id, to: prepared ? "failed" : "outcome_unknown", set: { reason: prepared ? "run_ended_before_dispatch" : "run_ended_during_dispatch" },
+      id: o.invocation_id, to: prepared ? "failed" : "outcome_unknown", set: { reason: prepared ? "attempt_ended_before_dispatch" : "attempt_ended_during_dispatch" },
       event: { type: prepared ? "tool.failed" : "tool.outcome_unknown", runId },
     });
   }
@@ -137,22 +142,41 @@ export function requestCancel(db: Db, scope: KernelScope, runId: string, dispatc
   }
   if (live.status !== "cancelling") transitionAttempt(db, scope, runId, live.attempt_id, "cancelling");
   const dispatchAttempted = dispatch !== undefined;
-  let adapterAcknowledged = false;
+  let confirmed = false;
   try {
-    adapterAcknowledged = dispatch ? dispatch(live.attempt_id) === true : false;
+    confirmed = dispatch ? dispatch(live.attempt_id) === true : false;
   } catch {
     // A dispatch that throws was still attempted; it acknowledged nothing (cancellation truth).
   }
+  const adapterAcknowledged = confirmed && canAcknowledge(db, run);
   db.prepare(`UPDATE run_attempts SET cancel_dispatch_attempted = MAX(cancel_dispatch_attempted, ?), cancel_adapter_acknowledged = MAX(cancel_adapter_acknowledged, ?) WHERE attempt_id = ?`)
     .run(dispatchAttempted ? 1 : 0, adapterAcknowledged ? 1 : 0, live.attempt_id);
   appendEvent(db, { entityKind: "attempt", entityId: live.attempt_id, sessionId: run.session_id, runId, type: "attempt.cancel_requested", payload: { dispatchAttempted, adapterAcknowledged } });
   return { runId, dispatchAttempted, adapterAcknowledged };
 }
 
-/** The adapter confirmed, later, that it stopped. */
-export function acknowledgeCancel(db: Db, scope: KernelScope, runId: string, attemptId: string): void {
-  ownedRun(db, scope, runId);
-  const r = db.prepare(`UPDATE run_attempts SET cancel_adapter_acknowledged = 1 WHERE attempt_id = ? AND run_id = ? AND cancel_dispatch_attempted = 1`).run(attemptId, runId);
-  if (r.changes !== 1) throw new HearthError(ErrorCode.Conflict, `refused: attempt ${attemptId} of run ${runId} had no cancellation dispatched; an acknowledgement needs a dispatch`);
+/**
+ * Evidence, later, that the adapter stopped (the in-process worker reached its completion barrier).
+ * Recorded only where the adapter's matrix says such evidence proves it; returns whether it was.
+ */
+export function acknowledgeCancel(db: Db, scope: KernelScope, runId: string, attemptId: string): boolean {
+  const run = ownedRun(db, scope, runId);
+  const dispatched = db.prepare(`SELECT 1 FROM run_attempts WHERE attempt_id = ? AND run_id = ? AND cancel_dispatch_attempted = 1`).get(attemptId, runId);
+  if (!dispatched) throw new HearthError(ErrorCode.Conflict, `refused: attempt ${attemptId} of run ${runId} had no cancellation dispatched; an acknowledgement needs a dispatch`);
+  if (!canAcknowledge(db, run)) {
+    appendEvent(db, { entityKind: "attempt", entityId: attemptId, runId, type: "attempt.cancel_unacknowledged", payload: { reason: "the adapter's capability matrix lists cancel acknowledgement as a known limitation" } });
+    return false;
+  }
+  db.prepare(`UPDATE run_attempts SET cancel_adapter_acknowledged = 1 WHERE attempt_id = ?`).run(attemptId);
   appendEvent(db, { entityKind: "attempt", entityId: attemptId, runId, type: "attempt.cancel_acknowledged" });
+  return true;
+}
+
+/**
+ * spec 004: acknowledgement comes from the adapter's declared capability, never from "the local
+ * turn finished": closing an HTTP stream does not prove a remote server stopped generating.
+ */
+function canAcknowledge(db: Db, run: RunRow): boolean {
+  const { adapter } = db.prepare(`SELECT adapter FROM session_execution_profiles WHERE session_id = ? AND generation = ?`).get(run.session_id, run.profile_generation) as { adapter: string };
+  return adapterDeclaration(adapter).capabilities.cancelAcknowledgement.level === "required";
 }

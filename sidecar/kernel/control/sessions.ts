@@ -48,6 +48,11 @@ function insertProfile(db: Db, p: ProfileRow, at: string): void {
     .run(p.session_id, p.generation, p.adapter, p.credential_scope, p.model_profile, p.working_directory, p.execution_role, p.system_prompt, p.options_json, at);
 }
 
+/** One generation of a session's profile (a run's pinned one). */
+export function profileAt(db: Db, sessionId: string, generation: number): ProfileRow {
+  return db.prepare(`SELECT * FROM session_execution_profiles WHERE session_id = ? AND generation = ?`).get(sessionId, generation) as ProfileRow;
+}
+
 export function currentProfile(db: Db, sessionId: string): ProfileRow {
   return db.prepare(`SELECT p.* FROM session_execution_profiles p JOIN sessions s ON s.session_id = p.session_id AND s.profile_generation = p.generation WHERE s.session_id = ?`).get(sessionId) as ProfileRow;
 }

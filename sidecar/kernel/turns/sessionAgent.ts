@@ -1,5 +1,5 @@
-// Builds the harness for one run of one session from durable state: the session's immutable
-// profile (model, system prompt, options), its committed history (strict replay), the kernel's
+// Builds the harness for one run of one session from durable state: the run's pinned context
+// snapshot (profile generation: model, system prompt, options; committed history, strict replay), the kernel's
 // workspace tools (the authority ceiling) and the run-scoped memory and approval ports.
 import type { GenerationOptions } from "../../../shared/protocol/index.js";
 import { AgentSessionBuilder, type AgentMessage, type AgentSession } from "../../agent/index.js";
@@ -24,6 +24,8 @@ export interface RunRef {
   sessionId: string;
   runId: string;
   attemptId: string;
+  /** Offer read-only tools only (an untrusted folder); the authority ceiling stays as pinned. */
+  readOnly?: boolean;
 }
 
 /** Loads the session's model into the kernel's one model slot when another (or none) is there. */
@@ -34,12 +36,11 @@ export async function ensureModel(models: ModelHost, spec: string, client: Clien
 }
 
 export async function buildSessionAgent(deps: SessionAgentDeps, run: RunRef, client: ClientChannel): Promise<AgentSession> {
-  const profile = deps.control.profile(run.sessionId);
+  // spec 004: the run's pinned snapshot (its profile generation and the history before its own user
+  // message, which is the turn's input), never the session as it is now.
+  const { profile, history: pinnedHistory } = deps.control.runContext(run.runId);
   await ensureModel(deps.models, profile.model_profile, client);
-  const messages = deps.control.replay(run.sessionId);
-  // The run's own user message is the turn's input, not history to replay.
-  const committed = messages.filter((m, i) => !(i === messages.length - 1 && m.role === "user"));
-  const history: AgentMessage[] = committed.map(({ seq: _seq, ...m }) => m as AgentMessage);
+  const history: AgentMessage[] = pinnedHistory.map(({ seq: _seq, ...m }) => m as AgentMessage);
   const { workspace, ceilings } = deps.tools;
   const builder = new AgentSessionBuilder()
     .sessionKey(run.sessionId)
@@ -57,5 +58,7 @@ export async function buildSessionAgent(deps: SessionAgentDeps, run: RunRef, cli
     });
   // spec 000 #19: the first turn pins the session's authority; a drifted resume fails closed.
   const pinned = deps.control.pinAuthority(run.sessionId, builder.authoritySnapshot().digests);
-  return builder.expectAuthority(pinned as ReturnType<typeof builder.authoritySnapshot>["digests"]).build();
+  const agent = builder.expectAuthority(pinned as ReturnType<typeof builder.authoritySnapshot>["digests"]).build();
+  if (run.readOnly) agent.disableTools(deps.offered.filter((t) => t.definition.effectClass !== "read").map((t) => t.definition.name));
+  return agent;
 }

@@ -29,9 +29,9 @@ export class TurnService {
   constructor(private readonly deps: TurnServiceDeps) {}
 
   /** Admits the run (run + attempt + pinned snapshot + user message, one transaction) and starts it. */
-  start(params: { sessionId: string; message: string; options?: GenerationOptions }, ctx: RequestContext): { runId: string; attemptId: string } {
+  start(params: { sessionId: string; message: string; options?: GenerationOptions; readOnly?: boolean }, ctx: RequestContext): { runId: string; attemptId: string } {
     const admission = this.deps.control.admitRun(params.sessionId, params.message, { clientId: ctx.clientId, requestId: ctx.requestId });
-    const run: RunRef = { sessionId: params.sessionId, runId: admission.runId, attemptId: admission.attemptId };
+    const run: RunRef = { sessionId: params.sessionId, runId: admission.runId, attemptId: admission.attemptId, readOnly: params.readOnly === true };
     const controller = new AbortController();
     const turn: ActiveTurn = { ...run, controller, done: Promise.resolve() };
     turn.done = this.drive(turn, params, ctx.client).finally(() => this.active.delete(run.runId));
@@ -41,19 +41,23 @@ export class TurnService {
 
   async cancel(runId: string): Promise<{ runId: string; dispatchAttempted: boolean; adapterAcknowledged: boolean }> {
     const turn = this.active.get(runId);
-    const dispatch = turn
-      ? () => {
-          // After the cancel transaction commits: the abort's listeners may write to the journal.
-          queueMicrotask(() => turn.controller.abort(new Error("cancelled by the user")));
-          return false; // not acknowledged yet: that needs the turn's completion barrier (below)
-        }
-      : undefined;
-    const result = this.deps.control.requestCancel(runId, dispatch);
+    // Handed over after the cancel transaction commits (below): the abort's listeners write to the journal.
+    const result = this.deps.control.requestCancel(runId, turn ? () => false : undefined);
     if (!turn) return result;
-    // spec 004: acknowledged only when the worker is known stopped: the turn reached its barrier.
+    // The local turn stops also when its attempt never reached an adapter (still queued behind a
+    // model load): the journal already says cancelled, so the stream must say it too (issue 11 item 8).
+    turn.controller.abort(new Error("cancelled by the user"));
     const stopped = await Promise.race([turn.done.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), CANCEL_ACK_WAIT_MS))]);
-    if (stopped) this.deps.control.acknowledgeCancel(runId, turn.attemptId);
-    return { ...result, adapterAcknowledged: stopped };
+    if (!result.dispatchAttempted) return result;
+    // spec 004: the turn reaching its completion barrier is evidence; whether it proves the adapter
+    // stopped is the adapter matrix's call (an HTTP server may keep generating after a disconnect).
+    const adapterAcknowledged = stopped && this.deps.control.acknowledgeCancel(runId, turn.attemptId);
+    return { ...result, adapterAcknowledged };
+  }
+
+  /** True while any turn runs: a detached kernel with no clients stays up until its turns end. */
+  busy(): boolean {
+    return this.active.size > 0;
   }
 
   /** Cancels every running turn and waits for each to reach its completion barrier. */
@@ -67,7 +71,8 @@ export class TurnService {
     const coalescer = new EventCoalescer((seq, event) => client.notify("turn/event", { sessionId: turn.sessionId, runId: turn.runId, seq, event }));
     let completed: Extract<TurnEvent, { type: "completed" }>;
     try {
-      const agent = await this.deps.buildAgent(turn, client);
+      // A cancel while the model loads ends the turn at once; the load goes on for the next turn.
+      const agent = await untilAborted(this.deps.buildAgent(turn, client), turn.controller.signal);
       const outcome = await agent.runTurn(params.message, {
         signal: turn.controller.signal, turnId: turn.runId, overrides: params.options,
         onEvent: (e) => coalescer.push(e),
@@ -80,7 +85,8 @@ export class TurnService {
       this.deps.log(`turn ${turn.runId} refused: ${message}`);
       const status = turn.controller.signal.aborted ? "cancelled" : "failed";
       this.finishIfActive(turn.runId, status, message);
-      completed = { type: "completed", status, error: { code: isHearthError(e) ? e.code : ErrorCode.InternalError, message } };
+      const code = status === "cancelled" ? ErrorCode.Refused : isHearthError(e) ? e.code : ErrorCode.InternalError;
+      completed = { type: "completed", status, error: { code, message } };
     }
     coalescer.flush();
     coalescer.push(completed);
@@ -93,6 +99,16 @@ export class TurnService {
       if (!(isHearthError(e) && e.code === ErrorCode.Conflict)) throw e; // already terminal
     }
   }
+}
+
+/** `work`'s result, or the abort's reason as soon as `signal` fires (`work` is left to settle alone). */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason as Error);
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
 }
 
 function completionOf(outcome: TurnOutcome): Extract<TurnEvent, { type: "completed" }> {
