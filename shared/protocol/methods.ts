@@ -21,6 +21,8 @@ export const requests = {
       protocolVersion: z.number().int(),
       workspaceRoot: z.string(),
       journalPath: z.string(),
+      /** The kernel's process id: clients of a shared kernel (issue 12) name it in logs and can stop it. */
+      kernelPid: z.number().int().positive(),
       capabilities: z.object({
         implementedMethods: z.array(z.string()),
         adapters: z.array(z.string()),
@@ -51,6 +53,9 @@ export const requests = {
       sessionId: Id,
       message: z.string().min(1).max(1_000_000),
       options: GenerationOptions.optional(),
+      // The client's folder is untrusted (VS Code's Restricted Mode): the turn is offered read-only
+      // tools only, inside the session's unchanged authority ceiling (issue 10, item 6).
+      readOnly: z.boolean().optional(),
     }),
     result: z.object({ runId: Id, attemptId: Id }),
   },

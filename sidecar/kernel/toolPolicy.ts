@@ -3,9 +3,10 @@
 import { ErrorCode, HearthError } from "../../shared/errors.js";
 import type { Tool } from "../agent/ports/tools.js";
 
-/** Parses a comma-separated allow-list such as HEARTH_TOOLS="read_file,list_dir". Unset: all tools. */
+/** Parses a comma-separated allow-list such as HEARTH_TOOLS="read_file,list_dir". Unset: all tools; "none": none. */
 export function applyToolPolicy(tools: readonly Tool[], allowList: string | undefined): readonly Tool[] {
   if (allowList === undefined || allowList.trim() === "") return tools;
+  if (allowList.trim() === "none") return [];
   const names = allowList.split(",").map((n) => n.trim()).filter(Boolean);
   const known = new Set(tools.map((t) => t.definition.name));
   const unknown = names.filter((n) => !known.has(n));

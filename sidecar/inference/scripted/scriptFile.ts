@@ -24,6 +24,8 @@ export const ScriptRound = z.strictObject({
   error: z.string().optional(),
   /** Test-only: the round fails at once unless the user messages it is shown are exactly these, in order. */
   expectUsers: z.array(z.string()).optional(),
+  /** Test-only: the round fails at once unless the tools offered to it are exactly these (any order). */
+  expectTools: z.array(z.string()).optional(),
 });
 export type ScriptRound = z.infer<typeof ScriptRound>;
 

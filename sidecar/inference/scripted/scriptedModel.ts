@@ -64,6 +64,10 @@ export class ScriptedModel implements AgentModel {
     if (round.expectUsers && JSON.stringify(shown) !== JSON.stringify(round.expectUsers)) {
       throw new Error(`scripted round ${index + 1} expects the user messages ${JSON.stringify(round.expectUsers)} and was shown ${JSON.stringify(shown)}`);
     }
+    const offered = request.tools.map((t) => t.name).sort();
+    if (round.expectTools && JSON.stringify(offered) !== JSON.stringify([...round.expectTools].sort())) {
+      throw new Error(`scripted round ${index + 1} expects the tools ${JSON.stringify(round.expectTools)} and was offered ${JSON.stringify(offered)}`);
+    }
     const { signal } = request;
     // Every await happens inside this call, so the returned promise is the completion barrier.
     for (const [type, parts] of [["reasoning", round.reasoning], ["answer", round.text]] as const) {

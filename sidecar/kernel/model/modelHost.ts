@@ -1,16 +1,17 @@
 // One model per kernel (issue 6): resolves the model setting, downloads when it names an hf: file
 // not on disk yet, loads it with progress, reports its state and capabilities, and unloads it
-// (saving every session's KV state) before another loads or the kernel stops.
+// (saving every session's KV state) before another loads or the kernel stops. A load in progress
+// can be cancelled (issue 10): a cancelled download keeps its bytes and resumes on the next load.
 import { ErrorCode, HearthError } from "../../../shared/errors.js";
 import type { AgentModel, ModelCapabilities } from "../../agent/ports/model.js";
-import { resolveHfModel } from "../../inference/download.js";
+import { cancelled, downloadModel, type DownloadProgress } from "../../inference/modelDownload.js";
 import { KvStateStore } from "../../inference/llama/kvStateStore.js";
 import { parseModelSpec } from "../../inference/modelSpec.js";
 import { OpenAiAgentModel } from "../../inference/openai/openaiAgentModel.js";
 
 export type ModelHostState = "none" | "loading" | "loaded" | "error";
 
-export interface ModelProgress {
+export interface ModelProgress extends Partial<DownloadProgress> {
   spec: string;
   fraction: number;
   phase: "download" | "load";
@@ -23,6 +24,8 @@ export interface ModelHostOptions {
   /** Where hf: downloads go. */
   modelsDir: string;
   threads?: number;
+  /** false: never a GPU (HEARTH_GPU=off); default: a usable GPU, else the CPU. */
+  gpu?: "auto" | false;
   contextSize?: number;
   maxSessions?: number;
   /** The scripted replay adapter lives elsewhere (sidecar/inference/scripted); the kernel passes it in. */
@@ -38,6 +41,7 @@ export class ModelHost {
   private spec: string | null = null;
   private error: string | null = null;
   private loading: Promise<void> | null = null;
+  private abort: AbortController | null = null;
   private readonly store: KvStateStore;
 
   constructor(private readonly opts: ModelHostOptions) {
@@ -63,19 +67,35 @@ export class ModelHost {
   async load(spec: string, onProgress: (p: ModelProgress) => void = () => undefined): Promise<void> {
     const parsed = parseModelSpec(spec); // refuse a malformed setting before unloading anything
     if (this.loading) await this.loading.catch(() => undefined);
+    const abort = new AbortController();
     const run = (async () => {
       await this.unload();
       this.state = "loading";
       this.spec = spec;
       this.error = null;
+      this.abort = abort;
       try {
-        this.model = await this.open(parsed, spec, onProgress);
+        const model = await this.open(parsed, spec, onProgress, abort.signal);
+        if (abort.signal.aborted) {
+          await model.dispose?.();
+          throw cancelled(spec);
+        }
+        this.model = model;
         this.state = "loaded";
         this.opts.log?.(`model loaded: ${spec} (${this.model.adapter})`);
       } catch (e) {
-        this.state = "error";
-        this.error = (e as Error).message;
+        if (abort.signal.aborted) {
+          // Cancelled on purpose: no model and no error, as before the load.
+          this.state = "none";
+          this.spec = null;
+          this.opts.log?.(`model load cancelled: ${spec}`);
+        } else {
+          this.state = "error";
+          this.error = (e as Error).message;
+        }
         throw e;
+      } finally {
+        if (this.abort === abort) this.abort = null;
       }
     })();
     this.loading = run;
@@ -86,7 +106,14 @@ export class ModelHost {
     }
   }
 
-  private async open(parsed: ReturnType<typeof parseModelSpec>, spec: string, onProgress: (p: ModelProgress) => void): Promise<Disposable> {
+  /** Stops the load in progress (a download stops at once; a file being mapped is unloaded when it is in). */
+  cancelLoad(): { cancelled: boolean; spec: string | null } {
+    if (!this.abort || this.abort.signal.aborted) return { cancelled: false, spec: null };
+    this.abort.abort();
+    return { cancelled: true, spec: this.spec };
+  }
+
+  private async open(parsed: ReturnType<typeof parseModelSpec>, spec: string, onProgress: (p: ModelProgress) => void, signal: AbortSignal): Promise<Disposable> {
     switch (parsed.kind) {
       case "openai":
         return new OpenAiAgentModel({ baseUrl: parsed.baseUrl, model: parsed.model });
@@ -95,13 +122,13 @@ export class ModelHost {
         return this.opts.scripted(parsed.path);
       case "hf":
       case "gguf": {
-        const modelPath = parsed.kind === "gguf" ? parsed.path : await resolveHfModel(parsed, this.opts.modelsDir, {
-          onProgress: (p) => p.totalBytes && onProgress({ spec, phase: "download", fraction: Math.min(1, p.receivedBytes / p.totalBytes) }),
+        const modelPath = parsed.kind === "gguf" ? parsed.path : await downloadModel(parsed.uri, this.opts.modelsDir, {
+          signal, onProgress: (p) => p.totalBytes > 0 && onProgress({ spec, phase: "download", fraction: Math.min(1, p.receivedBytes / p.totalBytes), ...p }),
         });
         // Loaded on first use: a kernel serving an openai: model never maps llama.cpp into memory.
         const { LlamaAgentModel } = await import("../../inference/llama/llamaAgentModel.js");
         return LlamaAgentModel.load({
-          modelPath, threads: this.opts.threads, contextSize: this.opts.contextSize, maxSessions: this.opts.maxSessions,
+          modelPath, threads: this.opts.threads, gpu: this.opts.gpu, contextSize: this.opts.contextSize, maxSessions: this.opts.maxSessions,
           stateStore: this.store, onLoadProgress: (fraction) => onProgress({ spec, phase: "load", fraction: Math.max(0, Math.min(1, fraction)) }),
           // One line per round in the kernel log: what a turn evaluated and what it reused or restored.
           onRoundStats: (stats) => this.opts.log?.(`llama round ${JSON.stringify(stats)}`),
