@@ -4,7 +4,9 @@ import * as vscode from "vscode";
 import { ChatController, MODEL_SETTING } from "./chat/chatController.js";
 import { ChatViewProvider } from "./chat/chatViewProvider.js";
 import { EditorApprovals, PROPOSED_SCHEME, ProposedContent } from "./approvals/editorApprovals.js";
-import { createSupervisor, kernelWorkspace, NODE_PATH_SETTING } from "./kernel/kernelHost.js";
+import { ApiKeys } from "./kernel/apiKeys.js";
+import { createSupervisor, kernelWorkspace } from "./kernel/kernelHost.js";
+import { KERNEL_SETTINGS, kernelEnv } from "./kernel/kernelSettings.js";
 import type { KernelSupervisor } from "./kernel/kernelSupervisor.js";
 
 let supervisor: KernelSupervisor | undefined;
@@ -14,7 +16,14 @@ export function activate(context: vscode.ExtensionContext): void {
   const log = vscode.window.createOutputChannel("Hearth", { log: true });
   context.subscriptions.push(log);
   const workspace = kernelWorkspace();
-  supervisor = workspace ? createSupervisor(context, workspace, log) : undefined;
+  const restartFor = (reason: string) => {
+    if (!kernel || kernel.state.kind === "idle") return;
+    log.info(`${reason}; restarting the kernel`);
+    kernel.restart().catch(() => undefined); // the failure is logged and shown in the chat view
+  };
+  const apiKeys = new ApiKeys(context.secrets, () => restartFor("the API key changed"));
+  const env = () => ({ ...kernelEnv(vscode.workspace.getConfiguration()), ...apiKeys.env() });
+  supervisor = workspace ? createSupervisor(context, workspace, log, env) : undefined;
   const kernel = supervisor;
   const chat = kernel && workspace ? wireChat(context, kernel, workspace, log) : undefined;
 
@@ -33,10 +42,13 @@ export function activate(context: vscode.ExtensionContext): void {
         void vscode.window.showErrorMessage((e as Error).message, "Show Log").then((pick) => pick && log.show());
       }
     }),
+    apiKeys,
+    vscode.commands.registerCommand("hearth.setApiKey", () => apiKeys.promptAndStore()),
+    vscode.commands.registerCommand("hearth.clearApiKey", () => apiKeys.clear()),
+    vscode.commands.registerCommand("hearth.focusChat", () => vscode.commands.executeCommand(`${ChatViewProvider.viewType}.focus`)),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (!kernel || !e.affectsConfiguration(NODE_PATH_SETTING) || kernel.state.kind === "idle") return;
-      log.info(`${NODE_PATH_SETTING} changed; restarting the kernel under the new runtime`);
-      kernel.restart().catch(() => undefined); // the failure is logged and shown in the chat view
+      const changed = KERNEL_SETTINGS.filter((key) => e.affectsConfiguration(key));
+      if (changed.length) restartFor(`${changed.join(", ")} changed`);
     }),
   );
   log.info(
@@ -59,6 +71,7 @@ function wireChat(context: vscode.ExtensionContext, kernel: KernelSupervisor, wo
       set: (sessionId) => context.workspaceState.update(SESSION_KEY, sessionId),
     },
     log,
+    restricted: () => !vscode.workspace.isTrusted,
   });
   context.subscriptions.push(
     vscode.workspace.registerTextDocumentContentProvider(PROPOSED_SCHEME, proposed),

@@ -5,6 +5,7 @@ import { FromWebview, ToWebview } from "../shared/protocol/webview.js";
 import { Composer } from "./composer.js";
 import { renderKernel } from "./kernelPanel.js";
 import { Transcript } from "./transcript.js";
+import { renderTrustBanner } from "./trustBanner.js";
 
 // The CSP forbids eval; without this zod would probe `new Function` and log a CSP violation.
 z.config({ jitless: true });
@@ -26,7 +27,12 @@ const composer = new Composer({
   stop: () => send({ type: "chat/stop" }),
   newChat: () => send({ type: "chat/new" }),
 });
-root.replaceChildren(header, transcript.node, composer.node);
+const trustBanner = document.createElement("section");
+trustBanner.className = "trust-banner";
+trustBanner.dataset.testid = "restricted-mode";
+trustBanner.setAttribute("role", "status");
+trustBanner.hidden = true;
+root.replaceChildren(header, trustBanner, transcript.node, composer.node);
 const restart = (): void => send({ type: "kernel/restart" });
 
 window.addEventListener("message", (event: MessageEvent<unknown>) => {
@@ -57,6 +63,9 @@ window.addEventListener("message", (event: MessageEvent<unknown>) => {
       return;
     case "chat/busy":
       composer.setBusy(message.busy);
+      return;
+    case "workspace/trust":
+      renderTrustBanner(trustBanner, message.restricted, () => send({ type: "workspace/manageTrust" }));
       return;
   }
 });

@@ -19,6 +19,8 @@ export interface ChatDeps {
   /** Where the current session id survives a reload (workspaceState in VS Code). */
   store: { get(): string | undefined; set(sessionId: string | undefined): PromiseLike<void> | void };
   log: KernelLog;
+  /** True while the folder is untrusted (Restricted Mode): each turn asks for read-only tools. */
+  restricted(): boolean;
 }
 
 type TurnEventParams = NotificationParams<"turn/event">;
@@ -93,7 +95,7 @@ export class ChatController {
     try {
       const client = await this.deps.kernel.ensureStarted();
       const sessionId = this.sessionId ?? (await this.createSession(client, model, text));
-      const { runId } = await client.request("turn/start", { sessionId, message: text });
+      const { runId } = await client.request("turn/start", { sessionId, message: text, readOnly: this.deps.restricted() });
       this.runId = runId;
       this.post({ type: "chat/turn", runId, message: text });
       const early = this.early.filter((n) => n.runId === runId);

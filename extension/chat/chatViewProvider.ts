@@ -28,6 +28,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
     const post = (message: ToWebview): void => this.post(webview, message);
     const subscriptions: { dispose(): void }[] = [webview.onDidReceiveMessage((raw: unknown) => this.onMessage(webview, raw))];
     if (this.kernel) subscriptions.push(this.kernel.onState((state) => post(stateMessage(state))));
+    // Trusting the folder lifts Restricted Mode at once: the next turn is offered every tool.
+    subscriptions.push(vscode.workspace.onDidGrantWorkspaceTrust(() => post({ type: "workspace/trust", restricted: false })));
     this.chat?.attach(post);
     view.onDidDispose(() => {
       subscriptions.forEach((s) => s.dispose());
@@ -44,7 +46,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
       return;
     }
     const message = parsed.data;
+    if (message.type === "workspace/manageTrust") {
+      void vscode.commands.executeCommand("workbench.trust.manage");
+      return;
+    }
     if (message.type === "ready") {
+      this.post(webview, { type: "workspace/trust", restricted: !vscode.workspace.isTrusted });
       this.post(webview, this.kernel ? stateMessage(this.kernel.state) : { type: "kernel/error", message: NO_FOLDER });
       void this.chat?.showTranscript();
       return;

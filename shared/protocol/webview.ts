@@ -23,6 +23,8 @@ export const ToWebview = z.discriminatedUnion("type", [
   z.object({ type: z.literal("chat/notice"), level: z.enum(["info", "error"]), message: z.string() }),
   // The extension is the source of truth for whether a message is in flight (Send off, Stop on).
   z.object({ type: z.literal("chat/busy"), busy: z.boolean() }),
+  // Restricted Mode (an untrusted folder): the view says what Hearth may not do here, and why.
+  z.object({ type: z.literal("workspace/trust"), restricted: z.boolean() }),
 ]);
 export type ToWebview = z.infer<typeof ToWebview>;
 
@@ -33,5 +35,6 @@ export const FromWebview = z.discriminatedUnion("type", [
   z.object({ type: z.literal("chat/send"), text: z.string().min(1).max(1_000_000) }),
   z.object({ type: z.literal("chat/stop") }),
   z.object({ type: z.literal("chat/new") }),
+  z.object({ type: z.literal("workspace/manageTrust") }),
 ]);
 export type FromWebview = z.infer<typeof FromWebview>;

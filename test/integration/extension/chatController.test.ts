@@ -32,7 +32,7 @@ function harness(rounds: unknown[], model?: string) {
   const store = { get: () => stored, set: (id: string | undefined) => void (stored = id) };
   const spec = model ?? script(root, rounds);
   const controller = (): { chat: ChatController; posted: ToWebview[]; until(test: (m: ToWebview) => boolean): Promise<ToWebview> } => {
-    const chat = new ChatController({ kernel, model: () => spec, store, log });
+    const chat = new ChatController({ kernel, model: () => spec, store, log, restricted: () => false });
     const posted: ToWebview[] = [];
     const waiters: { test(m: ToWebview): boolean; resolve(m: ToWebview): void }[] = [];
     chat.attach((m) => {
