@@ -19,20 +19,21 @@ export interface CapabilityNeeds {
 }
 
 /**
- * Throws when configured or resumed state needs a capability the model did not prove. A thinking-on
- * agent needs a proven thinking toggle; system role and tool calls fail only when disproven
- * (an unknown capability defers: adapters that cannot inspect a template report unknown).
+ * Throws when configured or resumed state needs a capability the model did not prove (spec 000 #20:
+ * fail closed; an unknown capability is not a proven one). Thinking "on" or "off" needs a proven
+ * toggle, since a template without one would silently ignore it; "auto" needs nothing.
  */
 export function assertCapabilities(caps: ModelCapabilities, needs: CapabilityNeeds): void {
   const missing: string[] = [];
-  if (needs.options.thinking === "on" && caps.thinkingToggle !== "proven") {
-    missing.push(`thinking "on" needs a proven thinking toggle (the model's is ${caps.thinkingToggle}); use thinking "auto" or "off"`);
+  const thinking = needs.options.thinking;
+  if ((thinking === "on" || thinking === "off") && caps.thinkingToggle !== "proven") {
+    missing.push(`thinking "${thinking}" needs a proven thinking toggle (the model's is ${caps.thinkingToggle}); use thinking "auto"`);
   }
-  if (needs.hasSystemMessage && caps.systemRole === "disproven") {
-    missing.push("a system prompt needs a template with a system role; this model has none");
+  if (needs.hasSystemMessage && caps.systemRole !== "proven") {
+    missing.push(`a system prompt needs a proven system role (this model's is ${caps.systemRole}); choose a model whose template has one`);
   }
-  if (needs.hasTools && caps.toolCalls === "disproven") {
-    missing.push("tools need a template with tool calls; this model has none, build the session without tools");
+  if (needs.hasTools && caps.toolCalls !== "proven") {
+    missing.push(`tools need a model whose tool calls are proven (this model's are ${caps.toolCalls}); choose a model whose template has tool calls, or build the session without tools`);
   }
   if (missing.length > 0) throw new HearthError(ErrorCode.Refused, `refused before running: ${missing.join("; ")}`);
 }

@@ -15,6 +15,7 @@ import { KvStateStore, modelFileKey, tokensDigest } from "./kvStateStore.js";
 import { loadLlama, type LoadedLlama } from "./llamaRuntime.js";
 import { LockstepGate } from "./lockstepGate.js";
 import { SessionLocks } from "./sessionLocks.js";
+import { thinkingWrapper } from "./thinking.js";
 import { callRefusedByValidation, StreamedText } from "./validationRefusal.js";
 
 export interface LlamaAdapterOptions {
@@ -88,6 +89,8 @@ export class LlamaAgentModel implements AgentModel {
   /** Sequences of closed sessions, reused: a disposed sequence's slot is reclaimed only later. */
   private readonly freeSequences: LlamaContextSequence[] = [];
   private readonly locks = new SessionLocks();
+  /** The chat wrapper per thinking option (one object each, so a session's chat can tell it changed). */
+  private readonly wrappers = new Map<string, ChatWrapper>();
   private readonly modelKey: string;
   private disposed = false;
   /** Rounds between their start and their completion barrier, across sessions. */
@@ -134,9 +137,17 @@ export class LlamaAgentModel implements AgentModel {
   }
 
   /** Renders a request the way the chat wrapper will, for prefix comparison and saved-state lookup. */
-  renderPrompt(history: ChatHistoryItem[], functions: ReturnType<typeof toFunctions>): Token[] {
-    const { contextText } = this.wrapper.generateContextState({ chatHistory: history, availableFunctions: functions, documentFunctionParams: true });
+  renderPrompt(history: ChatHistoryItem[], functions: ReturnType<typeof toFunctions>, wrapper: ChatWrapper = this.wrapper): Token[] {
+    const { contextText } = wrapper.generateContextState({ chatHistory: history, availableFunctions: functions, documentFunctionParams: true });
     return contextText.tokenize(this.loaded.model.tokenizer);
+  }
+
+  /** spec 000 #15: the round's thinking option selects the wrapper variant it renders with. */
+  private wrapperFor(thinking: GenerationRequest["options"]["thinking"]): ChatWrapper {
+    const key = thinking ?? "auto";
+    let wrapper = this.wrappers.get(key);
+    if (!wrapper) this.wrappers.set(key, wrapper = thinkingWrapper(this.wrapper, thinking));
+    return wrapper;
   }
 
   async generate(request: GenerationRequest, onChunk: (chunk: ModelChunk) => void): Promise<ModelRound> {
@@ -155,7 +166,8 @@ export class LlamaAgentModel implements AgentModel {
     const t0 = performance.now();
     const history: ChatHistoryItem[] = [...toChatHistory(request.messages), { type: "model", response: [] }];
     const functions = toFunctions(request.tools);
-    const prompt = this.renderPrompt(history, functions);
+    const wrapper = this.wrapperFor(request.options.thinking);
+    const prompt = this.renderPrompt(history, functions, wrapper);
     const maxTokens = request.options.maxTokens ?? 1024;
     if (prompt.length + 1 > this.opts.contextSize) {
       throw new HearthError(ErrorCode.Refused, `refused: the prompt is ${prompt.length} tokens and this model's context holds ${this.opts.contextSize}; compact the session or raise the context size`);
@@ -163,6 +175,12 @@ export class LlamaAgentModel implements AgentModel {
 
     const session = await this.openSession(request.sessionKey, prompt);
     request.signal.throwIfAborted();
+    if (session.chat.chatWrapper !== wrapper) {
+      // The thinking option changed since this session's last round: same sequence (its KV cache
+      // keeps the common prefix), a chat that renders with the round's wrapper.
+      session.chat.dispose({ disposeSequence: false });
+      session.chat = new LlamaChat({ contextSequence: session.sequence, chatWrapper: wrapper, autoDisposeSequence: false });
+    }
     // The abort signal of node-llama-cpp is ours: it fires on the caller's abort and when onChunk throws.
     const inner = new RoundAbort(request.signal);
     const emit = inner.sink(onChunk);

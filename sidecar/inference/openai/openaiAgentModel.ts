@@ -4,6 +4,7 @@
 import { ErrorCode, HearthError } from "../../../shared/errors.js";
 import type { AgentModel, GenerationRequest, ModelCapabilities, ModelChunk, ModelMessage, ModelRound, ModelToolDefinition } from "../../agent/ports/model.js";
 import { RoundAbort } from "../roundAbort.js";
+import { probeCapabilities, type CompletionMessage } from "./capabilityProbe.js";
 import { sseData } from "./sse.js";
 import { ToolCallAssembler, type ToolCallDelta } from "./toolCallAssembler.js";
 
@@ -19,11 +20,15 @@ interface StreamEvent {
   error?: { message?: string };
 }
 
+/** One probe request's limit: a server may load its model on the first request. */
+const PROBE_TIMEOUT_MS = 120_000;
+
 export class OpenAiAgentModel implements AgentModel {
   readonly adapter = "openai";
   readonly modelId: string;
-  // What the server's template does is not observable from here (spec 000 #20: unknown, not guessed).
-  readonly capabilities: ModelCapabilities = { systemRole: "proven", toolCalls: "unknown", reasoningHistory: "unknown", thinkingToggle: "unknown" };
+  // spec 000 #20: what the server's template does is unknown until `connect` probes it; unknown fails
+  // closed in the harness. The chat completions API itself always carries a system role.
+  private caps: ModelCapabilities = { systemRole: "proven", toolCalls: "unknown", reasoningHistory: "unknown", thinkingToggle: "unknown" };
   readonly #apiKey: string | null;
   private readonly opts: { baseUrl: string; model: string };
 
@@ -33,6 +38,17 @@ export class OpenAiAgentModel implements AgentModel {
     this.modelId = opts.model;
     const env = opts.env ?? process.env;
     this.#apiKey = opts.apiKey ?? env.HEARTH_OPENAI_API_KEY ?? env.OPENAI_API_KEY ?? null;
+  }
+
+  /** The adapter with its capabilities proven by probe requests (see probeCapabilities). */
+  static async connect(opts: OpenAiAdapterOptions, signal?: AbortSignal): Promise<OpenAiAgentModel> {
+    const model = new OpenAiAgentModel(opts);
+    model.caps = await probeCapabilities((body) => model.complete(body, signal));
+    return model;
+  }
+
+  get capabilities(): ModelCapabilities {
+    return this.caps;
   }
 
   async generate(request: GenerationRequest, onChunk: (chunk: ModelChunk) => void): Promise<ModelRound> {
@@ -50,7 +66,6 @@ export class OpenAiAgentModel implements AgentModel {
   }
 
   private async stream(request: GenerationRequest, signal: AbortSignal, emit: (c: ModelChunk) => void): Promise<ModelRound> {
-    const url = `${this.opts.baseUrl}/chat/completions`;
     const o = request.options;
     const body = {
       model: this.opts.model,
@@ -61,24 +76,11 @@ export class OpenAiAgentModel implements AgentModel {
       ...(o.topP === undefined ? {} : { top_p: o.topP }),
       ...(o.maxTokens === undefined ? {} : { max_tokens: o.maxTokens }),
       ...(o.seed === undefined ? {} : { seed: o.seed }),
+      // spec 000 #15: the template's own switch (llama.cpp server, vLLM); the harness lets on/off
+      // through only when the probe proved the server honours it.
+      ...(o.thinking === "on" || o.thinking === "off" ? { chat_template_kwargs: { enable_thinking: o.thinking === "on" } } : {}),
     };
-    let res: Response;
-    try {
-      res = await fetch(url, {
-        method: "POST",
-        headers: { "content-type": "application/json", accept: "text/event-stream", ...(this.#apiKey ? { authorization: `Bearer ${this.#apiKey}` } : {}) },
-        body: JSON.stringify(body),
-        signal,
-      });
-    } catch (e) {
-      if (signal.aborted) throw signal.reason;
-      throw new HearthError(ErrorCode.ModelUnavailable, `cannot reach the model server at ${this.opts.baseUrl} (${(e as { cause?: { code?: string } }).cause?.code ?? (e as Error).message}); start the server or fix the URL in the model setting`);
-    }
-    if (!res.ok || !res.body) {
-      const detail = (await res.text().catch(() => "")).slice(0, 300);
-      const hint = res.status === 401 || res.status === 403 ? "set HEARTH_OPENAI_API_KEY (or store the key in the editor)" : "check the model name and the server's log";
-      throw new HearthError(ErrorCode.ModelUnavailable, `the model server at ${this.opts.baseUrl} answered HTTP ${res.status}: ${this.redact(detail)}; ${hint}`);
-    }
+    const res = await this.post(body, "text/event-stream", signal);
     let text = "";
     let reasoning = "";
     let finish: string | null = null;
@@ -108,6 +110,50 @@ export class OpenAiAgentModel implements AgentModel {
       text, reasoning, toolCalls,
       stopReason: toolCalls.length > 0 ? "tool_calls" : finish === "length" ? "max_tokens" : "end",
     };
+  }
+
+  /** One non-streamed completion (the probes): its message, or a refusal status the probe classifies. */
+  private async complete(body: Record<string, unknown>, signal?: AbortSignal): Promise<CompletionMessage | { refusedStatus: number }> {
+    const timeout = AbortSignal.timeout(PROBE_TIMEOUT_MS);
+    const bounded = signal ? AbortSignal.any([signal, timeout]) : timeout;
+    try {
+      const res = await this.post({ model: this.opts.model, stream: false, temperature: 0, ...body }, "application/json", bounded, true);
+      if (!res.ok) return { refusedStatus: res.status };
+      // A server that streams anyway (or sends something else) answered nothing a probe can read.
+      if (!res.headers.get("content-type")?.includes("json")) {
+        await res.body?.cancel();
+        return {};
+      }
+      const json = (await res.json().catch(() => null)) as { choices?: { message?: CompletionMessage }[] } | null;
+      return json?.choices?.[0]?.message ?? {};
+    } catch (e) {
+      if (timeout.aborted && !signal?.aborted) {
+        throw new HearthError(ErrorCode.ModelUnavailable, `the model server at ${this.opts.baseUrl} did not answer the capability probe within ${PROBE_TIMEOUT_MS / 1000} s; check that the model is loaded there and try again`);
+      }
+      throw e;
+    }
+  }
+
+  /** POSTs to chat/completions; unreachable or failing servers become errors a person can act on. */
+  private async post(body: unknown, accept: string, signal: AbortSignal, allowClientError = false): Promise<Response> {
+    let res: Response;
+    try {
+      res = await fetch(`${this.opts.baseUrl}/chat/completions`, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept, ...(this.#apiKey ? { authorization: `Bearer ${this.#apiKey}` } : {}) },
+        body: JSON.stringify(body),
+        signal,
+      });
+    } catch (e) {
+      if (signal.aborted) throw signal.reason;
+      throw new HearthError(ErrorCode.ModelUnavailable, `cannot reach the model server at ${this.opts.baseUrl} (${(e as { cause?: { code?: string } }).cause?.code ?? (e as Error).message}); start the server or fix the URL in the model setting`);
+    }
+    const clientError = res.status === 400 || res.status === 422;
+    if (res.ok && res.body) return res;
+    if (allowClientError && clientError) return res;
+    const detail = (await res.text().catch(() => "")).slice(0, 300);
+    const hint = res.status === 401 || res.status === 403 ? "set HEARTH_OPENAI_API_KEY (or store the key in the editor)" : "check the model name and the server's log";
+    throw new HearthError(ErrorCode.ModelUnavailable, `the model server at ${this.opts.baseUrl} answered HTTP ${res.status}: ${this.redact(detail)}; ${hint}`);
   }
 
   private redact(s: string): string {

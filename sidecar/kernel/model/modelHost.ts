@@ -116,7 +116,8 @@ export class ModelHost {
   private async open(parsed: ReturnType<typeof parseModelSpec>, spec: string, onProgress: (p: ModelProgress) => void, signal: AbortSignal): Promise<Disposable> {
     switch (parsed.kind) {
       case "openai":
-        return new OpenAiAgentModel({ baseUrl: parsed.baseUrl, model: parsed.model });
+        // spec 000 #20: probe requests prove what the server's template can do before a turn relies on it.
+        return OpenAiAgentModel.connect({ baseUrl: parsed.baseUrl, model: parsed.model }, signal);
       case "scripted":
         if (!this.opts.scripted) throw new HearthError(ErrorCode.ModelUnavailable, "the scripted replay adapter is not available in this kernel; use a GGUF model or openai:URL#model");
         return this.opts.scripted(parsed.path);

@@ -30,6 +30,14 @@ describe("generation options", () => {
     assert.equal((await session.runTurn("go")).status, "completed", "a refused turn leaves the session usable");
   });
 
+  it("refuses thinking off, like on, where the model cannot prove it applies the toggle (spec 000 #20, issue 11 item 2)", async () => {
+    for (const thinkingToggle of ["unknown", "disproven"] as const) {
+      assert.throws(() => builder(answering(caps({ thinkingToggle })), []).builder.options({ thinking: "off" }).build(), /thinking "off" needs a proven thinking toggle/);
+      const session = builder(answering(caps({ thinkingToggle })), []).builder.build();
+      await assert.rejects(session.runTurn("go", { overrides: { thinking: "off" } }), /thinking "off" needs a proven thinking toggle.*use thinking "auto"/);
+    }
+  });
+
   it("refuses to build a thinking-on agent without a proven toggle (spec 000 #20)", () => {
     assert.throws(() => builder(answering(caps({ thinkingToggle: "disproven" })), []).builder.options({ thinking: "on" }).build(), /proven thinking toggle/);
   });
@@ -38,7 +46,13 @@ describe("generation options", () => {
     assert.throws(() => builder(answering(caps({ systemRole: "disproven" })), []).builder.systemPrompt("be brief").build(), /system role/);
     assert.throws(() => builder(answering(caps({ systemRole: "disproven" })), []).builder.history([{ role: "system", text: "resumed" }]).build(), /system role/);
     assert.throws(() => builder(answering(caps({ toolCalls: "disproven" })), [new CounterTool()]).builder.build(), /tool calls/);
-    assert.ok(builder(answering(caps({ systemRole: "unknown", toolCalls: "unknown" })), [new CounterTool()]).builder.systemPrompt("x").build(), "unknown defers");
+  });
+
+  it("fails closed on unknown capabilities: tools and a system prompt need proven ones (spec 000 #20, issue 11 item 5)", () => {
+    assert.throws(() => builder(answering(caps({ toolCalls: "unknown" })), [new CounterTool()]).builder.build(), /tools need a model whose tool calls are proven.*unknown/);
+    assert.throws(() => builder(answering(caps({ systemRole: "unknown" })), []).builder.systemPrompt("x").build(), /system prompt needs a proven system role.*unknown/);
+    assert.ok(builder(answering(caps({ toolCalls: "unknown", systemRole: "unknown" })), []).builder.build(), "nothing unproven is needed: no refusal");
+    assert.ok(builder(answering(caps({ reasoningHistory: "unknown" })), [new CounterTool()]).builder.build(), "unknown reasoning history defers (no stripping)");
   });
 });
 

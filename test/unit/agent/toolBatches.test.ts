@@ -178,14 +178,16 @@ describe("tool call/result batches", () => {
           if (!kinds) throw new Error("provider hung up");
           return {
             text: "", reasoning: "", stopReason: "tool_calls",
-            toolCalls: kinds.map((k) => k === "run" ? { name: "counter", arguments: { by: 1 } }
-              : k === "denied" ? { name: "write_file", arguments: { by: 1 } }
-              : k === "unknown" ? { name: "invented", arguments: {} }
-              : { name: "counter", arguments: "not an object" }),
+            // Every refused call differs from the others, so no loop guard for repeated failures applies.
+            toolCalls: kinds.map((k, i) => k === "run" ? { name: "counter", arguments: { by: 1 } }
+              : k === "denied" ? { name: "write_file", arguments: { by: round * 3 + i + 1 } }
+              : k === "unknown" ? { name: `invented_${round}_${i}`, arguments: {} }
+              : { name: "counter", arguments: [round, i] }),
           };
         });
         const { memory, builder: b } = builder(model, [free, gated]);
-        const session = b.build();
+        // The failure under test is the provider's: the loop guard must not stop repeated refusals first.
+        const session = b.repeatedFailureLimit(1000).build();
         const out = await session.runTurn("go");
         assert.equal(out.status, "failed");
         const lastEffectful = rounds.findLastIndex((kinds) => kinds.includes("run"));
