@@ -5,6 +5,7 @@ import { uuidv7 } from "../../shared/ids.js";
 import type { GenerationOptions } from "../../shared/protocol/index.js";
 import type { AgentAuthoritySnapshot } from "./authoritySnapshot.js";
 import type { CallIdRegistry } from "./callIds.js";
+import type { LoopLimits } from "./loopGuard.js";
 import { assertCapabilities, mergeOptions, stripsReasoning } from "./generationPolicy.js";
 import type { AgentMessage } from "./messages.js";
 import type { ApprovalPort } from "./ports/approval.js";
@@ -35,7 +36,7 @@ export interface AgentSessionParts {
   readonly history: AgentMessage[];
   readonly ids: CallIdRegistry;
   readonly options: GenerationOptions;
-  readonly maxRounds: number;
+  readonly loopLimits: LoopLimits;
 }
 
 export class AgentSession {
@@ -95,7 +96,7 @@ export class AgentSession {
         sessionKey: this.p.sessionKey, turnId, authorityDigest: this.p.authority.digests.authority,
         ceiling: this.p.ceiling, memory: this.p.memory, approval: this.p.approval, signal,
         model: this.p.model, instructions: this.p.instructions, history: this.p.history, ids: this.p.ids, options,
-        stripReasoning: stripsReasoning(this.p.model.capabilities), maxRounds: this.p.maxRounds,
+        stripReasoning: stripsReasoning(this.p.model.capabilities), loopLimits: this.p.loopLimits,
         onEvent: opts.onEvent ?? (() => undefined),
       }, { role: "user", text: userText });
       return await run.run();

@@ -8,6 +8,7 @@ import { assertSameAuthority, resolveAuthority, type AgentAuthoritySnapshot, typ
 import { CallIdRegistry } from "./callIds.js";
 import { assertCapabilities } from "./generationPolicy.js";
 import { replayHistory } from "./historyReplay.js";
+import { DEFAULT_LOOP_LIMITS, type LoopLimits } from "./loopGuard.js";
 import type { AgentMessage } from "./messages.js";
 import { denyAllApprovals, type ApprovalPort } from "./ports/approval.js";
 import type { AgentMemory } from "./ports/memory.js";
@@ -15,7 +16,7 @@ import type { AgentModel } from "./ports/model.js";
 import type { Tool } from "./ports/tools.js";
 import { freezeTools, ToolCeiling } from "./toolCeiling.js";
 
-export const DEFAULT_MAX_ROUNDS = 32;
+export const DEFAULT_MAX_ROUNDS = DEFAULT_LOOP_LIMITS.maxRounds;
 
 export class AgentSessionBuilder {
   private _sessionKey: string = uuidv7();
@@ -26,7 +27,7 @@ export class AgentSessionBuilder {
   private _systemPrompt: string | null = null;
   private _history: readonly AgentMessage[] = [];
   private _options: GenerationOptions = {};
-  private _maxRounds = DEFAULT_MAX_ROUNDS;
+  private _loopLimits: LoopLimits = DEFAULT_LOOP_LIMITS;
   private _authority: AuthorityInputs | null = null;
   private _expected: AgentAuthoritySnapshot["digests"] | null = null;
 
@@ -39,9 +40,14 @@ export class AgentSessionBuilder {
   /** Strict committed history to resume from (spec 000 #7). */
   history(messages: readonly AgentMessage[]): this { this._history = structuredClone([...messages]); return this; }
   options(options: GenerationOptions): this { this._options = GenerationOptions.parse(options); return this; }
+  /** Model rounds with tool calls per turn before it is stopped (issue 13: loop guards). */
   maxRounds(rounds: number): this {
-    if (!Number.isInteger(rounds) || rounds < 1) throw new HearthError(ErrorCode.InvalidParams, `maxRounds must be a positive integer, got ${rounds}`);
-    this._maxRounds = rounds;
+    this._loopLimits = { ...this._loopLimits, maxRounds: positive("maxRounds", rounds) };
+    return this;
+  }
+  /** How often the same call may fail the same way in one turn before it is stopped. */
+  repeatedFailureLimit(times: number): this {
+    this._loopLimits = { ...this._loopLimits, repeatedFailures: positive("repeatedFailureLimit", times) };
     return this;
   }
   authorityInputs(inputs: AuthorityInputs): this { this._authority = inputs; return this; }
@@ -72,7 +78,7 @@ export class AgentSessionBuilder {
     return new AgentSession({
       sessionKey: this._sessionKey, model, memory, approval: this._approval,
       ceiling: new ToolCeiling(tools), authority, instructions, history: structuredClone([...this._history]),
-      ids, options: this._options, maxRounds: this._maxRounds,
+      ids, options: this._options, loopLimits: this._loopLimits,
     });
   }
 
@@ -86,4 +92,9 @@ export class AgentSessionBuilder {
     if (value === null) throw new HearthError(ErrorCode.InvalidParams, `refused to build the agent session: ${what}(...) was not set`);
     return value;
   }
+}
+
+function positive(what: string, n: number): number {
+  if (!Number.isInteger(n) || n < 1) throw new HearthError(ErrorCode.InvalidParams, `${what} must be a positive integer, got ${n}`);
+  return n;
 }

@@ -14,6 +14,7 @@ export type TurnFailureKind =
   | "sink_failed"
   | "tool_fatal"
   | "round_limit"
+  | "repeated_failure"
   | "memory_failed"
   | "internal_error";
 

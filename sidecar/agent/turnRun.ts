@@ -7,6 +7,7 @@ import { throwIfCancelled, TurnCancelled } from "./cancellation.js";
 import { toModelMessages } from "./generationPolicy.js";
 import { calledToolNames } from "./historyReplay.js";
 import type { AgentMessage, AssistantMessage, UserMessage } from "./messages.js";
+import { LoopGuard, type LoopLimits } from "./loopGuard.js";
 import { runModelRound, sinkFailure } from "./modelRound.js";
 import type { AgentMemory } from "./ports/memory.js";
 import type { AgentModel } from "./ports/model.js";
@@ -21,7 +22,7 @@ export interface TurnRunDeps extends Omit<BatchContext, "emit"> {
   readonly ids: CallIdRegistry;
   readonly options: GenerationOptions;
   readonly stripReasoning: boolean;
-  readonly maxRounds: number;
+  readonly loopLimits: LoopLimits;
   readonly onEvent: (event: AgentEvent) => void;
 }
 
@@ -69,7 +70,8 @@ export class TurnRun {
   private async loop(): Promise<TurnOutcome> {
     const { d } = this;
     this.emit({ type: "status", status: "running" });
-    for (let round = 0; round < d.maxRounds; round++) {
+    const guard = new LoopGuard(d.loopLimits);
+    for (let round = 0; round < guard.maxRounds; round++) {
       throwIfCancelled(d.signal);
       const messages = [...d.instructions, ...d.history, ...this.uncommitted];
       const result = await runModelRound(d.model, {
@@ -99,8 +101,9 @@ export class TurnRun {
       // spec 000 #6: a batch that may have had an effect is durable before another model round.
       if (batch.effectPossible) await this.checkpointBatch();
       else this.holdBatch();
+      guard.afterBatch(batch.calls, batch.results); // issue 13: a repeated failing call stops the turn
     }
-    throw new TurnFailed("round_limit", `the model asked for tools in ${d.maxRounds} consecutive rounds without answering; completed tool batches stay committed, ask it to finish`);
+    throw guard.roundLimit();
   }
 
   private async complete(assistant: AssistantMessage): Promise<TurnOutcome> {

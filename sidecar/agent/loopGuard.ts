@@ -1,0 +1,52 @@
+// Loop guards (issue 13, item 2): a turn ends with its own status, "stopped", when the model keeps
+// making the same failing call or asks for tools round after round without answering, instead of
+// running until the context is full. What the turn committed stays as the spec says (spec 000 #10).
+import { singleLine } from "../../shared/boundedText.js";
+import type { ToolCallRecord } from "../../shared/protocol/index.js";
+import { canonicalJson } from "./canonicalJson.js";
+import type { ToolResultMessage } from "./messages.js";
+import { TurnFailed } from "./turnOutcome.js";
+
+export interface LoopLimits {
+  /** The same call (tool, canonical input) failing with the same output this many times stops the turn. */
+  readonly repeatedFailures: number;
+  /** Model rounds with tool calls in one turn before it is stopped. */
+  readonly maxRounds: number;
+}
+
+export const DEFAULT_LOOP_LIMITS: LoopLimits = { repeatedFailures: 3, maxRounds: 25 };
+
+/** The failure kinds a loop guard ends a turn with; the kernel reports them as status "stopped". */
+export const STOPPED_KINDS = ["repeated_failure", "round_limit"] as const;
+
+export class LoopGuard {
+  private readonly failures = new Map<string, number>();
+
+  constructor(private readonly limits: LoopLimits) {}
+
+  get maxRounds(): number {
+    return this.limits.maxRounds;
+  }
+
+  /** Counts a finished batch's failing calls; throws the stop once one has failed the set number of times. */
+  afterBatch(calls: readonly ToolCallRecord[], results: readonly ToolResultMessage[]): void {
+    for (const result of results) {
+      if (result.ok) continue;
+      const call = calls.find((c) => c.callId === result.callId);
+      if (!call) continue;
+      const key = canonicalJson([call.name, call.arguments, result.output]);
+      const count = (this.failures.get(key) ?? 0) + 1;
+      this.failures.set(key, count);
+      if (count >= this.limits.repeatedFailures) {
+        throw new TurnFailed("repeated_failure", singleLine(
+          `stopped: the model repeated a failing call ${count} times (${call.name} ${JSON.stringify(call.arguments)}: ${result.output}); ` +
+          "what ran stays in the session; rephrase the request or answer the error yourself", 400));
+      }
+    }
+  }
+
+  /** The stop for a turn that used every round without answering. */
+  roundLimit(): TurnFailed {
+    return new TurnFailed("round_limit", `stopped: the model asked for tools in ${this.limits.maxRounds} rounds without answering; completed tool batches stay in the session, ask it to finish`);
+  }
+}

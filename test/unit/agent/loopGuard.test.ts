@@ -1,0 +1,73 @@
+// Loop guards (issue 13, item 2): a turn that keeps making the same failing call, or asks for tools
+// round after round, ends with its own "stopped" failure; history keeps what spec 000 #10 says.
+import assert from "node:assert/strict";
+import { it } from "node:test";
+import type { Tool, ToolResult } from "../../../sidecar/agent/ports/tools.js";
+import { assertStructurallyComplete, builder, FnModel } from "./harnessFixtures.js";
+
+/** A read-only tool that always fails the same way, and counts its runs. */
+class MissingPathTool implements Tool {
+  runs = 0;
+  readonly definition = {
+    name: "list_dir",
+    description: "Lists a folder",
+    parameters: { type: "object" as const, properties: { path: { type: "string" as const, maxLength: 100 }, depth: { type: "integer" as const, minimum: 1, maximum: 3 } }, required: ["path"] },
+    effectClass: "read" as const,
+    retryPolicy: "safe_retry" as const,
+    cancellation: "FinishOnceStarted" as const,
+    requiresApproval: false,
+    identityDigest: "sha256:missing-v1",
+  };
+  async propose() { return { preview: { kind: "text" as const, text: "list" } }; }
+  async invoke(args: Record<string, unknown>): Promise<ToolResult> {
+    this.runs++;
+    return { ok: false, output: `\`${String(args["path"])}\` does not exist; list the folder with list_dir to see what is there` };
+  }
+}
+
+const callsEveryRound = (args: (round: number) => Record<string, unknown>) =>
+  new FnModel(async (_req, _chunk, round) => ({ text: "", reasoning: "", toolCalls: [{ name: "list_dir", arguments: args(round) }], stopReason: "tool_calls" }));
+
+it("the same failing call made 3 times stops the turn with status stopped, keeping its checkpoints (issue 13; spec 000 #10)", async () => {
+  const tool = new MissingPathTool();
+  // Key order differs between rounds: the guard compares canonical input.
+  const { memory, builder: b } = builder(callsEveryRound((r) => (r % 2 ? { depth: 2, path: "Here" } : { path: "Here", depth: 2 })), [tool]);
+  const out = await b.build().runTurn("What does src/math.js do?");
+  assert.equal(out.status, "failed");
+  assert.equal(out.status === "failed" && out.failure.kind, "repeated_failure");
+  assert.match(out.status === "failed" ? out.failure.message : "", /^stopped: the model repeated a failing call 3 times \(list_dir \{.*"Here".*\}: `Here` does not exist/);
+  assert.equal(tool.runs, 3, "no fourth call ran");
+  // The calls ran (an effect was possible), so each batch stays committed with its result.
+  assert.deepEqual(memory.history.map((m) => m.role), ["user", "assistant", "tool", "assistant", "tool", "assistant", "tool"]);
+  assertStructurallyComplete(memory.history);
+});
+
+it("the same call failing in different ways, or different calls failing, are not a loop (issue 13)", async () => {
+  const tool = new MissingPathTool();
+  const model = new FnModel(async (_req, _chunk, round) => round < 5
+    ? { text: "", reasoning: "", toolCalls: [{ name: "list_dir", arguments: { path: `dir${round}` } }], stopReason: "tool_calls" }
+    : { text: "Nothing there.", reasoning: "", toolCalls: [], stopReason: "end" });
+  const { builder: b } = builder(model, [tool]);
+  const out = await b.build().runTurn("look");
+  assert.equal(out.status, "completed");
+  assert.equal(tool.runs, 5);
+});
+
+it("a repeated call the schema check refuses stops the turn and, with no effect possible, rolls the turn back (issue 13; spec 000 #10, #13)", async () => {
+  const tool = new MissingPathTool();
+  const { memory, builder: b } = builder(callsEveryRound(() => ({ path: "Here", depth: 8_000_000_000_000_000 })), [tool]);
+  const out = await b.repeatedFailureLimit(2).build().runTurn("go");
+  assert.equal(out.status === "failed" && out.failure.kind, "repeated_failure");
+  assert.match(out.status === "failed" ? out.failure.message : "", /^stopped: the model repeated a failing call 2 times .*above the maximum 3/);
+  assert.equal(tool.runs, 0);
+  assert.deepEqual(memory.history, [], "refused calls had no effect: nothing of the turn is committed");
+});
+
+it("a turn that uses every round without answering stops with its own status (issue 13; spec 000 #10)", async () => {
+  const tool = new MissingPathTool();
+  const { memory, builder: b } = builder(callsEveryRound((r) => ({ path: `p${r}` })), [tool]);
+  const out = await b.maxRounds(4).build().runTurn("go");
+  assert.equal(out.status === "failed" && out.failure.kind, "round_limit");
+  assert.match(out.status === "failed" ? out.failure.message : "", /^stopped: the model asked for tools in 4 rounds without answering/);
+  assert.equal(memory.history.length, 1 + 4 * 2);
+});
