@@ -22,6 +22,8 @@ export interface CodeServerOptions {
   settings?: Record<string, unknown>;
   /** Extra environment for code-server; its extension host (and so the kernel) inherits it. */
   env?: Record<string, string>;
+  /** "untrusted": Workspace Trust on and the folder not trusted (Restricted Mode, no startup prompt). */
+  workspaceTrust?: "off" | "untrusted";
 }
 
 export interface CodeServer {
@@ -98,7 +100,9 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
   const userDataDir = path.join(opts.profileDir, "user-data");
   const extensionsDir = path.join(opts.profileDir, "extensions");
   fs.mkdirSync(path.join(userDataDir, "User"), { recursive: true });
-  fs.writeFileSync(path.join(userDataDir, "User", "settings.json"), JSON.stringify({ ...QUIET_SETTINGS, ...opts.settings }, null, 2));
+  const untrusted = opts.workspaceTrust === "untrusted";
+  const trust = untrusted ? { "security.workspace.trust.enabled": true, "security.workspace.trust.startupPrompt": "never" } : {};
+  fs.writeFileSync(path.join(userDataDir, "User", "settings.json"), JSON.stringify({ ...QUIET_SETTINGS, ...trust, ...opts.settings }, null, 2));
   installVsix(opts.tools, userDataDir, extensionsDir, opts.vsix);
   const config = path.join(opts.profileDir, "config.yaml");
   fs.writeFileSync(config, "auth: none\ncert: false\n");
@@ -107,7 +111,7 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
   const child = spawn(opts.tools.node24, [
     opts.tools.codeServerEntry, "--config", config, "--user-data-dir", userDataDir, "--extensions-dir", extensionsDir,
     "--bind-addr", `${host}:${port}`, "--auth", "none", "--disable-telemetry", "--disable-update-check",
-    "--disable-workspace-trust", "--disable-getting-started-override", opts.workspace,
+    ...(untrusted ? [] : ["--disable-workspace-trust"]), "--disable-getting-started-override", opts.workspace,
   ], { env: codeServerEnv(opts.profileDir, opts.env), detached: true, stdio: ["ignore", log, log] });
   fs.closeSync(log);
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));

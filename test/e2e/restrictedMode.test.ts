@@ -1,0 +1,84 @@
+// Workspace Trust in a real workbench (issue 10, item 6; done-when (c)): in Restricted Mode the
+// installed Hearth activates (limited support), its view says what it will not do and why, and the
+// model is offered read-only tools only (the scripted round fails the turn if it is offered any
+// other). Trusting the folder from the view's button lifts it without a reload: the banner goes
+// and the next turn of the same chat is offered every tool.
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { after, before, describe, it } from "node:test";
+import { packagedVsix } from "../support/packagedExtension.js";
+import { launchBrowser, openWorkbench, type Browser } from "./support/browser.js";
+import { readHearthLog, startCodeServer, type CodeServer } from "./support/codeServer.js";
+import { newRunDir } from "./support/runDir.js";
+import { findTools } from "./support/tools.js";
+import { openActivityBarContainer, webviewViewFrame } from "./support/webview.js";
+
+const pkg = JSON.parse(fs.readFileSync("package.json", "utf8")) as { publisher: string; name: string };
+const EXTENSION_ID = `${pkg.publisher}.${pkg.name}`;
+const READ_ONLY = ["list_dir", "read_file", "search_files"];
+
+describe("Restricted Mode in a real VS Code workbench", { timeout: 180_000 }, () => {
+  const runDir = newRunDir("restrictedMode");
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "hearth-e2e-trust-"));
+  const workspace = path.join(scratch, "workspace");
+  let server: CodeServer | undefined;
+  let browser: Browser | undefined;
+  let passed = false;
+
+  before(async () => {
+    const tools = findTools();
+    fs.mkdirSync(workspace);
+    fs.writeFileSync(path.join(workspace, "README.md"), "# untrusted\n");
+    const script = path.join(scratch, "script.json");
+    fs.writeFileSync(script, JSON.stringify({ rounds: [
+      { expectTools: READ_ONLY, text: ["I can read this folder, but not change it."] },
+      { expectTools: [...READ_ONLY, "edit_file", "shell", "write_file"], text: ["Now I could write too."] },
+    ] }));
+    server = await startCodeServer({
+      tools, profileDir: path.join(scratch, "profile"), vsix: packagedVsix(), workspace, workspaceTrust: "untrusted",
+      settings: { "hearth.model": `scripted:${script}` }, env: { HEARTH_ALLOW_SCRIPTED: "1", HEARTH_HOME: path.join(scratch, "hearth") },
+    });
+    browser = await launchBrowser(tools, path.join(scratch, "browser"));
+    await openWorkbench(browser.page, server.workbenchUrl);
+  });
+
+  after(async () => {
+    await browser?.page.screenshot({ path: path.join(runDir, passed ? "trusted.png" : "failure.png") }).catch(() => undefined);
+    await browser?.close().catch(() => undefined);
+    await server?.stop();
+    if (server) fs.writeFileSync(path.join(runDir, "Hearth.log"), readHearthLog(server.userDataDir));
+    if (passed) fs.rmSync(scratch, { recursive: true, force: true });
+    else console.error(`e2e artifacts: ${runDir} (profile kept in ${scratch})`);
+  });
+
+  it("the view says why, turns get read-only tools, and trusting the folder lifts it without a reload", async () => {
+    const page = browser!.page;
+    await openActivityBarContainer(page, "Hearth");
+    const view = webviewViewFrame(page, EXTENSION_ID);
+    const banner = view.locator('[data-testid="restricted-mode"]');
+    await banner.waitFor({ state: "visible", timeout: 60_000 });
+    assert.match((await banner.textContent()) ?? "", /Restricted Mode.*only reads, lists and searches.*will not write or edit files, run commands or use the network/s);
+
+    const box = view.locator("#message textarea");
+    const status = view.locator('[data-testid="turn-status"]');
+    await box.fill("what can you do here?", { timeout: 30_000 });
+    await box.press("Enter");
+    await status.first().waitFor({ state: "attached", timeout: 60_000 });
+    assert.equal(await status.first().getAttribute("data-status"), "completed", `the read-only turn reads: ${await status.first().textContent()}`);
+    await page.screenshot({ path: path.join(runDir, "restricted.png") });
+
+    await banner.getByRole("button", { name: "Manage Workspace Trust" }).click();
+    const trust = page.locator(".workspace-trust-editor");
+    await trust.waitFor({ state: "visible", timeout: 30_000 });
+    await trust.getByRole("button", { name: /^Trust/ }).first().click();
+    await banner.waitFor({ state: "hidden", timeout: 30_000 });
+
+    await box.fill("and now?", { timeout: 30_000 });
+    await box.press("Enter");
+    await status.nth(1).waitFor({ state: "attached", timeout: 60_000 });
+    assert.equal(await status.nth(1).getAttribute("data-status"), "completed", `the trusted turn reads: ${await status.nth(1).textContent()}`);
+    passed = true;
+  });
+});
