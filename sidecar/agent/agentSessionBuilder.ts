@@ -8,7 +8,9 @@ import { assertSameAuthority, resolveAuthority, type AgentAuthoritySnapshot, typ
 import { CallIdRegistry } from "./callIds.js";
 import { assertCapabilities } from "./generationPolicy.js";
 import { replayHistory } from "./historyReplay.js";
+import { ContextCondenser } from "./contextCondenser.js";
 import { DEFAULT_LOOP_LIMITS, type LoopLimits } from "./loopGuard.js";
+import { NO_CONDENSATION, type CondensationStore, type CondensedView } from "./ports/context.js";
 import type { AgentMessage } from "./messages.js";
 import { denyAllApprovals, type ApprovalPort } from "./ports/approval.js";
 import type { AgentMemory } from "./ports/memory.js";
@@ -29,6 +31,8 @@ export class AgentSessionBuilder {
   private _options: GenerationOptions = {};
   private _loopLimits: LoopLimits = DEFAULT_LOOP_LIMITS;
   private _authority: AuthorityInputs | null = null;
+  private _condensed: CondensedView = NO_CONDENSATION;
+  private _condensations: CondensationStore | null = null;
   private _expected: AgentAuthoritySnapshot["digests"] | null = null;
 
   sessionKey(key: string): this { this._sessionKey = key; return this; }
@@ -50,6 +54,16 @@ export class AgentSessionBuilder {
     this._loopLimits = { ...this._loopLimits, repeatedFailures: positive("repeatedFailureLimit", times) };
     return this;
   }
+  /** The view a condensed session resumes with (the journal's latest condensation; issue 13). */
+  condensedView(view: CondensedView): this {
+    if (!Number.isInteger(view.replacedCount) || view.replacedCount < 0 || view.replacedCount > this._history.length) {
+      throw new HearthError(ErrorCode.Conflict, `refused to resume: the condensed view replaces ${view.replacedCount} messages of a history of ${this._history.length}; the journal's condensation does not match its history`);
+    }
+    this._condensed = structuredClone(view);
+    return this;
+  }
+  /** Where new condensed views are journaled; without one, a session is never condensed. */
+  condensationStore(store: CondensationStore): this { this._condensations = store; return this; }
   authorityInputs(inputs: AuthorityInputs): this { this._authority = inputs; return this; }
   /** The digests recorded when the session was created: a drifted resume fails closed (spec 000 #19). */
   expectAuthority(digests: AgentAuthoritySnapshot["digests"]): this { this._expected = digests; return this; }
@@ -78,7 +92,7 @@ export class AgentSessionBuilder {
     return new AgentSession({
       sessionKey: this._sessionKey, model, memory, approval: this._approval,
       ceiling: new ToolCeiling(tools), authority, instructions, history: structuredClone([...this._history]),
-      ids, options: this._options, loopLimits: this._loopLimits,
+      ids, options: this._options, loopLimits: this._loopLimits, context: new ContextCondenser(model, this._condensations, this._condensed),
     });
   }
 

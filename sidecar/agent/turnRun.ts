@@ -4,6 +4,7 @@ import { singleLine } from "../../shared/boundedText.js";
 import type { GenerationOptions } from "../../shared/protocol/index.js";
 import type { CallIdRegistry } from "./callIds.js";
 import { throwIfCancelled, TurnCancelled } from "./cancellation.js";
+import type { ContextCondenser } from "./contextCondenser.js";
 import { toModelMessages } from "./generationPolicy.js";
 import { calledToolNames } from "./historyReplay.js";
 import type { AgentMessage, AssistantMessage, UserMessage } from "./messages.js";
@@ -23,6 +24,8 @@ export interface TurnRunDeps extends Omit<BatchContext, "emit"> {
   readonly options: GenerationOptions;
   readonly stripReasoning: boolean;
   readonly loopLimits: LoopLimits;
+  /** Condenses the session's view of its history before a round that would not fit (issue 13). */
+  readonly context: ContextCondenser;
   readonly onEvent: (event: AgentEvent) => void;
 }
 
@@ -40,6 +43,8 @@ export class TurnRun {
   private sinkBroken = false;
   /** Ids minted after this cursor are not yet committed: a failure forgets them (spec 000 #10). */
   private idCursor: number;
+  /** Where this turn's commits begin in history: the turns before it may be condensed. */
+  private readonly turnStart: number;
 
   private readonly d: TurnRunDeps;
 
@@ -47,6 +52,7 @@ export class TurnRun {
     this.d = { ...deps, memory: guardMemory(deps.memory) };
     this.uncommitted = [user];
     this.idCursor = deps.ids.cursor();
+    this.turnStart = deps.history.length;
   }
 
   async run(): Promise<TurnOutcome> {
@@ -73,13 +79,13 @@ export class TurnRun {
     const guard = new LoopGuard(d.loopLimits);
     for (let round = 0; round < guard.maxRounds; round++) {
       throwIfCancelled(d.signal);
-      const messages = [...d.instructions, ...d.history, ...this.uncommitted];
-      const result = await runModelRound(d.model, {
-        sessionKey: d.sessionKey,
-        messages: toModelMessages(messages, d.stripReasoning),
-        tools: d.ceiling.advertised(calledToolNames(messages)),
-        options: d.options,
-      }, d.signal, this.emit);
+      const tools = d.ceiling.advertised(calledToolNames([...d.history, ...this.uncommitted]));
+      const requestOf = (messages: AgentMessage[]) => ({ sessionKey: d.sessionKey, messages: toModelMessages(messages, d.stripReasoning), tools, options: d.options });
+      const messages = await d.context.fit({
+        sessionKey: d.sessionKey, instructions: d.instructions, history: d.history, pending: this.uncommitted,
+        turnStart: this.turnStart, requestOf, signal: d.signal,
+      });
+      const result = await runModelRound(d.model, requestOf(messages), d.signal, this.emit);
       if (result.text.length === 0 && result.toolCalls.length === 0) {
         throw new TurnFailed("empty_response", "the model ended its response with neither answer text nor tool calls; nothing was committed, try again or adjust the prompt");
       }

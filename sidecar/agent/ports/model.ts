@@ -1,6 +1,7 @@
 // The model port (spec 000 #1): the turn loop talks to any engine (node-llama-cpp, an
 // OpenAI-compatible server, the scripted replay) only through this interface.
 import type { GenerationOptions } from "../../../shared/protocol/index.js";
+import type { ContextMeasure } from "./context.js";
 import type { ObjectSchema } from "./jsonSchema.js";
 
 export type Capability = "proven" | "disproven" | "unknown";
@@ -66,4 +67,9 @@ export interface AgentModel {
    * - if `onChunk` throws, it stops generation and rejects with that error.
    */
   generate(request: GenerationRequest, onChunk: (chunk: ModelChunk) => void): Promise<ModelRound>;
+  /**
+   * Counts the prompt a request would render to, against the session's context (issue 13). Engines
+   * that cannot count leave it out: their sessions are never condensed before a round.
+   */
+  measure?(request: Omit<GenerationRequest, "signal">): Promise<ContextMeasure>;
 }

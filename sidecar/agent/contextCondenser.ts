@@ -1,0 +1,125 @@
+// Condensing instead of dying (issue 13, item 3): before a round whose prompt would not fit, the
+// session's view of its history is condensed (condensePolicy.ts), journaled through the context
+// port, and only then used. The committed history itself is never changed (spec 000 #7).
+import type { GenerationOptions } from "../../shared/protocol/index.js";
+import {
+  elisionCandidates, fallbackSummary, recentTurnStarts, summarisedView, SUMMARY_INSTRUCTIONS, summaryPrompt, transcriptLines, viewOf,
+} from "./condensePolicy.js";
+import type { AgentMessage } from "./messages.js";
+import { NO_CONDENSATION, type CondensationStore, type CondensedView, type ContextMeasure } from "./ports/context.js";
+import type { AgentModel, GenerationRequest } from "./ports/model.js";
+
+/** Tokens a summary may take. */
+const SUMMARY_MAX_TOKENS = 256;
+
+/** Renders the model request for a list of messages (the turn's tools and options). */
+export type RequestOf = (messages: AgentMessage[]) => Omit<GenerationRequest, "signal">;
+
+export interface FitInput {
+  readonly sessionKey: string;
+  readonly instructions: readonly AgentMessage[];
+  readonly history: readonly AgentMessage[];
+  /** This turn's messages not committed yet (its user message, held batches). */
+  readonly pending: readonly AgentMessage[];
+  /** Index in `history` where this turn's committed messages begin. */
+  readonly turnStart: number;
+  readonly requestOf: RequestOf;
+  readonly signal: AbortSignal;
+}
+
+export class ContextCondenser {
+  constructor(
+    private readonly model: AgentModel,
+    private readonly store: CondensationStore | null,
+    private view: CondensedView = NO_CONDENSATION,
+  ) {}
+
+  current(): CondensedView {
+    return this.view;
+  }
+
+  /** The messages for the next round: as they are when they fit, condensed (and journaled) when not. */
+  async fit(input: FitInput): Promise<AgentMessage[]> {
+    const messagesOf = (v: CondensedView) => [...input.instructions, ...viewOf(input.history, v), ...input.pending];
+    if (!this.model.measure || !this.store) return messagesOf(this.view);
+    const measure = async (v: CondensedView) => this.model.measure!(input.requestOf(messagesOf(v)));
+    const first = await measure(this.view);
+    if (fits(first, input.requestOf([]).options)) return messagesOf(this.view);
+    const view = await this.condense(input, measure, first, "automatic");
+    return messagesOf(view);
+  }
+
+  /** Condenses on demand (session/compact): everything but the last turn, whether or not it fits. */
+  async compact(input: Omit<FitInput, "pending" | "turnStart">): Promise<{ before: number; after: number } | null> {
+    if (!this.store) return null;
+    const messagesOf = (v: CondensedView) => [...input.instructions, ...viewOf(input.history, v)];
+    const measure = async (v: CondensedView) => (this.model.measure ? this.model.measure(input.requestOf(messagesOf(v))) : { promptTokens: 0, contextSize: 0 });
+    const before = await measure(this.view);
+    const keep = input.history.findLastIndex((m) => m.role === "user");
+    if (keep <= this.view.replacedCount) return null; // nothing older than the last turn is left to condense
+    const view = summarisedView(input.history, this.view, await this.summarise(input, input.history.slice(this.view.replacedCount, keep)), keep);
+    const after = await measure(view);
+    await this.commit(view, "on_demand", before.promptTokens, after.promptTokens);
+    return { before: before.promptTokens, after: after.promptTokens };
+  }
+
+  private async condense(input: FitInput, measure: (v: CondensedView) => Promise<ContextMeasure>, first: ContextMeasure, trigger: "automatic"): Promise<CondensedView> {
+    const options = input.requestOf([]).options;
+    const [keepFrom] = recentTurnStarts(input.history, input.turnStart) as [number, ...number[]];
+    let view = this.view;
+    let now = first;
+    // 1. The biggest, oldest tool outputs outside the recent turns.
+    for (const callId of elisionCandidates(input.history, view, keepFrom)) {
+      view = { ...view, elidedCallIds: [...view.elidedCallIds, callId] };
+      now = await measure(view);
+      if (fits(now, options)) break;
+    }
+    // 2. Older turns into one summary: keep the previous turn if that fits, else only this one.
+    for (const keep of recentTurnStarts(input.history, input.turnStart)) {
+      if (fits(now, options) || keep <= view.replacedCount) continue;
+      view = summarisedView(input.history, view, await this.summarise(input, input.history.slice(view.replacedCount, keep)), keep);
+      now = await measure(view);
+    }
+    await this.commit(view, trigger, first.promptTokens, now.promptTokens);
+    return view;
+  }
+
+  private async commit(view: CondensedView, trigger: "automatic" | "on_demand", tokensBefore: number, tokensAfter: number): Promise<void> {
+    // Journaled before it is used: a restart resumes with exactly this view.
+    await this.store!.save({ view, trigger, tokensBefore, tokensAfter });
+    this.view = view;
+  }
+
+  /** The model writes the summary; a transcript too long for one request is folded in chunk by chunk. */
+  private async summarise(input: Omit<FitInput, "pending" | "turnStart">, messages: readonly AgentMessage[]): Promise<string> {
+    const lines = transcriptLines(messages);
+    let summary = this.view.summary;
+    for (let at = 0; at < lines.length;) {
+      let n = lines.length - at;
+      let request = this.summaryRequest(input.sessionKey, summary, lines.slice(at, at + n));
+      while (n > 1 && this.model.measure && !fits(await this.model.measure(request), request.options)) {
+        n = Math.ceil(n / 2);
+        request = this.summaryRequest(input.sessionKey, summary, lines.slice(at, at + n));
+      }
+      const round = await this.model.generate({ ...request, signal: input.signal }, () => undefined);
+      summary = round.text.trim() || fallbackSummary(summary, lines.slice(at, at + n));
+      at += n;
+    }
+    return summary ?? "";
+  }
+
+  private summaryRequest(sessionKey: string, prior: string | null, lines: string[]): Omit<GenerationRequest, "signal"> {
+    return {
+      sessionKey,
+      messages: [{ role: "system", text: SUMMARY_INSTRUCTIONS }, { role: "user", text: summaryPrompt(prior, lines) }],
+      tools: [],
+      options: { maxTokens: SUMMARY_MAX_TOKENS, temperature: 0 },
+    };
+  }
+}
+
+/** A prompt fits when the answer the round may write still has room after it. */
+export function fits(m: ContextMeasure, options: GenerationOptions): boolean {
+  const reserve = Math.min(options.maxTokens ?? 1024, Math.floor(m.contextSize / 4));
+  return m.promptTokens + reserve <= m.contextSize;
+}
