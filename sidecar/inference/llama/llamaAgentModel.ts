@@ -6,8 +6,10 @@ import {
   type LlamaChatResponseChunk, type Token,
 } from "node-llama-cpp";
 import { ErrorCode, HearthError } from "../../../shared/errors.js";
+import type { ContextMeasure } from "../../agent/ports/context.js";
 import type { AgentModel, GenerationRequest, ModelCapabilities, ModelChunk, ModelRound, ProposedToolCall } from "../../agent/ports/model.js";
 import { capabilitiesOf } from "./capabilities.js";
+import { defaultContextSize } from "./contextSizing.js";
 import { toChatHistory, toFunctions } from "./chatHistory.js";
 import { chunkedPrefill } from "./chunkedPrefill.js";
 import { RoundAbort } from "../roundAbort.js";
@@ -22,7 +24,10 @@ export interface LlamaAdapterOptions {
   modelPath: string;
   /** llama.cpp threads for getLlama and the context (default: physical cores; tests use 1–2). */
   threads?: number;
-  /** Tokens per session sequence. Explicit: the default would take the model's full training context. */
+  /**
+   * Tokens per session sequence. Unset: the model's trained context, as far as free memory holds it
+   * for every session (contextSizing.ts); node-llama-cpp's own default would take the full trained size.
+   */
   contextSize?: number;
   /** Sequences in the one context: sessions that can hold a KV cache at once. */
   maxSessions?: number;
@@ -112,9 +117,11 @@ export class LlamaAgentModel implements AgentModel {
   static async load(options: LlamaAdapterOptions): Promise<LlamaAgentModel> {
     // Unset (undefined) options keep their defaults: callers pass their own optional settings through.
     const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as LlamaAdapterOptions;
-    const opts = { contextSize: 4096, maxSessions: 4, batchSize: 128, prefillChunk: 64, idleSaveMs: 30_000, lockstep: true, ...given };
-    const loaded = await loadLlama({ modelPath: opts.modelPath, threads: opts.threads, gpu: opts.gpu, onProgress: opts.onLoadProgress });
+    const base = { maxSessions: 4, batchSize: 128, prefillChunk: 64, idleSaveMs: 30_000, lockstep: true, ...given };
+    const loaded = await loadLlama({ modelPath: base.modelPath, threads: base.threads, gpu: base.gpu, onProgress: base.onLoadProgress });
+    const opts = { ...base, contextSize: base.contextSize ?? 0 };
     try {
+      opts.contextSize ||= (await defaultContextSize(loaded, { sequences: opts.maxSessions, batchSize: opts.batchSize })).contextSize;
       const context = await loaded.model.createContext({
         contextSize: opts.contextSize, sequences: opts.maxSessions, batchSize: opts.batchSize, threads: loaded.threads,
       });
@@ -126,6 +133,23 @@ export class LlamaAgentModel implements AgentModel {
       await loaded.llama.dispose();
       throw new HearthError(ErrorCode.ModelUnavailable, `cannot create a ${opts.contextSize}-token context for ${opts.modelPath}: ${(e as Error).message}; lower the context size or the number of sessions`);
     }
+  }
+
+  /** Tokens each session's sequence holds. */
+  get contextSize(): number {
+    return this.opts.contextSize;
+  }
+
+  /** Counts the prompt a request renders to (issue 13: condensing decides with this before a round). */
+  async measure(request: Omit<GenerationRequest, "signal">): Promise<ContextMeasure> {
+    const history: ChatHistoryItem[] = [...toChatHistory(request.messages), { type: "model", response: [] }];
+    return { promptTokens: this.renderPrompt(history, toFunctions(request.tools)).length, contextSize: this.opts.contextSize };
+  }
+
+  /** How full a session's sequence is now (what the chat shows after a turn); null when it holds none. */
+  contextFill(sessionKey: string): ContextMeasure | null {
+    const s = this.sessions.get(sessionKey);
+    return s ? { promptTokens: s.sequence.contextTokens.length, contextSize: this.opts.contextSize } : null;
   }
 
   get threads(): number {

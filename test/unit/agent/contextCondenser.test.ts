@@ -55,7 +55,7 @@ it("the biggest, oldest tool outputs are elided first, with a marker saying how 
   assert.ok(saved[0]!.tokensAfter + 100 <= CONTEXT && saved[0]!.tokensBefore > CONTEXT - 100, JSON.stringify(saved[0]));
   const marker = out.find((m) => m.role === "tool" && m.callId === "c2") as { output: string };
   assert.match(marker.output, /^\[2000 characters of read_file output elided by Hearth to fit the context; call read_file again with \{"path":"f2.txt"\} to see it\]$/);
-  assert.equal(out[0]!.role === "system" && out[0].text, "You are Hearth.", "the system prompt stays verbatim");
+  assert.equal(out[0]!.role === "system" && out[0]!.text, "You are Hearth.", "the system prompt stays verbatim");
   assert.deepEqual(out.slice(-5), [...turn(4, 2000), { role: "user", text: "next question" }], "the previous turn and this one stay verbatim");
   assert.equal(history.length, 16, "the committed history is never changed");
 });
