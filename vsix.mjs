@@ -19,8 +19,10 @@ const TARGET = `${process.platform}-${process.arch}`;
 // The llama.cpp builds that ship: the CPU build and the one GPU build that fits in a .vsix (Vulkan,
 // 81 MB; CUDA is 181 + 357 MB and is not shipped). Other targets' builds never ship.
 const LLAMA_BUILDS = { "linux-x64": ["linux-x64", "linux-x64-vulkan"] };
+// Bundled into dist/ by esbuild (not external there), so their folders would be dead weight.
+const BUNDLED = ["zod", "diff", "vscode-jsonrpc"];
 // Optional peer of node-llama-cpp for its CLI only; the kernel never loads it.
-const NOT_SHIPPED = new Set(["node_modules/typescript"]);
+const NOT_SHIPPED = new Set(["node_modules/typescript", ...BUNDLED.map((d) => `node_modules/${d}`)]);
 
 function run(cmd, args, opts = {}) {
   execFileSync(cmd, args, { stdio: "inherit", cwd: ROOT, ...opts });
@@ -58,6 +60,7 @@ function stage(closure, runtimeDir) {
   fs.mkdirSync(STAGE);
   const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8"));
   delete pkg.devDependencies;
+  for (const d of BUNDLED) delete pkg.dependencies[d];
   delete pkg.scripts;
   fs.writeFileSync(path.join(STAGE, "package.json"), JSON.stringify(pkg, null, 2));
   for (const f of ["README.md", "LICENSE", "docs", ".vscodeignore", "media", "dist", ...closure]) {
