@@ -1,6 +1,7 @@
 // The AgentModel port against any OpenAI-compatible chat completions server (Ollama, llama.cpp
 // server, LM Studio, vLLM), streaming with tools (issue 6, item 6). The API key comes from the
-// caller (the editor's secret storage) or the environment and never appears in errors or logs.
+// caller or the environment (the extension passes the one in VS Code's secret storage as
+// HEARTH_OPENAI_API_KEY) and never appears in errors or logs.
 import { ErrorCode, HearthError } from "../../../shared/errors.js";
 import type { AgentModel, GenerationRequest, ModelCapabilities, ModelChunk, ModelMessage, ModelRound, ModelToolDefinition } from "../../agent/ports/model.js";
 import { RoundAbort } from "../roundAbort.js";
@@ -152,7 +153,7 @@ export class OpenAiAgentModel implements AgentModel {
     if (res.ok && res.body) return res;
     if (allowClientError && clientError) return res;
     const detail = (await res.text().catch(() => "")).slice(0, 300);
-    const hint = res.status === 401 || res.status === 403 ? "set HEARTH_OPENAI_API_KEY (or store the key in the editor)" : "check the model name and the server's log";
+    const hint = res.status === 401 || res.status === 403 ? "run Hearth: Set API Key in the editor, or set HEARTH_OPENAI_API_KEY in a terminal" : "check the model name and the server's log";
     throw new HearthError(ErrorCode.ModelUnavailable, `the model server at ${this.opts.baseUrl} answered HTTP ${res.status}: ${this.redact(detail)}; ${hint}`);
   }
 

@@ -3,13 +3,13 @@
 // (saving every session's KV state) before another loads or the kernel stops. A load in progress
 // can be cancelled (issue 10): a cancelled download keeps its bytes and resumes on the next load.
 import { ErrorCode, HearthError } from "../../../shared/errors.js";
+import type { ModelState } from "../../../shared/protocol/index.js";
 import type { AgentModel, ModelCapabilities } from "../../agent/ports/model.js";
 import { cancelled, downloadModel, type DownloadProgress } from "../../inference/modelDownload.js";
 import { KvStateStore } from "../../inference/llama/kvStateStore.js";
 import { parseModelSpec } from "../../inference/modelSpec.js";
 import { OpenAiAgentModel } from "../../inference/openai/openaiAgentModel.js";
 
-export type ModelHostState = "none" | "loading" | "loaded" | "error";
 
 export interface ModelProgress extends Partial<DownloadProgress> {
   spec: string;
@@ -37,7 +37,7 @@ type Disposable = AgentModel & { dispose?: () => Promise<void> };
 
 export class ModelHost {
   private model: Disposable | null = null;
-  private state: ModelHostState = "none";
+  private state: ModelState = "none";
   private spec: string | null = null;
   private error: string | null = null;
   private loading: Promise<void> | null = null;
@@ -48,7 +48,7 @@ export class ModelHost {
     this.store = new KvStateStore(opts.stateDir, opts.stateMaxBytes ?? 4 * 1024 ** 3);
   }
 
-  status(): { state: ModelHostState; spec: string | null; error: string | null; capabilities?: ModelCapabilities; adapter?: string } {
+  status(): { state: ModelState; spec: string | null; error: string | null; capabilities?: ModelCapabilities; adapter?: string } {
     return {
       state: this.state, spec: this.spec, error: this.error,
       ...(this.model ? { capabilities: this.model.capabilities, adapter: this.model.adapter } : {}),
@@ -56,6 +56,12 @@ export class ModelHost {
   }
 
   /** The loaded model, or a refusal that says how to get one. */
+  /** How full a session's context is (issue 13); null for engines that cannot tell or no loaded model. */
+  contextFill(sessionKey: string): { usedTokens: number; contextSize: number } | null {
+    const fill = (this.model as { contextFill?: (key: string) => { promptTokens: number; contextSize: number } | null } | null)?.contextFill?.(sessionKey);
+    return fill ? { usedTokens: fill.promptTokens, contextSize: fill.contextSize } : null;
+  }
+
   current(): AgentModel {
     if (this.model && this.state === "loaded") return this.model;
     if (this.state === "loading") throw new HearthError(ErrorCode.ModelUnavailable, `the model ${this.spec} is still loading; retry when model/status says loaded`);

@@ -56,7 +56,8 @@ describe("the packaged .vsix", { timeout: 180_000 }, () => {
     const { chat } = ensureFixtureModels();
     const ws = path.join(root, "ws");
     fs.mkdirSync(ws);
-    const env = { HOME: path.join(root, "home"), PATH: pathWithoutNode(path.join(root, "bin")), HEARTH_HOME: path.join(root, "hearth") };
+    // A short idle time: the detached kernel the CLI starts exits soon after the turn, not 10 minutes later.
+    const env = { HOME: path.join(root, "home"), PATH: pathWithoutNode(path.join(root, "bin")), HEARTH_HOME: path.join(root, "hearth"), HEARTH_KERNEL_IDLE_SECONDS: "1" };
     assert.notEqual(spawnSync("sh", ["-c", "command -v node"], { env }).status, 0, "node is still on PATH");
     const node = path.join(ext, "runtime/bin/node");
     const doctor = spawnSync(node, [path.join(ext, "dist/cli.mjs"), "doctor", "--workspace", ws], { encoding: "utf8", env, timeout: 60_000 });
