@@ -1,12 +1,17 @@
-// The kernel's composition root: parses its arguments, builds every part with explicit
-// dependencies, serves JSON-RPC on stdio and logs to stderr (stdout carries only protocol frames).
+// The kernel's composition root: parses its arguments, takes the journal's lock (one owner per
+// journal), builds every part with explicit dependencies, serves JSON-RPC on its local socket (and
+// on stdio unless detached) and logs to stderr (stdout carries only protocol frames).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { uuidv7 } from "../shared/ids.js";
 import { HEARTH_VERSION } from "../shared/version.js";
-import { defaultJournalPath, hearthHome, isWithin } from "../shared/node/paths.js";
+import { defaultJournalPath, hearthHome, isWithin, kernelEndpoint } from "../shared/node/paths.js";
+import { checkPrivateFileIfPresent, ensurePrivateDir, ensurePrivateFile } from "../shared/node/privateFiles.js";
+import { KERNEL_EXIT_JOURNAL_OWNED } from "../shared/node/kernelSocket.js";
 import { startRpcServer } from "./rpc/server.js";
+import { startSocketEndpoint, type SocketEndpoint } from "./rpc/socketEndpoint.js";
+import { acquireJournalLock } from "./kernel/journalLock.js";
 import { ShutdownGate } from "./kernel/shutdownGate.js";
 import { kernelHandlers } from "./kernel/handlers/kernelHandlers.js";
 import { sessionHandlers } from "./kernel/handlers/sessionHandlers.js";
@@ -27,9 +32,9 @@ function log(line: string): void {
   process.stderr.write(`[hearth-kernel ${new Date().toISOString()}] ${line}\n`);
 }
 
-function fail(message: string): never {
+function fail(message: string, code = 2): never {
   log(`fatal: ${message}`);
-  process.exit(2);
+  process.exit(code);
 }
 
 /** An optional positive integer setting from the environment; a bad value stops the kernel with a clear message. */
@@ -41,12 +46,17 @@ function positiveIntEnv(name: string): number | undefined {
   return value;
 }
 
-function parseArgs(argv: string[]): KernelConfig {
+/** stdio: one client on stdin/stdout besides the socket, exits when it leaves. detached: socket only, exits when idle. */
+type ServeMode = "stdio" | "detached";
+
+const USAGE = "usage: sidecar --workspace DIR [--db FILE] [--model SPEC] [--serve stdio|detached]";
+
+function parseArgs(argv: string[]): { config: KernelConfig; mode: ServeMode } {
   const flags = new Map<string, string>();
   for (let i = 0; i < argv.length; i += 2) {
     const key = argv[i]!;
     const value = argv[i + 1];
-    if (!key.startsWith("--") || value === undefined) fail(`bad arguments ${JSON.stringify(argv)}; usage: sidecar --workspace DIR [--db FILE] [--model SPEC]`);
+    if (!key.startsWith("--") || value === undefined) fail(`bad arguments ${JSON.stringify(argv)}; ${USAGE}`);
     flags.set(key.slice(2), value);
   }
   const ws = flags.get("workspace") ?? fail("missing --workspace DIR: the kernel serves exactly one workspace folder");
@@ -61,7 +71,47 @@ function parseArgs(argv: string[]): KernelConfig {
   if (isWithin(workspaceRoot, journalPath)) {
     fail(`refused: the journal ${journalPath} lies inside the workspace ${workspaceRoot}; tools could read or overwrite it. Pass --db with a path outside the workspace`);
   }
-  return { kernelVersion: HEARTH_VERSION, workspaceRoot, journalPath, modelSpec: flags.get("model") ?? null };
+  const mode = flags.get("serve") ?? "stdio";
+  if (mode !== "stdio" && mode !== "detached") fail(`--serve ${mode} is not stdio or detached; ${USAGE}`);
+  return { config: { kernelVersion: HEARTH_VERSION, workspaceRoot, journalPath, modelSpec: flags.get("model") ?? null }, mode };
+}
+
+/**
+ * issue 11, item 17: Hearth's folders 0700 and files 0600 from creation, checked at every open.
+ * A journal outside HEARTH_HOME (--db) keeps its folder as the person made it; its files are private.
+ */
+function makeDataPrivate(config: KernelConfig): void {
+  const home = hearthHome();
+  try {
+    ensurePrivateDir(home, log);
+    for (const sub of ["journals", "kv-state", "models"]) ensurePrivateDir(path.join(home, sub), log);
+    const journalDir = path.dirname(config.journalPath);
+    if (isWithin(home, journalDir)) ensurePrivateDir(journalDir, log);
+    else fs.mkdirSync(journalDir, { recursive: true, mode: 0o700 });
+    ensurePrivateFile(config.journalPath, log);
+    // SQLite gives -wal and -shm the main file's mode when it creates them; older ones are checked.
+    for (const suffix of ["-wal", "-shm"]) checkPrivateFileIfPresent(config.journalPath + suffix, log);
+  } catch (e) {
+    fail((e as Error).message);
+  }
+}
+
+/** issue 12, item 1: only the lock's holder opens, reconciles and writes the journal. */
+function ownJournal(config: KernelConfig): () => void {
+  let outcome: ReturnType<typeof acquireJournalLock>;
+  try {
+    outcome = acquireJournalLock(config.journalPath, log);
+  } catch (e) {
+    fail((e as Error).message);
+  }
+  if (outcome.owned) return outcome.release;
+  const owner = outcome.ownerPid === null ? "another Hearth kernel (its pid is not written yet)" : `the Hearth kernel with pid ${outcome.ownerPid}`;
+  fail(
+    `refused: the journal ${config.journalPath} is owned by ${owner} (lock ${outcome.lockPath}); a second kernel never opens a journal ` +
+      `another one owns, since it would take the owner's live runs for interrupted ones. Connect to the owner instead (\`hearth\` commands do), ` +
+      `or stop it${outcome.ownerPid === null ? "" : ` (kill ${outcome.ownerPid})`} and retry`,
+    KERNEL_EXIT_JOURNAL_OWNED,
+  );
 }
 
 /** Opens the journal and reconciles it, or exits with the journal's own refusal (what, why, what to do). */
@@ -79,11 +129,20 @@ function openControlPlane(config: KernelConfig): { journal: Journal; control: Co
   return { journal, control };
 }
 
-function main(): void {
-  const config = parseArgs(process.argv.slice(2));
+/** Seconds a detached kernel with no clients and no running turn waits before it exits. */
+const DEFAULT_IDLE_SECONDS = 600;
+
+async function main(): Promise<void> {
+  const { config, mode } = parseArgs(process.argv.slice(2));
   const gate = new ShutdownGate();
+  makeDataPrivate(config);
+  const releaseLock = ownJournal(config);
+  gate.onShutdown("journal lock", releaseLock);
   const { journal, control } = openControlPlane(config);
   gate.onShutdown("journal", () => journal.close());
+  // Registered here so it runs after the turns stop (hooks run in reverse): clients get their last events.
+  let endpoint: SocketEndpoint | undefined;
+  gate.onShutdown("socket", () => endpoint?.close());
   const handlers: Handlers = {};
   let stopping = false;
   const exit = (reason: string) => {
@@ -110,7 +169,7 @@ function main(): void {
     scripted: async (file) => ScriptedModel.fromFile(file, process.env),
   });
   gate.onShutdown("model", () => modelHost.unload());
-  Object.assign(handlers, modelHandlers({ host: modelHost, gate }));
+  Object.assign(handlers, modelHandlers({ host: modelHost, gate, modelsDir: path.join(hearthHome(), "models") }));
   // spec 000 #9, #12: tools anchored at the workspace descriptor; file tools and shell register apart.
   const tools = buildWorkspaceTools({ workspaceRoot: config.workspaceRoot, shell: true });
   gate.onShutdown("tools", () => tools.close());
@@ -123,11 +182,29 @@ function main(): void {
   const turns = new TurnService({ control, log, buildAgent: (run, client) => buildSessionAgent({ control, models: modelHost, tools, offered }, run, client) });
   gate.onShutdown("turns", () => turns.stopAll());
   Object.assign(handlers, turnHandlers({ turns, gate }));
-  startRpcServer({ input: process.stdin, output: process.stdout, handlers, log });
-  process.stdin.on("end", () => exit("stdin closed"));
+  const idleMs = (positiveIntEnv("HEARTH_KERNEL_IDLE_SECONDS") ?? DEFAULT_IDLE_SECONDS) * 1000;
+  let idleTimer: NodeJS.Timeout | undefined;
+  const armIdle = (clients: number) => {
+    clearTimeout(idleTimer);
+    if (mode !== "detached" || clients > 0) return;
+    idleTimer = setTimeout(() => {
+      if (turns.busy()) armIdle(0); // a turn outlives its client (a window reload); wait for it
+      else exit(`idle: no client and nothing running for ${idleMs / 1000} s`);
+    }, idleMs);
+  };
+  try {
+    endpoint = await startSocketEndpoint({ endpoint: kernelEndpoint(config.journalPath), handlers, log, onClients: armIdle });
+  } catch (e) {
+    fail(`cannot serve clients on ${kernelEndpoint(config.journalPath).socketPath}: ${(e as Error).message}`);
+  }
+  armIdle(0);
+  if (mode === "stdio") {
+    startRpcServer({ input: process.stdin, output: process.stdout, handlers, log });
+    process.stdin.on("end", () => exit("stdin closed"));
+  }
   process.on("SIGTERM", () => exit("SIGTERM"));
   process.on("SIGINT", () => exit("SIGINT"));
-  log(`Hearth kernel ${config.kernelVersion} serving ${config.workspaceRoot} (journal ${config.journalPath}, UV_THREADPOOL_SIZE=${process.env.UV_THREADPOOL_SIZE ?? "default"})`);
+  log(`Hearth kernel ${config.kernelVersion} pid ${process.pid} serving ${config.workspaceRoot} (${mode}; journal ${config.journalPath}, UV_THREADPOOL_SIZE=${process.env.UV_THREADPOOL_SIZE ?? "default"})`);
 }
 
-main();
+void main();

@@ -1,8 +1,5 @@
 // Wires the supervisor to VS Code: which folder, which journal, which runtime setting. Nothing here
 // runs at activation beyond building the closure; the kernel starts on first use.
-import { createHash } from "node:crypto";
-import fs from "node:fs";
-import path from "node:path";
 import * as vscode from "vscode";
 import { launchKernel } from "../../shared/node/kernelLauncher.js";
 import { KernelSupervisor, type KernelLog } from "./kernelSupervisor.js";
@@ -14,25 +11,22 @@ export function kernelWorkspace(): string | undefined {
   return vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === "file")?.uri.fsPath;
 }
 
-/** One journal per workspace folder, in the extension's global storage (never inside the workspace). */
-export function journalPathFor(context: vscode.ExtensionContext, workspace: string): string {
-  const digest = createHash("sha256").update(workspace).digest("hex").slice(0, 16);
-  return path.join(context.globalStorageUri.fsPath, "journals", `${digest}.sqlite`);
-}
+/** The settings and the stored API key, as the kernel's environment (read at each start). */
+export type KernelEnvSource = () => Record<string, string>;
 
-export function createSupervisor(context: vscode.ExtensionContext, workspace: string, log: KernelLog): KernelSupervisor {
-  const journalPath = journalPathFor(context, workspace);
+export function createSupervisor(context: vscode.ExtensionContext, workspace: string, log: KernelLog, env: KernelEnvSource): KernelSupervisor {
   return new KernelSupervisor({
     clientVersion: vscode.version,
     log,
     launch: (onStderr) => {
-      fs.mkdirSync(path.dirname(journalPath), { recursive: true });
+      // No journal path of its own: the kernel takes the folder's journal from shared/node/paths.ts,
+      // the same one `hearth` uses in a terminal (issue 12, item 1).
       return launchKernel({
         distDir: context.asAbsolutePath("dist"),
         workspace,
-        journalPath,
         // Read at each launch so a changed setting applies on the next (re)start.
         nodePathSetting: vscode.workspace.getConfiguration().get<string>(NODE_PATH_SETTING, ""),
+        env: env(),
         onStderr,
       });
     },

@@ -1,5 +1,7 @@
-// Where Hearth keeps its files outside the workspace. Both clients and the kernel agree on these.
+// Where Hearth keeps its files outside the workspace. Both clients and the kernel agree on these:
+// the extension and the CLI compute a folder's journal with the same function (issue 12, item 1).
 import { createHash } from "node:crypto";
+import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
@@ -10,10 +12,49 @@ export function hearthHome(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(base, "hearth");
 }
 
-/** One journal per workspace folder, named by a digest of its canonical path. */
-export function defaultJournalPath(workspaceRoot: string, env: NodeJS.ProcessEnv = process.env): string {
-  const digest = createHash("sha256").update(workspaceRoot).digest("hex").slice(0, 16);
-  return path.join(hearthHome(env), "journals", `${path.basename(workspaceRoot) || "root"}-${digest}.sqlite`);
+function digest16(text: string): string {
+  return createHash("sha256").update(text).digest("hex").slice(0, 16);
+}
+
+/**
+ * One journal per workspace folder, named by a digest of its canonical path. The folder is
+ * resolved through symlinks here, so a client that names it by a link finds the same journal.
+ */
+export function defaultJournalPath(workspace: string, env: NodeJS.ProcessEnv = process.env): string {
+  let canonical = path.resolve(workspace);
+  try {
+    canonical = fs.realpathSync(canonical);
+  } catch { /* a folder that does not exist yet keeps its resolved name; the kernel refuses it later */ }
+  return path.join(hearthHome(env), "journals", `${path.basename(canonical) || "root"}-${digest16(canonical)}.sqlite`);
+}
+
+/** The lock file beside a journal: whoever holds its flock owns the journal (issue 12, item 1). */
+export function journalLockPath(journalPath: string): string {
+  return `${journalPath}.lock`;
+}
+
+/**
+ * The owner-only folder for kernel sockets and secrets: $XDG_RUNTIME_DIR/hearth (a per-user tmpfs
+ * the system makes 0700) when there is one, else HEARTH_HOME/run.
+ */
+export function kernelRuntimeDir(env: NodeJS.ProcessEnv = process.env): string {
+  return env.XDG_RUNTIME_DIR ? path.join(path.resolve(env.XDG_RUNTIME_DIR), "hearth") : path.join(hearthHome(env), "run");
+}
+
+export interface KernelEndpoint {
+  /** The Unix socket the journal's owner serves clients on. */
+  socketPath: string;
+  /** The owner's per-kernel secret (0600); a client must present it before any request. */
+  secretPath: string;
+  /** Where a detached kernel writes its log (stderr). */
+  logPath: string;
+}
+
+/** The endpoint of the kernel that owns `journalPath`, named by a digest: short enough for sun_path. */
+export function kernelEndpoint(journalPath: string, env: NodeJS.ProcessEnv = process.env): KernelEndpoint {
+  const dir = kernelRuntimeDir(env);
+  const name = digest16(path.resolve(journalPath));
+  return { socketPath: path.join(dir, `${name}.sock`), secretPath: path.join(dir, `${name}.secret`), logPath: path.join(dir, `${name}.log`) };
 }
 
 /** True when `candidate` is `root` or lies beneath it (both already resolved). */

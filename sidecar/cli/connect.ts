@@ -1,17 +1,22 @@
-// Starts a kernel for one CLI command and performs the handshake: the same launcher and protocol
-// the extension uses, so the CLI proves the kernel boundary is real.
+// Connects a CLI command to the kernel that owns the workspace's journal, starting one detached
+// when none runs (issue 12, item 2): the same launcher and protocol the extension uses, so the
+// terminal sees exactly what the editor sees, and a command never opens the journal itself.
 import fs from "node:fs";
-import { launchKernel, type LaunchedKernel } from "../../shared/node/kernelLauncher.js";
+import { connectOrStartKernel, type SharedKernel } from "../../shared/node/kernelLauncher.js";
 import type { RequestResult } from "../../shared/protocol/index.js";
 import { HEARTH_VERSION } from "../../shared/version.js";
 import { flagString, UsageError, type ParsedArgs } from "./args.js";
 import { distDir } from "./distDir.js";
 
-/** The kernel could not be started or died before the handshake (exit code 4). */
+/** The kernel could not be started, refused this client, or died before the handshake (exit code 4). */
 export class KernelStartError extends Error {}
 
-export interface CliKernel extends LaunchedKernel {
+export interface CliKernel {
+  client: SharedKernel["client"];
   info: RequestResult<"initialize">;
+  /** Resolves when the connection to the kernel closes (it exited or was killed). */
+  closed: Promise<void>;
+  /** Leaves the kernel: it keeps running for other clients and exits on its own when idle. */
   close(): Promise<void>;
 }
 
@@ -20,42 +25,29 @@ export async function connectKernel(args: ParsedArgs): Promise<CliKernel> {
   if (!fs.existsSync(workspace) || !fs.statSync(workspace).isDirectory()) {
     throw new UsageError(`--workspace ${workspace} is not a directory; pass the folder the agent may work in`);
   }
-  const stderr: string[] = [];
-  let kernel: ReturnType<typeof launchKernel>;
+  let kernel: SharedKernel;
   try {
-    kernel = launchKernel({
-      distDir: distDir(),
-      workspace,
-      journalPath: flagString(args, "db"),
-      nodePathSetting: process.env.HEARTH_NODE_PATH,
-      onStderr: (line) => {
-        stderr.push(line);
-        if (process.env.HEARTH_DEBUG) process.stderr.write(line + "\n");
-      },
-    });
+    kernel = await connectOrStartKernel({ distDir: distDir(), workspace, journalPath: flagString(args, "db"), nodePathSetting: process.env.HEARTH_NODE_PATH });
   } catch (e) {
-    throw new KernelStartError((e as Error).message); // no runtime matches the native modules, or no build
+    throw new KernelStartError((e as Error).message); // no runtime fits, no build, the kernel refused or failed to start
   }
-  const died = kernel.exited.then(({ code, signal }) => {
-    const fatal = stderr.filter((l) => l.includes("fatal:")).map((l) => l.slice(l.indexOf("fatal:") + 7));
-    throw new KernelStartError(`the kernel exited (${signal ?? `code ${code}`}) before it answered: ${fatal.join(" ") || stderr.slice(-3).join(" ") || "no message"}`);
+  const gone = kernel.closed.then(() => {
+    throw new KernelStartError(`the kernel (journal ${kernel.journalPath}) closed the connection before it answered`);
   });
-  const info = await Promise.race([kernel.client.initialize("hearth-cli", HEARTH_VERSION), died]);
-  died.catch(() => {}); // after the handshake, exits are reported by the command itself
+  gone.catch(() => {}); // after the handshake, a closed connection is reported by the command itself
+  const info = await Promise.race([kernel.client.initialize("hearth-cli", HEARTH_VERSION), gone]);
+  if (process.env.HEARTH_DEBUG) process.stderr.write(`hearth: ${kernel.started ? "started" : "joined"} kernel pid ${info.kernelPid} (journal ${info.journalPath})\n`);
   return {
-    ...kernel,
+    client: kernel.client,
     info,
+    closed: kernel.closed,
     async close() {
-      if (kernel.child.exitCode === null && kernel.child.signalCode === null) {
-        await kernel.client.request("kernel/shutdown", undefined).catch(() => kernel.child.kill("SIGTERM"));
-      }
-      await kernel.exited;
-      kernel.client.dispose();
+      kernel.dispose();
     },
   };
 }
 
-/** Runs `fn` against a kernel started for one command, and always shuts the kernel down. */
+/** Runs `fn` against the workspace's kernel and always leaves it afterwards. */
 export async function withKernel<T>(args: ParsedArgs, fn: (client: CliKernel["client"]) => Promise<T>): Promise<T> {
   const kernel = await connectKernel(args);
   try {

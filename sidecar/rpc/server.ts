@@ -40,6 +40,9 @@ export function startRpcServer(opts: RpcServerOptions): RpcServer {
   }, opts.maxMessageBytes);
   opts.input.pipe(framing);
   const connection = createMessageConnection(new StreamMessageReader(framing), writer);
+  let disposed = false;
+  connection.onClose(() => { disposed = true; });
+  connection.onDispose(() => { disposed = true; });
   // spec 004: request-scoped state is keyed by (clientId, requestId); one stdio connection is one client.
   const clientId = uuidv7();
   const maxInFlight = opts.maxInFlight ?? MAX_IN_FLIGHT;
@@ -48,7 +51,11 @@ export function startRpcServer(opts: RpcServerOptions): RpcServer {
 
   const client: ClientChannel = {
     notify<M extends NotificationMethod>(method: M, params: NotificationParams<M>): void {
-      void connection.sendNotification(method, notifications[method].parse(params));
+      const checked = notifications[method].parse(params);
+      // A socket client may leave mid-turn (a window reload): its events are dropped, the turn goes
+      // on, and the journal keeps the truth for whoever asks next (issue 12, item 2).
+      if (disposed) return;
+      void connection.sendNotification(method, checked);
     },
     async request<M extends ServerRequestMethod>(method: M, params: ServerRequestParams<M>, signal?: AbortSignal): Promise<ServerRequestResult<M>> {
       const spec = serverRequests[method];

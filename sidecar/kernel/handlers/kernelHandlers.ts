@@ -27,6 +27,7 @@ export function kernelHandlers(deps: KernelHandlerDeps): Handlers {
         protocolVersion: PROTOCOL_VERSION,
         workspaceRoot: deps.config.workspaceRoot,
         journalPath: deps.config.journalPath,
+        kernelPid: process.pid,
         capabilities: {
           implementedMethods: deps.implementedMethods().filter((m) => REQUEST_METHODS.includes(m as never)),
           adapters: deps.adapters(),

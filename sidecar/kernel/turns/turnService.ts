@@ -2,8 +2,8 @@
 // its presentation events, and tells the truth about cancellation (spec 004).
 import { ErrorCode, isHearthError } from "../../../shared/errors.js";
 import { singleLine } from "../../../shared/boundedText.js";
-import type { GenerationOptions, TurnEvent } from "../../../shared/protocol/index.js";
-import type { AgentSession, TurnOutcome } from "../../agent/index.js";
+import type { ContextFill, GenerationOptions, TurnEvent } from "../../../shared/protocol/index.js";
+import { STOPPED_KINDS, type AgentSession, type TurnOutcome } from "../../agent/index.js";
 import type { ControlPlane } from "../control/controlPlane.js";
 import type { ClientChannel, RequestContext } from "../handlers/types.js";
 import { EventCoalescer } from "./eventCoalescer.js";
@@ -21,6 +21,8 @@ export interface TurnServiceDeps {
   control: ControlPlane;
   buildAgent: (run: RunRef, client: ClientChannel) => Promise<AgentSession>;
   log: (line: string) => void;
+  /** How full a session's context is now (issue 13: sent with the turn's completion); null when unknown. */
+  contextFill?: (sessionId: string) => ContextFill | null;
 }
 
 export class TurnService {
@@ -60,6 +62,11 @@ export class TurnService {
     return this.active.size > 0;
   }
 
+  /** True while a turn of the session runs. */
+  running(sessionId: string): boolean {
+    return [...this.active.values()].some((t) => t.sessionId === sessionId);
+  }
+
   /** Cancels every running turn and waits for each to reach its completion barrier. */
   async stopAll(): Promise<void> {
     const turns = [...this.active.values()];
@@ -77,7 +84,8 @@ export class TurnService {
         signal: turn.controller.signal, turnId: turn.runId, overrides: params.options,
         onEvent: (e) => coalescer.push(e),
       });
-      completed = completionOf(outcome);
+      const context = this.deps.contextFill?.(turn.sessionId);
+      completed = { ...completionOf(outcome), ...(context ? { context } : {}) };
     } catch (e) {
       // Refused before the harness journaled anything (model unavailable, resume refused, …):
       // the kernel still writes the run's terminal state, never leaving it to reconciliation.
@@ -113,6 +121,10 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
 
 function completionOf(outcome: TurnOutcome): Extract<TurnEvent, { type: "completed" }> {
   if (outcome.status === "completed") return { type: "completed", status: "completed" };
+  if ((STOPPED_KINDS as readonly string[]).includes(outcome.failure.kind)) {
+    // issue 13: a loop guard's stop is its own status; the journal keeps the run failed with the reason.
+    return { type: "completed", status: "stopped", error: { code: ErrorCode.Refused, message: outcome.failure.message.replace(/^stopped: /, "") } };
+  }
   return {
     type: "completed",
     status: outcome.status,

@@ -11,7 +11,8 @@ import { DIST, tempDir } from "../../support/kernelProcess.js";
 
 function hearth(args: string[], env: Record<string, string> = {}) {
   const r = spawnSync(process.execPath, [path.join(DIST, "cli.mjs"), ...args], {
-    encoding: "utf8", timeout: 60_000, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env },
+    // The CLI leaves its detached kernel running for other clients; a short idle period ends it.
+    encoding: "utf8", timeout: 60_000, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, HEARTH_KERNEL_IDLE_SECONDS: "2", ...env },
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }

@@ -1,0 +1,50 @@
+// Runs the built `hearth` CLI as a real child process, without blocking the test's event loop (a
+// kernel the test drives must keep being served while the CLI runs).
+import { spawn, type SpawnOptions } from "node:child_process";
+import path from "node:path";
+import { DIST } from "./kernelProcess.js";
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** A private HEARTH_HOME for one test and a short idle period, so detached kernels it starts go away. */
+export function isolatedEnv(root: string, idleSeconds = 2): Record<string, string> {
+  return { HEARTH_HOME: path.join(root, "home"), HEARTH_KERNEL_IDLE_SECONDS: String(idleSeconds), XDG_RUNTIME_DIR: "" };
+}
+
+export function startCli(args: string[], env: Record<string, string>, extra: SpawnOptions = {}) {
+  const child = spawn(process.execPath, [path.join(DIST, "cli.mjs"), ...args], {
+    stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env }, ...extra,
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout!.setEncoding("utf8").on("data", (c: string) => { stdout += c; });
+  child.stderr!.setEncoding("utf8").on("data", (c: string) => { stderr += c; });
+  const result = new Promise<CliResult>((resolve) => child.once("close", (code, signal) => resolve({ code, signal, stdout, stderr })));
+  return { child, result };
+}
+
+export function runCli(args: string[], env: Record<string, string>): Promise<CliResult> {
+  return startCli(args, env).result;
+}
+
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function waitFor(predicate: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
