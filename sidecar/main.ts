@@ -17,13 +17,14 @@ import { kernelHandlers } from "./kernel/handlers/kernelHandlers.js";
 import { sessionHandlers } from "./kernel/handlers/sessionHandlers.js";
 import { ControlPlane } from "./kernel/control/controlPlane.js";
 import { openJournal, type Journal } from "./journal/journal.js";
-import type { Handlers } from "./kernel/handlers/types.js";
+import type { ClientChannel, Handlers } from "./kernel/handlers/types.js";
 import { ModelHost } from "./kernel/model/modelHost.js";
 import { modelHandlers } from "./kernel/model/modelHandlers.js";
 import type { KernelConfig } from "./kernel/kernelInfo.js";
 import { ScriptedModel } from "./inference/scripted/scriptedModel.js";
 import { buildWorkspaceTools } from "./tools/buildWorkspaceTools.js";
 import { TurnService } from "./kernel/turns/turnService.js";
+import { compactSession } from "./kernel/turns/condensingService.js";
 import { buildSessionAgent } from "./kernel/turns/sessionAgent.js";
 import { turnHandlers } from "./kernel/handlers/turnHandlers.js";
 import { applyToolPolicy } from "./kernel/toolPolicy.js";
@@ -179,9 +180,14 @@ async function main(): Promise<void> {
   } catch (e) {
     fail(`HEARTH_TOOLS: ${(e as Error).message}`);
   }
-  const turns = new TurnService({ control, log, buildAgent: (run, client) => buildSessionAgent({ control, models: modelHost, tools, offered }, run, client) });
+  const turns = new TurnService({
+    control, log, contextFill: (sessionId) => modelHost.contextFill(sessionId),
+    buildAgent: (run, client) => buildSessionAgent({ control, models: modelHost, tools, offered }, run, client),
+  });
   gate.onShutdown("turns", () => turns.stopAll());
-  Object.assign(handlers, turnHandlers({ turns, gate }));
+  const compact = (sessionId: string, client: ClientChannel) =>
+    compactSession({ control, models: modelHost, workspacePath: tools.workspace.canonicalPath, running: (id) => turns.running(id) }, sessionId, client);
+  Object.assign(handlers, turnHandlers({ turns, gate, compact }));
   const idleMs = (positiveIntEnv("HEARTH_KERNEL_IDLE_SECONDS") ?? DEFAULT_IDLE_SECONDS) * 1000;
   let idleTimer: NodeJS.Timeout | undefined;
   const armIdle = (clients: number) => {

@@ -158,7 +158,8 @@ export class Transcript {
       case "status":
         break;
       case "completed": {
-        const text = event.status === "completed" ? "Completed" : event.status === "cancelled" ? "Cancelled" : `Failed: ${event.error?.message ?? "no reason given"}`;
+        const text = event.status === "completed" ? "Completed" : event.status === "cancelled" ? "Cancelled"
+          : event.status === "stopped" ? `Stopped: ${event.error?.message ?? "a loop guard ended the turn"}` : `Failed: ${event.error?.message ?? "no reason given"}`;
         block.status(text, event.status);
         this.live.delete(runId);
         break;

@@ -2,7 +2,7 @@
 // schemas; types are inferred, never written twice (STYLE.md).
 import { z } from "zod";
 import {
-  ApprovalPreview, EffectClass, ExecutionRole, GenerationOptions, HistoryMessage, Id, ModelState,
+  ApprovalPreview, Condensation, EffectClass, ExecutionRole, GenerationOptions, HistoryMessage, Id, ModelState,
   RunSummary, SessionSummary, ToolCallRecord, TurnEvent,
 } from "./records.js";
 
@@ -46,7 +46,13 @@ export const requests = {
   },
   "session/history": {
     params: z.object({ sessionId: Id }),
-    result: z.object({ session: SessionSummary, messages: z.array(HistoryMessage), runs: z.array(RunSummary) }),
+    // `condensations`: what the model is shown in place of older messages (issue 13); the messages stay here in full.
+    result: z.object({ session: SessionSummary, messages: z.array(HistoryMessage), runs: z.array(RunSummary), condensations: z.array(Condensation) }),
+  },
+  // Condenses every turn but the last into one summary now (issue 13: `hearth compact`, the chat's Compact).
+  "session/compact": {
+    params: z.object({ sessionId: Id }),
+    result: z.object({ condensation: Condensation.nullable() }),
   },
   "turn/start": {
     params: z.object({

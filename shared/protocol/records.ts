@@ -85,6 +85,10 @@ export const ApprovalPreview = z.discriminatedUnion("kind", [
 ]);
 export type ApprovalPreview = z.infer<typeof ApprovalPreview>;
 
+/** Tokens a session's context holds now, out of its size. */
+export const ContextFill = z.object({ usedTokens: z.number().int().nonnegative(), contextSize: z.number().int().positive() });
+export type ContextFill = z.infer<typeof ContextFill>;
+
 /** Presentation-only stream of a turn (spec 000: events never enter committed history). */
 export const TurnEvent = z.discriminatedUnion("type", [
   z.object({ type: z.literal("answer_delta"), text: z.string() }),
@@ -94,11 +98,33 @@ export const TurnEvent = z.discriminatedUnion("type", [
   z.object({ type: z.literal("status"), status: AttemptStatus }),
   z.object({
     type: z.literal("completed"),
-    status: z.enum(["completed", "failed", "cancelled"]),
+    // "stopped": a loop guard ended the turn (a repeated failing call, or the round limit); the
+    // journal records the run as failed with the same reason (issue 13).
+    status: z.enum(["completed", "failed", "cancelled", "stopped"]),
     error: z.object({ code: z.number().int(), message: z.string() }).optional(),
+    /** How full the session's context is after the turn (issue 13: the chat shows it). */
+    context: ContextFill.optional(),
   }),
 ]);
 export type TurnEvent = z.infer<typeof TurnEvent>;
+
+/**
+ * A condensed view of a session's history, journaled as its own event (issue 13): for the model,
+ * messages fromSeq..throughSeq are replaced by `summary` and the outputs of `elidedCallIds` by a
+ * marker. The messages themselves stay in the journal and in session/history.
+ */
+export const Condensation = z.object({
+  condensationId: Id,
+  trigger: z.enum(["automatic", "on_demand"]),
+  fromSeq: z.number().int().nullable(),
+  throughSeq: z.number().int().nullable(),
+  summary: z.string().nullable(),
+  elidedCallIds: z.array(Id),
+  tokensBefore: z.number().int().nonnegative(),
+  tokensAfter: z.number().int().nonnegative(),
+  createdAt: z.string(),
+});
+export type Condensation = z.infer<typeof Condensation>;
 
 export const GenerationOptions = z.object({
   temperature: z.number().min(0).max(2).optional(),
@@ -110,3 +136,4 @@ export const GenerationOptions = z.object({
 export type GenerationOptions = z.infer<typeof GenerationOptions>;
 
 export const ModelState = z.enum(["none", "loading", "loaded", "error"]);
+export type ModelState = z.infer<typeof ModelState>;

@@ -7,9 +7,7 @@ import type { AgentAuthoritySnapshot } from "./authoritySnapshot.js";
 import type { CallIdRegistry } from "./callIds.js";
 import type { ContextCondenser } from "./contextCondenser.js";
 import type { LoopLimits } from "./loopGuard.js";
-import { assertCapabilities, mergeOptions, stripsReasoning, toModelMessages } from "./generationPolicy.js";
-import { calledToolNames } from "./historyReplay.js";
-import type { CondensedView } from "./ports/context.js";
+import { assertCapabilities, mergeOptions, stripsReasoning } from "./generationPolicy.js";
 import type { AgentMessage } from "./messages.js";
 import type { ApprovalPort } from "./ports/approval.js";
 import type { AgentMemory } from "./ports/memory.js";
@@ -56,30 +54,6 @@ export class AgentSession {
   /** Committed history, as the memory port holds it. */
   history(): readonly AgentMessage[] {
     return [...this.p.history];
-  }
-
-  /** What the model is shown in place of history once condensed (issue 13); NO_CONDENSATION before. */
-  condensedView(): CondensedView {
-    return this.p.context.current();
-  }
-
-  /**
-   * Condenses every turn but the last into one summary now (session/compact), journaled through the
-   * context port. Null when there is nothing older than the last turn to condense.
-   */
-  async compact(signal: AbortSignal = new AbortController().signal): Promise<{ before: number; after: number } | null> {
-    if (this.running) throw new HearthError(ErrorCode.Conflict, "refused: this session is running a turn; compact it once the turn has finished");
-    this.running = true;
-    try {
-      const tools = this.p.ceiling.advertised(calledToolNames(this.p.history));
-      const strip = stripsReasoning(this.p.model.capabilities);
-      return await this.p.context.compact({
-        sessionKey: this.p.sessionKey, instructions: this.p.instructions, history: this.p.history, signal,
-        requestOf: (messages) => ({ sessionKey: this.p.sessionKey, messages: toModelMessages(messages, strip), tools, options: this.p.options }),
-      });
-    } finally {
-      this.running = false;
-    }
   }
 
   activeTools(): string[] {

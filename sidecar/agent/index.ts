@@ -7,6 +7,8 @@ export type { AgentAuthoritySnapshot, AuthorityInputs } from "./authoritySnapsho
 export { AUTHORITY_SNAPSHOT_VERSION } from "./authoritySnapshot.js";
 export { NO_CONDENSATION, type CondensationRecord, type CondensationStore, type CondensedView, type ContextMeasure } from "./ports/context.js";
 export { DEFAULT_LOOP_LIMITS, STOPPED_KINDS, type LoopLimits } from "./loopGuard.js";
+export { ContextCondenser } from "./contextCondenser.js";
+export { toModelMessages } from "./generationPolicy.js";
 export type { AgentMemory, InvocationClaim, InvocationSettlement, TurnClose, TurnStart } from "./ports/memory.js";
 export { UNCLAIMED_RESULT_PREFIXES } from "./ports/memory.js";
 export { denyAllApprovals, type ApprovalDecision, type ApprovalPort, type ApprovalRequest } from "./ports/approval.js";

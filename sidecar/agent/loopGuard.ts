@@ -28,20 +28,19 @@ export class LoopGuard {
     return this.limits.maxRounds;
   }
 
-  /** Counts a finished batch's failing calls; throws the stop once one has failed the set number of times. */
-  afterBatch(calls: readonly ToolCallRecord[], results: readonly ToolResultMessage[]): void {
-    for (const result of results) {
-      if (result.ok) continue;
-      const call = calls.find((c) => c.callId === result.callId);
-      if (!call) continue;
-      const key = canonicalJson([call.name, call.arguments, result.output]);
-      const count = (this.failures.get(key) ?? 0) + 1;
-      this.failures.set(key, count);
-      if (count >= this.limits.repeatedFailures) {
-        throw new TurnFailed("repeated_failure", singleLine(
-          `stopped: the model repeated a failing call ${count} times (${call.name} ${JSON.stringify(call.arguments)}: ${result.output}); ` +
-          "what ran stays in the session; rephrase the request or answer the error yourself", 400));
-      }
+  /**
+   * Counts a call's failure; throws the stop once the same call has failed the same way the set number
+   * of times, in one batch or across rounds. The calls after it in its batch do not run.
+   */
+  afterCall(call: ToolCallRecord, result: ToolResultMessage): void {
+    if (result.ok) return;
+    const key = canonicalJson([call.name, call.arguments, result.output]);
+    const count = (this.failures.get(key) ?? 0) + 1;
+    this.failures.set(key, count);
+    if (count >= this.limits.repeatedFailures) {
+      throw new TurnFailed("repeated_failure", singleLine(
+        `stopped: the model repeated a failing call ${count} times (${call.name} ${JSON.stringify(call.arguments)}: ${result.output}); ` +
+        "what ran stays in the session; rephrase the request or answer the error yourself", 400));
     }
   }
 

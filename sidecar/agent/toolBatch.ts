@@ -37,11 +37,13 @@ export class ToolBatch {
     private readonly malformed: ReadonlySet<string> = new Set(),
   ) {}
 
-  async run(): Promise<void> {
+  /** `afterCall` sees each call's result as it lands; throwing there stops the batch (issue 13: loop guards). */
+  async run(afterCall: (call: ToolCallRecord, result: ToolResultMessage) => void = () => undefined): Promise<void> {
     for (const call of this.calls) {
       throwIfCancelled(this.ctx.signal);
       this.ctx.emit({ type: "tool_call", call });
       await this.runOne(call);
+      afterCall(call, this.results.at(-1)!);
     }
   }
 

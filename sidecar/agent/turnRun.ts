@@ -103,11 +103,10 @@ export class TurnRun {
       if (assistant.toolCalls.length === 0) return await this.complete(assistant);
       const batch = new ToolBatch({ ...d, emit: this.emit }, assistant.toolCalls, malformed);
       this.batch = batch;
-      await batch.run();
+      await batch.run((call, result) => guard.afterCall(call, result)); // issue 13: a repeated failing call stops the turn
       // spec 000 #6: a batch that may have had an effect is durable before another model round.
       if (batch.effectPossible) await this.checkpointBatch();
       else this.holdBatch();
-      guard.afterBatch(batch.calls, batch.results); // issue 13: a repeated failing call stops the turn
     }
     throw guard.roundLimit();
   }

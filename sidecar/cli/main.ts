@@ -2,6 +2,7 @@
 import { HEARTH_VERSION } from "../../shared/version.js";
 import { UsageError } from "./args.js";
 import { KernelStartError } from "./connect.js";
+import { compact, compactHelp } from "./commands/compact.js";
 import { doctor, doctorHelp } from "./commands/doctor.js";
 import { exec, execHelp } from "./commands/exec.js";
 import { sessions, sessionsHelp } from "./commands/sessions.js";
@@ -15,6 +16,7 @@ interface Command {
 }
 
 const commands: Record<string, Command> = {
+  compact: { summary: "condense a session's older turns into one summary now", help: compactHelp, run: compact },
   doctor: { summary: "check the runtime, native modules, journal and model setting", help: doctorHelp, run: doctor },
   exec: { summary: "run one agent turn in a workspace and stream it", help: execHelp, run: exec },
   sessions: {

@@ -216,4 +216,22 @@ const v2: Step = (db) => db.exec(`ALTER TABLE tool_invocations ADD COLUMN input_
 const v3: Step = (db) => db.exec(`CREATE TRIGGER session_execution_profiles_no_delete BEFORE DELETE ON session_execution_profiles
 BEGIN SELECT RAISE(ABORT, 'session_execution_profiles rows are immutable: they cannot be deleted'); END;`);
 
-export const MIGRATIONS: readonly Step[] = [v1, v2, v3];
+// issue 13: a condensed view of a session's history, journaled as its own event: the summary that
+// replaces messages from_seq..through_seq and the tool outputs elided, for the model only. The
+// messages themselves stay in conversation_journal; the latest row is what a resumed session shows.
+const v4: Step = (db) => db.exec(`CREATE TABLE context_condensations (
+  condensation_id TEXT PRIMARY KEY,
+  session_id TEXT NOT NULL REFERENCES sessions(session_id),
+  run_id TEXT REFERENCES runs(run_id),
+  trigger TEXT NOT NULL CHECK (trigger IN ('automatic','on_demand')),
+  replaces_from_seq INTEGER,
+  replaces_through_seq INTEGER,
+  summary TEXT,
+  elided_call_ids_json TEXT NOT NULL,
+  tokens_before INTEGER NOT NULL,
+  tokens_after INTEGER NOT NULL,
+  created_at TEXT NOT NULL
+);
+CREATE INDEX context_condensations_session_idx ON context_condensations(session_id, created_at, condensation_id);`);
+
+export const MIGRATIONS: readonly Step[] = [v1, v2, v3, v4];

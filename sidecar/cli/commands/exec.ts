@@ -36,6 +36,7 @@ function printHuman(event: TurnEvent): void {
     case "completed":
       process.stdout.write("\n");
       if (event.error) process.stderr.write(`turn ${event.status}: ${event.error.message}\n`);
+      if (event.context) process.stderr.write(`context ${event.context.usedTokens} of ${event.context.contextSize} tokens\n`);
       break;
     case "status":
       break;
@@ -57,8 +58,9 @@ export async function exec(argv: string[]): Promise<number> {
   try {
     const sessionId = sessionArg ?? (await kernel.client.request("session/create", { model, title: prompt.slice(0, 80) })).sessionId;
     kernel.client.onServerRequest("approval/request", (req, signal) => askPerson(req, policy, signal));
-    let finished!: (status: "completed" | "failed" | "cancelled") => void;
-    const done = new Promise<"completed" | "failed" | "cancelled">((r) => { finished = r; });
+    type Ended = Extract<TurnEvent, { type: "completed" }>["status"];
+    let finished!: (status: Ended) => void;
+    const done = new Promise<Ended>((r) => { finished = r; });
     kernel.client.onNotification("turn/event", (n) => {
       if (n.sessionId !== sessionId) return;
       if (json) process.stdout.write(JSON.stringify(n) + "\n");

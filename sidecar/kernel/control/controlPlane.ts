@@ -1,7 +1,7 @@
 // The control plane's API: every durable kernel decision goes through here, each method one
 // BEGIN IMMEDIATE transaction. The turn loop calls this; docs/control-plane.md documents it.
 import { ErrorCode, HearthError } from "../../../shared/errors.js";
-import type { HistoryMessage, RunSummary, SessionSummary } from "../../../shared/protocol/records.js";
+import type { Condensation, HistoryMessage, RunSummary, SessionSummary } from "../../../shared/protocol/records.js";
 import type { Journal } from "../../journal/journal.js";
 import { checkAttemptResult, ensureBinding, recordAdapterNativeSessionId } from "./bindings.js";
 import { appendComplete, completeMessages, settleTurn, stageTurn, type NewMessage } from "./conversation.js";
@@ -21,11 +21,14 @@ import { pinAuthority, type AuthorityDigests } from "./authorityPins.js";
 import { createWorkstream, workstreamSession } from "./workstreams.js";
 import { recordArtifact } from "./artifacts.js";
 import { runContext, type RunContext } from "./contextSnapshots.js";
+import { recordCondensation, sessionCondensations, type NewCondensation } from "./condensations.js";
+import { replayMessages } from "./conversation.js";
 
 export interface SessionHistory {
   session: SessionSummary;
   messages: HistoryMessage[];
   runs: RunSummary[];
+  condensations: Condensation[];
 }
 
 export class ControlPlane {
@@ -182,6 +185,23 @@ export class ControlPlane {
   history(sessionId: string): SessionHistory {
     const db = this.journal.db;
     ownedSession(db, this.scope, sessionId);
-    return { session: sessionSummary(db, sessionId), messages: completeMessages(db, sessionId), runs: runHistory(db, sessionId) };
+    return { session: sessionSummary(db, sessionId), messages: completeMessages(db, sessionId), runs: runHistory(db, sessionId), condensations: sessionCondensations(db, sessionId) };
+  }
+
+  /** Journals a condensed view of the session's history as its own event (issue 13). */
+  recordCondensation(c: NewCondensation): Condensation {
+    return this.journal.withTransaction((db) => (ownedSession(db, this.scope, c.sessionId), recordCondensation(db, c)));
+  }
+
+  /** What the session's model is shown now: its replayed history and latest condensation (session/compact). */
+  condensationContext(sessionId: string): { history: HistoryMessage[]; latest: Condensation | null } {
+    const db = this.journal.db;
+    ownedSession(db, this.scope, sessionId);
+    return { history: replayMessages(db, sessionId), latest: sessionCondensations(db, sessionId).at(-1) ?? null };
+  }
+
+  /** The session's latest condensed view, or null: a run resumes with it. */
+  latestCondensation(sessionId: string): Condensation | null {
+    return sessionCondensations(this.journal.db, sessionId).at(-1) ?? null;
   }
 }

@@ -1,14 +1,19 @@
-// turn/start and turn/cancel: thin calls into the turn service.
+// turn/start, turn/cancel and session/compact: thin calls into the turn service and condensing.
+import type { Condensation } from "../../../shared/protocol/records.js";
 import type { ShutdownGate } from "../shutdownGate.js";
 import type { TurnService } from "../turns/turnService.js";
-import type { Handlers } from "./types.js";
+import type { ClientChannel, Handlers } from "./types.js";
 
-export function turnHandlers(deps: { turns: TurnService; gate: ShutdownGate }): Handlers {
+export function turnHandlers(deps: { turns: TurnService; gate: ShutdownGate; compact: (sessionId: string, client: ClientChannel) => Promise<Condensation | null> }): Handlers {
   return {
     "turn/start": async (params, ctx) => {
       deps.gate.assertAccepting("turn/start");
       return deps.turns.start(params, ctx);
     },
     "turn/cancel": async (params) => deps.turns.cancel(params.runId),
+    "session/compact": async (params, ctx) => {
+      deps.gate.assertAccepting("session/compact");
+      return { condensation: await deps.compact(params.sessionId, ctx.client) };
+    },
   };
 }

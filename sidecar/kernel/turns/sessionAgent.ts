@@ -10,6 +10,7 @@ import type { ClientChannel } from "../handlers/types.js";
 import type { ModelHost } from "../model/modelHost.js";
 import { ClientApproval } from "./clientApproval.js";
 import { defaultInstructions } from "./defaultInstructions.js";
+import { JournalCondensations, viewFromJournal } from "./journalCondensations.js";
 import { JournalMemory } from "./journalMemory.js";
 
 export interface SessionAgentDeps {
@@ -50,6 +51,9 @@ export async function buildSessionAgent(deps: SessionAgentDeps, run: RunRef, cli
     .approval(new ClientApproval(client, deps.control, run))
     .systemPrompt(profile.system_prompt || defaultInstructions(workspace.canonicalPath))
     .history(history)
+    // issue 13: the session's condensed view, as journaled; new views are journaled before use.
+    .condensedView(viewFromJournal(deps.control.latestCondensation(run.sessionId), pinnedHistory))
+    .condensationStore(new JournalCondensations(deps.control, run.sessionId, run.runId, pinnedHistory))
     .options(JSON.parse(profile.options_json) as GenerationOptions)
     .authorityInputs({
       workspacePath: workspace.canonicalPath,

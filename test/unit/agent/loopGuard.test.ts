@@ -71,3 +71,16 @@ it("a turn that uses every round without answering stops with its own status (is
   assert.match(out.status === "failed" ? out.failure.message : "", /^stopped: the model asked for tools in 4 rounds without answering/);
   assert.equal(memory.history.length, 1 + 4 * 2);
 });
+
+it("the same failing call repeated inside one batch stops at its third failure; the rest of the batch does not run (issue 13; spec 000 #6, #10)", async () => {
+  const tool = new MissingPathTool();
+  const model = new FnModel(async () => ({ text: "", reasoning: "", toolCalls: Array.from({ length: 6 }, () => ({ name: "list_dir", arguments: { path: "Here" } })), stopReason: "tool_calls" }));
+  const { memory, builder: b } = builder(model, [tool]);
+  const out = await b.build().runTurn("go");
+  assert.equal(out.status === "failed" && out.failure.kind, "repeated_failure");
+  assert.equal(tool.runs, 3);
+  const results = memory.history.filter((m) => m.role === "tool") as { output: string }[];
+  assert.equal(results.length, 6, "every call of the batch has a result (spec 000 #6)");
+  assert.ok(results.slice(3).every((r) => r.output.startsWith("not run: stopped: the model repeated a failing call 3 times")), JSON.stringify(results.slice(3)));
+  assertStructurallyComplete(memory.history);
+});

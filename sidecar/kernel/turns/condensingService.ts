@@ -1,0 +1,37 @@
+// Condensing a session on demand (issue 13, item 3: session/compact, `hearth compact`): every turn
+// but the last into one summary, journaled like the automatic condensing before a round.
+import { ErrorCode, HearthError } from "../../../shared/errors.js";
+import type { Condensation } from "../../../shared/protocol/records.js";
+import { ContextCondenser, toModelMessages, type AgentMessage } from "../../agent/index.js";
+import type { ControlPlane } from "../control/controlPlane.js";
+import type { ClientChannel } from "../handlers/types.js";
+import type { ModelHost } from "../model/modelHost.js";
+import { defaultInstructions } from "./defaultInstructions.js";
+import { JournalCondensations, viewFromJournal } from "./journalCondensations.js";
+import { ensureModel } from "./sessionAgent.js";
+
+export interface CompactDeps {
+  control: ControlPlane;
+  models: ModelHost;
+  workspacePath: string;
+  /** True while a turn of the session runs: compacting then would race the turn's own view. */
+  running: (sessionId: string) => boolean;
+}
+
+/** session/compact: every turn but the last into one summary, journaled; null when there is nothing older to condense. */
+export async function compactSession(deps: CompactDeps, sessionId: string, client: ClientChannel): Promise<Condensation | null> {
+  if (deps.running(sessionId)) throw new HearthError(ErrorCode.Conflict, `refused: session ${sessionId} is running a turn; compact it once the turn has finished`);
+  const profile = deps.control.profile(sessionId);
+  await ensureModel(deps.models, profile.model_profile, client);
+  const { history, latest } = deps.control.condensationContext(sessionId);
+  const messages = history.map(({ seq: _seq, ...m }) => m as AgentMessage);
+  const condenser = new ContextCondenser(deps.models.current(), new JournalCondensations(deps.control, sessionId, null, history), viewFromJournal(latest, history));
+  const done = await condenser.compact({
+    sessionKey: sessionId,
+    instructions: [{ role: "system", text: profile.system_prompt || defaultInstructions(deps.workspacePath) }],
+    history: messages,
+    signal: new AbortController().signal,
+    requestOf: (m) => ({ sessionKey: sessionId, messages: toModelMessages(m, true), tools: [], options: JSON.parse(profile.options_json) }),
+  });
+  return done ? deps.control.latestCondensation(sessionId) : null;
+}
