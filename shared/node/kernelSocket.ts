@@ -33,9 +33,10 @@ export function readLine(socket: net.Socket, maxBytes: number, timeoutMs: number
       buffered = Buffer.concat([buffered, chunk]);
       const nl = buffered.indexOf(0x0a);
       if (nl >= 0) {
+        // Stop listening before handing back what follows the line: unshift re-emits it as data.
+        finish(null, buffered.subarray(0, nl).toString("utf8"));
         const rest = buffered.subarray(nl + 1);
         if (rest.length > 0) socket.unshift(rest);
-        finish(null, buffered.subarray(0, nl).toString("utf8"));
       } else if (buffered.length > maxBytes) finish(new Error(`handshake line longer than ${maxBytes} bytes`));
     };
     const onEnd = () => finish(new Error("the other end closed before the handshake"));
@@ -69,7 +70,7 @@ export async function connectKernelSocket(endpoint: KernelEndpoint): Promise<Soc
     const s = net.connect(endpoint.socketPath);
     s.once("connect", () => resolve(s));
     s.once("error", (e: NodeJS.ErrnoException) =>
-      reject(e.code === "ENOENT" || e.code === "ECONNREFUSED" ? new NoKernelListening(`no kernel listens on ${endpoint.socketPath} (${e.code})`) : e));
+      reject(["ENOENT", "ECONNREFUSED", "ECONNRESET", "EPIPE"].includes(e.code ?? "") ? new NoKernelListening(`no kernel listens on ${endpoint.socketPath} (${e.code})`) : e));
   });
   socket.write(`${AUTH_PREFIX}${secret}\n`);
   let answer: string;
