@@ -12,7 +12,7 @@ export interface CliResult {
 }
 
 /** A private HEARTH_HOME for one test and a short idle period, so detached kernels it starts go away. */
-export function isolatedEnv(root: string, idleSeconds = 2): Record<string, string> {
+export function isolatedEnv(root: string, idleSeconds = 2): Record<string, string> & { HEARTH_HOME: string } {
   return { HEARTH_HOME: path.join(root, "home"), HEARTH_KERNEL_IDLE_SECONDS: String(idleSeconds), XDG_RUNTIME_DIR: "" };
 }
 
