@@ -38,9 +38,10 @@ export class LoopGuard {
     const count = (this.failures.get(key) ?? 0) + 1;
     this.failures.set(key, count);
     if (count >= this.limits.repeatedFailures) {
+      // Short: it is also the result of every call of the batch that did not run (spec 000 #6), and
+      // the failing call's own result, already in history, says what went wrong.
       throw new TurnFailed("repeated_failure", singleLine(
-        `stopped: the model repeated a failing call ${count} times (${call.name} ${JSON.stringify(call.arguments)}: ${result.output}); ` +
-        "what ran stays in the session; rephrase the request or answer the error yourself", 400));
+        `stopped: the model repeated a failing call ${count} times (${call.name} ${JSON.stringify(call.arguments)}); rephrase the request`, 240));
     }
   }
 
