@@ -33,7 +33,8 @@ const ALLOWED_AREAS: Record<string, string[]> = {
   webview: ["shared"],
   "sidecar/cli": ["shared", "shared/node"],
   "sidecar/main": ["sidecar/rpc", "sidecar/kernel", "sidecar/agent", "sidecar/tools", "sidecar/inference", "sidecar/journal", "shared", "shared/node"],
-  "sidecar/rpc": ["sidecar/kernel", "shared"],
+  // shared/node: the socket handshake both ends speak is defined once, beside its client (issue 12).
+  "sidecar/rpc": ["sidecar/kernel", "shared", "shared/node"],
   "sidecar/kernel": ["sidecar/agent", "sidecar/tools", "sidecar/inference", "sidecar/journal", "shared", "shared/node"],
   "sidecar/agent": ["shared"],
   "sidecar/tools": ["sidecar/agent", "shared"],
