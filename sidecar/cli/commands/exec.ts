@@ -75,7 +75,7 @@ export async function exec(argv: string[]): Promise<number> {
       void kernel.client.request("turn/cancel", { runId }).catch(() => {});
     };
     process.on("SIGINT", onSigint);
-    const died = kernel.exited.then(({ code, signal }) => { throw new Error(`the kernel died during the turn (${signal ?? `exit ${code}`})`); });
+    const died = kernel.closed.then(() => { throw new Error(`the kernel (pid ${kernel.info.kernelPid}) closed the connection during the turn; \`hearth show ${sessionId}\` shows what the journal kept`); });
     try {
       const status = await Promise.race([done, died]);
       if (!json) process.stderr.write(`session ${sessionId} · run ${runId} · ${status}\n`);
