@@ -1,10 +1,11 @@
 // Finds GGUF models people already have (issue 6, item 5), so a first run needs no download:
-// LM Studio, Ollama's content-addressed blobs, the Hugging Face cache and node-llama-cpp's folder.
+// LM Studio, Ollama's content-addressed blobs, the Hugging Face cache, node-llama-cpp's folder and
+// Hearth's own models folder (where its downloads go).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
-export type ModelSource = "lmstudio" | "ollama" | "huggingface" | "node-llama-cpp";
+export type ModelSource = "lmstudio" | "ollama" | "huggingface" | "node-llama-cpp" | "hearth";
 
 export interface DiscoveredModel {
   path: string;
@@ -14,8 +15,9 @@ export interface DiscoveredModel {
   name: string;
 }
 
-export function modelLocations(home = os.homedir()): { source: ModelSource; dir: string }[] {
+export function modelLocations(home = os.homedir(), hearthModels?: string): { source: ModelSource; dir: string }[] {
   return [
+    ...(hearthModels ? [{ source: "hearth" as const, dir: hearthModels }] : []),
     { source: "lmstudio", dir: path.join(home, ".lmstudio", "models") },
     { source: "lmstudio", dir: path.join(home, ".cache", "lm-studio", "models") },
     { source: "ollama", dir: path.join(home, ".ollama", "models", "blobs") },
@@ -27,9 +29,9 @@ export function modelLocations(home = os.homedir()): { source: ModelSource; dir:
 const MAX_DEPTH = 6;
 const MAX_FILES = 10_000;
 
-export function discoverModels(home = os.homedir()): DiscoveredModel[] {
+export function discoverModels(home = os.homedir(), hearthModels?: string): DiscoveredModel[] {
   const found = new Map<string, DiscoveredModel>();
-  for (const { source, dir } of modelLocations(home)) {
+  for (const { source, dir } of modelLocations(home, hearthModels)) {
     if (source === "ollama") for (const m of ollamaBlobs(dir)) found.set(m.path, m);
     else for (const file of walk(dir)) {
       if (!file.toLowerCase().endsWith(".gguf") || !isGguf(file)) continue;

@@ -17,7 +17,7 @@ after(() => fs.rmSync(dir, { recursive: true, force: true }));
 test("model/load reports progress notifications and model/status the chat wrapper's capabilities (issue 6; spec 000 #20)", async () => {
   const { chat } = ensureFixtureModels();
   const host = new ModelHost({ stateDir: path.join(dir, "kv"), modelsDir: path.join(dir, "models"), threads: 1, contextSize: 512, maxSessions: 1 });
-  const handlers = modelHandlers({ host, gate: new ShutdownGate() });
+  const handlers = modelHandlers({ host, gate: new ShutdownGate(), modelsDir: path.join(dir, "models") });
   const notes: ModelProgress[] = [];
   const ctx = { clientId: "c", requestId: "1", signal: new AbortController().signal, client: { notify: (_m: string, p: ModelProgress) => notes.push(p), request: async () => { throw new Error("unused"); } } } as unknown as RequestContext;
   assert.equal((await handlers["model/status"]!(undefined, ctx)).state, "none");

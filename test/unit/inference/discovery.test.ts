@@ -34,3 +34,23 @@ test("discovery finds GGUF files in LM Studio, Ollama blobs, the HF cache and no
     fs.rmSync(home, { recursive: true, force: true });
   }
 });
+
+test("model/discover lists Hearth's own models folder with each file's quantisation from its GGUF header (issue 10, item 3)", async () => {
+  const { modelCatalog } = await import("../../../sidecar/kernel/model/modelCatalog.js");
+  const { ensureFixtureModels } = await import("../../fixtures/models.js");
+  const { chat } = ensureFixtureModels();
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), "hearth-home-"));
+  try {
+    const hearthModels = path.join(home, "hearth-models");
+    fs.mkdirSync(hearthModels);
+    fs.copyFileSync(chat, path.join(hearthModels, "tiny.gguf")); // no quantisation in the name: the header says
+    put(path.join(home, ".lmstudio/models/x/y/junk-Q5_K_S.gguf"), "GGUF....");
+    const catalog = await modelCatalog({ modelsDir: hearthModels, home, totalMemoryBytes: 8 * 1024 ** 3 });
+    assert.deepEqual(catalog.found.map((m) => [m.source, m.name, m.quantization]), [["lmstudio", "junk-Q5_K_S.gguf", "Q5_K_S"], ["hearth", "tiny.gguf", "F32"]]);
+    assert.equal(catalog.found[1]!.sizeBytes, fs.statSync(chat).size);
+    assert.deepEqual(catalog.recommended.filter((r) => r.isDefault).map((r) => r.name), ["Qwen2.5-Coder 3B Instruct"]);
+    assert.ok(catalog.recommended.every((r) => !r.downloaded && r.spec.startsWith("hf:") && r.sizeBytes > 0));
+  } finally {
+    fs.rmSync(home, { recursive: true, force: true });
+  }
+});

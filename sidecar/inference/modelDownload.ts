@@ -1,0 +1,105 @@
+// Downloads a model named by an hf: URI or an http(s) URL through node-llama-cpp's downloader
+// (issue 10, item 4): parallel ranged requests, split GGUFs, and a stopped download keeps its
+// `.ipull` file so the next attempt fetches only the chunks still missing. Offline, the error says
+// what to do instead.
+import type { ModelDownloader } from "node-llama-cpp";
+import { ErrorCode, HearthError } from "../../shared/errors.js";
+
+export interface DownloadProgress {
+  receivedBytes: number;
+  totalBytes: number;
+  bytesPerSecond: number;
+  /** null until the speed is known. */
+  secondsLeft: number | null;
+}
+
+/** Hearth writes `@branch` (modelSpec.ts); node-llama-cpp reads `#branch`. */
+export function toDownloaderUri(uri: string): string {
+  if (!/^(hf|huggingface):/.test(uri)) return uri;
+  const at = uri.lastIndexOf("@");
+  return at > 0 ? `${uri.slice(0, at)}#${uri.slice(at + 1)}` : uri;
+}
+
+/** The local file of a model URI that is already downloaded into `modelsDir`, without touching the network. */
+export async function downloadedModelPath(uri: string, modelsDir: string): Promise<string | null> {
+  const { resolveModelFile } = await import("node-llama-cpp");
+  try {
+    return await resolveModelFile(toDownloaderUri(uri), { directory: modelsDir, download: false, cli: false });
+  } catch {
+    return null;
+  }
+}
+
+/** Resolves `uri` to a local file in `modelsDir`, downloading it (or its missing part) first. */
+export async function downloadModel(uri: string, modelsDir: string, opts: { signal?: AbortSignal; onProgress?: (p: DownloadProgress) => void } = {}): Promise<string> {
+  const local = await downloadedModelPath(uri, modelsDir);
+  if (local) return local;
+  const { createModelDownloader } = await import("node-llama-cpp");
+  // Speed over this attempt: bytes kept from an earlier attempt are not speed.
+  let first: { at: number; bytes: number } | null = null;
+  const progress = (received: number, total: number): DownloadProgress => {
+    const now = performance.now();
+    first ??= { at: now, bytes: received };
+    const seconds = (now - first.at) / 1000;
+    const bytesPerSecond = seconds > 0 ? (received - first.bytes) / seconds : 0;
+    return { receivedBytes: received, totalBytes: total, bytesPerSecond, secondsLeft: bytesPerSecond > 0 ? (total - received) / bytesPerSecond : null };
+  };
+  // The downloader retries an unreachable host for minutes: one quick probe says "offline" first.
+  await probe(uri, opts.signal);
+  let downloader: ModelDownloader;
+  try {
+    downloader = await createModelDownloader({
+      modelUri: toDownloaderUri(uri), dirPath: modelsDir, showCliProgress: false,
+      // Kept on cancel: the next attempt resumes from the chunks already on disk.
+      deleteTempFileOnCancel: false,
+      onProgress: (s) => opts.onProgress?.(progress(s.downloadedSize, s.totalSize)),
+    });
+  } catch (e) {
+    throw unreachable(uri, e);
+  }
+  // The downloader's cancel waits for its open connections; a stalled one would hold the person's
+  // Cancel until it times out. A cancel answers at once and the downloader closes behind it.
+  const aborted = new Promise<never>((_, reject) => opts.signal?.addEventListener("abort", () => reject(cancelled(uri)), { once: true }));
+  aborted.catch(() => undefined);
+  let file: string;
+  try {
+    file = await Promise.race([downloader.download({ signal: opts.signal }), aborted]);
+  } catch (e) {
+    if (opts.signal?.aborted) throw cancelled(uri);
+    if (downloader.downloadedSize === 0) throw unreachable(uri, e);
+    throw new HearthError(ErrorCode.ModelUnavailable, `the download of ${uri} stopped at ${downloader.downloadedSize} of ${downloader.totalSize} bytes (${(e as Error).message}); load it again to resume from there`);
+  }
+  // A cancelled download resolves (it does not throw) with the path it would have had.
+  if (opts.signal?.aborted) throw cancelled(uri);
+  return file;
+}
+
+async function probe(uri: string, signal?: AbortSignal): Promise<void> {
+  const endpoint = /^(hf|huggingface):/.test(uri) ? (process.env.MODEL_ENDPOINT || process.env.HF_ENDPOINT || "https://huggingface.co") : uri;
+  let origin: string;
+  try {
+    origin = new URL(endpoint).origin;
+  } catch {
+    throw new HearthError(ErrorCode.InvalidParams, `cannot download ${uri}: ${endpoint} is not a URL; check HF_ENDPOINT or the model setting`);
+  }
+  try {
+    const res = await fetch(origin, { method: "HEAD", redirect: "manual", signal: AbortSignal.any([AbortSignal.timeout(15_000), ...(signal ? [signal] : [])]) });
+    await res.body?.cancel();
+  } catch (e) {
+    if (signal?.aborted) throw cancelled(uri);
+    throw unreachable(uri, e);
+  }
+}
+
+export function cancelled(uri: string): HearthError {
+  return new HearthError(ErrorCode.ModelUnavailable, `the download of ${uri} was cancelled; what was downloaded is kept, and loading the model again resumes from there`, { cancelled: true });
+}
+
+function unreachable(uri: string, e: unknown): HearthError {
+  const message = (e as Error).message ?? String(e);
+  const cause = (e as { cause?: { code?: string } }).cause?.code;
+  if (/\b(404|401|403)\b/.test(message)) {
+    return new HearthError(ErrorCode.ModelUnavailable, `cannot download ${uri}: ${message}; check the model name, or for a gated Hugging Face model set HF_TOKEN`);
+  }
+  return new HearthError(ErrorCode.ModelUnavailable, `cannot reach the server to download ${uri} (${cause ?? message}); this machine looks offline. Connect and retry (a partial download resumes), or choose a GGUF file you already have (see the models Hearth found on this machine)`);
+}

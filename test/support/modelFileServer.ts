@@ -1,0 +1,72 @@
+// A local HTTP server for model downloads (unit tests and the e2e): serves one file under any path
+// with Range support, counts the body bytes it sends, and while `slowFirstChunk` is on it trickles a request
+// for the file's first chunk: a download cancelled meanwhile holds every other chunk, and a
+// resumed one must fetch only what is missing.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+
+export interface ModelFileServer {
+  url: string;
+  /** Body bytes of ranged requests sent since start (or the last `resetCount`). */
+  sentBytes(): number;
+  resetCount(): void;
+  /** Requests seen: method, path and Range header. */
+  requests: string[];
+  slowFirstChunk: boolean;
+  close(): Promise<void>;
+}
+
+export async function startModelFileServer(body: Buffer): Promise<ModelFileServer> {
+  let sent = 0;
+  const trickling = new Set<NodeJS.Timeout>();
+  const state = { slowFirstChunk: false };
+  const requests: string[] = [];
+  const server = http.createServer((req, res) => {
+    requests.push(`${req.method} ${req.url} ${req.headers.range ?? ""}`.trim());
+    const m = /^bytes=(\d+)-(\d*)$/.exec(req.headers.range ?? "");
+    const start = m ? Number(m[1]) : 0;
+    const end = m && m[2] ? Math.min(Number(m[2]), body.length - 1) : body.length - 1;
+    res.writeHead(m ? 206 : 200, {
+      "content-type": "application/octet-stream", "accept-ranges": "bytes", "content-length": end - start + 1,
+      ...(m ? { "content-range": `bytes ${start}-${end}/${body.length}` } : {}),
+    });
+    if (req.method === "HEAD") return res.end();
+    const slice = body.subarray(start, end + 1);
+    // Only ranged bodies count: a downloader's first plain GET reads the headers and hangs up.
+    if (state.slowFirstChunk && m && start === 0) {
+      // The first chunk trickles (64 KiB per 50 ms) while the rest arrive at once.
+      let pos = 0;
+      const timer = setInterval(() => {
+        const piece = slice.subarray(pos, pos + 64 * 1024);
+        pos += piece.length;
+        sent += piece.length;
+        if (pos >= slice.length) {
+          clearInterval(timer);
+          res.end(piece);
+        } else res.write(piece);
+      }, 50);
+      trickling.add(timer);
+      res.on("close", () => {
+        clearInterval(timer);
+        trickling.delete(timer);
+      });
+      return;
+    }
+    if (m) sent += slice.length;
+    res.end(slice);
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    sentBytes: () => sent,
+    resetCount: () => void (sent = 0),
+    requests,
+    get slowFirstChunk() { return state.slowFirstChunk; },
+    set slowFirstChunk(v: boolean) { state.slowFirstChunk = v; },
+    close: async () => {
+      for (const timer of trickling) clearInterval(timer);
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
