@@ -1,6 +1,7 @@
 // Messages between the chat webview and the extension host. Validated on both sides.
 import { z } from "zod";
 import { requests } from "./methods.js";
+import { ModelFromWebview, ModelToWebview } from "./modelView.js";
 import { HistoryMessage, Id, TurnEvent } from "./records.js";
 
 export const KernelInfo = requests.initialize.result;
@@ -23,6 +24,8 @@ export const ToWebview = z.discriminatedUnion("type", [
   z.object({ type: z.literal("chat/notice"), level: z.enum(["info", "error"]), message: z.string() }),
   // The extension is the source of truth for whether a message is in flight (Send off, Stop on).
   z.object({ type: z.literal("chat/busy"), busy: z.boolean() }),
+  // The model: the welcome's choices when none is set, its state and a download's progress (issue 10).
+  ...ModelToWebview,
   // Restricted Mode (an untrusted folder): the view says what Hearth may not do here, and why.
   z.object({ type: z.literal("workspace/trust"), restricted: z.boolean() }),
 ]);
@@ -35,6 +38,7 @@ export const FromWebview = z.discriminatedUnion("type", [
   z.object({ type: z.literal("chat/send"), text: z.string().min(1).max(1_000_000) }),
   z.object({ type: z.literal("chat/stop") }),
   z.object({ type: z.literal("chat/new") }),
+  ...ModelFromWebview,
   z.object({ type: z.literal("workspace/manageTrust") }),
 ]);
 export type FromWebview = z.infer<typeof FromWebview>;
