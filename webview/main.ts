@@ -4,6 +4,7 @@ import { z } from "zod";
 import { FromWebview, ToWebview } from "../shared/protocol/webview.js";
 import { Composer } from "./composer.js";
 import { renderKernel } from "./kernelPanel.js";
+import { renderModel } from "./modelPanel.js";
 import { Transcript } from "./transcript.js";
 import { renderTrustBanner } from "./trustBanner.js";
 
@@ -32,7 +33,9 @@ trustBanner.className = "trust-banner";
 trustBanner.dataset.testid = "restricted-mode";
 trustBanner.setAttribute("role", "status");
 trustBanner.hidden = true;
-root.replaceChildren(header, trustBanner, transcript.node, composer.node);
+const modelPanel = document.createElement("div");
+modelPanel.className = "model-panel";
+root.replaceChildren(header, trustBanner, modelPanel, transcript.node, composer.node);
 const restart = (): void => send({ type: "kernel/restart" });
 
 window.addEventListener("message", (event: MessageEvent<unknown>) => {
@@ -60,6 +63,9 @@ window.addEventListener("message", (event: MessageEvent<unknown>) => {
       return;
     case "chat/notice":
       transcript.notice(message.level, message.message);
+      return;
+    case "model/view":
+      renderModel(modelPanel, message.model, send);
       return;
     case "chat/busy":
       composer.setBusy(message.busy);

@@ -14,6 +14,8 @@ export class KernelRequestError extends Error {
 }
 
 export class KernelClient {
+  private readonly notificationHandlers = new Map<string, Set<(params: unknown) => void>>();
+
   constructor(readonly connection: MessageConnection) {}
 
   async request<M extends RequestMethod>(method: M, params: RequestParams<M>): Promise<RequestResult<M>> {
@@ -34,11 +36,19 @@ export class KernelClient {
     return this.request("initialize", { clientName, clientVersion, protocolVersion: PROTOCOL_VERSION });
   }
 
+  /** Every handler of a method hears each notification (the connection itself keeps one per method). */
   onNotification<M extends NotificationMethod>(method: M, handler: (params: NotificationParams<M>) => void): void {
-    this.connection.onNotification(method, (raw: unknown) => {
-      const parsed = notifications[method].safeParse(raw);
-      if (parsed.success) handler(parsed.data as NotificationParams<M>);
-    });
+    let handlers = this.notificationHandlers.get(method);
+    if (!handlers) {
+      const set = new Set<(params: unknown) => void>();
+      handlers = set;
+      this.notificationHandlers.set(method, set);
+      this.connection.onNotification(method, (raw: unknown) => {
+        const parsed = notifications[method].safeParse(raw);
+        if (parsed.success) for (const h of set) h(parsed.data);
+      });
+    }
+    handlers.add(handler as (params: unknown) => void);
   }
 
   /** Answers kernel → client requests such as approval/request. */

@@ -1,12 +1,12 @@
 // The only place that touches @vscode/webview-ui-toolkit. Its repository was archived in January
 // 2025; swapping to @vscode-elements/elements means rewriting this folder and nothing else.
-import { provideVSCodeDesignSystem, vsCodeButton, vsCodeDivider, vsCodeProgressRing, vsCodeTextArea } from "@vscode/webview-ui-toolkit";
+import { provideVSCodeDesignSystem, vsCodeButton, vsCodeDivider, vsCodeProgressRing, vsCodeTextArea, vsCodeTextField } from "@vscode/webview-ui-toolkit";
 
 let registered = false;
 
 function register(): void {
   if (registered) return;
-  provideVSCodeDesignSystem().register(vsCodeButton(), vsCodeDivider(), vsCodeProgressRing(), vsCodeTextArea());
+  provideVSCodeDesignSystem().register(vsCodeButton(), vsCodeDivider(), vsCodeProgressRing(), vsCodeTextArea(), vsCodeTextField());
   registered = true;
 }
 
@@ -57,4 +57,24 @@ export function spinner(label: string): HTMLElement {
 export function divider(): HTMLElement {
   register();
   return document.createElement("vscode-divider");
+}
+
+/** A one-line text box with a visible label; `value()` reads it. */
+export function textField(label: string, opts: { id?: string; placeholder?: string; value?: string } = {}): { el: HTMLElement; value(): string } {
+  register();
+  const el = document.createElement("vscode-text-field") as HTMLElement & { value: string };
+  el.textContent = label;
+  if (opts.id) el.id = opts.id;
+  if (opts.placeholder) el.setAttribute("placeholder", opts.placeholder);
+  if (opts.value) el.setAttribute("value", opts.value);
+  return { el, value: () => el.value ?? "" };
+}
+
+/** A determinate progress bar (the toolkit has only a spinner): `fraction` from 0 to 1. */
+export function progressBar(fraction: number, label: string): HTMLElement {
+  const el = document.createElement("progress");
+  el.max = 1;
+  el.value = Math.max(0, Math.min(1, fraction));
+  el.setAttribute("aria-label", label);
+  return el;
 }

@@ -1,0 +1,134 @@
+// The model as the extension sees it (issue 10, items 3-4): the kernel's state, the model's state
+// (none, loading with progress, loaded, error), whether a turn runs, and the choices of the
+// welcome. The picker, the status bar, the progress notification and the chat view all render this
+// one snapshot. Plain Node (no `vscode` import) so it runs under tests with a real kernel.
+import { KernelRequestError, type KernelClient } from "../../shared/node/kernelClient.js";
+import type { ModelProgress, ModelSnapshot } from "../../shared/protocol/modelView.js";
+import type { KernelLog, KernelState, KernelSupervisor } from "../kernel/kernelSupervisor.js";
+
+export interface ModelServiceDeps {
+  kernel: Pick<KernelSupervisor, "ensureStarted" | "onClient" | "onState" | "state">;
+  /** The `hearth.model` setting, and how to change it (globally: a model is the person's, not the folder's). */
+  setting(): string;
+  setSetting(spec: string): PromiseLike<void>;
+  log: KernelLog;
+}
+
+/** Progress reaches listeners at most this often (a download reports many times a second). */
+const PROGRESS_INTERVAL_MS = 200;
+
+export class ModelService {
+  private snapshot: ModelSnapshot;
+  private readonly running = new Set<string>();
+  private readonly listeners = new Set<(s: ModelSnapshot) => void>();
+  private lastProgressAt = 0;
+  private readonly subscriptions: { dispose(): void }[];
+
+  constructor(private readonly deps: ModelServiceDeps) {
+    this.snapshot = { setting: deps.setting(), kernel: kernelOf(deps.kernel.state), state: "none", spec: null, error: null, busy: false, progress: null, catalog: null };
+    this.subscriptions = [
+      deps.kernel.onClient((client) => {
+        client.onNotification("model/progress", (p) => this.onProgress(p));
+        client.onNotification("turn/event", (n) => this.onTurnEvent(n.runId, n.event.type === "completed"));
+      }),
+      deps.kernel.onState((state) => {
+        this.running.clear();
+        this.update({ kernel: kernelOf(state), busy: false, ...(state.kind === "ready" ? {} : { progress: null }) });
+        if (state.kind === "ready") void this.refresh();
+      }),
+    ];
+  }
+
+  get current(): ModelSnapshot {
+    return this.snapshot;
+  }
+
+  onChange(listener: (s: ModelSnapshot) => void): { dispose(): void } {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  /** The setting changed (Settings, another window): show it; the next chat uses it. */
+  settingChanged(): void {
+    this.update({ setting: this.deps.setting() });
+  }
+
+  /** The kernel's model state and the choices on this machine. */
+  async refresh(): Promise<void> {
+    try {
+      const client = await this.deps.kernel.ensureStarted();
+      const [status, catalog] = await Promise.all([client.request("model/status", undefined), client.request("model/discover", undefined)]);
+      this.update({ state: status.state, spec: status.spec, error: status.error, catalog, ...(status.state === "loading" ? {} : { progress: null }) });
+    } catch (e) {
+      this.deps.log.warn(`model: could not ask the kernel for its models: ${(e as Error).message}`);
+    }
+  }
+
+  /**
+   * Makes `spec` the model: writes the setting, then loads it (downloading first when it must).
+   * Resolves false when the person cancelled; a failure is in the snapshot and thrown.
+   */
+  async use(spec: string): Promise<boolean> {
+    await this.deps.setSetting(spec);
+    this.update({ setting: spec, state: "loading", spec, error: null, progress: null });
+    this.deps.log.info(`model: loading ${spec}`);
+    let client: KernelClient;
+    try {
+      client = await this.deps.kernel.ensureStarted();
+      await client.request("model/load", { spec });
+      this.update({ state: "loaded", progress: null });
+      this.deps.log.info(`model: ${spec} is loaded`);
+      return true;
+    } catch (e) {
+      if (e instanceof KernelRequestError && (e.data as { cancelled?: boolean } | undefined)?.cancelled) {
+        this.deps.log.info(`model: loading ${spec} was cancelled; a partial download is kept`);
+        this.update({ state: "none", spec: null, progress: null });
+        void this.refresh();
+        return false;
+      }
+      this.update({ state: "error", error: (e as Error).message, progress: null });
+      this.deps.log.error(`model: ${spec} did not load: ${(e as Error).message}`);
+      throw e;
+    }
+  }
+
+  /** Stops the download or load in progress; true when there was one. */
+  async cancel(): Promise<boolean> {
+    const client = await this.deps.kernel.ensureStarted();
+    const { cancelled } = await client.request("model/cancelLoad", undefined);
+    return cancelled;
+  }
+
+  dispose(): void {
+    for (const s of this.subscriptions) s.dispose();
+    this.listeners.clear();
+  }
+
+  private onProgress(p: ModelProgress): void {
+    const now = Date.now();
+    const phaseChanged = this.snapshot.progress?.phase !== p.phase;
+    if (!phaseChanged && p.fraction < 1 && now - this.lastProgressAt < PROGRESS_INTERVAL_MS) return;
+    this.lastProgressAt = now;
+    this.update({ state: "loading", spec: p.spec, progress: p });
+  }
+
+  private onTurnEvent(runId: string, completed: boolean): void {
+    const before = this.running.size;
+    if (completed) this.running.delete(runId);
+    else this.running.add(runId);
+    if ((before > 0) !== (this.running.size > 0)) {
+      this.update({ busy: this.running.size > 0 });
+      // A turn loads its session's model itself: after one, ask what is loaded.
+      if (this.running.size === 0 || this.snapshot.state !== "loaded") void this.refresh();
+    }
+  }
+
+  private update(change: Partial<ModelSnapshot>): void {
+    this.snapshot = { ...this.snapshot, ...change };
+    for (const l of this.listeners) l(this.snapshot);
+  }
+}
+
+function kernelOf(state: KernelState): ModelSnapshot["kernel"] {
+  return state.kind === "ready" ? "ready" : state.kind === "failed" ? "failed" : "starting";
+}

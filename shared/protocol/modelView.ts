@@ -1,0 +1,50 @@
+// The model part of the chat view (issue 10, items 3-4): what the extension shows (the welcome's
+// choices, the model's state, a download's progress) and what the person picks.
+import { z } from "zod";
+import { notifications, requests } from "./methods.js";
+import { ModelState } from "./records.js";
+
+export const ModelCatalog = requests["model/discover"].result;
+export type ModelCatalog = z.infer<typeof ModelCatalog>;
+export type ModelProgress = z.infer<(typeof notifications)["model/progress"]>;
+
+export const ModelSnapshot = z.object({
+  /** The `hearth.model` setting (empty: none; the view welcomes the person). */
+  setting: z.string(),
+  kernel: z.enum(["starting", "ready", "failed"]),
+  state: ModelState,
+  spec: z.string().nullable(),
+  error: z.string().nullable(),
+  /** A turn is running on the model. */
+  busy: z.boolean(),
+  progress: notifications["model/progress"].nullable(),
+  catalog: ModelCatalog.nullable(),
+});
+export type ModelSnapshot = z.infer<typeof ModelSnapshot>;
+
+export const ModelToWebview = [z.object({ type: z.literal("model/view"), model: ModelSnapshot })] as const;
+
+export const ModelFromWebview = [
+  z.object({ type: z.literal("model/use"), spec: z.string().min(1).max(4096) }),
+  z.object({ type: z.literal("model/useServer"), url: z.string().min(1).max(2048), model: z.string().min(1).max(200) }),
+  z.object({ type: z.literal("model/cancel") }),
+  z.object({ type: z.literal("model/pick") }),
+  z.object({ type: z.literal("model/setApiKey") }),
+] as const;
+export type ModelFromWebview = z.infer<(typeof ModelFromWebview)[number]>;
+
+/** A short name for a model setting: the file name, the hf: file, or model@host for a server. */
+export function modelDisplayName(spec: string): string {
+  if (spec.startsWith("openai:")) {
+    const rest = spec.slice("openai:".length);
+    const hash = rest.lastIndexOf("#");
+    let host = rest.slice(0, hash);
+    try {
+      host = new URL(host).host;
+    } catch {
+      // shown as written
+    }
+    return `${rest.slice(hash + 1)} @ ${host}`;
+  }
+  return spec.split(/[\\/]/).pop()!.replace(/\.gguf$/i, "").replace(/@.*$/, "");
+}

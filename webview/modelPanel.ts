@@ -1,0 +1,98 @@
+// The model part of the chat view (issue 10, items 3-4). With no model set it is the welcome: the
+// GGUF files on this machine, the recommended downloads (one marked for this machine), and an
+// OpenAI-compatible server. While a model downloads or loads it shows the progress with Cancel;
+// otherwise one line names the model and its state, with Change.
+import { formatBytes, formatTransfer } from "../shared/byteFormat.js";
+import { modelDisplayName, type ModelFromWebview, type ModelSnapshot } from "../shared/protocol/modelView.js";
+import { button, progressBar, textField } from "./components/index.js";
+
+function el(tag: string, text?: string, testId?: string): HTMLElement {
+  const node = document.createElement(tag);
+  if (text !== undefined) node.textContent = text;
+  if (testId) node.dataset.testid = testId;
+  return node;
+}
+
+function choice(title: string, facts: string, action: HTMLElement, testId: string): HTMLElement {
+  const row = el("li", undefined, testId);
+  row.className = "model-choice";
+  const text = el("div");
+  text.append(el("div", title, "model-name"), el("div", facts, "model-facts"));
+  row.append(text, action);
+  return row;
+}
+
+function progressSection(m: ModelSnapshot, send: (message: ModelFromWebview) => void): HTMLElement {
+  const p = m.progress;
+  const name = modelDisplayName(m.spec ?? m.setting);
+  const section = el("section", undefined, "model-progress");
+  const what = p?.phase === "download" ? "Downloading" : "Loading";
+  section.dataset.phase = p?.phase ?? "load";
+  section.append(el("p", `${what} ${name}…`, "model-progress-title"), progressBar(p?.fraction ?? 0, `${what} ${name}`));
+  const detail = p?.phase === "download" && p.totalBytes
+    ? formatTransfer({ receivedBytes: p.receivedBytes ?? 0, totalBytes: p.totalBytes, bytesPerSecond: p.bytesPerSecond, secondsLeft: p.secondsLeft })
+    : `${Math.floor((p?.fraction ?? 0) * 100)}%`;
+  section.append(el("p", detail, "model-progress-detail"), button("Cancel", () => send({ type: "model/cancel" }), { id: "model-cancel", secondary: true }));
+  return section;
+}
+
+function welcome(m: ModelSnapshot, send: (message: ModelFromWebview) => void): HTMLElement {
+  const section = el("section", undefined, "model-welcome");
+  section.append(el("h2", "Welcome to Hearth"), el("p", "Choose the model Hearth talks to. It runs on this machine; nothing leaves it unless you choose a server."));
+  const catalog = m.catalog;
+  if (!catalog) {
+    section.append(el("p", m.kernel === "failed" ? "The kernel did not start, so Hearth cannot list models: see above." : "Looking for models on this machine…"));
+    return section;
+  }
+  section.append(el("h3", "On this machine"));
+  if (catalog.found.length === 0) {
+    section.append(el("p", "No GGUF models found in LM Studio, Ollama, the Hugging Face cache, node-llama-cpp's folder or Hearth's models folder.", "no-models-found"));
+  } else {
+    const list = el("ul");
+    for (const f of catalog.found) {
+      const row = choice(f.name, `${formatBytes(f.sizeBytes)} · ${f.quantization ?? "unknown quantisation"} · ${f.source}`, button("Use", () => send({ type: "model/use", spec: f.path })), "found-model");
+      row.dataset.path = f.path;
+      row.title = f.path;
+      list.append(row);
+    }
+    section.append(list);
+  }
+  section.append(el("h3", "Download a code model"));
+  const downloads = el("ul");
+  for (const r of catalog.recommended) {
+    const facts = `${formatBytes(r.sizeBytes)} · ${r.quantization}${r.isDefault ? " · recommended for this machine" : ""}${r.downloaded ? " · downloaded" : ""}`;
+    const row = choice(r.name, facts, button(r.downloaded ? "Use" : "Download", () => send({ type: "model/use", spec: r.spec }), { secondary: !r.isDefault }), "recommended-model");
+    row.dataset.spec = r.spec;
+    row.dataset.default = String(r.isDefault);
+    downloads.append(row);
+  }
+  section.append(downloads, el("h3", "Use an OpenAI-compatible server"));
+  const url = textField("URL", { id: "server-url", value: "http://127.0.0.1:11434/v1" });
+  const model = textField("Model", { id: "server-model", placeholder: "qwen2.5-coder:7b" });
+  const row = el("div");
+  row.className = "server-buttons";
+  row.append(
+    button("Use server", () => {
+      if (url.value().trim() && model.value().trim()) send({ type: "model/useServer", url: url.value(), model: model.value() });
+    }, { id: "use-server" }),
+    button("Set API key…", () => send({ type: "model/setApiKey" }), { id: "set-api-key", secondary: true }),
+  );
+  section.append(url.el, model.el, row);
+  return section;
+}
+
+function modelLine(m: ModelSnapshot, send: (message: ModelFromWebview) => void): HTMLElement {
+  const section = el("section", undefined, "model-line");
+  const name = modelDisplayName(m.spec ?? m.setting);
+  const state = m.state === "loaded" ? (m.busy ? "busy" : "ready") : m.state === "error" ? "failed" : "loads with the next message";
+  section.dataset.state = m.state;
+  section.append(el("span", `Model: ${name} · ${state}`, "model-status"), button("Change…", () => send({ type: "model/pick" }), { id: "model-change", secondary: true }));
+  if (m.state === "error" && m.error) section.append(el("p", m.error, "model-error"));
+  return section;
+}
+
+export function renderModel(root: HTMLElement, m: ModelSnapshot, send: (message: ModelFromWebview) => void): void {
+  if (m.state === "loading") root.replaceChildren(progressSection(m, send));
+  else if (!m.setting && m.state !== "loaded") root.replaceChildren(welcome(m, send));
+  else root.replaceChildren(modelLine(m, send));
+}
