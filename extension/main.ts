@@ -3,7 +3,10 @@
 import * as vscode from "vscode";
 import { ChatController, MODEL_SETTING } from "./chat/chatController.js";
 import { ChatViewProvider } from "./chat/chatViewProvider.js";
-import { EditorApprovals, PROPOSED_SCHEME, ProposedContent } from "./approvals/editorApprovals.js";
+import { ApprovalRouter } from "./approvals/approvalRouter.js";
+import { ChatApprovals } from "./approvals/chatApprovals.js";
+import { EditProposals } from "./edits/editProposals.js";
+import { PROPOSED_SCHEME, ProposedContent } from "./edits/proposedContent.js";
 import { ApiKeys } from "./kernel/apiKeys.js";
 import { createSupervisor, kernelWorkspace } from "./kernel/kernelHost.js";
 import { KERNEL_SETTINGS, kernelEnv } from "./kernel/kernelSettings.js";
@@ -25,10 +28,11 @@ export function activate(context: vscode.ExtensionContext): void {
   const env = () => ({ ...kernelEnv(vscode.workspace.getConfiguration()), ...apiKeys.env() });
   supervisor = workspace ? createSupervisor(context, workspace, log, env) : undefined;
   const kernel = supervisor;
-  const chat = kernel && workspace ? wireChat(context, kernel, workspace, log) : undefined;
+  const approvals = new ChatApprovals(log, () => vscode.commands.executeCommand(`${ChatViewProvider.viewType}.focus`));
+  const chat = kernel && workspace ? wireChat(context, kernel, workspace, log, approvals) : undefined;
 
   context.subscriptions.push(
-    vscode.window.registerWebviewViewProvider(ChatViewProvider.viewType, new ChatViewProvider(context.extensionUri, kernel, chat, log)),
+    vscode.window.registerWebviewViewProvider(ChatViewProvider.viewType, new ChatViewProvider(context.extensionUri, kernel, chat, log, approvals)),
     vscode.commands.registerCommand("hearth.newChat", () => chat?.newChat()),
     vscode.commands.registerCommand("hearth.showLog", () => log.show()),
     vscode.commands.registerCommand("hearth.restartKernel", async () => {
@@ -59,10 +63,11 @@ export function activate(context: vscode.ExtensionContext): void {
 
 const SESSION_KEY = "hearth.chat.sessionId";
 
-/** The chat and the editor's answers to approval/request, on every kernel the supervisor starts. */
-function wireChat(context: vscode.ExtensionContext, kernel: KernelSupervisor, workspace: string, log: vscode.LogOutputChannel): ChatController {
+/** The chat and the answers to approval/request (edits in the file, the rest in the chat), on every kernel the supervisor starts. */
+function wireChat(context: vscode.ExtensionContext, kernel: KernelSupervisor, workspace: string, log: vscode.LogOutputChannel, chatApprovals: ChatApprovals): ChatController {
   const proposed = new ProposedContent();
-  const approvals = new EditorApprovals(workspace, proposed, log);
+  const edits = new EditProposals(workspace, proposed, log);
+  const approvals = new ApprovalRouter(edits, chatApprovals, log);
   const chat = new ChatController({
     kernel,
     model: () => vscode.workspace.getConfiguration().get<string>(MODEL_SETTING, ""),
@@ -75,6 +80,7 @@ function wireChat(context: vscode.ExtensionContext, kernel: KernelSupervisor, wo
   });
   context.subscriptions.push(
     vscode.workspace.registerTextDocumentContentProvider(PROPOSED_SCHEME, proposed),
+    edits,
     kernel.onClient((client) => client.onServerRequest("approval/request", (req, signal) => approvals.ask(req, signal))),
     chat,
   );

@@ -5,6 +5,7 @@ import { FromWebview, ToWebview } from "../shared/protocol/webview.js";
 import { Composer } from "./composer.js";
 import { renderKernel } from "./kernelPanel.js";
 import { renderModel } from "./modelPanel.js";
+import { ApprovalCards } from "./approvalCards.js";
 import { Transcript } from "./transcript.js";
 import { renderTrustBanner } from "./trustBanner.js";
 
@@ -28,6 +29,7 @@ const composer = new Composer({
   stop: () => send({ type: "chat/stop" }),
   newChat: () => send({ type: "chat/new" }),
 });
+const approvals = new ApprovalCards(transcript.node, (callId, decision) => send({ type: "approval/answer", callId, decision }));
 const trustBanner = document.createElement("section");
 trustBanner.className = "trust-banner";
 trustBanner.dataset.testid = "restricted-mode";
@@ -69,6 +71,12 @@ window.addEventListener("message", (event: MessageEvent<unknown>) => {
       return;
     case "chat/busy":
       composer.setBusy(message.busy);
+      return;
+    case "approval/pending":
+      approvals.pending(message);
+      return;
+    case "approval/settled":
+      approvals.settled(message);
       return;
     case "workspace/trust":
       renderTrustBanner(trustBanner, message.restricted, () => send({ type: "workspace/manageTrust" }));

@@ -1,20 +1,20 @@
-// What the approval dialog says, as plain text (no `vscode` import, so it is unit-tested).
+// What approvals say, as plain text (no `vscode` import, so it is unit-tested).
 import type { ServerRequestParams } from "../../shared/protocol/index.js";
 
 type Request = ServerRequestParams<"approval/request">;
 
-/** The dialog's detail is plain text; a long preview is cut (the diff editor shows it whole). */
-export const DETAIL_MAX = 4000;
+/** A notification shows at most this much of what a call will do; longer asks are answered on the card. */
+export const NOTIFY_MAX = 400;
 
-export function describeCall(req: Request): string {
-  const args = req.call.arguments;
-  const target = typeof args.path === "string" ? args.path : typeof args.command === "string" ? args.command : typeof args.url === "string" ? args.url : "";
-  return singleLine(`Hearth wants to run ${req.call.name}${target ? ` on ${target}` : ""} (${req.effectClass.replace(/_/g, " ")})`, 300);
+/** Exactly what the call will do, as the kernel's preview says it (the command and its folder, the URL). */
+export function askText(req: Request): string {
+  return req.preview.kind === "diff" ? req.preview.diff : req.preview.text;
 }
 
-export function approvalDetail(req: Request): string {
-  const text = req.preview.kind === "diff" ? req.preview.diff : req.preview.text;
-  return text.length > DETAIL_MAX ? `${text.slice(0, DETAIL_MAX)}\n… (${text.length - DETAIL_MAX} more characters; Show Diff shows all)` : text;
+/** The notification's text, or null when the ask is too long to show there whole (then: the card). */
+export function notificationText(req: Request): string | null {
+  const ask = askText(req);
+  return ask.length > NOTIFY_MAX ? null : `Hearth asks to run ${req.call.name}: ${ask}`;
 }
 
 export function singleLine(text: string, max: number): string {

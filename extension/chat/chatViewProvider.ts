@@ -3,6 +3,7 @@
 // Resolving the view is the kernel's first use: it starts here, not at activation.
 import * as vscode from "vscode";
 import { FromWebview, ToWebview } from "../../shared/protocol/webview.js";
+import type { ChatApprovals } from "../approvals/chatApprovals.js";
 import type { KernelState, KernelSupervisor } from "../kernel/kernelSupervisor.js";
 import type { ChatController } from "./chatController.js";
 import { chatHtml, resourceRoots } from "./chatHtml.js";
@@ -19,6 +20,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
     private readonly kernel: KernelSupervisor | undefined,
     private readonly chat: ChatController | undefined,
     private readonly log: vscode.LogOutputChannel,
+    private readonly approvals?: ChatApprovals,
   ) {}
 
   resolveWebviewView(view: vscode.WebviewView): void {
@@ -31,9 +33,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
     // Trusting the folder lifts Restricted Mode at once: the next turn is offered every tool.
     subscriptions.push(vscode.workspace.onDidGrantWorkspaceTrust(() => post({ type: "workspace/trust", restricted: false })));
     this.chat?.attach(post);
+    this.approvals?.attach({ post, visible: () => view.visible });
     view.onDidDispose(() => {
       subscriptions.forEach((s) => s.dispose());
       this.chat?.attach(undefined);
+      this.approvals?.attach(undefined);
     });
     // Failures reach the view through the state listener and the log; nothing to do with them here.
     this.kernel?.ensureStarted().catch(() => undefined);
@@ -53,7 +57,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
     if (message.type === "ready") {
       this.post(webview, { type: "workspace/trust", restricted: !vscode.workspace.isTrusted });
       this.post(webview, this.kernel ? stateMessage(this.kernel.state) : { type: "kernel/error", message: NO_FOLDER });
-      void this.chat?.showTranscript();
+      // Cards of requests still waiting come after the transcript they belong to.
+      void this.chat?.showTranscript().then(() => this.approvals?.replay());
       return;
     }
     if (!this.kernel || !this.chat) {
@@ -72,6 +77,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
         return;
       case "chat/new":
         void this.chat.newChat();
+        return;
+      case "approval/answer":
+        this.approvals?.answer(message.callId, message.decision);
         return;
     }
   }

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { requests } from "./methods.js";
 import { ModelFromWebview, ModelToWebview } from "./modelView.js";
-import { HistoryMessage, Id, TurnEvent } from "./records.js";
+import { EffectClass, HistoryMessage, Id, ToolCallRecord, TurnEvent } from "./records.js";
 
 export const KernelInfo = requests.initialize.result;
 
@@ -28,6 +28,11 @@ export const ToWebview = z.discriminatedUnion("type", [
   ...ModelToWebview,
   // Restricted Mode (an untrusted folder): the view says what Hearth may not do here, and why.
   z.object({ type: z.literal("workspace/trust"), restricted: z.boolean() }),
+  // A call waiting for the person (issue 14): asked on its card in the chat. `ask` is what it will do
+  // (the exact command and folder, or URL), as the kernel's preview says it.
+  z.object({ type: z.literal("approval/pending"), runId: Id, call: ToolCallRecord, effectClass: EffectClass, ask: z.string() }),
+  // The one answer the request got (from the card, a notification, the editor, or the turn's end).
+  z.object({ type: z.literal("approval/settled"), callId: Id, decision: z.enum(["approve", "deny"]), reason: z.string() }),
 ]);
 export type ToWebview = z.infer<typeof ToWebview>;
 
@@ -40,5 +45,7 @@ export const FromWebview = z.discriminatedUnion("type", [
   z.object({ type: z.literal("chat/new") }),
   ...ModelFromWebview,
   z.object({ type: z.literal("workspace/manageTrust") }),
+  // Allow / Deny on an approval card (issue 14); the first answer to a request is the one sent.
+  z.object({ type: z.literal("approval/answer"), callId: Id, decision: z.enum(["approve", "deny"]) }),
 ]);
 export type FromWebview = z.infer<typeof FromWebview>;

@@ -3,7 +3,7 @@
 // Node 20 while the extension host runs Node 24, and the PATH has no Node), and the webview shows
 // the kernel's initialize answer. Then a person
 // chats: a scripted model (test/fixtures/scripts/chat-read-then-write.json) reads a file without
-// asking and writes one after the person clicks Allow in VS Code's modal dialog.
+// asking and writes one after the person accepts it with the code lens over the pending new file.
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import os from "node:os";
@@ -81,7 +81,7 @@ describe("Hearth in a real VS Code workbench (code-server + headless Chromium)",
     t.diagnostic(`activation ${activation[1]} ms (VS Code ${activation[2]}, extension host ${activation[3]}); marks ${JSON.stringify(clock.marks)}`);
   });
 
-  it("a message runs a turn: the answer streams into the view, a read needs no approval, a write is allowed in the editor's modal and lands on disk, a dismissed one is denied (spec 000 #8)", async (t) => {
+  it("a message runs a turn: the answer streams into the view, a read needs no approval, a write is accepted in the editor and lands on disk, a rejected one is denied (spec 000 #8)", async (t) => {
     const page = browser!.page;
     const view = webviewViewFrame(page, EXTENSION_ID);
     const box = view.locator("#message textarea");
@@ -89,19 +89,22 @@ describe("Hearth in a real VS Code workbench (code-server + headless Chromium)",
     await box.press("Enter");
     clock.mark("message sent");
 
-    // write_file asks; read_file (the round before) did not: this is the only dialog.
-    const dialog = page.locator(".monaco-dialog-box");
-    await dialog.getByRole("button", { name: "Allow" }).waitFor({ state: "visible", timeout: 60_000 });
-    clock.mark("approval dialog shown");
-    const question = await dialog.textContent();
-    assert.match(question ?? "", /Hearth wants to run write_file on summary\.txt \(idempotent write\)/, "the dialog names the tool and its target");
-    assert.match(question ?? "", /\+README: a workspace for Hearth's e2e/, "the dialog's detail shows the proposed diff");
-    assert.equal(fs.existsSync(path.join(workspace, "summary.txt")), false, "nothing is written before the person allows it");
-    // Show Diff opens the proposed content beside the file as it is (new: empty), then asks again.
-    await dialog.getByRole("button", { name: "Show Diff" }).click();
+    // write_file asks; read_file (the round before) did not: the new file opens as a pending new
+    // file with its lenses (issue 14: in the editor, no modal dialog).
+    const lens = (title: string) => page.locator(".monaco-editor .codelens-decoration a").filter({ hasText: new RegExp(`^${title.replace(/[()]/g, "\\$&")}$`) });
+    await lens("Accept (new file)").waitFor({ state: "visible", timeout: 60_000 });
+    clock.mark("edit lenses shown");
+    assert.match((await page.locator(".tabs-container .tab.active").first().textContent()) ?? "", /summary\.txt/, "the pending file names its target");
+    assert.ok((await page.locator(".monaco-editor .view-line").allTextContents()).some((l) => l.replace(/\u00a0/g, " ") === "README: a workspace for Hearth's e2e"), "the pending file shows the proposed content");
+    assert.equal(await page.locator(".monaco-dialog-box").count(), 0, "no modal dialog");
+    assert.equal(fs.existsSync(path.join(workspace, "summary.txt")), false, "nothing is written before the person accepts it");
+    // Show diff opens the proposed content beside the file as it is (new: empty) in its own tab; it
+    // does not answer. The pending file with its lenses stays open in the tab beside it.
+    await lens("Show diff").click();
     await page.locator(".monaco-diff-editor").first().waitFor({ state: "visible", timeout: 30_000 });
     assert.match((await page.locator(".tabs-container .tab.active").first().textContent()) ?? "", /summary\.txt \(proposed by Hearth\)/);
-    await dialog.getByRole("button", { name: "Allow" }).click({ timeout: 30_000 });
+    await page.locator(".tabs-container .tab").first().click(); // the pending file's tab, beside the diff's
+    await lens("Accept (new file)").click({ timeout: 30_000 });
 
     const status = view.locator('[data-testid="turn-status"]');
     await status.waitFor({ state: "attached", timeout: 60_000 });
@@ -116,9 +119,9 @@ describe("Hearth in a real VS Code workbench (code-server + headless Chromium)",
     assert.equal(fs.readFileSync(path.join(workspace, "summary.txt"), "utf8"), "README: a workspace for Hearth's e2e\n");
 
     const log = readHearthLog(server!.userDataDir);
-    assert.match(log, /approval: write_file \(idempotent_write\) call \S+ in run \S+ → approve \(allowed in the editor\)/);
+    assert.match(log, /approval: write_file \(idempotent_write\) call \S+ in run \S+ → approve \(accepted in the editor: the proposed change to summary\.txt as shown \(1 hunk\)\)/);
     assert.doesNotMatch(log, /approval: read_file/, "a read asks no one");
-    assert.equal((log.match(/approval: /g) ?? []).length, 1, "exactly one decision for the one request (Show Diff asks again, it does not answer)");
+    assert.equal((log.match(/approval: /g) ?? []).length, 1, "exactly one decision for the one request (Show diff does not answer)");
 
     // Reloaded, the view asks again and shows the session's committed history (from workspaceState's
     // session id and session/history, not from the page it had).
@@ -131,17 +134,17 @@ describe("Hearth in a real VS Code workbench (code-server + headless Chromium)",
     assert.equal((await view.locator('[data-testid="answer"]').allTextContents()).join(""), EXPECTED_ANSWER, "history holds what was streamed (spec 000 #3)");
     clock.mark("history shown after the view reloaded");
 
-    // The second message continues the remembered session; closing the dialog (Escape) denies.
+    // The second message continues the remembered session; Reject denies.
     await box.fill("Save notes.txt too", { timeout: 30_000 });
     await box.press("Enter");
-    await dialog.getByRole("button", { name: "Allow" }).waitFor({ state: "visible", timeout: 60_000 });
-    await page.keyboard.press("Escape");
+    await lens("Reject").waitFor({ state: "visible", timeout: 60_000 });
+    await lens("Reject").click();
     await status.waitFor({ state: "attached", timeout: 60_000 });
-    clock.mark("second turn completed after a dismissed approval");
+    clock.mark("second turn completed after a rejected proposal");
     assert.equal(await status.getAttribute("data-status"), "completed", `the turn's status reads: ${await status.textContent()}`);
-    assert.equal(fs.existsSync(path.join(workspace, "notes.txt")), false, "a dismissed approval writes nothing");
+    assert.equal(fs.existsSync(path.join(workspace, "notes.txt")), false, "a rejected proposal writes nothing");
     assert.match((await view.locator('[data-testid="answer"]').allTextContents()).join(""), /Not written: you said no\.$/);
-    assert.match(readHearthLog(server!.userDataDir), /approval: write_file \(idempotent_write\) call \S+ in run \S+ → deny \(dismissed\)/);
+    assert.match(readHearthLog(server!.userDataDir), /approval: write_file \(idempotent_write\) call \S+ in run \S+ → deny \(the person rejected the proposed change to notes\.txt in the editor; nothing was written\)/);
     assert.equal((await view.locator('[data-testid="user-message"] .body').allTextContents()).length, 2, "one session: the first message from history, the second live");
     t.diagnostic(`marks ${JSON.stringify(clock.marks)}`);
   });

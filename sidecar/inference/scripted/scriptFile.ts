@@ -26,6 +26,8 @@ export const ScriptRound = z.strictObject({
   expectUsers: z.array(z.string()).optional(),
   /** Test-only: the round fails at once unless the tools offered to it are exactly these (any order). */
   expectTools: z.array(z.string()).optional(),
+  /** Test-only: the round fails at once unless the outputs of the latest tool results it is shown are exactly these, in order. */
+  expectToolOutputs: z.array(z.string()).optional(),
 });
 export type ScriptRound = z.infer<typeof ScriptRound>;
 

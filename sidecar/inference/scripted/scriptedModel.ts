@@ -68,6 +68,13 @@ export class ScriptedModel implements AgentModel {
     if (round.expectTools && JSON.stringify(offered) !== JSON.stringify([...round.expectTools].sort())) {
       throw new Error(`scripted round ${index + 1} expects the tools ${JSON.stringify(round.expectTools)} and was offered ${JSON.stringify(offered)}`);
     }
+    if (round.expectToolOutputs) {
+      const lastAssistant = request.messages.map((m) => m.role).lastIndexOf("assistant");
+      const outputs = request.messages.slice(lastAssistant + 1).flatMap((m) => (m.role === "tool" ? [m.output] : []));
+      if (JSON.stringify(outputs) !== JSON.stringify(round.expectToolOutputs)) {
+        throw new Error(`scripted round ${index + 1} expects the tool outputs ${JSON.stringify(round.expectToolOutputs)} and was shown ${JSON.stringify(outputs)}`);
+      }
+    }
     const { signal } = request;
     // Every await happens inside this call, so the returned promise is the completion barrier.
     for (const [type, parts] of [["reasoning", round.reasoning], ["answer", round.text]] as const) {

@@ -7,6 +7,7 @@ export interface Locator {
   fill(value: string, opts?: { timeout?: number }): Promise<void>;
   press(key: string, opts?: { timeout?: number }): Promise<void>;
   first(): Locator;
+  last(): Locator;
   nth(index: number): Locator;
   count(): Promise<number>;
   getByRole(role: string, opts?: { name?: string | RegExp; exact?: boolean }): Locator;
@@ -14,8 +15,9 @@ export interface Locator {
   allTextContents(): Promise<string[]>;
   evaluateAll<R>(fn: (nodes: Element[]) => R): Promise<R>;
   textContent(opts?: { timeout?: number }): Promise<string | null>;
-  waitFor(opts?: { state?: "attached" | "visible" | "hidden"; timeout?: number }): Promise<void>;
+  waitFor(opts?: { state?: "attached" | "detached" | "visible" | "hidden"; timeout?: number }): Promise<void>;
   locator(selector: string, opts?: { hasText?: string | RegExp }): Locator;
+  filter(opts: { hasText?: string | RegExp }): Locator;
 }
 
 export interface FrameLocator {
@@ -35,7 +37,7 @@ export interface Page {
   frameLocator(selector: string): FrameLocator;
   waitForSelector(selector: string, opts?: { state?: "attached" | "visible"; timeout?: number }): Promise<unknown>;
   screenshot(opts: { path: string; fullPage?: boolean }): Promise<unknown>;
-  keyboard: { press(key: string): Promise<void> };
+  keyboard: { press(key: string): Promise<void>; type(text: string): Promise<void> };
   on(event: "console", listener: (message: ConsoleMessage) => void): void;
 }
 

@@ -48,6 +48,18 @@ describe("scripted model adapter", () => {
     assertStructurallyComplete(memory.history);
   });
 
+  it("a round can require the tool outputs it is shown, so a test asserts what a result or denial tells the model", async () => {
+    const script = (expected: string[]) => ScriptedModel.fromJson({ rounds: [
+      { toolCalls: [{ name: "counter", arguments: { by: 2 } }, { name: "counter", arguments: { by: 3 } }] },
+      { text: ["done"], expectToolOutputs: expected },
+    ] }, "inline", OPT_IN);
+    const shown = await builder(script(["counter=2", "counter=5"]), [new CounterTool()]).builder.build().runTurn("count");
+    assert.equal(shown.status, "completed");
+    const other = await builder(script(["counter=5"]), [new CounterTool()]).builder.build().runTurn("count");
+    assert.equal(other.status, "failed");
+    assert.match(other.status === "failed" ? other.failure.message : "", /expects the tool outputs \["counter=5"\] and was shown \["counter=2","counter=5"\]/);
+  });
+
   it("derives the next round from committed history, so a restart continues the script", async () => {
     const tool = new CounterTool();
     const first = builder(ScriptedModel.fromFile(demo, OPT_IN), [tool]);

@@ -1,9 +1,9 @@
-// The approval dialog's text and the reasons the editor sends back (spec 000 #8: approval and
+// What approvals show (the card, the notification) and the reasons the editor sends back (spec 000 #8: approval and
 // denial reasons are non-empty, bounded, single-line text).
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { approvalDetail, DETAIL_MAX, describeCall, singleLine } from "../../../extension/approvals/approvalText.js";
+import { askText, notificationText, NOTIFY_MAX, singleLine } from "../../../extension/approvals/approvalText.js";
 import { serverRequests } from "../../../shared/protocol/index.js";
 
 const request = (name: string, args: Record<string, unknown>, preview: unknown) =>
@@ -22,17 +22,15 @@ describe("approval text", () => {
     }));
   });
 
-  it("the dialog names the tool, its target and effect; a multi-line command stays one line (spec 000 #8: the person sees what they approve)", () => {
-    assert.equal(describeCall(request("write_file", { path: "a.txt", content: "x" }, { kind: "diff", path: "a.txt", diff: "+x" })),
-      "Hearth wants to run write_file on a.txt (idempotent write)");
-    assert.equal(describeCall(request("shell", { command: "echo a\necho b" }, { kind: "text", text: "echo a\necho b" })),
-      "Hearth wants to run shell on echo a echo b (idempotent write)");
+  it("the card shows exactly what the call will do: the command with its folder, the URL (spec 000 #8: the person sees what they approve)", () => {
+    const shell = request("shell", { command: "echo a\necho b" }, { kind: "text", text: "run in /ws (timeout 60s):\necho a\necho b" });
+    assert.equal(askText(shell), "run in /ws (timeout 60s):\necho a\necho b");
+    assert.equal(notificationText(shell), "Hearth asks to run shell: run in /ws (timeout 60s):\necho a\necho b");
   });
 
-  it("a long preview is cut in the dialog and says how much is left", () => {
-    const diff = "+".repeat(DETAIL_MAX + 10);
-    const detail = approvalDetail(request("write_file", { path: "a.txt" }, { kind: "diff", path: "a.txt", diff }));
-    assert.ok(detail.startsWith("+".repeat(DETAIL_MAX)));
-    assert.match(detail, /10 more characters; Show Diff shows all/);
+  it("an ask too long for a notification is not cut there: the notification sends the person to the card", () => {
+    const long = request("shell", { command: "x" }, { kind: "text", text: "y".repeat(NOTIFY_MAX + 1) });
+    assert.equal(notificationText(long), null);
+    assert.ok(notificationText(request("shell", { command: "x" }, { kind: "text", text: "y".repeat(NOTIFY_MAX) })));
   });
 });

@@ -1,0 +1,32 @@
+// Answers the kernel's approval/request where the person works (issue 14): a proposed file change
+// in the file itself (extension/edits), anything else on its card in the chat or a notification.
+// Exactly one answer per request; a failure to ask denies (spec 000 #8: the default denies).
+// Every decision goes to the Hearth log.
+import type * as vscode from "vscode";
+import type { ServerRequestParams } from "../../shared/protocol/index.js";
+import type { EditProposals } from "../edits/editProposals.js";
+import { singleLine } from "./approvalText.js";
+import type { ChatApprovals } from "./chatApprovals.js";
+import type { Answer } from "./oneAnswer.js";
+
+type Request = ServerRequestParams<"approval/request">;
+
+export class ApprovalRouter {
+  constructor(
+    private readonly edits: EditProposals,
+    private readonly chat: ChatApprovals,
+    private readonly log: vscode.LogOutputChannel,
+  ) {}
+
+  async ask(req: Request, signal: AbortSignal): Promise<Answer> {
+    const inFile = req.preview.kind === "diff" && req.preview.newContent !== undefined;
+    let answer: Answer;
+    try {
+      answer = inFile ? await this.edits.ask(req, signal) : await this.chat.ask(req, signal);
+    } catch (e) {
+      answer = { decision: "deny", reason: singleLine(`denied: the editor could not ask (${(e as Error).message})`, 240) };
+    }
+    this.log.info(`approval: ${req.call.name} (${req.effectClass}) call ${req.call.callId} in run ${req.runId} → ${answer.decision} (${answer.reason})`);
+    return answer;
+  }
+}

@@ -1,0 +1,193 @@
+// write_file and edit_file proposals, answered where the person reads code (issue 14): the target
+// opens (a preview editor that leaves focus in the chat) with the pending hunks drawn in it and
+// code lenses: "Accept (n hunks)", "Reject", "Show diff" at the top, "Reject this hunk" on each
+// hunk. Accept approves the call exactly as proposed; the kernel writes, after re-verifying the
+// target (never a WorkspaceEdit from here). Typing in the target while it is pending denies the
+// call at once, so typed text is never overwritten (ARCHITECTURE "Edits and code lenses").
+import path from "node:path";
+import * as vscode from "vscode";
+import type { ServerRequestParams } from "../../shared/protocol/index.js";
+import { OneAnswer, type Answer } from "../approvals/oneAnswer.js";
+import { acceptedReason, hunkRejectedReason, rejectedReason, typedWhilePendingReason } from "./editReasons.js";
+import { proposalHunks, type Hunk } from "./hunks.js";
+import { ProposalDecorations } from "./proposalDecorations.js";
+import type { ProposedContent } from "./proposedContent.js";
+import { PROPOSED_SCHEME } from "./proposedContent.js";
+
+type Request = ServerRequestParams<"approval/request">;
+
+export const EDIT_COMMANDS = {
+  accept: "hearth.edits.accept",
+  reject: "hearth.edits.reject",
+  rejectHunk: "hearth.edits.rejectHunk",
+  showDiff: "hearth.edits.showDiff",
+} as const;
+
+interface Proposal {
+  readonly callId: string;
+  /** Workspace-relative, as the kernel names it. */
+  readonly file: string;
+  /** Where it is drawn: the file itself, or (a new file) a read-only document of its content. */
+  readonly shownIn: vscode.Uri;
+  readonly isNew: boolean;
+  readonly hunks: readonly Hunk[];
+  readonly newContent: string;
+  readonly one: OneAnswer;
+  /** Documents made for this proposal (its new-file view, Show diff's sides): removed when answered. */
+  readonly documents: vscode.Uri[];
+  /** Show diff's proposed sides: they carry the top lenses too where diff editors show lenses (`diffEditor.codeLens`). */
+  readonly diffSides: Set<string>;
+}
+
+export class EditProposals implements vscode.CodeLensProvider, vscode.Disposable {
+  private readonly pending = new Map<string, Proposal>();
+  private readonly lensesChanged = new vscode.EventEmitter<void>();
+  readonly onDidChangeCodeLenses = this.lensesChanged.event;
+  private readonly decorations = new ProposalDecorations();
+  private readonly subscriptions: vscode.Disposable[];
+
+  constructor(
+    private readonly workspace: string,
+    private readonly proposed: ProposedContent,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
+    this.subscriptions = [
+      this.lensesChanged,
+      this.decorations,
+      vscode.languages.registerCodeLensProvider([{ scheme: "file" }, { scheme: PROPOSED_SCHEME }], this),
+      vscode.commands.registerCommand(EDIT_COMMANDS.accept, (callId: string) => this.accept(callId)),
+      vscode.commands.registerCommand(EDIT_COMMANDS.reject, (callId: string) => this.decide(callId, (p) => ({ decision: "deny", reason: rejectedReason(p.file) }))),
+      vscode.commands.registerCommand(EDIT_COMMANDS.rejectHunk, (callId: string, index: number) =>
+        this.decide(callId, (p) => ({ decision: "deny", reason: hunkRejectedReason(p.file, p.hunks[index]!) }))),
+      vscode.commands.registerCommand(EDIT_COMMANDS.showDiff, (callId: string) => this.showDiff(callId)),
+      vscode.workspace.onDidChangeTextDocument((e) => this.onDocumentChanged(e)),
+      vscode.window.onDidChangeVisibleTextEditors((editors) => editors.forEach((e) => this.draw(e))),
+    ];
+  }
+
+  /** Shows the proposal in its file and waits for the person (or the turn's end). */
+  async ask(req: Request, signal: AbortSignal): Promise<Answer> {
+    const preview = req.preview;
+    if (preview.kind !== "diff" || preview.newContent === undefined) throw new Error("the request carries no proposed content");
+    const callId = req.call.callId;
+    const fileUri = vscode.Uri.file(path.join(this.workspace, preview.path));
+    const current = await readText(fileUri);
+    const isNew = current === null;
+    const documents: vscode.Uri[] = [];
+    const shownIn = isNew ? this.proposed.add(preview.path, preview.newContent) : fileUri;
+    if (isNew) documents.push(shownIn);
+    const one = new OneAnswer(signal, () => this.settled(callId));
+    const proposal: Proposal = { callId, file: preview.path, shownIn, isNew, hunks: proposalHunks(current, preview.newContent), newContent: preview.newContent, one, documents, diffSides: new Set() };
+    if (one.settled) return one.promise;
+    this.pending.set(callId, proposal);
+    this.lensesChanged.fire();
+    // preserveFocus: the chat box keeps the caret; preview: the tab is reused, not piled up.
+    const editor = await vscode.window.showTextDocument(shownIn, { preview: true, preserveFocus: true });
+    this.draw(editor);
+    return one.promise;
+  }
+
+  provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
+    const lenses: vscode.CodeLens[] = [];
+    for (const p of this.pending.values()) {
+      const inDiff = p.diffSides.has(document.uri.toString());
+      if (p.shownIn.toString() !== document.uri.toString() && !inDiff) continue;
+      const top = new vscode.Range(0, 0, 0, 0);
+      const n = p.hunks.length;
+      const accept = p.isNew ? "Accept (new file)" : `Accept (${n} ${n === 1 ? "hunk" : "hunks"})`;
+      lenses.push(
+        new vscode.CodeLens(top, { title: accept, command: EDIT_COMMANDS.accept, arguments: [p.callId], tooltip: `Write ${p.file} exactly as proposed` }),
+        new vscode.CodeLens(top, { title: "Reject", command: EDIT_COMMANDS.reject, arguments: [p.callId], tooltip: "Write nothing; the model is told" }),
+        new vscode.CodeLens(top, { title: "Show diff", command: EDIT_COMMANDS.showDiff, arguments: [p.callId] }),
+      );
+      if (p.isNew || inDiff) continue;
+      p.hunks.forEach((hunk, index) => {
+        const line = Math.min(hunk.start, document.lineCount - 1);
+        lenses.push(new vscode.CodeLens(new vscode.Range(line, 0, line, 0), {
+          title: "Reject this hunk", command: EDIT_COMMANDS.rejectHunk, arguments: [p.callId, index],
+          tooltip: "Write nothing; the model is told which hunk you rejected",
+        }));
+      });
+    }
+    return lenses;
+  }
+
+  dispose(): void {
+    this.subscriptions.forEach((s) => s.dispose());
+  }
+
+  private accept(callId: string): void {
+    this.decide(callId, (p) => {
+      // An editor with unsaved changes to the target is never silently overwritten.
+      const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === p.shownIn.toString());
+      if (!p.isNew && open?.isDirty) return { decision: "deny", reason: typedWhilePendingReason(p.file) };
+      return { decision: "approve", reason: acceptedReason(p.file, p.hunks.length) };
+    });
+  }
+
+  private decide(callId: string, answer: (p: Proposal) => Answer): void {
+    const p = this.pending.get(callId);
+    if (!p) {
+      void vscode.window.showInformationMessage("Hearth: this proposal was already answered (or its turn ended).");
+      return;
+    }
+    p.one.settle(answer(p));
+  }
+
+  /** A person typing in a pending target: deny now, keep their text (issue 14). */
+  private onDocumentChanged(e: vscode.TextDocumentChangeEvent): void {
+    if (e.contentChanges.length === 0) return;
+    const uri = e.document.uri.toString();
+    const targets = [...this.pending.values()].filter((p) => !p.isNew && p.shownIn.toString() === uri);
+    if (targets.length === 0) return;
+    if (!e.document.isDirty) {
+      // A reload from disk (the editor catching up with the file) is not typing: draw again.
+      // Should the file differ from what the proposal was made against, the kernel refuses the write.
+      vscode.window.visibleTextEditors.filter((ed) => ed.document === e.document).forEach((ed) => this.draw(ed));
+      return;
+    }
+    for (const p of targets) p.one.settle({ decision: "deny", reason: typedWhilePendingReason(p.file) });
+  }
+
+  private async showDiff(callId: string): Promise<void> {
+    const p = this.pending.get(callId);
+    if (!p) return;
+    const left = p.isNew ? this.proposed.add(p.file, "") : p.shownIn;
+    const right = this.proposed.add(p.file, p.newContent);
+    p.documents.push(right, ...(p.isNew ? [left] : []));
+    p.diffSides.add(right.toString());
+    // Its own tab (not the preview slot), so the pending file with its lenses stays open beside it.
+    await vscode.commands.executeCommand("vscode.diff", left, right, `${p.file} (proposed by Hearth)`, { preview: false });
+  }
+
+  private draw(editor: vscode.TextEditor): void {
+    const uri = editor.document.uri.toString();
+    const p = [...this.pending.values()].find((x) => x.shownIn.toString() === uri);
+    if (!p) return;
+    if (p.isNew) this.decorations.showNewFile(editor);
+    else this.decorations.showHunks(editor, p.hunks);
+  }
+
+  /** Answered, by anyone: the lenses and drawings go, and the proposal's documents are dropped. */
+  private settled(callId: string): void {
+    const p = this.pending.get(callId);
+    if (!p) return;
+    this.pending.delete(callId);
+    for (const editor of vscode.window.visibleTextEditors) {
+      if (editor.document.uri.toString() === p.shownIn.toString()) this.decorations.clear(editor);
+    }
+    for (const uri of p.documents) this.proposed.remove(uri);
+    this.lensesChanged.fire();
+    this.log.debug(`edit proposal ${callId} for ${p.file} answered; ${this.proposed.size} proposed documents remain`);
+  }
+}
+
+/** The file's text as it is on disk, or null when it does not exist. */
+async function readText(uri: vscode.Uri): Promise<string | null> {
+  try {
+    return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+  } catch (e) {
+    if (e instanceof vscode.FileSystemError && e.code === "FileNotFound") return null;
+    throw e;
+  }
+}

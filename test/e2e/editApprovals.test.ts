@@ -1,0 +1,168 @@
+// Approvals where the person works (issue 14), in a real workbench with Hearth's .vsix installed and
+// a scripted model (test/fixtures/scripts/edit-approvals.json): an edit proposal is drawn in its
+// file with code lenses; Accept installs exactly the proposal; Reject this hunk writes nothing and
+// the model's next round is shown the denial naming the hunk (the script asserts it); typing in a
+// pending target denies the call and keeps the typed text; shell calls are allowed and denied on
+// their cards in the chat. Screenshots of each step are kept in the run folder.
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { after, before, describe, it } from "node:test";
+import { launchBrowser, openWorkbench, type Browser } from "./support/browser.js";
+import { readHearthLog, startCodeServer, type CodeServer } from "./support/codeServer.js";
+import type { Locator, Page } from "./support/playwright.js";
+import { newRunDir, stopwatch } from "./support/runDir.js";
+import { findTools } from "./support/tools.js";
+import { packagedVsix } from "../support/packagedExtension.js";
+import { openActivityBarContainer, webviewViewFrame } from "./support/webview.js";
+
+const ROOT = path.resolve(".");
+const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { publisher: string; name: string };
+const EXTENSION_ID = `${pkg.publisher}.${pkg.name}`;
+const SCRIPT = path.join(ROOT, "test/fixtures/scripts/edit-approvals.json");
+
+const APP = "one\ntwo\nthree\nfour\nfive\n";
+const APP_PROPOSED = "one\nTWO\nthree\nfour\nFIVE\nsix\n";
+const NOTES = "alpha\nbeta\n";
+
+/** A code lens of the active editor, by its exact title. */
+const lens = (page: Page, title: string): Locator => page.locator(".monaco-editor .codelens-decoration a").filter({ hasText: new RegExp(`^${title.replace(/[()]/g, "\\$&")}$`) });
+
+describe("approvals in place: edit lenses in the file, shell cards in the chat (issue 14)", { timeout: 240_000 }, () => {
+  const runDir = newRunDir("editApprovals");
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "hearth-e2e-edits-"));
+  const workspace = path.join(scratch, "workspace");
+  const clock = stopwatch();
+  let server: CodeServer | undefined;
+  let browser: Browser | undefined;
+  let passed = 0;
+  const shot = (name: string) => browser!.page.screenshot({ path: path.join(runDir, `${name}.png`) });
+
+  before(async () => {
+    const tools = findTools();
+    fs.mkdirSync(workspace);
+    fs.writeFileSync(path.join(workspace, "app.txt"), APP);
+    fs.writeFileSync(path.join(workspace, "notes.txt"), NOTES);
+    server = await startCodeServer({
+      tools, profileDir: path.join(scratch, "profile"), vsix: packagedVsix(), workspace,
+      settings: { "hearth.model": `scripted:${SCRIPT}` },
+      env: { HEARTH_ALLOW_SCRIPTED: "1" },
+    });
+    browser = await launchBrowser(tools, path.join(scratch, "browser"));
+    await openWorkbench(browser.page, server.workbenchUrl);
+    await openActivityBarContainer(browser.page, "Hearth");
+    clock.mark("workbench and chat view open");
+  });
+
+  after(async () => {
+    if (browser && passed < 4) await shot("failure").catch(() => undefined);
+    await browser?.close().catch(() => undefined);
+    await server?.stop();
+    if (server) {
+      fs.writeFileSync(path.join(runDir, "Hearth.log"), readHearthLog(server.userDataDir));
+      fs.copyFileSync(server.logFile, path.join(runDir, "code-server.log"));
+    }
+    fs.writeFileSync(path.join(runDir, "result.json"), JSON.stringify({ passed, marks: clock.marks, consoleErrors: browser?.consoleErrors ?? [] }, null, 2));
+    if (passed === 4) fs.rmSync(scratch, { recursive: true, force: true });
+    else console.error(`e2e artifacts: ${runDir} (workbench profile kept in ${scratch})`);
+  });
+
+  async function send(text: string): Promise<void> {
+    const view = webviewViewFrame(browser!.page, EXTENSION_ID);
+    const box = view.locator("#message textarea");
+    await box.fill(text, { timeout: 60_000 });
+    await box.press("Enter");
+  }
+
+  /** Waits for the n-th turn status of the chat (1-based) and returns its status. */
+  async function turnEnds(n: number): Promise<string | null> {
+    const status = webviewViewFrame(browser!.page, EXTENSION_ID).locator('[data-testid="turn-status"]').nth(n - 1);
+    await status.waitFor({ state: "attached", timeout: 60_000 });
+    return status.getAttribute("data-status");
+  }
+
+  it("(a) a proposal is drawn in its file with lenses and decorations, and Accept makes the file on disk exactly the proposal", async () => {
+    const page = browser!.page;
+    await send("Change app.txt");
+    const accept = lens(page, "Accept (2 hunks)");
+    await accept.waitFor({ state: "visible", timeout: 60_000 });
+    clock.mark("edit lenses shown");
+    assert.equal(await lens(page, "Reject").count(), 1);
+    assert.equal(await lens(page, "Show diff").count(), 1);
+    assert.equal(await lens(page, "Reject this hunk").count(), 2, "one lens per hunk");
+    assert.match((await page.locator(".tabs-container .tab.active").first().textContent()) ?? "", /app\.txt/, "the target is open");
+    // The proposed lines are drawn as `after` text (CSS content) at the end of their hunk; the file's
+    // own lines stay as they are (nothing is written into the document).
+    const drawn = await page.locator(".monaco-editor .view-lines span").evaluateAll((spans) =>
+      spans.map((s) => getComputedStyle(s, "::after").content).filter((c) => c && c !== "none" && c !== "normal"));
+    assert.ok(drawn.some((c) => c.includes("+ TWO")) && drawn.some((c) => c.includes("+ FIVE ⏎ six")), `the proposed lines are drawn; drawn: ${JSON.stringify(drawn)}`);
+    assert.equal(fs.readFileSync(path.join(workspace, "app.txt"), "utf8"), APP, "nothing is written before Accept");
+    await shot("a-proposal-lenses");
+    await accept.click();
+    assert.equal(await turnEnds(1), "completed");
+    assert.equal(fs.readFileSync(path.join(workspace, "app.txt"), "utf8"), APP_PROPOSED, "the file on disk is exactly the proposal");
+    await lens(page, "Reject").waitFor({ state: "detached", timeout: 10_000 });
+    assert.match(readHearthLog(server!.userDataDir), /approval: write_file \(idempotent_write\) call \S+ in run \S+ → approve \(accepted in the editor: the proposed change to app\.txt as shown \(2 hunks\)\)/);
+    passed++;
+  });
+
+  it("(b) Reject this hunk writes nothing and the model's next round is shown the denial naming the hunk", async () => {
+    const page = browser!.page;
+    const before = fs.readFileSync(path.join(workspace, "app.txt"));
+    await send("Change it again");
+    const rejectHunk = lens(page, "Reject this hunk");
+    await lens(page, "Accept (2 hunks)").waitFor({ state: "visible", timeout: 60_000 });
+    // The second hunk (after line 6) is the lower lens on the page.
+    const boxes = await rejectHunk.evaluateAll((links) => links.map((l) => l.getBoundingClientRect().top));
+    assert.equal(boxes.length, 2);
+    await shot("b-before-reject-hunk");
+    await rejectHunk.nth(boxes[0]! > boxes[1]! ? 0 : 1).click();
+    // The script's next round fails the turn unless it is shown exactly the denial naming the hunk.
+    assert.equal(await turnEnds(2), "completed");
+    assert.deepEqual(fs.readFileSync(path.join(workspace, "app.txt")), before, "byte-identical");
+    const view = webviewViewFrame(page, EXTENSION_ID);
+    assert.match((await view.locator('[data-testid="tool-result"]').last().textContent()) ?? "", /rejected the hunk at app\.txt after line 6 \(-0 \+1\)/);
+    passed++;
+  });
+
+  it("(c) typing in a pending target denies the call with a clear message, keeps the typed text and removes the lenses", async () => {
+    const page = browser!.page;
+    await send("Edit notes.txt");
+    await lens(page, "Accept (1 hunk)").waitFor({ state: "visible", timeout: 60_000 });
+    await shot("c-pending-notes");
+    await page.locator(".monaco-editor .view-line").filter({ hasText: /^alpha$/ }).click();
+    await page.keyboard.press("End");
+    await page.keyboard.type(" typed");
+    assert.equal(await turnEnds(3), "completed");
+    await lens(page, "Reject").waitFor({ state: "detached", timeout: 10_000 });
+    assert.equal(fs.readFileSync(path.join(workspace, "notes.txt"), "utf8"), NOTES, "nothing written");
+    assert.ok((await page.locator(".monaco-editor .view-line").allTextContents()).some((l) => l.replace(/\u00a0/g, " ") === "alpha typed"), "the typed text stays in the editor");
+    const view = webviewViewFrame(page, EXTENSION_ID);
+    assert.match((await view.locator('[data-testid="tool-result"]').last().textContent()) ?? "", /changed notes\.txt in the editor while the proposal was pending/);
+    await shot("c-typed-denied");
+    passed++;
+  });
+
+  it("(d) a shell call is allowed on its card in the chat, the next one denied there; no modal dialog", async () => {
+    const page = browser!.page;
+    const view = webviewViewFrame(page, EXTENSION_ID);
+    await send("Run two commands");
+    const card = view.locator('[data-testid="approval-card"][data-state="pending"]');
+    await card.waitFor({ state: "visible", timeout: 60_000 });
+    assert.match((await card.locator('[data-testid="approval-ask"]').textContent()) ?? "", new RegExp(`^run in ${fs.realpathSync(workspace).replace(/[/.]/g, "\\$&")} .*\\necho allowed > shell-allowed\\.txt$`, "s"));
+    assert.equal(await page.locator(".monaco-dialog-box").count(), 0, "no modal dialog");
+    await shot("d-shell-card");
+    await card.locator('[data-testid="approval-allow"]').click();
+    await view.locator('[data-testid="approval-card"][data-state="pending"]').filter({ hasText: "shell-denied" }).waitFor({ state: "visible", timeout: 60_000 });
+    await view.locator('[data-testid="approval-card"][data-state="pending"] [data-testid="approval-deny"]').click();
+    assert.equal(await turnEnds(4), "completed");
+    assert.equal(fs.readFileSync(path.join(workspace, "shell-allowed.txt"), "utf8"), "allowed\n");
+    assert.equal(fs.existsSync(path.join(workspace, "shell-denied.txt")), false);
+    assert.deepEqual(await view.locator('[data-testid="approval-outcome"]').allTextContents(), ["Allowed: allowed on its card in the chat", "Denied: the person denied it on its card in the chat"]);
+    const log = readHearthLog(server!.userDataDir);
+    assert.equal((log.match(/approval: shell /g) ?? []).length, 2, "exactly one answer per request");
+    await shot("d-shell-answered");
+    passed++;
+  });
+});

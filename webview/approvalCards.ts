@@ -1,0 +1,76 @@
+// Approvals answered in place (issue 14): a call waiting for the person gets Allow / Deny on its
+// own card in the transcript, with exactly what it will do. The card is placed inside the call's
+// card; if that card is not drawn yet (events are coalesced, or the view reloaded mid-turn), it
+// waits at the end of the transcript and moves in when the call's card appears.
+import type { ToWebview } from "../shared/protocol/webview.js";
+import { button, setEnabled } from "./components/index.js";
+
+type Pending = Extract<ToWebview, { type: "approval/pending" }>;
+type Settled = Extract<ToWebview, { type: "approval/settled" }>;
+
+export class ApprovalCards {
+  private readonly cards = new Map<string, HTMLElement>();
+  private readonly observer = new MutationObserver(() => this.placeWaiting());
+
+  constructor(
+    private readonly transcript: HTMLElement,
+    private readonly answer: (callId: string, decision: "approve" | "deny") => void,
+  ) {
+    this.observer.observe(transcript, { childList: true, subtree: true });
+  }
+
+  pending(message: Pending): void {
+    this.cards.get(message.call.callId)?.remove();
+    const card = document.createElement("div");
+    card.className = "approval-card";
+    card.dataset.testid = "approval-card";
+    card.dataset.callId = message.call.callId;
+    card.dataset.state = "pending";
+    card.setAttribute("role", "group");
+    card.setAttribute("aria-label", `Approve ${message.call.name}?`);
+    const title = document.createElement("div");
+    title.className = "approval-title";
+    title.textContent = `Hearth asks to run ${message.call.name} (${message.effectClass.replace(/_/g, " ")}):`;
+    const ask = document.createElement("pre");
+    ask.className = "approval-ask";
+    ask.dataset.testid = "approval-ask";
+    ask.textContent = message.ask;
+    const buttons = document.createElement("div");
+    buttons.className = "approval-buttons";
+    const decide = (decision: "approve" | "deny") => () => {
+      // One answer per card: both buttons go off at the first click; the extension keeps the first.
+      buttons.querySelectorAll<HTMLElement>("vscode-button").forEach((b) => setEnabled(b, false));
+      this.answer(message.call.callId, decision);
+    };
+    const allow = button("Allow", decide("approve"));
+    allow.dataset.testid = "approval-allow";
+    const deny = button("Deny", decide("deny"), { secondary: true });
+    deny.dataset.testid = "approval-deny";
+    buttons.append(allow, deny);
+    card.append(title, ask, buttons);
+    this.cards.set(message.call.callId, card);
+    this.transcript.append(card);
+    this.placeWaiting();
+    card.scrollIntoView({ block: "end" });
+  }
+
+  settled(message: Settled): void {
+    const card = this.cards.get(message.callId);
+    if (!card) return;
+    this.cards.delete(message.callId);
+    card.dataset.state = message.decision;
+    const outcome = document.createElement("div");
+    outcome.className = `approval-outcome ${message.decision}`;
+    outcome.dataset.testid = "approval-outcome";
+    outcome.textContent = `${message.decision === "approve" ? "Allowed" : "Denied"}: ${message.reason}`;
+    card.querySelector(".approval-buttons")?.replaceWith(outcome);
+  }
+
+  /** Moves cards that wait at the end into their call's card once it exists. */
+  private placeWaiting(): void {
+    for (const [callId, card] of this.cards) {
+      const call = this.transcript.querySelector<HTMLElement>(`.tool-call[data-call-id="${CSS.escape(callId)}"]`);
+      if (call && card.parentElement !== call) call.append(card);
+    }
+  }
+}
