@@ -3,6 +3,7 @@
 import * as vscode from "vscode";
 import { ChatController, MODEL_SETTING } from "./chat/chatController.js";
 import { ChatViewProvider } from "./chat/chatViewProvider.js";
+import { wireModels } from "./model/wireModels.js";
 import { ApprovalRouter } from "./approvals/approvalRouter.js";
 import { ChatApprovals } from "./approvals/chatApprovals.js";
 import { EditProposals } from "./edits/editProposals.js";
@@ -32,7 +33,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const chat = kernel && workspace ? wireChat(context, kernel, workspace, log, approvals) : undefined;
 
   context.subscriptions.push(
-    vscode.window.registerWebviewViewProvider(ChatViewProvider.viewType, new ChatViewProvider(context.extensionUri, kernel, chat, log, approvals)),
+    vscode.window.registerWebviewViewProvider(ChatViewProvider.viewType, new ChatViewProvider(context.extensionUri, kernel, chat, log, approvals, wireModels(context, kernel, log))),
     vscode.commands.registerCommand("hearth.newChat", () => chat?.newChat()),
     vscode.commands.registerCommand("hearth.showLog", () => log.show()),
     vscode.commands.registerCommand("hearth.restartKernel", async () => {

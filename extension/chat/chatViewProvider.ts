@@ -5,6 +5,7 @@ import * as vscode from "vscode";
 import { FromWebview, ToWebview } from "../../shared/protocol/webview.js";
 import type { ChatApprovals } from "../approvals/chatApprovals.js";
 import type { KernelState, KernelSupervisor } from "../kernel/kernelSupervisor.js";
+import type { ModelViewPort } from "../model/wireModels.js";
 import type { ChatController } from "./chatController.js";
 import { chatHtml, resourceRoots } from "./chatHtml.js";
 
@@ -21,6 +22,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
     private readonly chat: ChatController | undefined,
     private readonly log: vscode.LogOutputChannel,
     private readonly approvals?: ChatApprovals,
+    private readonly models?: ModelViewPort,
   ) {}
 
   resolveWebviewView(view: vscode.WebviewView): void {
@@ -33,10 +35,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
     // Trusting the folder lifts Restricted Mode at once: the next turn is offered every tool.
     subscriptions.push(vscode.workspace.onDidGrantWorkspaceTrust(() => post({ type: "workspace/trust", restricted: false })));
     this.chat?.attach(post);
+    this.models?.attach(post);
     this.approvals?.attach({ post, visible: () => view.visible });
     view.onDidDispose(() => {
       subscriptions.forEach((s) => s.dispose());
       this.chat?.attach(undefined);
+      this.models?.attach(undefined);
       this.approvals?.attach(undefined);
     });
     // Failures reach the view through the state listener and the log; nothing to do with them here.
@@ -55,6 +59,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
       return;
     }
     if (message.type === "ready") {
+      this.models?.show();
       this.post(webview, { type: "workspace/trust", restricted: !vscode.workspace.isTrusted });
       this.post(webview, this.kernel ? stateMessage(this.kernel.state) : { type: "kernel/error", message: NO_FOLDER });
       // Cards of requests still waiting come after the transcript they belong to.
@@ -77,6 +82,13 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
         return;
       case "chat/new":
         void this.chat.newChat();
+        return;
+      case "model/use":
+      case "model/useServer":
+      case "model/cancel":
+      case "model/pick":
+      case "model/setApiKey":
+        this.models?.onMessage(message);
         return;
       case "approval/answer":
         this.approvals?.answer(message.callId, message.decision);

@@ -58,7 +58,7 @@ describe("first run: the welcome, one-click model, status bar and a resumable do
     files = await startModelFileServer(downloadBody);
     server = await startCodeServer({
       tools, profileDir: path.join(scratch, "profile"), vsix: packagedVsix(), workspace,
-      env: { HOME: home, HEARTH_HOME: hearthHome, HF_ENDPOINT: files.url, HEARTH_THREADS: "1", HEARTH_CONTEXT_SIZE: "1024" },
+      env: { HOME: home, HEARTH_HOME: hearthHome, HF_ENDPOINT: files.url, HEARTH_THREADS: "1", HEARTH_CONTEXT_SIZE: "4096" },
     });
     browser = await launchBrowser(tools, path.join(scratch, "browser"));
     await openWorkbench(browser.page, server.workbenchUrl);
@@ -67,12 +67,12 @@ describe("first run: the welcome, one-click model, status bar and a resumable do
     await browser.page.locator(".part.statusbar").evaluateAll((bars) => {
       const seen: string[] = [];
       (window as unknown as { hearthStates: string[] }).hearthStates = seen;
-      const read = () => {
+      // No named functions in here: tsx would wrap them in a helper the page does not have.
+      new MutationObserver(() => {
         const item = Array.from(bars[0]!.querySelectorAll(".statusbar-item")).find((e) => e.textContent?.includes("Hearth:"));
         const text = item?.textContent?.trim();
         if (text && seen[seen.length - 1] !== text) seen.push(text);
-      };
-      new MutationObserver(read).observe(bars[0]!, { subtree: true, childList: true, characterData: true, attributes: true });
+      }).observe(bars[0]!, { subtree: true, childList: true, characterData: true, attributes: true });
     });
   });
 
