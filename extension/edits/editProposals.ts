@@ -81,9 +81,13 @@ export class EditProposals implements vscode.CodeLensProvider, vscode.Disposable
     if (one.settled) return one.promise;
     this.pending.set(callId, proposal);
     this.lensesChanged.fire();
-    // preserveFocus: the chat box keeps the caret; preview: the tab is reused, not piled up.
-    const editor = await vscode.window.showTextDocument(shownIn, { preview: true, preserveFocus: true });
-    this.draw(editor);
+    try {
+      // preserveFocus: the chat box keeps the caret; preview: the tab is reused, not piled up.
+      this.draw(await vscode.window.showTextDocument(shownIn, { preview: true, preserveFocus: true }));
+    } catch (e) {
+      // Never left pending where nobody can see it: a proposal that cannot be shown is denied.
+      one.settle({ decision: "deny", reason: `the editor could not show the proposed change to ${preview.path} (${(e as Error).message})` });
+    }
     return one.promise;
   }
 

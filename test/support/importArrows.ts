@@ -46,7 +46,8 @@ const ALLOWED_AREAS: Record<string, string[]> = {
 const ALLOWED_PACKAGES: Record<string, (pkg: string) => boolean> = {
   shared: (p) => p === "zod",
   "shared/node": (p) => p === "zod" || p === "vscode-jsonrpc",
-  extension: (p) => p === "vscode" || p === "zod" || p === "vscode-jsonrpc",
+  // diff: pure JS, bundled; the hunks of an edit proposal drawn in the file (issue 14).
+  extension: (p) => p === "vscode" || p === "zod" || p === "vscode-jsonrpc" || p === "diff",
   webview: (p) => p === "zod" || p.startsWith("@vscode/webview-ui-toolkit"),
 };
 const SIDECAR_FORBIDDEN = new Set(["vscode"]);
