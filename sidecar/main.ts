@@ -9,6 +9,7 @@ import { HEARTH_VERSION } from "../shared/version.js";
 import { defaultJournalPath, hearthHome, isWithin, kernelEndpoint } from "../shared/node/paths.js";
 import { checkPrivateFileIfPresent, ensurePrivateDir, ensurePrivateFile } from "../shared/node/privateFiles.js";
 import { KERNEL_EXIT_JOURNAL_OWNED } from "../shared/node/kernelSocket.js";
+import { kernelSettingsView } from "../shared/node/kernelSettingsView.js";
 import { startRpcServer } from "./rpc/server.js";
 import { startSocketEndpoint, type SocketEndpoint } from "./rpc/socketEndpoint.js";
 import { acquireJournalLock } from "./kernel/journalLock.js";
@@ -159,6 +160,7 @@ async function main(): Promise<void> {
     implementedMethods: () => Object.keys(handlers),
     adapters: () => ["llama", "openai", "scripted"],
     tools: () => offered.map((t) => t.definition.name),
+    settings: kernelSettingsView(process.env),
     exit: () => exit("kernel/shutdown"),
   }));
   Object.assign(handlers, sessionHandlers({ control, gate, defaultModel: config.modelSpec }));

@@ -34,6 +34,16 @@ export function renderKernel(root: HTMLElement, message: Extract<ToWebview, { ty
     case "kernel/ready": {
       const { info } = message;
       section.append(el("p", `The kernel ${info.kernelVersion} is ready.`, "kernel-status"));
+      if (message.differences?.length) {
+        // Another client started the folder's kernel with its own environment: say so, never silently.
+        const warning = el("div", undefined, "kernel-differences");
+        warning.append(
+          el("p", `This window joined the kernel (pid ${info.kernelPid}) another client started; its settings differ from this window's:`),
+          ...message.differences.map((d) => el("p", d)),
+          button("Restart with this window's settings", onRestart, { id: "restart-with-settings" }),
+        );
+        section.append(warning);
+      }
       // Folded so the chat gets the room; open it to see where the kernel works and journals.
       const details = el("details");
       details.append(el("summary", "Details"));
@@ -42,6 +52,7 @@ export function renderKernel(root: HTMLElement, message: Extract<ToWebview, { ty
       field(list, "Protocol", String(info.protocolVersion), "protocol-version");
       field(list, "Workspace", info.workspaceRoot, "workspace-root");
       field(list, "Journal", info.journalPath, "journal-path");
+      field(list, "Process", `pid ${info.kernelPid}${message.joined ? ", started by another client" : ""}`, "kernel-pid");
       details.append(list);
       section.append(details);
       break;

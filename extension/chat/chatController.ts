@@ -1,6 +1,6 @@
 // The chat's state between the view and the kernel: one current session (created lazily on the
 // first message, remembered across reloads), at most one turn in flight, its events forwarded to
-// the view. Plain Node (no `vscode` import) so it runs under tests with a real kernel.
+// the view. The turn runs in the shared kernel, so a reload or a reconnect follows it (turn/follow). Plain Node (no `vscode` import) so it runs under tests with a real kernel.
 import { KernelRequestError, type KernelClient } from "../../shared/node/kernelClient.js";
 import type { NotificationParams } from "../../shared/protocol/index.js";
 import type { ToWebview } from "../../shared/protocol/webview.js";
@@ -30,6 +30,10 @@ export class ChatController {
   /** True from Send until the turn's `completed` (or until it could not start). */
   private busy = false;
   private runId: string | undefined;
+  /** The running turn was joined midway (a reload, a reconnect): its earlier part is only in the journal. */
+  private followed = false;
+  /** Why the connection dropped while a turn ran; set until the next connection says what became of it. */
+  private lostReason: string | undefined;
   private stopRequested = false;
   /** Events that arrive before turn/start answers (the kernel may stream first). */
   private early: TurnEventParams[] = [];
@@ -64,6 +68,11 @@ export class ChatController {
       this.post({ type: "chat/transcript", sessionId, messages: history.messages });
       // The view was hidden or reloaded while a turn ran: follow it so the rest streams in.
       if (this.busy && this.runId) this.post({ type: "chat/turn", runId: this.runId, message: null });
+      else if (!this.busy) {
+        // The window reloaded while a turn ran: the kernel kept running it; take over its stream.
+        const running = history.runs.find((r) => r.status === "active");
+        if (running) await this.follow(client, running.runId);
+      }
       this.post({ type: "chat/busy", busy: this.busy });
     } catch (e) {
       const message = (e as Error).message;
@@ -152,6 +161,34 @@ export class ChatController {
     return sessionId;
   }
 
+  /**
+   * turn/follow: the kernel sends this connection the rest of a running turn's events and its approval
+   * requests. True when the turn still runs; the view then streams it as a turn already running.
+   */
+  private async follow(client: KernelClient, runId: string): Promise<boolean> {
+    this.early = [];
+    this.setBusy(true);
+    let following = false;
+    try {
+      following = (await client.request("turn/follow", { runId })).following;
+    } catch (e) {
+      this.deps.log.warn(`chat: could not follow run ${runId}: ${(e as Error).message}`);
+    }
+    if (!following) {
+      this.early = [];
+      this.setBusy(false);
+      return false;
+    }
+    this.runId = runId;
+    this.followed = true;
+    this.deps.log.info(`chat: following run ${runId}, which kept running in the kernel`);
+    this.post({ type: "chat/turn", runId, message: null });
+    const early = this.early.filter((n) => n.runId === runId);
+    this.early = [];
+    for (const n of early) this.onTurnEvent(n);
+    return true;
+  }
+
   private onTurnEvent(n: TurnEventParams): void {
     if (n.sessionId !== this.sessionId) return;
     if (!this.runId) {
@@ -164,16 +201,52 @@ export class ChatController {
       this.deps.log.info(`chat: run ${n.runId} ${n.event.status}${n.event.error ? `: ${n.event.error.message}` : ""}`);
       this.runId = undefined;
       this.setBusy(false);
+      // What streamed before this view joined the turn is in the journal only: show the whole turn.
+      if (this.followed) void this.showTranscript();
+      this.followed = false;
     }
   }
 
   private onKernelState(state: KernelState): void {
-    if (!this.busy || !this.runId || state.kind === "ready") return;
-    // The kernel that ran the turn is gone: its `completed` will never come.
-    const why = state.kind === "restarting" ? state.reason : state.kind === "failed" ? state.message : "the kernel was restarted";
+    if (!this.busy || !this.runId) return;
+    // Disconnected: the kernel may still run the turn (only the connection broke), or it died. Which
+    // one is known once connected again: turn/follow answers whether the turn still runs.
+    if (state.kind === "restarting" || state.kind === "starting") {
+      this.lostReason = state.kind === "restarting" ? state.reason : "the kernel was restarted";
+      return;
+    }
+    if (state.kind === "ready") {
+      if (this.lostReason !== undefined) void this.refollow(this.runId);
+      return;
+    }
+    this.endWithoutAnswer(state.kind === "failed" ? state.message : "the kernel stopped");
+  }
+
+  /** Connected again mid-turn: follow the turn if the kernel still runs it, else say it ended. */
+  private async refollow(runId: string): Promise<void> {
+    const reason = this.lostReason ?? "the connection to the kernel closed";
+    this.lostReason = undefined;
+    try {
+      const client = await this.deps.kernel.ensureStarted();
+      if (this.runId !== runId) return;
+      if ((await client.request("turn/follow", { runId })).following) {
+        this.followed = true;
+        this.deps.log.info(`chat: following run ${runId} again after the kernel connection came back`);
+        return;
+      }
+    } catch (e) {
+      this.deps.log.warn(`chat: could not follow run ${runId} after reconnecting: ${(e as Error).message}`);
+    }
+    if (this.runId === runId) this.endWithoutAnswer(reason);
+  }
+
+  /** The kernel that ran the turn is gone: its `completed` will never come. */
+  private endWithoutAnswer(why: string): void {
     this.post({ type: "chat/notice", level: "error", message: `The turn ended without an answer: ${why}. Its committed part stays in the session.` });
     this.runId = undefined;
+    this.followed = false;
     this.setBusy(false);
+    void this.showTranscript();
   }
 
   private setBusy(busy: boolean): void {

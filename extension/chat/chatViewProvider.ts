@@ -107,7 +107,7 @@ function stateMessage(state: KernelState): ToWebview {
     case "starting":
       return { type: "kernel/starting" };
     case "ready":
-      return { type: "kernel/ready", info: state.info };
+      return { type: "kernel/ready", info: state.info, joined: state.joined, differences: state.differences };
     case "restarting":
       return { type: "kernel/restarting", delayMs: state.delayMs, reason: state.reason };
     case "failed":

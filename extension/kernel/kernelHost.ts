@@ -1,7 +1,7 @@
-// Wires the supervisor to VS Code: which folder, which journal, which runtime setting. Nothing here
-// runs at activation beyond building the closure; the kernel starts on first use.
+// Wires the supervisor to VS Code: which folder, which runtime setting, which environment. Nothing
+// here runs at activation beyond building the closures; the kernel is joined or started on first use.
 import * as vscode from "vscode";
-import { launchKernel } from "../../shared/node/kernelLauncher.js";
+import { connectOrStartKernel } from "../../shared/node/kernelLauncher.js";
 import { KernelSupervisor, type KernelLog } from "./kernelSupervisor.js";
 
 export const NODE_PATH_SETTING = "hearth.kernel.nodePath";
@@ -18,17 +18,17 @@ export function createSupervisor(context: vscode.ExtensionContext, workspace: st
   return new KernelSupervisor({
     clientVersion: vscode.version,
     log,
-    launch: (onStderr) => {
+    // Read at each connect so a changed setting applies to the next kernel this window starts.
+    env,
+    connect: (kernelEnv, onSpawn) =>
       // No journal path of its own: the kernel takes the folder's journal from shared/node/paths.ts,
-      // the same one `hearth` uses in a terminal (issue 12, item 1).
-      return launchKernel({
+      // the same one `hearth` uses in a terminal, whose kernel this window joins (issue 12).
+      connectOrStartKernel({
         distDir: context.asAbsolutePath("dist"),
         workspace,
-        // Read at each launch so a changed setting applies on the next (re)start.
         nodePathSetting: vscode.workspace.getConfiguration().get<string>(NODE_PATH_SETTING, ""),
-        env: env(),
-        onStderr,
-      });
-    },
+        env: kernelEnv,
+        onSpawn,
+      }),
   });
 }

@@ -1,18 +1,25 @@
-// Owns the kernel process for one workspace folder: starts it on first use, restarts it with
-// backoff when it crashes, and tells listeners (the chat view) what state it is in.
-// Plain Node (no `vscode` import) so it runs under tests with a real kernel.
+// The window's connection to its folder's kernel (issue 12, item 2): joins the kernel that owns the
+// folder's journal, or starts one detached; reconnects (or starts a new one) with backoff when the
+// connection drops; tells listeners (the chat view) what state it is in. The kernel outlives the
+// window: closing or reloading it only disconnects, and the kernel exits on its own when idle.
+// Plain Node (no `vscode` import) so it runs under tests with real kernels.
+import { setTimeout as sleep } from "node:timers/promises";
 import type { z } from "zod";
 import type { KernelClient } from "../../shared/node/kernelClient.js";
-import type { LaunchedKernel } from "../../shared/node/kernelLauncher.js";
+import type { SharedKernel, SpawnedKernel } from "../../shared/node/kernelLauncher.js";
+import { settingsDifferences } from "../../shared/node/kernelSettingsView.js";
+import { RuntimeUnavailable } from "../../shared/node/runtime.js";
 import type { KernelInfo as KernelInfoSchema } from "../../shared/protocol/webview.js";
 import { Backoff } from "./backoff.js";
+import { processGone, stopProcess } from "./kernelProcess.js";
 
 export type KernelInfo = z.infer<typeof KernelInfoSchema>;
 
 export type KernelState =
   | { kind: "idle" }
   | { kind: "starting" }
-  | { kind: "ready"; info: KernelInfo }
+  /** joined: another client (a terminal, another window) started it; differences: its settings that are not this window's. */
+  | { kind: "ready"; info: KernelInfo; joined: boolean; differences: string[] }
   | { kind: "restarting"; delayMs: number; reason: string }
   | { kind: "failed"; message: string };
 
@@ -24,26 +31,34 @@ export interface KernelLog {
 }
 
 export interface SupervisorDeps {
-  /** Spawns the kernel; throws when no runtime fits (the message names the runtimes tried). */
-  launch(onStderr: (line: string) => void): LaunchedKernel;
+  /** The environment this window starts a kernel with (its settings and API key), read at each connect. */
+  env(): Record<string, string>;
+  /**
+   * Joins the folder's kernel or starts one detached with `env` (connectOrStartKernel); throws
+   * RuntimeUnavailable when no runtime fits (the message names the runtimes tried).
+   */
+  connect(env: Record<string, string>, onSpawn: (spawned: SpawnedKernel) => void): Promise<SharedKernel>;
   clientVersion: string;
   log: KernelLog;
   backoff?: Backoff;
-  /** How long a stopping kernel gets after SIGTERM before SIGKILL. */
+  /** How long a kernel asked to shut down gets before SIGTERM, and then before SIGKILL. */
   stopGraceMs?: number;
 }
 
-interface Running {
-  kernel: LaunchedKernel;
-  startedAt: number;
-  stderrTail: string[];
+interface Connection {
+  kernel: SharedKernel;
+  connectedAt: number;
+  /** From initialize; unknown until it answers. */
+  pid?: number;
 }
 
-const STDERR_TAIL = 5;
-
 export class KernelSupervisor {
-  private running: Running | undefined;
+  private connection: Connection | undefined;
   private starting: Promise<KernelClient> | undefined;
+  /** Bumped whenever the current connection is dropped on purpose, so a start in flight knows it is stale. */
+  private generation = 0;
+  /** The pid of the last kernel whose connection closed unexpectedly: a new one starts only once it is gone. */
+  private lostPid: number | undefined;
   private restartTimer: NodeJS.Timeout | undefined;
   private disposed = false;
   private readonly backoff: Backoff;
@@ -59,8 +74,9 @@ export class KernelSupervisor {
     return this.current;
   }
 
+  /** The connected kernel's pid (from initialize). */
   get pid(): number | undefined {
-    return this.running?.kernel.child.pid;
+    return this.connection?.pid;
   }
 
   onState(listener: (state: KernelState) => void): { dispose(): void } {
@@ -69,15 +85,15 @@ export class KernelSupervisor {
   }
 
   /**
-   * Called with each new kernel's client before it is initialized, so that handlers for kernel →
-   * client traffic (turn/event, approval/request) exist on every kernel, restarts included.
+   * Called with each new connection's client before it is initialized, so that handlers for kernel →
+   * client traffic (turn/event, approval/request) exist on every connection: joined, started or reconnected.
    */
   onClient(listener: (client: KernelClient) => void): { dispose(): void } {
     this.clientListeners.add(listener);
     return { dispose: () => this.clientListeners.delete(listener) };
   }
 
-  /** The kernel's client, starting the kernel if it is not running (lazy: first use pays). */
+  /** The kernel's client, joining or starting the kernel if not connected (lazy: first use pays). */
   ensureStarted(): Promise<KernelClient> {
     if (this.disposed) return Promise.reject(new Error("Hearth is shutting down; the kernel will not start"));
     if (this.starting) return this.starting;
@@ -89,102 +105,153 @@ export class KernelSupervisor {
     return starting;
   }
 
-  /** A restart the person asked for: stops the current kernel and starts afresh, backoff forgotten. */
+  /**
+   * A restart the person asked for: the kernel shuts down (its turns are cancelled, for every client
+   * of it) and a new one starts with this window's settings; backoff forgotten.
+   */
   async restart(): Promise<KernelClient> {
     this.log("info", "restart requested");
     this.cancelScheduledRestart();
     this.backoff.reset();
-    await this.stopRunning();
+    await this.shutdownKernel();
     return this.ensureStarted();
   }
 
+  /** The window closes or reloads: disconnect only. The kernel goes on with its turns and exits when idle. */
   async dispose(): Promise<void> {
     this.disposed = true;
     this.cancelScheduledRestart();
-    await this.stopRunning();
+    const connection = this.drop();
+    if (connection) {
+      connection.kernel.dispose();
+      this.log("info", `disconnected from the kernel (pid ${connection.pid ?? "unknown"}); it goes on for its other clients and running turns and exits when idle`);
+    }
     this.listeners.clear();
     this.clientListeners.clear();
   }
 
   private async start(): Promise<KernelClient> {
+    const generation = this.generation;
     this.setState({ kind: "starting" });
     const t0 = Date.now();
-    const stderrTail: string[] = [];
-    let kernel: LaunchedKernel;
+    // A kernel that just died may still hold the journal's lock; a new one would be refused.
+    if (this.lostPid !== undefined) await processGone(this.lostPid, this.deps.stopGraceMs ?? 3000);
+    this.lostPid = undefined;
+    const env = this.deps.env();
+    let kernel: SharedKernel;
     try {
-      kernel = this.deps.launch((line) => {
-        this.deps.log.info(`kernel: ${line}`);
-        stderrTail.push(line);
-        if (stderrTail.length > STDERR_TAIL) stderrTail.shift();
-      });
+      kernel = await this.deps.connect(env, ({ pid, runtime, logPath }) =>
+        this.log("info", `kernel starting: pid ${pid}, Node ${runtime.version} (ABI ${runtime.abi}) at ${runtime.nodePath} (from ${runtime.source}); detached, its log is ${logPath}`));
     } catch (e) {
-      // Runtime resolution failed: retrying cannot help until the setting or the build changes.
-      const message = `The Hearth kernel cannot start: ${(e as Error).message}`;
+      if (e instanceof RuntimeUnavailable) {
+        // Retrying cannot help until the setting or the installation changes.
+        const message = `The Hearth kernel cannot start: ${e.message}`;
+        this.log("error", message);
+        this.setState({ kind: "failed", message });
+        throw new Error(message);
+      }
+      const message = `The Hearth kernel did not start: ${(e as Error).message}`;
       this.log("error", message);
-      this.setState({ kind: "failed", message });
+      if (generation === this.generation) this.scheduleReconnect(0, message);
       throw new Error(message);
     }
-    const running: Running = { kernel, startedAt: t0, stderrTail };
-    this.running = running;
-    const { runtime, child } = kernel;
-    this.log("info", `kernel starting: pid ${child.pid}, Node ${runtime.version} (ABI ${runtime.abi}) at ${runtime.nodePath} (from ${runtime.source})`);
-    void kernel.exited.then((exit) => this.onExit(running, exit));
+    if (generation !== this.generation || this.disposed) {
+      kernel.dispose();
+      throw new Error("the connection to the kernel was dropped while it was being made");
+    }
+    const connection: Connection = { kernel, connectedAt: t0 };
+    this.connection = connection;
+    void kernel.closed.then(() => this.onClosed(connection));
     for (const listener of this.clientListeners) listener(kernel.client);
+    let info: KernelInfo;
     try {
-      const info = await Promise.race([
+      info = await Promise.race([
         kernel.client.initialize("vscode", this.deps.clientVersion),
-        kernel.exited.then((exit) => {
-          throw new Error(`the kernel exited (${describeExit(exit)}) before answering initialize${tailText(stderrTail)}`);
+        kernel.closed.then(() => {
+          throw new Error("the kernel closed the connection before answering initialize");
         }),
       ]);
-      if (this.running !== running) throw new Error("it was stopped while starting");
-      this.log("info", `kernel ${info.kernelVersion} ready in ${Date.now() - t0} ms: workspace ${info.workspaceRoot}, journal ${info.journalPath}`);
-      stderrTail.length = 0; // from now on the tail holds what led to a crash, not the startup banner
-      this.setState({ kind: "ready", info });
-      return kernel.client;
     } catch (e) {
       const message = `The Hearth kernel did not start: ${(e as Error).message}`;
       this.log("error", message);
-      // A kernel that is still up but refused initialize is stopped; one that exited is restarted by onExit.
-      if (this.running === running && child.exitCode === null && child.signalCode === null) {
+      // A kernel that refused initialize (another protocol) is left alone: this window cannot use it.
+      if (this.connection === connection) {
+        this.drop();
+        kernel.dispose();
         this.setState({ kind: "failed", message });
-        await this.stopRunning();
       }
       throw new Error(message);
     }
+    if (this.connection !== connection) throw new Error("the connection to the kernel was dropped while it was being made");
+    connection.pid = info.kernelPid;
+    const joined = !kernel.started;
+    this.log("info", `${joined ? "joined" : "started"} kernel pid ${info.kernelPid}`);
+    this.log("info", `kernel ${info.kernelVersion} ready in ${Date.now() - t0} ms: workspace ${info.workspaceRoot}, journal ${info.journalPath}`);
+    // A kernel someone else started has their environment; never use it silently as if it were ours.
+    const differences = joined ? settingsDifferences(info, { ...process.env, ...env }) : [];
+    if (differences.length) {
+      this.log("warn", `the kernel (pid ${info.kernelPid}) was started with other settings than this window's: ${differences.join("; ")}. Restart it (Hearth: Restart Kernel) to use this window's settings`);
+    }
+    this.setState({ kind: "ready", info, joined, differences });
+    return kernel.client;
   }
 
-  private onExit(running: Running, exit: { code: number | null; signal: NodeJS.Signals | null }): void {
-    running.kernel.client.dispose();
-    if (this.running !== running) return; // stopped on purpose
-    this.running = undefined;
-    this.starting = undefined;
+  private async onClosed(connection: Connection): Promise<void> {
+    connection.kernel.dispose();
+    if (this.connection !== connection) return; // dropped on purpose
+    this.drop();
     if (this.disposed) return;
-    const uptimeMs = Date.now() - running.startedAt;
+    const uptimeMs = Date.now() - connection.connectedAt;
+    const pid = connection.pid;
+    // Whether the kernel died or only the connection broke decides what the log can say.
+    const exited = pid !== undefined && (await processGone(pid, 1000));
+    if (exited) this.lostPid = undefined;
+    else this.lostPid = pid;
+    const who = pid === undefined ? "the kernel" : `the kernel (pid ${pid})`;
+    const reason = exited ? `${who} exited unexpectedly after ${seconds(uptimeMs)}` : `the connection to ${who} closed unexpectedly after ${seconds(uptimeMs)}`;
+    this.scheduleReconnect(uptimeMs, reason);
+  }
+
+  /** Joins or starts a kernel after a delay that grows while connections keep failing. */
+  private scheduleReconnect(uptimeMs: number, reason: string): void {
+    if (this.disposed) return;
+    this.cancelScheduledRestart();
     const delayMs = this.backoff.next(uptimeMs);
-    const reason = `the kernel (pid ${running.kernel.child.pid}) exited unexpectedly (${describeExit(exit)}) after ${seconds(uptimeMs)}`;
-    this.log("warn", `${reason}; restarting in ${seconds(delayMs)}${tailText(running.stderrTail)}`);
+    this.log("warn", `${reason}; restarting in ${seconds(delayMs)} (joining the folder's kernel, or starting one)`);
     this.setState({ kind: "restarting", delayMs, reason });
     this.restartTimer = setTimeout(() => {
       this.restartTimer = undefined;
-      // Failures are already logged and shown by start(); a later exit schedules the next try.
+      // Failures are already logged and shown by start(); a later close schedules the next try.
       this.ensureStarted().catch(() => undefined);
     }, delayMs);
   }
 
-  private async stopRunning(): Promise<void> {
-    const running = this.running;
-    this.running = undefined;
+  /** Asks the kernel to shut down and waits until its process is gone (SIGTERM, then SIGKILL, if it lingers). */
+  private async shutdownKernel(): Promise<void> {
+    const connection = this.drop();
+    if (!connection) return;
+    const { kernel, pid } = connection;
+    const grace = this.deps.stopGraceMs ?? 3000;
+    try {
+      await Promise.race([kernel.client.request("kernel/shutdown", {}), kernel.closed]);
+      // The kernel cancels its turns and sends their last events before it closes the connection.
+      await Promise.race([kernel.closed, sleep(grace)]);
+    } catch (e) {
+      this.log("warn", `the kernel (pid ${pid ?? "unknown"}) did not accept kernel/shutdown: ${(e as Error).message}`);
+    }
+    kernel.dispose();
+    if (pid === undefined) return;
+    await stopProcess(pid, grace);
+    this.log("info", `kernel (pid ${pid}) stopped`);
+  }
+
+  /** Forgets the current connection (and any start in flight) without closing it. */
+  private drop(): Connection | undefined {
+    const connection = this.connection;
+    this.connection = undefined;
     this.starting = undefined;
-    if (!running) return;
-    const { child, exited } = running.kernel;
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    // The kernel shuts down cleanly on SIGTERM (closes the journal); SIGKILL only if it hangs.
-    child.kill("SIGTERM");
-    const grace = setTimeout(() => child.kill("SIGKILL"), this.deps.stopGraceMs ?? 3000);
-    await exited;
-    clearTimeout(grace);
-    this.log("info", `kernel (pid ${child.pid}) stopped`);
+    this.generation++;
+    return connection;
   }
 
   private cancelScheduledRestart(): void {
@@ -202,15 +269,6 @@ export class KernelSupervisor {
   }
 }
 
-function describeExit(exit: { code: number | null; signal: NodeJS.Signals | null }): string {
-  if (exit.signal) return `signal ${exit.signal}`;
-  return exit.code === null ? "could not be spawned" : `code ${exit.code}`;
-}
-
 function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
-}
-
-function tailText(lines: string[]): string {
-  return lines.length ? `; last kernel output: ${lines.join(" | ")}` : "";
 }

@@ -24,6 +24,13 @@ export interface LaunchOptions {
   onStderr?: (line: string) => void;
 }
 
+/** A detached kernel connectOrStartKernel spawned, told before it waits for its socket. */
+export interface SpawnedKernel {
+  pid: number | undefined;
+  runtime: RuntimeProbe;
+  logPath: string;
+}
+
 export interface LaunchedKernel {
   client: KernelClient;
   child: ChildProcess;
@@ -79,7 +86,7 @@ const START_TIMEOUT_MS = 30_000;
  * to it. Two clients starting at once race for the journal's lock; the loser exits and both
  * connect to the winner.
  */
-export async function connectOrStartKernel(opts: LaunchOptions & { startTimeoutMs?: number }): Promise<SharedKernel> {
+export async function connectOrStartKernel(opts: LaunchOptions & { startTimeoutMs?: number; onSpawn?: (spawned: SpawnedKernel) => void }): Promise<SharedKernel> {
   const env = { ...process.env, ...opts.env };
   const journalPath = path.resolve(opts.journalPath ?? defaultJournalPath(opts.workspace, env));
   const endpoint = kernelEndpoint(journalPath, env);
@@ -101,6 +108,7 @@ export async function connectOrStartKernel(opts: LaunchOptions & { startTimeoutM
     child.once("exit", (code) => { exit = { code }; });
     child.once("error", () => { exit = { code: null }; });
     child.unref();
+    opts.onSpawn?.({ pid: child.pid, runtime, logPath: endpoint.logPath });
   } finally {
     fs.closeSync(logFd);
   }

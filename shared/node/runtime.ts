@@ -22,12 +22,15 @@ export interface RuntimeProbe {
   abi: string;
 }
 
+/** No Node runtime fits the build: retrying cannot help until a setting or the installation changes. */
+export class RuntimeUnavailable extends Error {}
+
 export function readBuildInfo(distDir: string): BuildInfo {
   const file = path.join(distDir, "build-info.json");
   try {
     return JSON.parse(fs.readFileSync(file, "utf8")) as BuildInfo;
   } catch (e) {
-    throw new Error(`Hearth is not built: ${file} is missing or unreadable (${(e as Error).message}); run \`npm run build\``);
+    throw new RuntimeUnavailable(`Hearth is not built: ${file} is missing or unreadable (${(e as Error).message}); run \`npm run build\``);
   }
 }
 
@@ -72,9 +75,9 @@ export function resolveRuntime(build: BuildInfo, setting: string | undefined, di
     if (c.source === "setting") break;
   }
   if (build.bundledRuntime) {
-    throw new Error(`Hearth's own Node runtime does not run (${tried.join("; ")}): reinstall the extension, or set hearth.kernel.nodePath to a Node ${build.nodeVersion.split(".")[0]} binary`);
+    throw new RuntimeUnavailable(`Hearth's own Node runtime does not run (${tried.join("; ")}): reinstall the extension, or set hearth.kernel.nodePath to a Node ${build.nodeVersion.split(".")[0]} binary`);
   }
-  throw new Error(
+  throw new RuntimeUnavailable(
     `no Node runtime matches Hearth's native modules (built with Node ${build.nodeVersion}, ABI ${build.modulesAbi}). ` +
       `Tried: ${tried.join("; ")}. Set hearth.kernel.nodePath to a Node ${build.nodeVersion.split(".")[0]} binary, or rebuild Hearth with \`npm rebuild && npm run build\` under the Node you want to use.`,
   );

@@ -28,6 +28,12 @@ export const requests = {
         adapters: z.array(z.string()),
         tools: z.array(z.string()),
       }),
+      /**
+       * The start settings (environment) that change what the kernel does, as it read them ("" when
+       * unset; a secret as a short digest, never its value). A client that joins a kernel someone
+       * else started compares them with its own (issue 12).
+       */
+      settings: z.record(z.string(), z.string()),
     }),
   },
   "session/create": {
@@ -73,6 +79,12 @@ export const requests = {
       dispatchAttempted: z.boolean(),
       adapterAcknowledged: z.boolean(),
     }),
+  },
+  // A client that (re)connects while a turn runs (a window reload) takes over its stream: the turn's
+  // later events and approval requests go to this client. following false: the run is not running.
+  "turn/follow": {
+    params: z.object({ runId: Id }),
+    result: z.object({ runId: Id, following: z.boolean() }),
   },
   "task/start": {
     params: z.object({ title: z.string().min(1).max(200), prompt: z.string().min(1).max(1_000_000), model: z.string().optional() }),

@@ -9,7 +9,9 @@ export const KernelInfo = requests.initialize.result;
 /** Extension → webview. */
 export const ToWebview = z.discriminatedUnion("type", [
   z.object({ type: z.literal("kernel/starting") }),
-  z.object({ type: z.literal("kernel/ready"), info: KernelInfo }),
+  // joined: another client (a terminal, another window) started the folder's kernel; differences:
+  // its settings that are not this window's, each a sentence (issue 12). Restarting applies this window's.
+  z.object({ type: z.literal("kernel/ready"), info: KernelInfo, joined: z.boolean().optional(), differences: z.array(z.string()).optional() }),
   z.object({ type: z.literal("kernel/error"), message: z.string() }),
   // A crashed kernel is restarted with backoff; the view says so instead of going blank.
   z.object({ type: z.literal("kernel/restarting"), delayMs: z.number().int().nonnegative(), reason: z.string() }),

@@ -12,6 +12,8 @@ export interface KernelHandlerDeps {
   implementedMethods: () => string[];
   adapters: () => string[];
   tools: () => string[];
+  /** The start settings clients compare with their own (shared/node/kernelSettingsView.ts). */
+  settings: Record<string, string>;
   /** Called after the shutdown reply has been sent. */
   exit: () => void;
 }
@@ -33,6 +35,7 @@ export function kernelHandlers(deps: KernelHandlerDeps): Handlers {
           adapters: deps.adapters(),
           tools: deps.tools(),
         },
+        settings: deps.settings,
       };
     },
     "kernel/shutdown": async () => {

@@ -1,4 +1,4 @@
-// turn/start, turn/cancel and session/compact: thin calls into the turn service and condensing.
+// turn/start, turn/cancel, turn/follow and session/compact: thin calls into the turn service and condensing.
 import type { Condensation } from "../../../shared/protocol/records.js";
 import type { ShutdownGate } from "../shutdownGate.js";
 import type { TurnService } from "../turns/turnService.js";
@@ -11,6 +11,7 @@ export function turnHandlers(deps: { turns: TurnService; gate: ShutdownGate; com
       return deps.turns.start(params, ctx);
     },
     "turn/cancel": async (params) => deps.turns.cancel(params.runId),
+    "turn/follow": async (params, ctx) => deps.turns.follow(params.runId, ctx.client),
     "session/compact": async (params, ctx) => {
       deps.gate.assertAccepting("session/compact");
       return { condensation: await deps.compact(params.sessionId, ctx.client) };

@@ -15,6 +15,8 @@ const CANCEL_ACK_WAIT_MS = 3000;
 interface ActiveTurn extends RunRef {
   controller: AbortController;
   done: Promise<void>;
+  /** Who gets the turn's events and approval requests: its starter, or the last client that followed it. */
+  client: ClientChannel;
 }
 
 export interface TurnServiceDeps {
@@ -35,8 +37,13 @@ export class TurnService {
     const admission = this.deps.control.admitRun(params.sessionId, params.message, { clientId: ctx.clientId, requestId: ctx.requestId });
     const run: RunRef = { sessionId: params.sessionId, runId: admission.runId, attemptId: admission.attemptId, readOnly: params.readOnly === true };
     const controller = new AbortController();
-    const turn: ActiveTurn = { ...run, controller, done: Promise.resolve() };
-    turn.done = this.drive(turn, params, ctx.client).finally(() => this.active.delete(run.runId));
+    const turn: ActiveTurn = { ...run, controller, done: Promise.resolve(), client: ctx.client };
+    // Resolved at each use, so a client that follows the turn (turn/follow) takes over its stream.
+    const channel: ClientChannel = {
+      notify: (method, notification) => turn.client.notify(method, notification),
+      request: (method, request, signal) => turn.client.request(method, request, signal),
+    };
+    turn.done = this.drive(turn, params, channel).finally(() => this.active.delete(run.runId));
     this.active.set(run.runId, turn);
     return { runId: run.runId, attemptId: run.attemptId };
   }
@@ -55,6 +62,17 @@ export class TurnService {
     // stopped is the adapter matrix's call (an HTTP server may keep generating after a disconnect).
     const adapterAcknowledged = stopped && this.deps.control.acknowledgeCancel(runId, turn.attemptId);
     return { ...result, adapterAcknowledged };
+  }
+
+  /**
+   * A client that (re)connected while the turn runs (a window reload) takes over its stream: later
+   * events and approval requests go to it. Correlation only (spec 004): any client of this kernel may
+   * follow a turn, as any may cancel it.
+   */
+  follow(runId: string, client: ClientChannel): { runId: string; following: boolean } {
+    const turn = this.active.get(runId);
+    if (turn) turn.client = client;
+    return { runId, following: turn !== undefined };
   }
 
   /** True while any turn runs: a detached kernel with no clients stays up until its turns end. */

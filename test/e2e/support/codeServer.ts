@@ -118,11 +118,14 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
 
   const stop = async (): Promise<void> => {
     if (child.exitCode !== null || child.signalCode !== null) return;
-    // The whole group: code-server, its extension host and the kernel the extension started.
+    // The whole group: code-server and its extension host.
     try { process.kill(-child.pid!, "SIGTERM"); } catch { return; }
     const killer = setTimeout(() => { try { process.kill(-child.pid!, "SIGKILL"); } catch { /* gone */ } }, 5000);
     await exited;
     clearTimeout(killer);
+    // The kernel runs detached and outlives the window by design (docs/kernel-lifetime.md); the
+    // test's own, found by the journal locks of its HEARTH_HOME, goes with the workbench.
+    stopKernels(opts.env?.HEARTH_HOME ?? path.join(opts.profileDir, "xdg/data/hearth"));
   };
 
   const url = `http://${host}:${port}`;
@@ -136,6 +139,19 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
     await new Promise((r) => setTimeout(r, 200));
   }
   return { url, workbenchUrl: `${url}/?folder=${encodeURIComponent(opts.workspace)}`, userDataDir, logFile, stop };
+}
+
+/** SIGTERM to each kernel that holds a journal lock under `home` (the pid is in the lock file). */
+export function stopKernels(home: string): void {
+  const journals = path.join(home, "journals");
+  if (!fs.existsSync(journals)) return;
+  for (const lock of fs.readdirSync(journals).filter((f) => f.endsWith(".lock"))) {
+    const pid = Number(fs.readFileSync(path.join(journals, lock), "utf8"));
+    // A lock outlives its kernel: only a live kernel process with that pid is signalled.
+    try {
+      if (pid > 0 && fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("sidecar.mjs")) process.kill(pid, "SIGTERM");
+    } catch { /* gone already */ }
+  }
 }
 
 /** The Hearth LogOutputChannel's file under the user-data logs (empty string until it exists). */

@@ -6,8 +6,9 @@ import path from "node:path";
 import { after, describe, it } from "node:test";
 import { ChatController, NO_MODEL } from "../../../extension/chat/chatController.js";
 import { KernelSupervisor } from "../../../extension/kernel/kernelSupervisor.js";
-import { launchKernel } from "../../../shared/node/kernelLauncher.js";
+import { connectOrStartKernel } from "../../../shared/node/kernelLauncher.js";
 import type { ToWebview } from "../../../shared/protocol/webview.js";
+import { alive, isolatedEnv } from "../../support/cliProcess.js";
 import { DIST, tempDir } from "../../support/kernelProcess.js";
 
 function script(root: string, rounds: unknown[]): string {
@@ -21,18 +22,20 @@ function harness(rounds: unknown[], model?: string) {
   const workspace = path.join(root, "ws");
   fs.mkdirSync(workspace);
   const log = { info: () => {}, warn: () => {}, error: () => {} };
-  const kernel = new KernelSupervisor({
+  const env = { ...isolatedEnv(root, 5), HEARTH_ALLOW_SCRIPTED: "1" };
+  // A window's supervisor on the folder's shared kernel; a reloaded window is a new one.
+  const supervisor = () => new KernelSupervisor({
     clientVersion: "test",
     log,
-    launch: (onStderr) => launchKernel({
-      distDir: DIST, workspace, journalPath: path.join(root, "journal.sqlite"), onStderr, env: { HEARTH_ALLOW_SCRIPTED: "1" },
-    }),
+    env: () => env,
+    connect: (kernelEnv, onSpawn) => connectOrStartKernel({ distDir: DIST, workspace, env: kernelEnv, onSpawn }),
   });
+  const kernel = supervisor();
   let stored: string | undefined;
   const store = { get: () => stored, set: (id: string | undefined) => void (stored = id) };
   const spec = model ?? script(root, rounds);
-  const controller = (): { chat: ChatController; posted: ToWebview[]; until(test: (m: ToWebview) => boolean): Promise<ToWebview> } => {
-    const chat = new ChatController({ kernel, model: () => spec, store, log, restricted: () => false });
+  const controller = (on: KernelSupervisor = kernel): { chat: ChatController; posted: ToWebview[]; until(test: (m: ToWebview) => boolean): Promise<ToWebview> } => {
+    const chat = new ChatController({ kernel: on, model: () => spec, store, log, restricted: () => false });
     const posted: ToWebview[] = [];
     const waiters: { test(m: ToWebview): boolean; resolve(m: ToWebview): void }[] = [];
     chat.attach((m) => {
@@ -52,14 +55,21 @@ function harness(rounds: unknown[], model?: string) {
     };
     return { chat, posted, until };
   };
-  return { kernel, workspace, store, controller };
+  return { kernel, supervisor, workspace, store, controller };
 }
 
 const completed = (m: ToWebview): boolean => m.type === "chat/event" && m.event.type === "completed";
 
 describe("chat controller with a real kernel", () => {
   const kernels: KernelSupervisor[] = [];
-  after(async () => { for (const k of kernels) await k.dispose(); });
+  after(async () => {
+    for (const k of kernels) {
+      // Detached kernels outlive their windows by design; the tests' own are stopped here.
+      const pid = k.pid;
+      await k.dispose();
+      if (pid && alive(pid)) process.kill(pid, "SIGTERM");
+    }
+  });
 
   it("with no model set it says how to set hearth.model and never starts the kernel (spec 004: lifecycle: nothing is created without a model to run it)", async () => {
     const h = harness([], "");
@@ -126,5 +136,31 @@ describe("chat controller with a real kernel", () => {
     assert.equal(done.event.status, "cancelled");
     assert.deepEqual(posted.at(-1), { type: "chat/busy", busy: false });
     chat.dispose();
+  });
+
+  it("a window reloaded mid-turn joins the kernel, which kept running the turn, and the new view follows it to its end (issue 12, item 2: the kernel outlives the window)", async () => {
+    const h = harness([{ text: ["one ", "two ", "three ", "four"], delayMs: 400 }]);
+    const { chat, until } = h.controller();
+    await chat.send("count");
+    await until((m) => m.type === "chat/event" && m.event.type === "answer_delta");
+    const pid = h.kernel.pid!;
+    // The window goes: its controller and supervisor are disposed; the kernel goes on.
+    chat.dispose();
+    await h.kernel.dispose();
+    const window2 = h.supervisor();
+    kernels.push(window2);
+    const reloaded = h.controller(window2);
+    await reloaded.chat.showTranscript();
+    assert.equal(window2.pid, pid, "the reloaded window joined the running kernel");
+    const follow = reloaded.posted.find((m) => m.type === "chat/turn");
+    assert.deepEqual(follow && { ...follow, runId: "" }, { type: "chat/turn", runId: "", message: null }, "the view is told a turn is running");
+    const done = await reloaded.until(completed);
+    assert.ok(done.type === "chat/event" && done.event.type === "completed");
+    assert.equal(done.event.status, "completed", "the turn ran to its end across the reload");
+    // Then the whole turn as journaled, including what streamed before the reload.
+    const transcript = await reloaded.until((m) => m.type === "chat/transcript" && m.messages.some((x) => x.role === "assistant"));
+    assert.ok(transcript.type === "chat/transcript");
+    assert.deepEqual(transcript.messages.flatMap((m) => (m.role === "assistant" ? [m.text] : [])), ["one two three four"]);
+    reloaded.chat.dispose();
   });
 });
