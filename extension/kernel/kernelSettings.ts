@@ -5,7 +5,8 @@
 /** Settings whose change needs a kernel restart to apply. */
 export const KERNEL_SETTINGS = [
   "hearth.kernel.nodePath", "hearth.inference.threads", "hearth.inference.contextSize", "hearth.inference.gpu",
-  "hearth.tools.enabled", "hearth.tools.shell", "hearth.tools.webFetch",
+  "hearth.tools.enabled", "hearth.tools.shell", "hearth.tools.readsNeedApproval", "hearth.tools.webFetch",
+  "hearth.agent.maxRounds", "hearth.agent.repeatedFailureLimit",
   "hearth.kernel.idleSeconds", "hearth.home",
 ] as const;
 
@@ -34,6 +35,9 @@ export function kernelEnv(config: KernelSettingsSource): Record<string, string> 
   positive("hearth.inference.threads", "HEARTH_THREADS");
   positive("hearth.inference.contextSize", "HEARTH_CONTEXT_SIZE");
   positive("hearth.kernel.idleSeconds", "HEARTH_KERNEL_IDLE_SECONDS");
+  positive("hearth.agent.maxRounds", "HEARTH_MAX_ROUNDS");
+  positive("hearth.agent.repeatedFailureLimit", "HEARTH_REPEATED_FAILURE_LIMIT");
+  if (config.get<boolean>("hearth.tools.readsNeedApproval", false)) env.HEARTH_APPROVE_READS = "1";
   if (config.get<string>("hearth.inference.gpu", "auto") === "off") env.HEARTH_GPU = "off";
   const tools = offeredTools(config);
   env.HEARTH_TOOLS = tools.length ? tools.join(",") : "none";

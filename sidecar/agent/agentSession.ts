@@ -38,6 +38,7 @@ export interface AgentSessionParts {
   readonly ids: CallIdRegistry;
   readonly options: GenerationOptions;
   readonly loopLimits: LoopLimits;
+  readonly approveReads: boolean;
   readonly context: ContextCondenser;
 }
 
@@ -96,7 +97,7 @@ export class AgentSession {
       await this.p.memory.beginTurn({ sessionKey: this.p.sessionKey, turnId, user: { role: "user", text: userText }, authorityDigest: this.p.authority.digests.authority });
       const run = new TurnRun({
         sessionKey: this.p.sessionKey, turnId, authorityDigest: this.p.authority.digests.authority,
-        ceiling: this.p.ceiling, memory: this.p.memory, approval: this.p.approval, signal,
+        ceiling: this.p.ceiling, memory: this.p.memory, approval: this.p.approval, approveReads: this.p.approveReads, signal,
         model: this.p.model, instructions: this.p.instructions, history: this.p.history, ids: this.p.ids, options,
         stripReasoning: stripsReasoning(this.p.model.capabilities), loopLimits: this.p.loopLimits, context: this.p.context,
         onEvent: opts.onEvent ?? (() => undefined),

@@ -26,6 +26,7 @@ export class AgentSessionBuilder {
   private _model: AgentModel | null = null;
   private _memory: AgentMemory | null = null;
   private _approval: ApprovalPort = denyAllApprovals; // spec 000 #8: the default denies
+  private _approveReads = false;
   private _systemPrompt: string | null = null;
   private _history: readonly AgentMessage[] = [];
   private _options: GenerationOptions = {};
@@ -40,6 +41,8 @@ export class AgentSessionBuilder {
   model(model: AgentModel): this { this._model = model; return this; }
   memory(memory: AgentMemory): this { this._memory = memory; return this; }
   approval(approval: ApprovalPort): this { this._approval = approval; return this; }
+  /** Read-only tools ask for approval too (a stricter policy; the authority ceiling is unchanged). */
+  approveReads(on: boolean): this { this._approveReads = on; return this; }
   systemPrompt(text: string): this { this._systemPrompt = text; return this; }
   /** Strict committed history to resume from (spec 000 #7). */
   history(messages: readonly AgentMessage[]): this { this._history = structuredClone([...messages]); return this; }
@@ -90,7 +93,7 @@ export class AgentSessionBuilder {
       hasTools: tools.size > 0,
     });
     return new AgentSession({
-      sessionKey: this._sessionKey, model, memory, approval: this._approval,
+      sessionKey: this._sessionKey, model, memory, approval: this._approval, approveReads: this._approveReads,
       ceiling: new ToolCeiling(tools), authority, instructions, history: structuredClone([...this._history]),
       ids, options: this._options, loopLimits: this._loopLimits, context: new ContextCondenser(model, this._condensations, this._condensed),
     });

@@ -21,6 +21,8 @@ export interface BatchContext {
   readonly ceiling: ToolCeiling;
   readonly memory: AgentMemory;
   readonly approval: ApprovalPort;
+  /** Reads ask too (the person's setting); writes, commands and network always ask (spec 000 #8). */
+  readonly approveReads: boolean;
   readonly signal: AbortSignal;
   readonly emit: (event: AgentEvent) => void;
 }
@@ -63,7 +65,7 @@ export class ToolBatch {
     const toolCtx: ToolContext = { callId: call.callId, signal: policy === "Interruptible" ? this.ctx.signal : NEVER_ABORTED };
     const inputHash = inputHashOf(call.arguments);
     const proposal = await raceCancellation(this.propose(tool, call, toolCtx), this.ctx.signal);
-    if (tool.definition.requiresApproval) {
+    if (tool.definition.requiresApproval || (this.ctx.approveReads && tool.definition.effectClass === "read")) {
       const denial = await this.askApproval(call, inputHash, tool, proposal.preview);
       if (denial !== null) return this.finish(synthetic(call, denial));
     }

@@ -36,6 +36,20 @@ describe("approvals", () => {
     assert.equal(tool.value, 1);
   });
 
+  it("asks before a read when the person wants reads approved, and runs it only when approved (issue 10 item 5; spec 000 #8)", async () => {
+    const asked: ApprovalRequest[] = [];
+    const approval: ApprovalPort = { request: async (r) => { asked.push(r); return { decision: "deny", callId: r.call.callId, inputHash: r.inputHash, reason: "not now" }; } };
+    const read = new CounterTool({ effectClass: "read" });
+    const { builder: b } = builder(oneCall(), [read]);
+    const out = await b.approval(approval).approveReads(true).build().runTurn("go");
+    assert.deepEqual(asked.map((r) => r.effectClass), ["read"]);
+    assert.equal(read.effects.length, 0, "a denied read does not run");
+    assert.match(toolOutputs(out.messages)[0]!, /^denied: not now/);
+    const plain = builder(oneCall(), [new CounterTool({ effectClass: "read" })]);
+    await plain.builder.approval(approval).build().runTurn("go");
+    assert.equal(asked.length, 1, "by default a read asks no one");
+  });
+
   it("hashes input exactly as the kernel ledger does, so approval and claim name one input (spec 000 #8)", () => {
     const args = { b: [1, { z: "x", a: null }], a: "é" };
     assert.equal(inputHashOf(args), ledgerInputHash(args));
