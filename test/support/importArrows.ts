@@ -48,7 +48,8 @@ const ALLOWED_PACKAGES: Record<string, (pkg: string) => boolean> = {
   "shared/node": (p) => p === "zod" || p === "vscode-jsonrpc",
   // diff: pure JS, bundled; the hunks of an edit proposal drawn in the file (issue 14).
   extension: (p) => p === "vscode" || p === "zod" || p === "vscode-jsonrpc" || p === "diff",
-  webview: (p) => p === "zod" || p.startsWith("@vscode/webview-ui-toolkit"),
+  // markdown-it, DOMPurify, highlight.js: the answers' rendering (issue 15), bundled for the browser.
+  webview: (p) => ["zod", "markdown-it", "dompurify", "highlight.js"].includes(p) || p.startsWith("@vscode/webview-ui-toolkit"),
 };
 const SIDECAR_FORBIDDEN = new Set(["vscode"]);
 
