@@ -2,7 +2,7 @@
 // first message, remembered across reloads), at most one turn in flight, its events forwarded to
 // the view. The turn runs in the shared kernel, so a reload or a reconnect follows it (turn/follow). Plain Node (no `vscode` import) so it runs under tests with a real kernel.
 import { KernelRequestError, type KernelClient } from "../../shared/node/kernelClient.js";
-import type { NotificationParams } from "../../shared/protocol/index.js";
+import type { HistoryMessage, NotificationParams, TurnEvent } from "../../shared/protocol/index.js";
 import type { ToWebview } from "../../shared/protocol/webview.js";
 import type { KernelLog, KernelState, KernelSupervisor } from "../kernel/kernelSupervisor.js";
 
@@ -30,12 +30,10 @@ export class ChatController {
   /** True from Send until the turn's `completed` (or until it could not start). */
   private busy = false;
   private runId: string | undefined;
-  /** The running turn was joined midway (a reload, a reconnect): its earlier part is only in the journal. */
-  private followed = false;
   /** Why the connection dropped while a turn ran; set until the next connection says what became of it. */
   private lostReason: string | undefined;
   private stopRequested = false;
-  /** Events that arrive before turn/start answers (the kernel may stream first). */
+  /** Events that arrive before turn/start or turn/follow answers (the kernel may stream first). */
   private early: TurnEventParams[] = [];
   private view: ((message: ToWebview) => void) | undefined;
   private readonly subscriptions: { dispose(): void }[];
@@ -53,7 +51,11 @@ export class ChatController {
     this.view = post;
   }
 
-  /** The view (re)loaded: show the current session's committed history and whether a turn runs. */
+  /**
+   * The view (re)loaded, or the connection to the kernel came back: show the current session's
+   * committed history and follow a turn of it that runs in the kernel (this window's, or one that
+   * kept running across a window reload).
+   */
   async showTranscript(): Promise<void> {
     this.post({ type: "chat/busy", busy: this.busy });
     const sessionId = this.sessionId;
@@ -65,14 +67,27 @@ export class ChatController {
       const client = await this.deps.kernel.ensureStarted();
       const history = await client.request("session/history", { sessionId });
       if (this.sessionId !== sessionId) return; // a new chat began meanwhile
-      this.post({ type: "chat/transcript", sessionId, messages: history.messages });
-      // The view was hidden or reloaded while a turn ran: follow it so the rest streams in.
-      if (this.busy && this.runId) this.post({ type: "chat/turn", runId: this.runId, message: null });
-      else if (!this.busy) {
-        // The window reloaded while a turn ran: the kernel kept running it; take over its stream.
-        const running = history.runs.find((r) => r.status === "active");
-        if (running) await this.follow(client, running.runId);
+      const running = history.runs.find((r) => r.status === "active");
+      const mine = !this.busy || this.runId === running?.runId;
+      const streamed = running && mine ? await this.follow(client, running.runId) : undefined;
+      if (this.sessionId !== sessionId) return;
+      if (running && streamed) {
+        // The running turn's committed part is in the history too: show the history before the
+        // turn, then everything the turn streamed so far, as if the view had never left.
+        this.post({ type: "chat/transcript", sessionId, messages: throughLastUserMessage(history.messages) });
+        this.post({ type: "chat/turn", runId: running.runId, message: null });
+        for (const event of streamed) this.post({ type: "chat/event", runId: running.runId, event });
+        this.runId = running.runId;
+        const early = this.early.filter((n) => n.runId === running.runId);
+        this.early = [];
+        for (const n of early) this.onTurnEvent(n);
+      } else {
+        this.post({ type: "chat/transcript", sessionId, messages: history.messages });
+        const ended = this.busy && this.runId ? history.runs.find((r) => r.runId === this.runId && r.status !== "active") : undefined;
+        // It ended while this window was not connected: its `completed` never reached this window.
+        if (ended) this.endWithoutAnswer(ended.status === "completed" ? undefined : this.lostReason ?? `the run ${ended.status}`);
       }
+      this.lostReason = undefined;
       this.post({ type: "chat/busy", busy: this.busy });
     } catch (e) {
       const message = (e as Error).message;
@@ -162,31 +177,26 @@ export class ChatController {
   }
 
   /**
-   * turn/follow: the kernel sends this connection the rest of a running turn's events and its approval
-   * requests. True when the turn still runs; the view then streams it as a turn already running.
+   * turn/follow: this connection takes over the turn's stream (later events, approval requests).
+   * The events it streamed so far when it still runs; undefined when it does not. Events that
+   * arrive meanwhile are held in `early` and replayed after those.
    */
-  private async follow(client: KernelClient, runId: string): Promise<boolean> {
+  private async follow(client: KernelClient, runId: string): Promise<TurnEvent[] | undefined> {
+    this.runId = undefined;
     this.early = [];
-    this.setBusy(true);
-    let following = false;
+    if (!this.busy) this.setBusy(true);
     try {
-      following = (await client.request("turn/follow", { runId })).following;
+      const answer = await client.request("turn/follow", { runId });
+      if (answer.following) {
+        this.deps.log.info(`chat: following run ${runId}, which runs in the kernel (${answer.events.length} events so far)`);
+        return answer.events;
+      }
     } catch (e) {
       this.deps.log.warn(`chat: could not follow run ${runId}: ${(e as Error).message}`);
     }
-    if (!following) {
-      this.early = [];
-      this.setBusy(false);
-      return false;
-    }
-    this.runId = runId;
-    this.followed = true;
-    this.deps.log.info(`chat: following run ${runId}, which kept running in the kernel`);
-    this.post({ type: "chat/turn", runId, message: null });
-    const early = this.early.filter((n) => n.runId === runId);
     this.early = [];
-    for (const n of early) this.onTurnEvent(n);
-    return true;
+    this.setBusy(false);
+    return undefined;
   }
 
   private onTurnEvent(n: TurnEventParams): void {
@@ -201,52 +211,32 @@ export class ChatController {
       this.deps.log.info(`chat: run ${n.runId} ${n.event.status}${n.event.error ? `: ${n.event.error.message}` : ""}`);
       this.runId = undefined;
       this.setBusy(false);
-      // What streamed before this view joined the turn is in the journal only: show the whole turn.
-      if (this.followed) void this.showTranscript();
-      this.followed = false;
     }
   }
 
   private onKernelState(state: KernelState): void {
     if (!this.busy || !this.runId) return;
-    // Disconnected: the kernel may still run the turn (only the connection broke), or it died. Which
-    // one is known once connected again: turn/follow answers whether the turn still runs.
+    // Disconnected: the kernel may still run the turn (only the connection broke), or it died.
+    // Which one is known once connected again: the history and turn/follow say.
     if (state.kind === "restarting" || state.kind === "starting") {
-      this.lostReason = state.kind === "restarting" ? state.reason : "the kernel was restarted";
+      this.lostReason ??= state.kind === "restarting" ? state.reason : "the kernel was restarted";
       return;
     }
     if (state.kind === "ready") {
-      if (this.lostReason !== undefined) void this.refollow(this.runId);
+      if (this.lostReason !== undefined) void this.showTranscript();
       return;
     }
     this.endWithoutAnswer(state.kind === "failed" ? state.message : "the kernel stopped");
   }
 
-  /** Connected again mid-turn: follow the turn if the kernel still runs it, else say it ended. */
-  private async refollow(runId: string): Promise<void> {
-    const reason = this.lostReason ?? "the connection to the kernel closed";
-    this.lostReason = undefined;
-    try {
-      const client = await this.deps.kernel.ensureStarted();
-      if (this.runId !== runId) return;
-      if ((await client.request("turn/follow", { runId })).following) {
-        this.followed = true;
-        this.deps.log.info(`chat: following run ${runId} again after the kernel connection came back`);
-        return;
-      }
-    } catch (e) {
-      this.deps.log.warn(`chat: could not follow run ${runId} after reconnecting: ${(e as Error).message}`);
+  /** The turn will send no `completed` to this window; why, unless it completed. */
+  private endWithoutAnswer(why: string | undefined): void {
+    if (why !== undefined) {
+      this.post({ type: "chat/notice", level: "error", message: `The turn ended without an answer: ${why}. Its committed part stays in the session.` });
     }
-    if (this.runId === runId) this.endWithoutAnswer(reason);
-  }
-
-  /** The kernel that ran the turn is gone: its `completed` will never come. */
-  private endWithoutAnswer(why: string): void {
-    this.post({ type: "chat/notice", level: "error", message: `The turn ended without an answer: ${why}. Its committed part stays in the session.` });
     this.runId = undefined;
-    this.followed = false;
+    this.lostReason = undefined;
     this.setBusy(false);
-    void this.showTranscript();
   }
 
   private setBusy(busy: boolean): void {
@@ -257,4 +247,10 @@ export class ChatController {
   private post(message: ToWebview): void {
     this.view?.(message);
   }
+}
+
+/** The history before the running turn: up to its user message, the last one (one turn runs per session). */
+function throughLastUserMessage(messages: HistoryMessage[]): HistoryMessage[] {
+  const last = messages.map((m) => m.role).lastIndexOf("user");
+  return messages.slice(0, last + 1);
 }

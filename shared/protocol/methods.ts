@@ -80,11 +80,12 @@ export const requests = {
       adapterAcknowledged: z.boolean(),
     }),
   },
-  // A client that (re)connects while a turn runs (a window reload) takes over its stream: the turn's
-  // later events and approval requests go to this client. following false: the run is not running.
+  // A client that (re)connects while a turn runs (a window reload) takes over its stream: `events`
+  // are those the turn streamed so far (adjacent deltas joined), and its later events and approval
+  // requests go to this client. following false: the run is not running (events empty).
   "turn/follow": {
     params: z.object({ runId: Id }),
-    result: z.object({ runId: Id, following: z.boolean() }),
+    result: z.object({ runId: Id, following: z.boolean(), events: z.array(TurnEvent) }),
   },
   "task/start": {
     params: z.object({ title: z.string().min(1).max(200), prompt: z.string().min(1).max(1_000_000), model: z.string().optional() }),

@@ -12,6 +12,7 @@ import { after, before, describe, it } from "node:test";
 import { launchBrowser, openWorkbench, type Browser } from "./support/browser.js";
 import { readHearthLog, startCodeServer, type CodeServer } from "./support/codeServer.js";
 import { newRunDir, stopwatch } from "./support/runDir.js";
+import { endScenario } from "./support/scenario.js";
 import { findTools } from "./support/tools.js";
 import { packagedVsix } from "../support/packagedExtension.js";
 import { openActivityBarContainer, runCommand, waitFor, webviewViewFrame } from "./support/webview.js";
@@ -52,15 +53,7 @@ describe("Hearth in a real VS Code workbench (code-server + headless Chromium)",
   after(async () => {
     const page = browser?.page;
     if (page) await page.screenshot({ path: path.join(runDir, passed ? "chat-view.png" : "failure.png") }).catch(() => undefined);
-    await browser?.close().catch(() => undefined);
-    await server?.stop();
-    if (server) {
-      fs.writeFileSync(path.join(runDir, "Hearth.log"), readHearthLog(server.userDataDir));
-      fs.copyFileSync(server.logFile, path.join(runDir, "code-server.log"));
-    }
-    fs.writeFileSync(path.join(runDir, "result.json"), JSON.stringify({ passed, marks: clock.marks, consoleErrors: browser?.consoleErrors ?? [] }, null, 2));
-    if (passed) fs.rmSync(scratch, { recursive: true, force: true });
-    else console.error(`e2e artifacts: ${runDir} (workbench profile kept in ${scratch})`);
+    await endScenario({ runDir, scratch, server, browser, passed, marks: clock.marks });
   });
 
   it("the chat view shows the kernel's version and workspace from initialize (issue 2: extension → kernel → webview is real)", async (t) => {

@@ -13,6 +13,7 @@ import { launchBrowser, openWorkbench, type Browser } from "./support/browser.js
 import { readHearthLog, startCodeServer, type CodeServer } from "./support/codeServer.js";
 import type { Locator, Page } from "./support/playwright.js";
 import { newRunDir, stopwatch } from "./support/runDir.js";
+import { endScenario } from "./support/scenario.js";
 import { findTools } from "./support/tools.js";
 import { packagedVsix } from "../support/packagedExtension.js";
 import { openActivityBarContainer, webviewViewFrame } from "./support/webview.js";
@@ -57,15 +58,7 @@ describe("approvals in place: edit lenses in the file, shell cards in the chat (
 
   after(async () => {
     if (browser && passed < 4) await shot("failure").catch(() => undefined);
-    await browser?.close().catch(() => undefined);
-    await server?.stop();
-    if (server) {
-      fs.writeFileSync(path.join(runDir, "Hearth.log"), readHearthLog(server.userDataDir));
-      fs.copyFileSync(server.logFile, path.join(runDir, "code-server.log"));
-    }
-    fs.writeFileSync(path.join(runDir, "result.json"), JSON.stringify({ passed, marks: clock.marks, consoleErrors: browser?.consoleErrors ?? [] }, null, 2));
-    if (passed === 4) fs.rmSync(scratch, { recursive: true, force: true });
-    else console.error(`e2e artifacts: ${runDir} (workbench profile kept in ${scratch})`);
+    await endScenario({ runDir, scratch, server, browser, passed: passed === 4, marks: clock.marks });
   });
 
   async function send(text: string): Promise<void> {

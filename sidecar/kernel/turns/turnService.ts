@@ -7,6 +7,7 @@ import { STOPPED_KINDS, type AgentSession, type TurnOutcome } from "../../agent/
 import type { ControlPlane } from "../control/controlPlane.js";
 import type { ClientChannel, RequestContext } from "../handlers/types.js";
 import { EventCoalescer } from "./eventCoalescer.js";
+import { recordEvent } from "./turnReplay.js";
 import type { RunRef } from "./sessionAgent.js";
 
 /** How long turn/cancel waits for the turn to reach its completion barrier before answering. */
@@ -17,6 +18,10 @@ interface ActiveTurn extends RunRef {
   done: Promise<void>;
   /** Who gets the turn's events and approval requests: its starter, or the last client that followed it. */
   client: ClientChannel;
+  /** Its `completed` event is sent: a client that follows it now would wait for nothing. */
+  completionSent?: boolean;
+  /** The events streamed so far, for a client that follows the turn midway. */
+  sent: TurnEvent[];
 }
 
 export interface TurnServiceDeps {
@@ -37,7 +42,7 @@ export class TurnService {
     const admission = this.deps.control.admitRun(params.sessionId, params.message, { clientId: ctx.clientId, requestId: ctx.requestId });
     const run: RunRef = { sessionId: params.sessionId, runId: admission.runId, attemptId: admission.attemptId, readOnly: params.readOnly === true };
     const controller = new AbortController();
-    const turn: ActiveTurn = { ...run, controller, done: Promise.resolve(), client: ctx.client };
+    const turn: ActiveTurn = { ...run, controller, done: Promise.resolve(), client: ctx.client, sent: [] };
     // Resolved at each use, so a client that follows the turn (turn/follow) takes over its stream.
     const channel: ClientChannel = {
       notify: (method, notification) => turn.client.notify(method, notification),
@@ -65,14 +70,16 @@ export class TurnService {
   }
 
   /**
-   * A client that (re)connected while the turn runs (a window reload) takes over its stream: later
-   * events and approval requests go to it. Correlation only (spec 004): any client of this kernel may
+   * A client that (re)connected while the turn runs (a window reload) takes over its stream: it gets
+   * the events streamed so far, and later events and approval requests go to it. Correlation only (spec 004): any client of this kernel may
    * follow a turn, as any may cancel it.
    */
-  follow(runId: string, client: ClientChannel): { runId: string; following: boolean } {
+  follow(runId: string, client: ClientChannel): { runId: string; following: boolean; events: TurnEvent[] } {
     const turn = this.active.get(runId);
-    if (turn) turn.client = client;
-    return { runId, following: turn !== undefined };
+    if (!turn || turn.completionSent) return { runId, following: false, events: [] };
+    // In one tick: the events so far come back here, every later one goes to the new client.
+    turn.client = client;
+    return { runId, following: true, events: [...turn.sent] };
   }
 
   /** True while any turn runs: a detached kernel with no clients stays up until its turns end. */
@@ -93,7 +100,10 @@ export class TurnService {
   }
 
   private async drive(turn: ActiveTurn, params: { message: string; options?: GenerationOptions }, client: ClientChannel): Promise<void> {
-    const coalescer = new EventCoalescer((seq, event) => client.notify("turn/event", { sessionId: turn.sessionId, runId: turn.runId, seq, event }));
+    const coalescer = new EventCoalescer((seq, event) => {
+      recordEvent(turn.sent, event);
+      client.notify("turn/event", { sessionId: turn.sessionId, runId: turn.runId, seq, event });
+    });
     let completed: Extract<TurnEvent, { type: "completed" }>;
     try {
       // A cancel while the model loads ends the turn at once; the load goes on for the next turn.
@@ -115,6 +125,7 @@ export class TurnService {
       completed = { type: "completed", status, error: { code, message } };
     }
     coalescer.flush();
+    turn.completionSent = true;
     coalescer.push(completed);
   }
 

@@ -33,6 +33,7 @@ export interface ConsoleMessage {
 
 export interface Page {
   goto(url: string, opts?: { timeout?: number }): Promise<unknown>;
+  reload(opts?: { timeout?: number }): Promise<unknown>;
   locator(selector: string, opts?: { hasText?: string | RegExp }): Locator;
   frameLocator(selector: string): FrameLocator;
   waitForSelector(selector: string, opts?: { state?: "attached" | "visible"; timeout?: number }): Promise<unknown>;

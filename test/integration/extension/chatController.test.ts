@@ -152,15 +152,35 @@ describe("chat controller with a real kernel", () => {
     const reloaded = h.controller(window2);
     await reloaded.chat.showTranscript();
     assert.equal(window2.pid, pid, "the reloaded window joined the running kernel");
-    const follow = reloaded.posted.find((m) => m.type === "chat/turn");
-    assert.deepEqual(follow && { ...follow, runId: "" }, { type: "chat/turn", runId: "", message: null }, "the view is told a turn is running");
     const done = await reloaded.until(completed);
     assert.ok(done.type === "chat/event" && done.event.type === "completed");
     assert.equal(done.event.status, "completed", "the turn ran to its end across the reload");
-    // Then the whole turn as journaled, including what streamed before the reload.
-    const transcript = await reloaded.until((m) => m.type === "chat/transcript" && m.messages.some((x) => x.role === "assistant"));
-    assert.ok(transcript.type === "chat/transcript");
-    assert.deepEqual(transcript.messages.flatMap((m) => (m.role === "assistant" ? [m.text] : [])), ["one two three four"]);
+    // The view shows the history before the turn, then the whole turn: what streamed before the
+    // reload (from turn/follow) and after it, as if it had never left.
+    const shown = reloaded.posted.slice(reloaded.posted.findLastIndex((m) => m.type === "chat/transcript"));
+    assert.deepEqual(shown[0], { type: "chat/transcript", sessionId: h.store.get(), messages: [{ seq: 1, role: "user", text: "count" }] });
+    assert.deepEqual({ ...shown[1], runId: "" }, { type: "chat/turn", runId: "", message: null }, "the view is told a turn is running");
+    const answer = shown.flatMap((m) => (m.type === "chat/event" && m.event.type === "answer_delta" ? [m.event.text] : [])).join("");
+    assert.equal(answer, "one two three four");
+    assert.deepEqual(reloaded.posted.at(-1), { type: "chat/busy", busy: false });
     reloaded.chat.dispose();
+  });
+
+  it("a kernel killed mid-turn: once a new kernel serves, the view says the turn ended without an answer and why, and the chat is free again (issue 12: crash → the next kernel reconciles)", async () => {
+    const h = harness([{ text: ["never ", "finished"], delayMs: 2000 }]);
+    kernels.push(h.kernel);
+    const { chat, posted, until } = h.controller();
+    await chat.send("go");
+    await until((m) => m.type === "chat/turn");
+    const pid = h.kernel.pid!;
+    process.kill(pid, "SIGKILL");
+    const notice = await until((m) => m.type === "chat/notice");
+    assert.ok(notice.type === "chat/notice");
+    assert.match(notice.message, new RegExp(`^The turn ended without an answer: the kernel \\(pid ${pid}\\) exited unexpectedly after [\\d.]+ s\\. Its committed part stays in the session\\.$`));
+    assert.notEqual(h.kernel.pid, pid, "a new kernel serves the folder");
+    assert.deepEqual(posted.at(-1), { type: "chat/busy", busy: false });
+    const transcript = posted.findLast((m) => m.type === "chat/transcript");
+    assert.deepEqual(transcript?.type === "chat/transcript" && transcript.messages.map((m) => m.role), ["user"], "the reconciled history: the message, no answer");
+    chat.dispose();
   });
 });

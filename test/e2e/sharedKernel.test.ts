@@ -1,0 +1,128 @@
+// One kernel per folder that outlives the window (issue 12, item 2), in a real workbench with Hearth
+// installed from its .vsix: the chat view's kernel is the folder's shared, detached kernel, so
+// `hearth sessions` run with the installed extension's own CLI joins it and lists the editor's chat
+// while its turn runs; and a window reload mid-turn leaves the turn running in the kernel, the
+// reloaded window joins the same kernel and its view follows the turn to its end.
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { after, before, describe, it } from "node:test";
+import { launchBrowser, openWorkbench, type Browser } from "./support/browser.js";
+import { readHearthLog, startCodeServer, type CodeServer } from "./support/codeServer.js";
+import { newRunDir, stopwatch } from "./support/runDir.js";
+import { endScenario } from "./support/scenario.js";
+import { findTools } from "./support/tools.js";
+import { packagedVsix } from "../support/packagedExtension.js";
+import { defaultJournalPath, journalLockPath } from "../../shared/node/paths.js";
+import { openActivityBarContainer, waitFor, webviewViewFrame } from "./support/webview.js";
+
+const ROOT = path.resolve(".");
+const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string; publisher: string; name: string };
+const EXTENSION_ID = `${pkg.publisher}.${pkg.name}`;
+// One slow round: long enough (≈ 15 s) to run the CLI and reload the window while it streams.
+const DELTAS = Array.from({ length: 30 }, (_, i) => `${i + 1} `);
+const MESSAGE = "Count to thirty, slowly";
+
+describe("the folder's kernel is shared and outlives the window (issue 12, item 2) in a real workbench", { timeout: 240_000 }, () => {
+  const runDir = newRunDir("sharedKernel");
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "hearth-e2e-shared-"));
+  const workspace = path.join(scratch, "workspace");
+  const home = path.join(scratch, "hearth-home");
+  const profileDir = path.join(scratch, "profile");
+  const clock = stopwatch();
+  let server: CodeServer | undefined;
+  let browser: Browser | undefined;
+  let passed = false;
+  let kernelPid = 0;
+
+  const shot = (name: string) => browser!.page.screenshot({ path: path.join(runDir, name) });
+  const lockPid = () => Number(fs.readFileSync(journalLockPath(defaultJournalPath(workspace, { HEARTH_HOME: home })), "utf8"));
+
+  before(async () => {
+    const tools = findTools();
+    fs.mkdirSync(workspace);
+    const script = path.join(scratch, "slow-count.json");
+    fs.writeFileSync(script, JSON.stringify({ rounds: [{ text: DELTAS, delayMs: 500 }] }));
+    server = await startCodeServer({
+      tools, profileDir, vsix: packagedVsix(), workspace,
+      settings: { "hearth.model": `scripted:${script}` },
+      // The same HEARTH_HOME for the workbench and the terminal: one journal, one kernel.
+      env: { HEARTH_ALLOW_SCRIPTED: "1", HEARTH_HOME: home },
+    });
+    browser = await launchBrowser(tools, path.join(scratch, "browser"));
+    await openWorkbench(browser.page, server.workbenchUrl);
+    clock.mark("workbench rendered");
+  });
+
+  after(async () => {
+    if (browser && !passed) await browser.page.screenshot({ path: path.join(runDir, "failure.png") }).catch(() => undefined);
+    await endScenario({ runDir, scratch, server, browser, passed, marks: clock.marks });
+  });
+
+  it("`hearth sessions` from the installed extension's CLI joins the editor's kernel and lists its chat with the running turn (same journal, nothing reconciled under it)", async () => {
+    const page = browser!.page;
+    await openActivityBarContainer(page, "Hearth");
+    const view = webviewViewFrame(page, EXTENSION_ID);
+    await view.locator('[data-testid="kernel-version"]').waitFor({ state: "attached", timeout: 60_000 });
+    kernelPid = lockPid();
+    const box = view.locator("#message textarea");
+    await box.fill(MESSAGE, { timeout: 30_000 });
+    await box.press("Enter");
+    await waitFor(async () => ((await view.locator('[data-testid="answer"]').allTextContents()).join("")).length > 0, 30_000, "the answer to start streaming");
+    clock.mark("turn streaming");
+    await shot("1-turn-streaming.png");
+
+    const extensionDir = fs.readdirSync(path.join(profileDir, "extensions")).find((d) => d.startsWith(`${EXTENSION_ID}-${pkg.version}`));
+    assert.ok(extensionDir, "the .vsix is installed");
+    const installed = path.join(profileDir, "extensions", extensionDir);
+    const env: NodeJS.ProcessEnv = { ...process.env, HEARTH_HOME: home, HEARTH_DEBUG: "1" };
+    delete env.NODE_OPTIONS;
+    delete env.NODE_TEST_CONTEXT;
+    const cli = spawnSync(path.join(installed, "runtime/bin/node"), [path.join(installed, "dist/cli.mjs"), "sessions", "--workspace", workspace, "--json"], { encoding: "utf8", env, timeout: 60_000 });
+    assert.equal(cli.status, 0, cli.stderr);
+    clock.mark("hearth sessions answered");
+    assert.match(cli.stderr, new RegExp(`hearth: joined kernel pid ${kernelPid} `), "the CLI joined the editor's kernel");
+    const { sessions } = JSON.parse(cli.stdout) as { sessions: { title: string; activeRunId: string | null }[] };
+    assert.equal(sessions.length, 1);
+    assert.equal(sessions[0]!.title, MESSAGE, "the terminal lists the chat the editor made");
+    assert.ok(sessions[0]!.activeRunId, "with its turn running");
+    fs.writeFileSync(path.join(runDir, "hearth-sessions.json"), cli.stdout);
+  });
+
+  it("a window reload mid-turn: the turn keeps running in the kernel, the reloaded window joins it and the view follows the turn to completion", async () => {
+    const page = browser!.page;
+    const streamedBefore = (await webviewViewFrame(page, EXTENSION_ID).locator('[data-testid="answer"]').allTextContents()).join("");
+    assert.ok(streamedBefore.length < DELTAS.join("").length, "the turn is still running at the reload");
+    await page.reload({ timeout: 60_000 });
+    await page.waitForSelector(".monaco-workbench .part.activitybar", { timeout: 60_000 });
+    clock.mark("window reloaded");
+    const view = webviewViewFrame(page, EXTENSION_ID);
+    // The Hearth container stays open across a reload in most layouts; open it if it did not.
+    const shown = await view.locator('[data-testid="transcript"]').waitFor({ state: "attached", timeout: 20_000 }).then(() => true, () => false);
+    if (!shown) await openActivityBarContainer(page, "Hearth");
+    // Following: the view shows the turn as running (the composer busy) and the answer grows.
+    await view.locator('.composer[data-busy="true"]').waitFor({ state: "attached", timeout: 60_000 });
+    await waitFor(async () => ((await view.locator('[data-testid="answer"]').allTextContents()).join("")).length > 0, 30_000, "the followed turn's answer in the reloaded view");
+    clock.mark("reloaded view follows the turn");
+    await shot("2-after-reload-following.png");
+    assert.equal(lockPid(), kernelPid, "the same kernel owns the journal: the reload did not restart it");
+
+    const status = view.locator('[data-testid="turn-status"]');
+    await status.waitFor({ state: "attached", timeout: 60_000 });
+    clock.mark("followed turn completed");
+    assert.equal(await status.getAttribute("data-status"), "completed", `the turn's status reads: ${await status.textContent()}`);
+    assert.equal((await view.locator('[data-testid="answer"]').allTextContents()).join(""), DELTAS.join(""), "the whole answer, including what streamed before the reload");
+    assert.deepEqual(await view.locator('[data-testid="user-message"] .body').allTextContents(), [MESSAGE]);
+    await shot("3-followed-turn-completed.png");
+
+    const log = readHearthLog(server!.userDataDir);
+    assert.match(log, new RegExp(`started kernel pid ${kernelPid}`), "the first window started the kernel");
+    assert.match(log, new RegExp(`joined kernel pid ${kernelPid}`), "the reloaded window joined it");
+    assert.match(log, /chat: following run \S+, which kept running in the kernel/);
+    assert.match(log, /chat: run \S+ completed/);
+    assert.doesNotMatch(log, /exited unexpectedly|closed unexpectedly|did not start/);
+    passed = true;
+  });
+});
