@@ -28,6 +28,9 @@ import { TurnService } from "./kernel/turns/turnService.js";
 import { compactSession } from "./kernel/turns/condensingService.js";
 import { buildSessionAgent } from "./kernel/turns/sessionAgent.js";
 import { turnHandlers } from "./kernel/handlers/turnHandlers.js";
+import { taskHandlers } from "./kernel/handlers/taskHandlers.js";
+import { ClientRegistry } from "./kernel/tasks/clientRegistry.js";
+import { TaskService } from "./kernel/tasks/taskService.js";
 import { applyToolPolicy } from "./kernel/toolPolicy.js";
 
 function log(line: string): void {
@@ -131,6 +134,9 @@ function openControlPlane(config: KernelConfig): { journal: Journal; control: Co
   return { journal, control };
 }
 
+/** Background tasks that run at once unless HEARTH_MAX_TASKS says otherwise; the rest queue. */
+const DEFAULT_MAX_TASKS = 2;
+
 /** Seconds a detached kernel with no clients and no running turn waits before it exits. */
 const DEFAULT_IDLE_SECONDS = 600;
 
@@ -190,6 +196,23 @@ async function main(): Promise<void> {
   const compact = (sessionId: string, client: ClientChannel) =>
     compactSession({ control, models: modelHost, workspacePath: tools.workspace.canonicalPath, running: (id) => turns.running(id) }, sessionId, client);
   Object.assign(handlers, turnHandlers({ turns, gate, compact }));
+  // issue 12: background tasks, HEARTH_MAX_TASKS of them at once; their events and approvals go to every client.
+  const clients = new ClientRegistry();
+  const tasks = new TaskService({
+    control, turns, clients, log, defaultModel: config.modelSpec,
+    maxRunning: positiveIntEnv("HEARTH_MAX_TASKS") ?? DEFAULT_MAX_TASKS,
+    offeredTools: () => offered.map((t) => t.definition.name),
+  });
+  // Runs before "turns" (hooks run in reverse): a task stopped by the shutdown is orphaned, not cancelled.
+  gate.onShutdown("tasks", () => tasks.stopAccepting());
+  Object.assign(handlers, taskHandlers({ tasks, control, gate }));
+  const initialize = handlers.initialize!;
+  handlers.initialize = async (params, ctx) => {
+    const answer = await initialize(params, ctx);
+    // After the answer is written: the client's handlers are in place once it reads it.
+    setImmediate(() => clients.ready(ctx.client));
+    return answer;
+  };
   const idleMs = (positiveIntEnv("HEARTH_KERNEL_IDLE_SECONDS") ?? DEFAULT_IDLE_SECONDS) * 1000;
   let idleTimer: NodeJS.Timeout | undefined;
   const armIdle = (clients: number) => {
@@ -201,13 +224,13 @@ async function main(): Promise<void> {
     }, idleMs);
   };
   try {
-    endpoint = await startSocketEndpoint({ endpoint: kernelEndpoint(config.journalPath), handlers, log, onClients: armIdle });
+    endpoint = await startSocketEndpoint({ endpoint: kernelEndpoint(config.journalPath), handlers, log, onClients: armIdle, onClient: (c) => clients.add(c) });
   } catch (e) {
     fail(`cannot serve clients on ${kernelEndpoint(config.journalPath).socketPath}: ${(e as Error).message}`);
   }
   armIdle(0);
   if (mode === "stdio") {
-    startRpcServer({ input: process.stdin, output: process.stdout, handlers, log });
+    clients.add(startRpcServer({ input: process.stdin, output: process.stdout, handlers, log }).client);
     process.stdin.on("end", () => exit("stdin closed"));
   }
   process.on("SIGTERM", () => exit("SIGTERM"));

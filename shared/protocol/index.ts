@@ -1,4 +1,5 @@
 export * from "./version.js";
 export * from "./records.js";
 export * from "./methods.js";
+export * from "./tasks.js";
 export * from "./webview.js";

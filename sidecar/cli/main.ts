@@ -7,6 +7,7 @@ import { doctor, doctorHelp } from "./commands/doctor.js";
 import { exec, execHelp } from "./commands/exec.js";
 import { sessions, sessionsHelp } from "./commands/sessions.js";
 import { show, showHelp } from "./commands/show.js";
+import { task, taskHelp, tasks, tasksHelp } from "./commands/task.js";
 import { ExitCode } from "./exitCodes.js";
 
 interface Command {
@@ -29,6 +30,8 @@ const commands: Record<string, Command> = {
     help: showHelp,
     run: show,
   },
+  task: { summary: "start, show, cancel, resume or dismiss a background task", help: taskHelp, run: task },
+  tasks: { summary: "list the workspace's background tasks", help: tasksHelp, run: tasks },
 };
 
 function usage(): string {

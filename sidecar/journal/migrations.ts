@@ -234,4 +234,38 @@ const v4: Step = (db) => db.exec(`CREATE TABLE context_condensations (
 );
 CREATE INDEX context_condensations_session_idx ON context_condensations(session_id, created_at, condensation_id);`);
 
-export const MIGRATIONS: readonly Step[] = [v1, v2, v3, v4];
+// issue 12: a background task keeps its instruction, its tool ceiling (never wider than its parent's)
+// and why it ended or was orphaned, beside its delegation row.
+const v5: Step = (db) => db.exec(`ALTER TABLE delegations ADD COLUMN instruction TEXT;
+ALTER TABLE delegations ADD COLUMN tools_json TEXT;
+ALTER TABLE delegations ADD COLUMN reason TEXT;
+CREATE INDEX delegations_status_idx ON delegations(status, created_at);`);
+
+// issue 14 item 5: each write_file/edit_file install keeps the file's pre-image (its hash always,
+// its bytes up to a bound) and the hash it left; each undo of a turn's edits keeps its per-file outcome.
+const v6: Step = (db) => db.exec(`CREATE TABLE file_writes (
+  write_id TEXT PRIMARY KEY,
+  invocation_id TEXT NOT NULL REFERENCES tool_invocations(invocation_id),
+  run_id TEXT NOT NULL REFERENCES runs(run_id),
+  session_id TEXT NOT NULL REFERENCES sessions(session_id),
+  path TEXT NOT NULL,
+  existed_before INTEGER NOT NULL CHECK (existed_before IN (0,1)),
+  before_sha256 TEXT,
+  before_size INTEGER,
+  before_content BLOB,
+  after_sha256 TEXT NOT NULL,
+  created_at TEXT NOT NULL
+);
+CREATE INDEX file_writes_run_idx ON file_writes(run_id, created_at);
+CREATE TABLE file_undos (
+  undo_id TEXT NOT NULL,
+  run_id TEXT NOT NULL REFERENCES runs(run_id),
+  path TEXT NOT NULL,
+  outcome TEXT NOT NULL CHECK (outcome IN ('restored','removed','refused')),
+  message TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  PRIMARY KEY (undo_id, path)
+);
+CREATE INDEX file_undos_run_idx ON file_undos(run_id, path);`);
+
+export const MIGRATIONS: readonly Step[] = [v1, v2, v3, v4, v5, v6];

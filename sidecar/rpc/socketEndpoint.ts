@@ -9,7 +9,7 @@ import { AUTH_MAX_BYTES, AUTH_OK, AUTH_PREFIX, AUTH_TIMEOUT_MS, readLine } from 
 import type { KernelEndpoint } from "../../shared/node/paths.js";
 import { ensurePrivateDir, writePrivateFile } from "../../shared/node/privateFiles.js";
 import path from "node:path";
-import type { Handlers } from "../kernel/handlers/types.js";
+import type { ClientChannel, Handlers } from "../kernel/handlers/types.js";
 import { startRpcServer } from "./server.js";
 
 export interface SocketEndpointOptions {
@@ -18,6 +18,8 @@ export interface SocketEndpointOptions {
   log: (line: string) => void;
   /** Called whenever an authenticated client arrives or leaves, with the number now connected. */
   onClients?: (count: number) => void;
+  /** Called with each authenticated client's channel; the function it returns is called when that client leaves. */
+  onClient?: (client: ClientChannel) => () => void;
 }
 
 export interface SocketEndpoint {
@@ -61,8 +63,10 @@ export async function startSocketEndpoint(opts: SocketEndpointOptions): Promise<
         }
         socket.write(`${AUTH_OK}\n`);
         const rpc = startRpcServer({ input: socket, output: socket, handlers: opts.handlers, log: opts.log });
+        const left = opts.onClient?.(rpc.client);
         changed(+1);
         socket.once("close", () => {
+          left?.();
           rpc.connection.dispose();
           changed(-1);
         });

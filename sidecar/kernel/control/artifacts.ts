@@ -1,11 +1,24 @@
-// Artifacts a run produces (a plan, a patch summary): kernel-minted ids, owned by a session.
+// Artifacts a run produces (a plan, a patch summary, a task's result): kernel-minted ids, owned by a session.
 import { uuidv7 } from "../../../shared/ids.js";
 import type { Db } from "../../journal/journal.js";
 import { ownedSession, type KernelScope } from "./scope.js";
 import { appendEvent, nowIso } from "./transition.js";
 
-export function recordArtifact(db: Db, scope: KernelScope, a: { sessionId: string; runId: string | null; kind: string; title: string; body: unknown }): string {
+export interface NewArtifact {
+  sessionId: string;
+  runId: string | null;
+  kind: string;
+  title: string;
+  body: unknown;
+}
+
+export function recordArtifact(db: Db, scope: KernelScope, a: NewArtifact): string {
   ownedSession(db, scope, a.sessionId);
+  return insertArtifact(db, a);
+}
+
+/** For callers that already checked the session's owner (in the same transaction). */
+export function insertArtifact(db: Db, a: NewArtifact): string {
   const id = uuidv7();
   const at = nowIso();
   db.prepare(`INSERT INTO artifacts (artifact_id, session_id, run_id, kind, title, body_json, created_at) VALUES (?,?,?,?,?,?,?)`).run(id, a.sessionId, a.runId, a.kind, a.title, JSON.stringify(a.body), at);

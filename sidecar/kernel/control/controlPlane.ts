@@ -5,12 +5,17 @@ import type { Condensation, HistoryMessage, RunSummary, SessionSummary } from ".
 import type { Journal } from "../../journal/journal.js";
 import { checkAttemptResult, ensureBinding, recordAdapterNativeSessionId } from "./bindings.js";
 import { appendComplete, completeMessages, settleTurn, stageTurn, type NewMessage } from "./conversation.js";
-import { createDelegation, pendingRecoveries, type NewDelegation, type RecoveryDispatch } from "./delegations.js";
+import {
+  cancelIdleDelegation, createDelegation, delegationSummary, delegationTools, dismissDelegation, listDelegations, markDelegationRunning,
+  orphanDelegation, ownedDelegation, pendingRecoveries, queuedDelegations, resultArtifact, resumeDelegation, settleDelegation,
+  type NewDelegation, type RecoveryDispatch,
+} from "./delegations.js";
+import type { TaskSummary } from "../../../shared/protocol/tasks.js";
 import { completeInvocation, markDispatched, prepareInvocation, type InvocationClaim, type InvocationOutcome, type PrepareRequest } from "./ledger.js";
 import { recordOperationOutcome, requireOperation, type ObligationKind } from "./obligations.js";
 import { reconcileStartup, type ReconcileReport } from "./reconcile.js";
 import {
-  acknowledgeCancel, admitRun, finishRun, newAttempt, requestCancel, transitionAttempt,
+  acknowledgeCancel, activeAttempt, admitRun, finishRun, newAttempt, requestCancel, transitionAttempt,
   type Admission, type CancelDispatchResult, type ClientContext, type RunTerminal,
 } from "./runs.js";
 import { ownedRun, ownedSession, type KernelScope } from "./scope.js";
@@ -151,6 +156,62 @@ export class ControlPlane {
 
   createDelegation(input: NewDelegation, client: ClientContext): Admission & { delegationId: string; sessionId: string } {
     return this.journal.withTransaction((db) => createDelegation(db, this.scope, input, client));
+  }
+
+  /** A background task (issue 12), as every client sees it. */
+  task(delegationId: string): TaskSummary {
+    const db = this.journal.db;
+    return delegationSummary(db, ownedDelegation(db, this.scope, delegationId));
+  }
+
+  tasks(limit = 200): TaskSummary[] {
+    const db = this.journal.db;
+    return listDelegations(db, this.scope, limit).map((d) => delegationSummary(db, d));
+  }
+
+  /** The task's final answer (its result artifact), or null before it completed. */
+  taskResult(delegationId: string): string | null {
+    const db = this.journal.db;
+    return resultArtifact(db, ownedDelegation(db, this.scope, delegationId))?.text ?? null;
+  }
+
+  /** Queued tasks, oldest first, with the run and attempt a free slot drives. */
+  queuedTasks(): { delegationId: string; sessionId: string; runId: string; attemptId: string }[] {
+    const db = this.journal.db;
+    return queuedDelegations(db, this.scope).flatMap((d) => {
+      const attempt = d.run_id ? activeAttempt(db, d.run_id) : undefined;
+      return d.run_id && attempt ? [{ delegationId: d.delegation_id, sessionId: d.child_session_id, runId: d.run_id, attemptId: attempt.attempt_id }] : [];
+    });
+  }
+
+  /** A task session's tool ceiling (names), or null for a session that is no task. */
+  taskTools(sessionId: string): string[] | null {
+    return delegationTools(this.journal.db, sessionId);
+  }
+
+  markTaskRunning(delegationId: string): void {
+    this.journal.withTransaction((db) => markDelegationRunning(db, this.scope, delegationId));
+  }
+
+  settleTask(delegationId: string, outcome: { status: RunTerminal; reason?: string }): void {
+    this.journal.withTransaction((db) => settleDelegation(db, this.scope, delegationId, outcome));
+  }
+
+  /** Cancels a queued or orphaned task (a running one is cancelled through its turn). */
+  cancelIdleTask(delegationId: string, reason: string): { dispatchAttempted: boolean; adapterAcknowledged: boolean } {
+    return this.journal.withTransaction((db) => cancelIdleDelegation(db, this.scope, delegationId, reason));
+  }
+
+  resumeTask(delegationId: string, client: ClientContext): void {
+    this.journal.withTransaction((db) => resumeDelegation(db, this.scope, delegationId, client));
+  }
+
+  dismissTask(delegationId: string): void {
+    this.journal.withTransaction((db) => dismissDelegation(db, this.scope, delegationId));
+  }
+
+  orphanTask(delegationId: string, attemptId: string, reason: string): void {
+    this.journal.withTransaction((db) => orphanDelegation(db, this.scope, delegationId, attemptId, reason));
   }
 
   createWorkstream(title: string): string {

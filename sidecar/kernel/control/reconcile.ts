@@ -24,6 +24,7 @@ export interface ReconcileReport {
   bindingsStaled: number;
   turnsRepaired: number;
   recoveryDispatches: number;
+  delegationsSettled: number;
   batchesRepaired: number;
 }
 
@@ -51,13 +52,16 @@ export function reconcileStartup(journal: Journal): ReconcileReport {
       invocationsFailed: bulkTransition(db, invocationMachine, "failed", ["prepared"], "", REPAIR.beforeDispatch, at, "run_id", "NULL"),
       invocationsOutcomeUnknown: bulkTransition(db, invocationMachine, "outcome_unknown", ["dispatched"], "", REPAIR.afterDispatch, at, "run_id", "NULL"),
       attemptsOrphaned: bulkTransition(db, attemptMachine, "orphaned", sourcesOf(attemptMachine, "orphaned"), "", REPAIR.attemptOrphaned, at, "run_id", "NULL"),
-      // A run without an attempt and without a delegation that will recover it has ended: failed, not success.
+      // Before the runs close: an interrupted delegation is found by its run still being active.
+      recoveryDispatches: recoverDelegations(db, at),
+      // A run without an active attempt has ended: failed, not success. A delegation's too (issue 12
+      // item 7): its task is orphaned and resumes as a new run, so its session never refuses turns.
       runsFailed: bulkTransition(db, runMachine, "failed", ["active"],
-        `NOT EXISTS (SELECT 1 FROM run_attempts a WHERE a.run_id = runs.run_id AND a.status IN ${list(sourcesOf(attemptMachine, "orphaned"))})
-         AND NOT EXISTS (SELECT 1 FROM delegations d WHERE d.run_id = runs.run_id)`, REPAIR.runInterrupted, at, "run_id", "session_id"),
+        `NOT EXISTS (SELECT 1 FROM run_attempts a WHERE a.run_id = runs.run_id AND a.status IN ${list(sourcesOf(attemptMachine, "orphaned"))})`,
+        REPAIR.runInterrupted, at, "run_id", "session_id"),
+      delegationsSettled: settleFinishedDelegations(db, at),
       bindingsStaled: bulkTransition(db, bindingMachine, "stale", ["active"], "resume_fidelity = 'none'", REPAIR.bindingStale, at, "NULL", "session_id"),
       turnsRepaired: repairTurns(db, at),
-      recoveryDispatches: recoverDelegations(db, at),
       // After the ledger and runs are closed: cut-off batches return to history with their outcome.
       batchesRepaired: 0,
     };
@@ -75,7 +79,8 @@ function repairTurns(db: Db, at: string): number {
 
 /**
  * spec 004: exactly one recovery dispatch per interrupted delegation. Keyed by the attempt that was
- * interrupted (UNIQUE), so reopening never adds a second; the run stays active for the recovery.
+ * interrupted (UNIQUE), so reopening never adds a second. The run itself is failed next (like any
+ * interrupted run); the person resumes the task (a new run of its session) or dismisses it.
  */
 function recoverDelegations(db: Db, at: string): number {
   const interrupted = db.prepare(`
@@ -94,4 +99,19 @@ function recoverDelegations(db: Db, at: string): number {
     created += r.changes;
   }
   return created;
+}
+
+/**
+ * A task whose run reached its terminal state just before the kernel died (the run's close and the
+ * task's settlement are two commits): the task takes its run's outcome, so it never stays running.
+ */
+function settleFinishedDelegations(db: Db, at: string): number {
+  const rows = db.prepare(`SELECT d.delegation_id, d.child_session_id, d.run_id, r.status FROM delegations d JOIN runs r ON r.run_id = d.run_id
+    WHERE d.status IN ('queued','running') AND r.status IN ('completed','failed','cancelled') ORDER BY d.delegation_id`).all() as { delegation_id: string; child_session_id: string; run_id: string; status: string }[];
+  for (const d of rows) {
+    db.prepare(`UPDATE delegations SET status = ?, updated_at = ? WHERE delegation_id = ?`).run(d.status, at, d.delegation_id);
+    db.prepare(`INSERT INTO events (entity_kind, entity_id, session_id, run_id, type, payload_json, created_at) VALUES ('delegation', ?, ?, ?, ?, '{"reason":"daemon_restart_settled_from_run"}', ?)`)
+      .run(d.delegation_id, d.child_session_id, d.run_id, `delegation.${d.status}`, at);
+  }
+  return rows.length;
 }

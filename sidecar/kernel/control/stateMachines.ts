@@ -60,7 +60,8 @@ export type DelegationStatus = "queued" | "running" | "interrupted" | "completed
 export const delegationMachine = machine<DelegationStatus>("delegations", "delegation_id", "delegation", {
   queued: ["running", "interrupted", "failed", "cancelled"],
   running: ["interrupted", "completed", "failed", "cancelled"],
-  interrupted: ["running", "failed", "cancelled"],
+  // A person resumes an orphaned task: it queues for a task slot like a new one (issue 12).
+  interrupted: ["queued", "running", "failed", "cancelled"],
   completed: [],
   failed: [],
   cancelled: [],

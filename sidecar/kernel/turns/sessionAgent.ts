@@ -1,11 +1,12 @@
 // Builds the harness for one run of one session from durable state: the run's pinned context
 // snapshot (profile generation: model, system prompt, options; committed history, strict replay), the kernel's
 // workspace tools (the authority ceiling) and the run-scoped memory and approval ports.
-import type { GenerationOptions } from "../../../shared/protocol/index.js";
+import type { ExecutionRole, GenerationOptions } from "../../../shared/protocol/index.js";
 import { AgentSessionBuilder, type AgentMessage, type AgentSession } from "../../agent/index.js";
 import type { WorkspaceTools } from "../../tools/buildWorkspaceTools.js";
 import type { Tool } from "../../agent/ports/tools.js";
 import type { ControlPlane } from "../control/controlPlane.js";
+import { projectToolsForRole } from "../control/roles.js";
 import type { ClientChannel } from "../handlers/types.js";
 import type { ModelHost } from "../model/modelHost.js";
 import { ClientApproval } from "./clientApproval.js";
@@ -43,10 +44,11 @@ export async function buildSessionAgent(deps: SessionAgentDeps, run: RunRef, cli
   await ensureModel(deps.models, profile.model_profile, client);
   const history: AgentMessage[] = pinnedHistory.map(({ seq: _seq, ...m }) => m as AgentMessage);
   const { workspace, ceilings } = deps.tools;
+  const tools = sessionTools(deps, profile.execution_role, run.sessionId);
   const builder = new AgentSessionBuilder()
     .sessionKey(run.sessionId)
     .model(deps.models.current())
-    .tools(deps.offered)
+    .tools(tools)
     .memory(new JournalMemory(deps.control, run))
     .approval(new ClientApproval(client, deps.control, run))
     .systemPrompt(profile.system_prompt || defaultInstructions(workspace.canonicalPath))
@@ -63,6 +65,16 @@ export async function buildSessionAgent(deps: SessionAgentDeps, run: RunRef, cli
   // spec 000 #19: the first turn pins the session's authority; a drifted resume fails closed.
   const pinned = deps.control.pinAuthority(run.sessionId, builder.authoritySnapshot().digests);
   const agent = builder.expectAuthority(pinned as ReturnType<typeof builder.authoritySnapshot>["digests"]).build();
-  if (run.readOnly) agent.disableTools(deps.offered.filter((t) => t.definition.effectClass !== "read").map((t) => t.definition.name));
+  if (run.readOnly) agent.disableTools(tools.filter((t) => t.definition.effectClass !== "read").map((t) => t.definition.name));
   return agent;
+}
+
+/**
+ * The tools a session is offered, from persisted state only (spec 004: the role owns agent-management
+ * authority): the kernel's offered tools, narrowed to a task's ceiling, then the role's projection.
+ */
+function sessionTools(deps: SessionAgentDeps, role: ExecutionRole, sessionId: string): Tool[] {
+  const ceiling = deps.control.taskTools(sessionId);
+  const withinCeiling = ceiling === null ? deps.offered : deps.offered.filter((t) => ceiling.includes(t.definition.name));
+  return projectToolsForRole(role, withinCeiling.map((t) => ({ name: t.definition.name, tool: t }))).map((t) => t.tool);
 }

@@ -1,0 +1,81 @@
+// `hearth task start|show|cancel|resume|dismiss` and `hearth tasks`: background tasks of the
+// workspace's kernel (issue 12), through the same protocol the editor's Tasks view uses.
+import type { TaskSummary } from "../../../shared/protocol/index.js";
+import { flagString, parseArgs, UsageError, type ParsedArgs } from "../args.js";
+import { withKernel } from "../connect.js";
+import { ExitCode } from "../exitCodes.js";
+
+export const taskHelp = `hearth task start [--workspace DIR] [--db FILE] [--model SPEC] [--title T] [--tools a,b] [--json] INSTRUCTION
+hearth task show|cancel|resume|dismiss [--workspace DIR] [--db FILE] [--json] TASK_ID
+
+Background tasks run in the workspace's kernel beside chats, without a terminal or window attached.
+  start     queue a task (a leaf session in its own workstream); prints its id and state
+            --model SPEC  default $HEARTH_MODEL;  --tools a,b  a subset of the kernel's tools
+  show      the task's state, its reason, and its result once completed
+  cancel    cancel a queued, running or orphaned task (truthful, as turn/cancel)
+  resume    start a new run of an orphaned task (the kernel stopped under it); calls whose
+            outcome is unknown are never re-run by the kernel
+  dismiss   end an orphaned task without resuming it
+Approvals a task asks for go to every connected client (the editor); a task waits for one.
+Exit codes: 0 done, 1 refused or failed, 2 usage, 4 kernel error.`;
+
+export const tasksHelp = `hearth tasks [--workspace DIR] [--db FILE] [--json]
+
+Lists the workspace's background tasks, newest first: id, state, title, and why it ended.`;
+
+const SUBCOMMANDS = ["start", "show", "cancel", "resume", "dismiss"] as const;
+type Subcommand = (typeof SUBCOMMANDS)[number];
+
+function line(t: TaskSummary): string {
+  return `${t.delegationId}  ${t.state.padEnd(16)} ${t.updatedAt}  ${t.title}${t.reason ? `  (${t.reason})` : ""}\n`;
+}
+
+function print(args: ParsedArgs, value: unknown, human: string): number {
+  process.stdout.write(args.flags.has("json") ? JSON.stringify(value, null, 2) + "\n" : human);
+  return ExitCode.Ok;
+}
+
+export async function tasks(argv: string[]): Promise<number> {
+  const args = parseArgs(argv, { workspace: true, db: true, json: false }, "tasks");
+  if (args.positionals.length > 0) throw new UsageError("`hearth tasks` takes no arguments; see `hearth task --help` for one task");
+  const { tasks: list } = await withKernel(args, (c) => c.request("task/list", { limit: 1000 }));
+  return print(args, { tasks: list }, list.length === 0 ? "no background tasks in this workspace\n" : list.map(line).join(""));
+}
+
+export async function task(argv: string[]): Promise<number> {
+  const [sub, ...rest] = argv;
+  if (!SUBCOMMANDS.includes(sub as Subcommand)) throw new UsageError(`\`hearth task\` needs one of ${SUBCOMMANDS.join(", ")}; see \`hearth task --help\``);
+  if (sub === "start") return start(rest);
+  const args = parseArgs(rest, { workspace: true, db: true, json: false }, `task ${sub}`);
+  const [delegationId, ...extra] = args.positionals;
+  if (!delegationId || extra.length > 0) throw new UsageError(`give exactly one TASK_ID; list them with \`hearth tasks\``);
+  switch (sub as Exclude<Subcommand, "start">) {
+    case "show": {
+      const shown = await withKernel(args, (c) => c.request("task/show", { delegationId }));
+      return print(args, shown, line(shown.task) + `session ${shown.task.sessionId} (\`hearth show ${shown.task.sessionId}\` for its transcript)\n` + (shown.result === null ? "" : `\n${shown.result}\n`));
+    }
+    case "cancel": {
+      const r = await withKernel(args, (c) => c.request("task/cancel", { delegationId }));
+      return print(args, r, line(r.task) + `cancel dispatched to the model: ${r.dispatchAttempted ? "yes" : "no"}; acknowledged: ${r.adapterAcknowledged ? "yes" : "no"}\n`);
+    }
+    case "resume": {
+      const r = await withKernel(args, (c) => c.request("task/resume", { delegationId }));
+      return print(args, r, line(r.task));
+    }
+    case "dismiss": {
+      const r = await withKernel(args, (c) => c.request("task/dismiss", { delegationId }));
+      return print(args, r, line(r.task));
+    }
+  }
+}
+
+async function start(argv: string[]): Promise<number> {
+  const args = parseArgs(argv, { workspace: true, db: true, model: true, title: true, tools: true, json: false }, "task start");
+  const instruction = args.positionals.join(" ").trim();
+  if (!instruction) throw new UsageError("missing INSTRUCTION: say what the task should do, e.g. `hearth task start \"add tests for the parser\"`");
+  const model = flagString(args, "model") ?? process.env.HEARTH_MODEL;
+  const tools = flagString(args, "tools")?.split(",").map((t) => t.trim()).filter(Boolean);
+  const title = flagString(args, "title");
+  const r = await withKernel(args, (c) => c.request("task/start", { instruction, ...(title ? { title } : {}), ...(model ? { model } : {}), ...(tools ? { tools } : {}) }));
+  return print(args, r, line(r.task));
+}

@@ -1,0 +1,22 @@
+// task/start|list|show|cancel|resume|dismiss: thin calls into the task service and the control plane.
+import type { ControlPlane } from "../control/controlPlane.js";
+import type { ShutdownGate } from "../shutdownGate.js";
+import type { TaskService } from "../tasks/taskService.js";
+import type { Handlers } from "./types.js";
+
+export function taskHandlers(deps: { tasks: TaskService; control: ControlPlane; gate: ShutdownGate }): Handlers {
+  return {
+    "task/start": async (params, ctx) => {
+      deps.gate.assertAccepting("task/start");
+      return { task: deps.tasks.start(params, ctx) };
+    },
+    "task/list": async (params) => ({ tasks: deps.control.tasks(params?.limit ?? 200) }),
+    "task/show": async (params) => ({ task: deps.control.task(params.delegationId), result: deps.control.taskResult(params.delegationId) }),
+    "task/cancel": async (params) => deps.tasks.cancel(params.delegationId),
+    "task/resume": async (params, ctx) => {
+      deps.gate.assertAccepting("task/resume");
+      return { task: deps.tasks.resume(params.delegationId, ctx) };
+    },
+    "task/dismiss": async (params) => ({ task: deps.tasks.dismiss(params.delegationId) }),
+  };
+}

@@ -1,0 +1,146 @@
+// Background tasks (issue 12, docs/tasks.md): each a leaf session's run, driven by the TurnService as
+// a normal turn beside chats (one model; sessions on their own context sequences). At most
+// `maxRunning` run at once; the rest wait `queued` in the journal, oldest first. Every change of a
+// task's state is published to every connected client as `task/updated`.
+import { ErrorCode, HearthError } from "../../../shared/errors.js";
+import { singleLine } from "../../../shared/boundedText.js";
+import type { TaskSummary } from "../../../shared/protocol/index.js";
+import type { ControlPlane } from "../control/controlPlane.js";
+import { projectToolsForRole } from "../control/roles.js";
+import type { RequestContext } from "../handlers/types.js";
+import type { TurnCompletion, TurnService } from "../turns/turnService.js";
+import type { ClientRegistry } from "./clientRegistry.js";
+import { taskChannel } from "./taskChannel.js";
+
+export interface TaskServiceDeps {
+  control: ControlPlane;
+  turns: TurnService;
+  clients: ClientRegistry;
+  /** HEARTH_MAX_TASKS: how many tasks run at once. */
+  maxRunning: number;
+  /** The tools this kernel offers: the ceiling of a task a person starts. */
+  offeredTools: () => string[];
+  defaultModel: string | null;
+  log: (line: string) => void;
+}
+
+export interface StartTask {
+  instruction: string;
+  title?: string;
+  model?: string;
+  tools?: string[];
+}
+
+const TITLE_CHARS = 80;
+
+export class TaskService {
+  /** delegationId → the attempt its running turn drives. */
+  private readonly running = new Map<string, { runId: string; attemptId: string }>();
+  private stopping = false;
+
+  constructor(private readonly deps: TaskServiceDeps) {}
+
+  start(params: StartTask, ctx: RequestContext): TaskSummary {
+    const model = params.model ?? this.deps.defaultModel;
+    if (!model) throw new HearthError(ErrorCode.InvalidParams, "no model for the task: pass `model` (hearth task start --model SPEC, or set HEARTH_MODEL), or start the kernel with --model");
+    const { delegationId } = this.deps.control.createDelegation({
+      parentSessionId: null, title: params.title ?? titleOf(params.instruction), prompt: params.instruction, model,
+      tools: this.ceiling(params.tools),
+    }, { clientId: ctx.clientId, requestId: ctx.requestId });
+    this.publish(delegationId);
+    this.pump();
+    return this.deps.control.task(delegationId);
+  }
+
+  /** A task's tools: what was asked, refused when it is wider than the ceiling; the ceiling when nothing was asked. */
+  private ceiling(asked: string[] | undefined): string[] {
+    const ceiling = projectToolsForRole("leaf", this.deps.offeredTools().map((name) => ({ name }))).map((t) => t.name);
+    if (asked === undefined) return ceiling;
+    const wider = asked.filter((t) => !ceiling.includes(t));
+    if (wider.length > 0) {
+      throw new HearthError(ErrorCode.Refused, `refused: a task's tools cannot be wider than its ceiling; ${wider.join(", ")} ${wider.length === 1 ? "is" : "are"} not among ${ceiling.join(", ") || "(none)"}. Ask for a subset of those`);
+    }
+    return [...new Set(asked)];
+  }
+
+  async cancel(delegationId: string): Promise<{ task: TaskSummary; dispatchAttempted: boolean; adapterAcknowledged: boolean }> {
+    const live = this.running.get(delegationId);
+    let result: { dispatchAttempted: boolean; adapterAcknowledged: boolean };
+    if (live) {
+      // The turn's truthful cancel (spec 004); its completion settles the task before this returns.
+      const r = await this.deps.turns.cancel(live.runId);
+      result = { dispatchAttempted: r.dispatchAttempted, adapterAcknowledged: r.adapterAcknowledged };
+    } else {
+      result = this.deps.control.cancelIdleTask(delegationId, "cancelled by the user");
+      this.publish(delegationId);
+    }
+    return { task: this.deps.control.task(delegationId), ...result };
+  }
+
+  resume(delegationId: string, ctx: RequestContext): TaskSummary {
+    this.deps.control.resumeTask(delegationId, { clientId: ctx.clientId, requestId: ctx.requestId });
+    this.publish(delegationId);
+    this.pump();
+    return this.deps.control.task(delegationId);
+  }
+
+  dismiss(delegationId: string): TaskSummary {
+    this.deps.control.dismissTask(delegationId);
+    this.publish(delegationId);
+    return this.deps.control.task(delegationId);
+  }
+
+  /**
+   * The kernel is shutting down: running tasks will be orphaned (resumable), not cancelled, and no
+   * queued one starts. Call before the turns are stopped.
+   */
+  stopAccepting(): void {
+    this.stopping = true;
+  }
+
+  /** Starts queued tasks while slots are free. */
+  private pump(): void {
+    if (this.stopping) return;
+    for (const q of this.deps.control.queuedTasks()) {
+      if (this.running.size >= this.deps.maxRunning) return;
+      this.launch(q);
+    }
+  }
+
+  private launch(q: { delegationId: string; sessionId: string; runId: string; attemptId: string }): void {
+    const { control, turns } = this.deps;
+    control.markTaskRunning(q.delegationId);
+    this.running.set(q.delegationId, { runId: q.runId, attemptId: q.attemptId });
+    this.publish(q.delegationId);
+    const { userMessage } = control.runContext(q.runId);
+    const channel = taskChannel(this.deps.clients, q.delegationId, () => this.publish(q.delegationId));
+    turns.launch({ sessionId: q.sessionId, runId: q.runId, attemptId: q.attemptId }, { message: userMessage }, channel, (completed) => this.settle(q.delegationId, q.attemptId, completed));
+  }
+
+  private settle(delegationId: string, attemptId: string, completed: TurnCompletion): void {
+    this.running.delete(delegationId);
+    const reason = completed.error ? singleLine(completed.error.message, 240) : undefined;
+    if (this.stopping && completed.status === "cancelled") {
+      this.deps.control.orphanTask(delegationId, attemptId, "the kernel shut down while it ran; resume it or dismiss it");
+    } else {
+      this.deps.control.settleTask(delegationId, { status: completed.status === "stopped" ? "failed" : completed.status, reason });
+    }
+    this.deps.log(`task ${delegationId} ${completed.status}${reason ? `: ${reason}` : ""}`);
+    this.publish(delegationId);
+    this.pump();
+  }
+
+  private publish(delegationId: string): void {
+    try {
+      this.deps.clients.notifyAll("task/updated", { task: this.deps.control.task(delegationId) });
+    } catch (e) {
+      this.deps.log(`task ${delegationId}: could not publish its state: ${(e as Error).message}`);
+    }
+  }
+}
+
+/** A task started without a title is named by its instruction's first line. */
+function titleOf(instruction: string): string {
+  const line = instruction.trim().split("\n")[0]!.trim();
+  return line.length <= TITLE_CHARS ? line : `${line.slice(0, TITLE_CHARS - 1)}…`;
+}
