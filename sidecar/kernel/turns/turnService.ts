@@ -13,6 +13,8 @@ import type { RunRef } from "./sessionAgent.js";
 /** How long turn/cancel waits for the turn to reach its completion barrier before answering. */
 const CANCEL_ACK_WAIT_MS = 3000;
 
+export type TurnCompletion = Extract<TurnEvent, { type: "completed" }>;
+
 interface ActiveTurn extends RunRef {
   controller: AbortController;
   done: Promise<void>;
@@ -41,16 +43,27 @@ export class TurnService {
   start(params: { sessionId: string; message: string; options?: GenerationOptions; readOnly?: boolean }, ctx: RequestContext): { runId: string; attemptId: string } {
     const admission = this.deps.control.admitRun(params.sessionId, params.message, { clientId: ctx.clientId, requestId: ctx.requestId });
     const run: RunRef = { sessionId: params.sessionId, runId: admission.runId, attemptId: admission.attemptId, readOnly: params.readOnly === true };
+    this.launch(run, params, ctx.client);
+    return { runId: run.runId, attemptId: run.attemptId };
+  }
+
+  /**
+   * Drives a run admitted already (a chat turn, or a background task's run when a slot frees) as a
+   * normal turn. `onCompleted` hears its completion before `cancel` and `stopAll` see it end.
+   */
+  launch(run: RunRef, params: { message: string; options?: GenerationOptions }, client: ClientChannel, onCompleted?: (completed: TurnCompletion) => void): void {
     const controller = new AbortController();
-    const turn: ActiveTurn = { ...run, controller, done: Promise.resolve(), client: ctx.client, sent: [] };
+    const turn: ActiveTurn = { ...run, controller, done: Promise.resolve(), client, sent: [] };
     // Resolved at each use, so a client that follows the turn (turn/follow) takes over its stream.
     const channel: ClientChannel = {
       notify: (method, notification) => turn.client.notify(method, notification),
       request: (method, request, signal) => turn.client.request(method, request, signal),
     };
-    turn.done = this.drive(turn, params, channel).finally(() => this.active.delete(run.runId));
+    turn.done = this.drive(turn, params, channel)
+      .then((completed) => onCompleted?.(completed))
+      .catch((e: Error) => this.deps.log(`turn ${run.runId}: completion handler failed: ${e.stack ?? e.message}`))
+      .finally(() => this.active.delete(run.runId));
     this.active.set(run.runId, turn);
-    return { runId: run.runId, attemptId: run.attemptId };
   }
 
   async cancel(runId: string): Promise<{ runId: string; dispatchAttempted: boolean; adapterAcknowledged: boolean }> {
@@ -99,12 +112,12 @@ export class TurnService {
     await Promise.allSettled(turns.map((t) => t.done));
   }
 
-  private async drive(turn: ActiveTurn, params: { message: string; options?: GenerationOptions }, client: ClientChannel): Promise<void> {
+  private async drive(turn: ActiveTurn, params: { message: string; options?: GenerationOptions }, client: ClientChannel): Promise<TurnCompletion> {
     const coalescer = new EventCoalescer((seq, event) => {
       recordEvent(turn.sent, event);
       client.notify("turn/event", { sessionId: turn.sessionId, runId: turn.runId, seq, event });
     });
-    let completed: Extract<TurnEvent, { type: "completed" }>;
+    let completed: TurnCompletion;
     try {
       // A cancel while the model loads ends the turn at once; the load goes on for the next turn.
       const agent = await untilAborted(this.deps.buildAgent(turn, client), turn.controller.signal);
@@ -127,6 +140,7 @@ export class TurnService {
     coalescer.flush();
     turn.completionSent = true;
     coalescer.push(completed);
+    return completed;
   }
 
   private finishIfActive(runId: string, status: "failed" | "cancelled", reason: string): void {
