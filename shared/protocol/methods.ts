@@ -5,6 +5,7 @@ import {
   ApprovalPreview, Condensation, EffectClass, ExecutionRole, GenerationOptions, HistoryMessage, Id, ModelState,
   RunSummary, SessionSummary, ToolCallRecord, TurnEvent,
 } from "./records.js";
+import { TaskSummary } from "./tasks.js";
 
 const Empty = z.object({}).strict().optional();
 
@@ -87,21 +88,41 @@ export const requests = {
     params: z.object({ runId: Id }),
     result: z.object({ runId: Id, following: z.boolean(), events: z.array(TurnEvent) }),
   },
+  // Background tasks (issue 12, docs/tasks.md): a leaf session in its own workstream, queued behind
+  // HEARTH_MAX_TASKS running ones. `tools` narrows the ceiling (the kernel's offered tools), never widens it.
   "task/start": {
-    params: z.object({ title: z.string().min(1).max(200), prompt: z.string().min(1).max(1_000_000), model: z.string().optional() }),
-    result: z.object({ delegationId: Id, sessionId: Id, runId: Id }),
+    params: z.object({
+      instruction: z.string().min(1).max(1_000_000),
+      title: z.string().min(1).max(200).optional(),
+      model: z.string().min(1).max(4096).optional(),
+      tools: z.array(z.string().min(1).max(64)).max(100).optional(),
+    }),
+    result: z.object({ task: TaskSummary }),
   },
   "task/list": {
-    params: Empty,
-    result: z.object({
-      tasks: z.array(z.object({
-        delegationId: Id, sessionId: Id, title: z.string(), status: z.string(), updatedAt: z.string(),
-      })),
-    }),
+    params: z.object({ limit: z.number().int().positive().max(1000).optional() }).optional(),
+    result: z.object({ tasks: z.array(TaskSummary) }),
+  },
+  // The task and its result (the final answer, recorded as an artifact); its transcript is session/history.
+  "task/show": {
+    params: z.object({ delegationId: Id }),
+    result: z.object({ task: TaskSummary, result: z.string().nullable() }),
   },
   "task/cancel": {
     params: z.object({ delegationId: Id }),
-    result: z.object({ delegationId: Id, dispatchAttempted: z.boolean(), adapterAcknowledged: z.boolean() }),
+    // spec 004: cancellation acknowledgement is truthful, as for turn/cancel.
+    result: z.object({ task: TaskSummary, dispatchAttempted: z.boolean(), adapterAcknowledged: z.boolean() }),
+  },
+  // An orphaned task (the kernel stopped while it ran): a new run of its session, told what the
+  // interrupted one did; calls whose outcome is unknown are never re-run by the kernel.
+  "task/resume": {
+    params: z.object({ delegationId: Id }),
+    result: z.object({ task: TaskSummary }),
+  },
+  // An orphaned task the person will not resume: it ends cancelled.
+  "task/dismiss": {
+    params: z.object({ delegationId: Id }),
+    result: z.object({ task: TaskSummary }),
   },
   "model/status": {
     params: Empty,
@@ -154,6 +175,8 @@ export const notifications = {
     bytesPerSecond: z.number().nonnegative().optional(), secondsLeft: z.number().nonnegative().nullable().optional(),
   }),
   "kernel/log": z.object({ level: z.enum(["info", "warn", "error"]), message: z.string() }),
+  // To every connected client whenever a task changes state (issue 12: the Tasks view, `hearth tasks`).
+  "task/updated": z.object({ task: TaskSummary }),
 } as const;
 
 /** Kernel → client requests. */
@@ -162,6 +185,8 @@ export const serverRequests = {
     params: z.object({
       sessionId: Id,
       runId: Id,
+      /** Set when the call is a background task's: show it without taking the person's focus (issue 12). */
+      delegationId: Id.optional(),
       call: ToolCallRecord,
       inputHash: z.string(),
       effectClass: EffectClass,
