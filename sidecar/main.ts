@@ -29,6 +29,9 @@ import { compactSession } from "./kernel/turns/condensingService.js";
 import { buildSessionAgent } from "./kernel/turns/sessionAgent.js";
 import { turnHandlers } from "./kernel/handlers/turnHandlers.js";
 import { taskHandlers } from "./kernel/handlers/taskHandlers.js";
+import { undoHandlers } from "./kernel/handlers/undoHandlers.js";
+import { FileWriteJournal } from "./kernel/undo/fileWriteJournal.js";
+import { TurnEditsService } from "./kernel/undo/turnEdits.js";
 import { ClientRegistry } from "./kernel/tasks/clientRegistry.js";
 import { TaskService } from "./kernel/tasks/taskService.js";
 import { applyToolPolicy } from "./kernel/toolPolicy.js";
@@ -180,7 +183,8 @@ async function main(): Promise<void> {
   gate.onShutdown("model", () => modelHost.unload());
   Object.assign(handlers, modelHandlers({ host: modelHost, gate, modelsDir: path.join(hearthHome(), "models") }));
   // spec 000 #9, #12: tools anchored at the workspace descriptor; file tools and shell register apart.
-  const tools = buildWorkspaceTools({ workspaceRoot: config.workspaceRoot, shell: true });
+  // issue 14 item 5: each write's pre-image is journaled, so a person can undo a turn's edits.
+  const tools = buildWorkspaceTools({ workspaceRoot: config.workspaceRoot, shell: true, writes: new FileWriteJournal(journal, log) });
   gate.onShutdown("tools", () => tools.close());
   let offered: ReturnType<typeof applyToolPolicy>;
   try {
@@ -196,6 +200,7 @@ async function main(): Promise<void> {
   const compact = (sessionId: string, client: ClientChannel) =>
     compactSession({ control, models: modelHost, workspacePath: tools.workspace.canonicalPath, running: (id) => turns.running(id) }, sessionId, client);
   Object.assign(handlers, turnHandlers({ turns, gate, compact }));
+  Object.assign(handlers, undoHandlers({ edits: new TurnEditsService({ journal, scope: control.scope, restorer: tools.restorer }), gate }));
   // issue 12: background tasks, HEARTH_MAX_TASKS of them at once; their events and approvals go to every client.
   const clients = new ClientRegistry();
   const tasks = new TaskService({

@@ -6,6 +6,7 @@ import {
   RunSummary, SessionSummary, ToolCallRecord, TurnEvent,
 } from "./records.js";
 import { TaskSummary } from "./tasks.js";
+import { TurnEdits, UndoFileOutcome } from "./undo.js";
 
 const Empty = z.object({}).strict().optional();
 
@@ -87,6 +88,17 @@ export const requests = {
   "turn/follow": {
     params: z.object({ runId: Id }),
     result: z.object({ runId: Id, following: z.boolean(), events: z.array(TurnEvent) }),
+  },
+  // Undo of a turn's edits (issue 14 item 5): the turns of a session that wrote files, oldest first.
+  "turn/edits": {
+    params: z.object({ sessionId: Id }),
+    result: z.object({ turns: z.array(TurnEdits) }),
+  },
+  // A person's action, never automatic: puts every file the turn wrote back to its bytes before the
+  // turn and removes files it created; a file changed since (or already undone) is refused alone.
+  "turn/undoEdits": {
+    params: z.object({ runId: Id }),
+    result: z.object({ runId: Id, files: z.array(UndoFileOutcome) }),
   },
   // Background tasks (issue 12, docs/tasks.md): a leaf session in its own workstream, queued behind
   // HEARTH_MAX_TASKS running ones. `tools` narrows the ceiling (the kernel's offered tools), never widens it.

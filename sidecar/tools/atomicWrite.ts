@@ -164,7 +164,7 @@ function installNew(ws: AnchoredWorkspace, dir: DirHandle, tmp: string, name: st
   return { ok: true, tmpStillExists: true };
 }
 
-function removeTemp(ws: AnchoredWorkspace, dir: DirHandle, tmp: string): void {
+export function removeTemp(ws: AnchoredWorkspace, dir: DirHandle, tmp: string): void {
   const native = ws.native;
   if (native) native.unlinkat(dir.fd, tmp, false);
   else fs.rmSync(dir.child(tmp), { force: true });
@@ -175,12 +175,12 @@ function writeAll(fd: number, content: Buffer): void {
   while (off < content.length) off += fs.writeSync(fd, content, off, content.length - off);
 }
 
-function tempName(name: string): string {
+export function tempName(name: string): string {
   const stem = Buffer.from(name).subarray(0, 200).toString("utf8").replace(/\uFFFD+$/, "");
   return `.${stem}.hearth-${crypto.randomBytes(6).toString("hex")}.tmp`;
 }
 
-function ioReason(e: unknown): string {
+export function ioReason(e: unknown): string {
   switch (errnoOf(e)) {
     case Errno.ENOSPC:
     case Errno.EDQUOT:

@@ -6,6 +6,8 @@ import type { Tool } from "../agent/ports/tools.js";
 import { AnchoredWorkspace, type ResolverKind, type WorkspaceIdentity } from "./anchoredFs.js";
 import { clampCeiling, resolveCeilings, type Ceilings } from "./ceilings.js";
 import { datetimeTool } from "./datetimeTool.js";
+import { FileRestorer } from "./fileRestore.js";
+import type { FileWriteSink } from "./fileWrites.js";
 import { listDirTool } from "./listDirTool.js";
 import { editFileTool, writeFileTool } from "./mutationTools.js";
 import { readFileTool } from "./readFileTool.js";
@@ -27,6 +29,8 @@ export interface WorkspaceToolsConfig {
   /** Source of PATH/HOME for the shell (default process.env), captured once here. */
   readonly shellEnvSource?: NodeJS.ProcessEnv;
   readonly shellGraceMs?: number;
+  /** Hears each successful write_file/edit_file install with the file's pre-image (undo, issue 14). */
+  readonly writes?: FileWriteSink;
 }
 
 export interface WorkspaceTools {
@@ -35,6 +39,8 @@ export interface WorkspaceTools {
   readonly workspace: WorkspaceIdentity;
   readonly resolver: ResolverKind;
   readonly ceilings: Ceilings;
+  /** Puts files back or removes them through the same workspace descriptor (undo of a turn's edits). */
+  readonly restorer: FileRestorer;
   /** Releases the workspace descriptor. The tools must not be used afterwards. */
   close(): void;
 }
@@ -89,13 +95,13 @@ export class WorkspaceToolsBuilder {
     return this;
   }
 
-  build(extra: Pick<WorkspaceToolsConfig, "resolver" | "shellEnvSource" | "shellGraceMs"> = {}): WorkspaceTools {
+  build(extra: Pick<WorkspaceToolsConfig, "resolver" | "shellEnvSource" | "shellGraceMs" | "writes"> = {}): WorkspaceTools {
     const ceilings = resolveCeilings(this.overrides);
     const ws = AnchoredWorkspace.open(this.workspaceRoot, { resolver: extra.resolver });
     try {
       const tools: Tool[] = [];
       if (this.files) {
-        tools.push(readFileTool(ws, ceilings), listDirTool(ws, ceilings), searchFilesTool(ws, ceilings), writeFileTool(ws, ceilings), editFileTool(ws, ceilings));
+        tools.push(readFileTool(ws, ceilings), listDirTool(ws, ceilings), searchFilesTool(ws, ceilings), writeFileTool(ws, ceilings, extra.writes), editFileTool(ws, ceilings, extra.writes));
       }
       if (this.shell) tools.push(shellTool(ws, ceilings, captureShellEnvironment(extra.shellEnvSource), { graceMs: extra.shellGraceMs }));
       if (this.datetime) tools.push(datetimeTool());
@@ -106,6 +112,7 @@ export class WorkspaceToolsBuilder {
         workspace: ws.identity,
         resolver: ws.resolver,
         ceilings,
+        restorer: new FileRestorer(ws, ceilings.writeMaxBytes),
         close: () => ws.close(),
       });
     } catch (e) {
@@ -126,7 +133,7 @@ export function buildWorkspaceTools(config: WorkspaceToolsConfig): WorkspaceTool
     .withFetch(config.network?.fetch ?? false)
     .withSearchProvider(search ?? null);
   for (const [k, v] of Object.entries(config.ceilings ?? {})) if (typeof v === "number") b.setCeiling(k as keyof Ceilings, v);
-  return b.build({ resolver: config.resolver, shellEnvSource: config.shellEnvSource, shellGraceMs: config.shellGraceMs });
+  return b.build({ resolver: config.resolver, shellEnvSource: config.shellEnvSource, shellGraceMs: config.shellGraceMs, writes: config.writes });
 }
 
 export { MISSING_SEARCH_PROVIDER };

@@ -8,6 +8,7 @@ import type { AnchoredWorkspace } from "./anchoredFs.js";
 import { currentTarget, installAtomically, openParent, type ExpectedTarget } from "./atomicWrite.js";
 import type { Ceilings } from "./ceilings.js";
 import { decodeText, resolvePath, sha256 } from "./fileAccess.js";
+import type { FileWriteSink, PreImage } from "./fileWrites.js";
 import { checkArgs, defineTool, fail, refusalOf, refusedProposal, stableJson, succeed } from "./toolKit.js";
 import { showPath, type WorkspacePath } from "./workspacePath.js";
 
@@ -16,6 +17,8 @@ interface MutationExpectation {
   readonly argsDigest: string;
   readonly target: ExpectedTarget;
   readonly newContent: string;
+  /** The target's bytes as proposed against, journaled after the install so the turn can be undone. */
+  readonly before: PreImage;
 }
 
 const writeSchema: ObjectSchema = {
@@ -39,8 +42,8 @@ const editSchema: ObjectSchema = {
   additionalProperties: false,
 };
 
-export function writeFileTool(ws: AnchoredWorkspace, ceilings: Ceilings): Tool {
-  return mutationTool(ws, ceilings, {
+export function writeFileTool(ws: AnchoredWorkspace, ceilings: Ceilings, writes?: FileWriteSink): Tool {
+  return mutationTool(ws, ceilings, writes, {
     name: "write_file",
     description: `Create or replace a workspace file with the given content (at most ${ceilings.writeMaxBytes} bytes). Missing parent directories are created.`,
     schema: writeSchema,
@@ -49,8 +52,8 @@ export function writeFileTool(ws: AnchoredWorkspace, ceilings: Ceilings): Tool {
   });
 }
 
-export function editFileTool(ws: AnchoredWorkspace, ceilings: Ceilings): Tool {
-  return mutationTool(ws, ceilings, {
+export function editFileTool(ws: AnchoredWorkspace, ceilings: Ceilings, writes?: FileWriteSink): Tool {
+  return mutationTool(ws, ceilings, writes, {
     name: "edit_file",
     description: "Replace one exact occurrence of oldText with newText in a workspace file. oldText must match exactly once; include surrounding lines to make it unique.",
     schema: editSchema,
@@ -77,7 +80,7 @@ interface MutationSpec {
   plan(p: WorkspacePath, current: string | null, args: Record<string, unknown>): Plan;
 }
 
-function mutationTool(ws: AnchoredWorkspace, ceilings: Ceilings, spec: MutationSpec): Tool {
+function mutationTool(ws: AnchoredWorkspace, ceilings: Ceilings, writes: FileWriteSink | undefined, spec: MutationSpec): Tool {
   const max = ceilings.writeMaxBytes;
   const definition = defineTool({
     name: spec.name,
@@ -99,11 +102,13 @@ function mutationTool(ws: AnchoredWorkspace, ceilings: Ceilings, spec: MutationS
     const parent = openParent(ws, p.path, false);
     let target: ExpectedTarget = { existed: false };
     let current: string | null = null;
+    let before: PreImage = { existed: false };
     if (parent.ok) {
       try {
         const now = currentTarget(ws, parent.dir, p.path, max);
         if (!now.ok) return refusedProposal(now.message);
         target = now.target;
+        if (now.target.existed && now.content) before = { existed: true, sha256: now.target.identity.sha256, content: now.content };
         if (now.content) {
           current = decodeText(now.content);
           if (current === null) return refusedProposal(`refused: ${showPath(p.path.text)} is binary; ${spec.name} edits text files only`);
@@ -119,7 +124,7 @@ function mutationTool(ws: AnchoredWorkspace, ceilings: Ceilings, spec: MutationS
     if (Buffer.byteLength(plan.newContent) > max) return refusedProposal(`refused: the new content of ${showPath(p.path.text)} is over the ${max}-byte bound`);
     const shown = p.path.parts.join("/");
     const diff = createTwoFilesPatch(target.existed ? `a/${shown}` : "/dev/null", `b/${shown}`, current ?? "", plan.newContent, undefined, undefined, { context: 3 });
-    const expected: MutationExpectation = { argsDigest: sha256(stableJson(args)), target, newContent: plan.newContent };
+    const expected: MutationExpectation = { argsDigest: sha256(stableJson(args)), target, newContent: plan.newContent, before };
     return { preview: { kind: "diff", path: shown, diff, newContent: plan.newContent }, expected };
   }
 
@@ -128,15 +133,18 @@ function mutationTool(ws: AnchoredWorkspace, ceilings: Ceilings, spec: MutationS
     async propose(args) {
       return propose(args);
     },
-    async invoke(args, proposal) {
+    async invoke(args, proposal, ctx) {
       const refused = refusalOf(proposal);
       if (refused) return fail(refused);
       const e = proposal.expected as MutationExpectation | undefined;
       if (!e || e.argsDigest !== sha256(stableJson(args))) return fail(`refused: ${spec.name} was invoked with arguments other than the proposed ones; propose again`);
       const p = resolvePath(ws, args.path as string);
       if (!p.ok) return fail(p.message);
-      const r = installAtomically(ws, p.path, Buffer.from(e.newContent), e.target, max);
-      return r.ok ? succeed(r.message) : fail(r.message);
+      const content = Buffer.from(e.newContent);
+      const r = installAtomically(ws, p.path, content, e.target, max);
+      if (!r.ok) return fail(r.message);
+      writes?.fileWritten({ callId: ctx.callId, path: p.path.parts.join("/"), before: e.before, afterSha256: sha256(content) });
+      return succeed(r.message);
     },
   };
 }
