@@ -57,6 +57,16 @@ export const requests = {
     // `condensations`: what the model is shown in place of older messages (issue 13); the messages stay here in full.
     result: z.object({ session: SessionSummary, messages: z.array(HistoryMessage), runs: z.array(RunSummary), condensations: z.array(Condensation) }),
   },
+  // The chat view's history list (issue 15): a new title; hide leaves the session out of session/list
+  // and keeps everything it journaled (nothing is erased).
+  "session/rename": {
+    params: z.object({ sessionId: Id, title: z.string().trim().min(1).max(200) }),
+    result: z.object({ session: SessionSummary }),
+  },
+  "session/hide": {
+    params: z.object({ sessionId: Id }),
+    result: z.object({ sessionId: Id, hidden: z.literal(true) }),
+  },
   // Condenses every turn but the last into one summary now (issue 13: `hearth compact`, the chat's Compact).
   "session/compact": {
     params: z.object({ sessionId: Id }),

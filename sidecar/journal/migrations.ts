@@ -268,4 +268,8 @@ CREATE TABLE file_undos (
 );
 CREATE INDEX file_undos_run_idx ON file_undos(run_id, path);`);
 
-export const MIGRATIONS: readonly Step[] = [v1, v2, v3, v4, v5, v6];
+// issue 15: a chat deleted from the chat view's history list is hidden, never erased: the journal
+// keeps its messages, runs and ledger; session/list leaves it out.
+const v7: Step = (db) => db.exec(`ALTER TABLE sessions ADD COLUMN hidden_at TEXT;`);
+
+export const MIGRATIONS: readonly Step[] = [v1, v2, v3, v4, v5, v6, v7];

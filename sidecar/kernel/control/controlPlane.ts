@@ -19,7 +19,7 @@ import {
   type Admission, type CancelDispatchResult, type ClientContext, type RunTerminal,
 } from "./runs.js";
 import { ownedRun, ownedSession, type KernelScope } from "./scope.js";
-import { createSession, currentProfile, listSessions, migrateProfile, sessionSummary, type NewSession, type ProfileChange, type ProfileRow } from "./sessions.js";
+import { createSession, currentProfile, hideSession, listSessions, migrateProfile, renameSession, sessionSummary, type NewSession, type ProfileChange, type ProfileRow } from "./sessions.js";
 import type { AttemptStatus } from "./stateMachines.js";
 import { runHistory } from "./history.js";
 import { pinAuthority, type AuthorityDigests } from "./authorityPins.js";
@@ -58,6 +58,14 @@ export class ControlPlane {
 
   listSessions(limit = 100): SessionSummary[] {
     return listSessions(this.journal.db, this.scope, limit);
+  }
+
+  renameSession(sessionId: string, title: string): SessionSummary {
+    return this.journal.withTransaction((db) => renameSession(db, this.scope, sessionId, title));
+  }
+
+  hideSession(sessionId: string): void {
+    this.journal.withTransaction((db) => hideSession(db, this.scope, sessionId));
   }
 
   /** Run + single active attempt + pinned context snapshot + the user message, in one transaction. */

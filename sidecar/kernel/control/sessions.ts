@@ -103,6 +103,23 @@ export function sessionSummary(db: Db, sessionId: string): SessionSummary {
 }
 
 export function listSessions(db: Db, scope: KernelScope, limit: number): SessionSummary[] {
-  const ids = db.prepare(`SELECT session_id FROM sessions WHERE owner_id = ? ORDER BY updated_at DESC, session_id DESC LIMIT ?`).all(scope.ownerId, limit) as { session_id: string }[];
+  // A hidden chat (issue 15: deleted from the history list) stays in the journal, not in the list.
+  const ids = db.prepare(`SELECT session_id FROM sessions WHERE owner_id = ? AND hidden_at IS NULL ORDER BY updated_at DESC, session_id DESC LIMIT ?`).all(scope.ownerId, limit) as { session_id: string }[];
   return ids.map((r) => sessionSummary(db, r.session_id));
+}
+
+/** A new title (the chat view's Rename); the order of the list (updated_at) does not change. */
+export function renameSession(db: Db, scope: KernelScope, sessionId: string, title: string): SessionSummary {
+  ownedSession(db, scope, sessionId);
+  db.prepare(`UPDATE sessions SET title = ? WHERE session_id = ?`).run(title, sessionId);
+  appendEvent(db, { entityKind: "session", entityId: sessionId, sessionId, type: "session.renamed", payload: { title } }, nowIso());
+  return sessionSummary(db, sessionId);
+}
+
+/** Hides a session from session/list (the chat view's Delete); its journal rows stay as they are. */
+export function hideSession(db: Db, scope: KernelScope, sessionId: string): void {
+  ownedSession(db, scope, sessionId);
+  const at = nowIso();
+  db.prepare(`UPDATE sessions SET hidden_at = COALESCE(hidden_at, ?) WHERE session_id = ?`).run(at, sessionId);
+  appendEvent(db, { entityKind: "session", entityId: sessionId, sessionId, type: "session.hidden", payload: {} }, at);
 }

@@ -1,4 +1,4 @@
-// session/create, session/list, session/history: thin calls into the control plane.
+// session/create, session/list, session/history, session/rename, session/hide: thin calls into the control plane.
 import type { ControlPlane } from "../control/controlPlane.js";
 import type { ShutdownGate } from "../shutdownGate.js";
 import type { Handlers } from "./types.js";
@@ -11,5 +11,7 @@ export function sessionHandlers(deps: { control: ControlPlane; gate: ShutdownGat
     },
     "session/list": async (params) => ({ sessions: deps.control.listSessions(params?.limit ?? 100) }),
     "session/history": async (params) => deps.control.history(params.sessionId),
+    "session/rename": async (params) => ({ session: deps.control.renameSession(params.sessionId, params.title) }),
+    "session/hide": async (params) => (deps.control.hideSession(params.sessionId), { sessionId: params.sessionId, hidden: true as const }),
   };
 }
