@@ -192,9 +192,14 @@ async function main(): Promise<void> {
   } catch (e) {
     fail(`HEARTH_TOOLS: ${(e as Error).message}`);
   }
+  // The person's approval and loop-guard settings (README: configuration).
+  const policy = {
+    approveReads: process.env.HEARTH_APPROVE_READS === "1",
+    maxRounds: positiveIntEnv("HEARTH_MAX_ROUNDS"), repeatedFailureLimit: positiveIntEnv("HEARTH_REPEATED_FAILURE_LIMIT"),
+  };
   const turns = new TurnService({
     control, log, contextFill: (sessionId) => modelHost.contextFill(sessionId),
-    buildAgent: (run, client) => buildSessionAgent({ control, models: modelHost, tools, offered }, run, client),
+    buildAgent: (run, client) => buildSessionAgent({ control, models: modelHost, tools, offered, policy }, run, client),
   });
   gate.onShutdown("turns", () => turns.stopAll());
   const compact = (sessionId: string, client: ClientChannel) =>

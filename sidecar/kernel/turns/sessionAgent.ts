@@ -20,6 +20,14 @@ export interface SessionAgentDeps {
   tools: WorkspaceTools;
   /** The tools this kernel's policy offers: the session's authority ceiling. */
   offered: readonly Tool[];
+  /** The person's approval and loop-guard settings (HEARTH_APPROVE_READS, HEARTH_MAX_ROUNDS, ...). */
+  policy?: TurnPolicy;
+}
+
+export interface TurnPolicy {
+  approveReads: boolean;
+  maxRounds?: number;
+  repeatedFailureLimit?: number;
 }
 
 export interface RunRef {
@@ -51,6 +59,7 @@ export async function buildSessionAgent(deps: SessionAgentDeps, run: RunRef, cli
     .tools(tools)
     .memory(new JournalMemory(deps.control, run))
     .approval(new ClientApproval(client, deps.control, run))
+    .approveReads(deps.policy?.approveReads ?? false)
     .systemPrompt(profile.system_prompt || defaultInstructions(workspace.canonicalPath))
     .history(history)
     // issue 13: the session's condensed view, as journaled; new views are journaled before use.
@@ -64,6 +73,8 @@ export async function buildSessionAgent(deps: SessionAgentDeps, run: RunRef, cli
     });
   // spec 000 #19: the first turn pins the session's authority; a drifted resume fails closed.
   const pinned = deps.control.pinAuthority(run.sessionId, builder.authoritySnapshot().digests);
+  if (deps.policy?.maxRounds) builder.maxRounds(deps.policy.maxRounds);
+  if (deps.policy?.repeatedFailureLimit) builder.repeatedFailureLimit(deps.policy.repeatedFailureLimit);
   const agent = builder.expectAuthority(pinned as ReturnType<typeof builder.authoritySnapshot>["digests"]).build();
   if (run.readOnly) agent.disableTools(tools.filter((t) => t.definition.effectClass !== "read").map((t) => t.definition.name));
   return agent;
