@@ -3,11 +3,15 @@
 import { z } from "zod";
 import { FromWebview, ToWebview } from "../shared/protocol/webview.js";
 import { Composer } from "./composer.js";
-import { renderKernel } from "./kernelPanel.js";
+import { ChatHeader } from "./header.js";
+import { MarkdownRenderer } from "./markdown.js";
 import { renderModel } from "./modelPanel.js";
 import { ApprovalCards } from "./approvalCards.js";
+import { SessionList } from "./sessionList.js";
 import { Transcript } from "./transcript.js";
 import { renderTrustBanner } from "./trustBanner.js";
+import { UndoButtons } from "./undoButton.js";
+import { classifyTurnError, errorActions, type ViewActions } from "./errorActions.js";
 
 // The CSP forbids eval; without this zod would probe `new Function` and log a CSP violation.
 z.config({ jitless: true });
@@ -21,9 +25,44 @@ function send(message: FromWebview): void {
   vscode.postMessage(FromWebview.parse(message));
 }
 
-const header = document.createElement("header");
-header.className = "kernel";
-const transcript = new Transcript();
+// The one live region: completed answers and status changes only, never each streamed chunk.
+const announcer = document.createElement("div");
+announcer.className = "sr-only";
+announcer.dataset.testid = "announcer";
+announcer.setAttribute("role", "status");
+announcer.setAttribute("aria-live", "polite");
+function announce(text: string): void {
+  announcer.textContent = text;
+}
+
+const actions: ViewActions = {
+  selectModel: () => send({ type: "command/run", command: "hearth.selectModel" }),
+  compact: () => send({ type: "chat/compact" }),
+  restartKernel: () => send({ type: "kernel/restart" }),
+  showLog: () => send({ type: "command/run", command: "hearth.showLog" }),
+};
+const sessions = new SessionList({
+  open: (sessionId) => {
+    toggleHistory(false);
+    send({ type: "session/open", sessionId });
+  },
+  rename: (sessionId, title) => send({ type: "session/rename", sessionId, title }),
+  hide: (sessionId) => send({ type: "session/hide", sessionId }),
+});
+function toggleHistory(open = !sessions.open): void {
+  sessions.toggle(open);
+  header.setHistoryOpen(open);
+  if (open) send({ type: "session/list" });
+}
+const header = new ChatHeader({ ...actions, toggleHistory: () => toggleHistory() });
+const transcript = new Transcript({
+  renderer: new MarkdownRenderer(window),
+  code: { copy: (text) => send({ type: "code/copy", text }), insert: (text) => send({ type: "code/insert", text }) },
+  actions,
+  announce,
+  onContext: (context) => header.setContext(context),
+});
+const undo = new UndoButtons(transcript.node, send);
 const composer = new Composer({
   send: (text) => send({ type: "chat/send", text }),
   stop: () => send({ type: "chat/stop" }),
@@ -35,10 +74,7 @@ trustBanner.className = "trust-banner";
 trustBanner.dataset.testid = "restricted-mode";
 trustBanner.setAttribute("role", "status");
 trustBanner.hidden = true;
-const modelPanel = document.createElement("div");
-modelPanel.className = "model-panel";
-root.replaceChildren(header, trustBanner, modelPanel, transcript.node, composer.node);
-const restart = (): void => send({ type: "kernel/restart" });
+root.replaceChildren(header.node, trustBanner, sessions.node, transcript.node, composer.node, announcer);
 
 window.addEventListener("message", (event: MessageEvent<unknown>) => {
   const parsed = ToWebview.safeParse(event.data);
@@ -47,15 +83,21 @@ window.addEventListener("message", (event: MessageEvent<unknown>) => {
     return;
   }
   const message = parsed.data;
+  if (undo.hear(message)) return;
   switch (message.type) {
     case "kernel/starting":
     case "kernel/ready":
     case "kernel/error":
     case "kernel/restarting":
-      renderKernel(header, message, restart);
+      header.kernel(message);
+      if (message.type !== "kernel/starting") announce(message.type === "kernel/ready" ? "The kernel is ready." : "The kernel needs attention: see the top of the chat.");
       return;
     case "chat/transcript":
-      transcript.show(message.messages);
+      header.setSession(message.session);
+      transcript.show(message.messages, { condensations: message.condensations, calls: message.calls });
+      return;
+    case "session/list":
+      sessions.show(message.sessions, message.currentSessionId);
       return;
     case "chat/turn":
       transcript.startTurn(message.runId, message.message);
@@ -64,13 +106,15 @@ window.addEventListener("message", (event: MessageEvent<unknown>) => {
       transcript.event(message.runId, message.event);
       return;
     case "chat/notice":
-      transcript.notice(message.level, message.message);
+      transcript.notice(message.level, message.message, message.level === "error" ? errorActions(classifyTurnError(message.message), actions) : undefined);
       return;
     case "model/view":
-      renderModel(modelPanel, message.model, send);
+      header.setModelSetting(message.model.setting);
+      renderModel(header.modelSlot, message.model, send, actions);
       return;
     case "chat/busy":
       composer.setBusy(message.busy);
+      header.setBusy(message.busy);
       return;
     case "approval/pending":
       approvals.pending(message);
@@ -84,5 +128,4 @@ window.addEventListener("message", (event: MessageEvent<unknown>) => {
   }
 });
 
-renderKernel(header, { type: "kernel/starting" }, restart);
 send({ type: "ready" });

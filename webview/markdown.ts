@@ -37,7 +37,7 @@ export const HIGHLIGHT_LIMIT = 50_000;
 
 const SAFE_LINK = /^(https?:|mailto:|#)/i;
 
-function markdownIt(): MarkdownIt {
+function markdownIt(): ReturnType<typeof MarkdownIt> {
   const md = new MarkdownIt({
     html: false,
     // Off: "README.md" would become a link to a host named README.md.
@@ -52,7 +52,7 @@ function markdownIt(): MarkdownIt {
   // An image becomes a link to it named by its alt text: the page may load no remote image.
   md.renderer.rules.image = (tokens, idx, options, env, self) => {
     const token = tokens[idx]!;
-    const src = token.attrGet("src") ?? "";
+    const src = String(token.attrGet("src") ?? "");
     const alt = self.renderInlineAsText(token.children ?? [], options, env) || src;
     return `<a href="${md.utils.escapeHtml(src)}">${md.utils.escapeHtml(`image: ${alt}`)}</a>`;
   };
@@ -88,7 +88,7 @@ export class MarkdownRenderer {
       FORBID_ATTR: ["style", "srcset", "src"],
     }) as DocumentFragment;
     for (const node of Array.from(fragment.childNodes)) {
-      if (node.nodeType === this.window.Node.TEXT_NODE && !node.textContent?.trim()) node.remove();
+      if (node.nodeType === 3 /* text */ && !node.textContent?.trim()) node.remove();
     }
     // DOMPurify's fragment belongs to its own inert document; adopt it into the page's.
     return this.window.document.importNode(fragment, true);

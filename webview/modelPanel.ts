@@ -5,6 +5,7 @@
 import { formatBytes, formatTransfer } from "../shared/byteFormat.js";
 import { modelDisplayName, type ModelFromWebview, type ModelSnapshot } from "../shared/protocol/modelView.js";
 import { button, progressBar, textField } from "./components/index.js";
+import { errorActions, type ViewActions } from "./errorActions.js";
 
 function el(tag: string, text?: string, testId?: string): HTMLElement {
   const node = document.createElement(tag);
@@ -81,18 +82,21 @@ function welcome(m: ModelSnapshot, send: (message: ModelFromWebview) => void): H
   return section;
 }
 
-function modelLine(m: ModelSnapshot, send: (message: ModelFromWebview) => void): HTMLElement {
+function modelLine(m: ModelSnapshot, send: (message: ModelFromWebview) => void, actions?: ViewActions): HTMLElement {
   const section = el("section", undefined, "model-line");
   const name = modelDisplayName(m.spec ?? m.setting);
   const state = m.state === "loaded" ? (m.busy ? "busy" : "ready") : m.state === "error" ? "failed" : "loads with the next message";
   section.dataset.state = m.state;
   section.append(el("span", `Model: ${name} · ${state}`, "model-status"), button("Change…", () => send({ type: "model/pick" }), { id: "model-change", secondary: true }));
-  if (m.state === "error" && m.error) section.append(el("p", m.error, "model-error"));
+  if (m.state === "error" && m.error) {
+    section.append(el("p", m.error, "model-error"));
+    if (actions) section.append(errorActions("model", actions));
+  }
   return section;
 }
 
-export function renderModel(root: HTMLElement, m: ModelSnapshot, send: (message: ModelFromWebview) => void): void {
+export function renderModel(root: HTMLElement, m: ModelSnapshot, send: (message: ModelFromWebview) => void, actions?: ViewActions): void {
   if (m.state === "loading") root.replaceChildren(progressSection(m, send));
   else if (!m.setting && m.state !== "loaded") root.replaceChildren(welcome(m, send));
-  else root.replaceChildren(modelLine(m, send));
+  else root.replaceChildren(modelLine(m, send, actions));
 }

@@ -1,13 +1,14 @@
 // The chat transcript: committed history on (re)load, then live turns built from turn events in
-// the order they arrive. Model and tool text is only ever set with textContent (never as HTML).
-import type { HistoryMessage, ToolCallRecord, TurnEvent } from "../shared/protocol/records.js";
-
-function el(tag: string, className?: string, text?: string): HTMLElement {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
+// the order they arrive. Answers are markdown rendered inert (markdown.ts); everything else a model
+// or a tool wrote is only ever set with textContent (never as HTML).
+import type { Condensation, ContextFill, HistoryMessage, ToolCallRecord, TurnEvent } from "../shared/protocol/records.js";
+import type { CallStates } from "../shared/protocol/webview.js";
+import { AnswerView, type CodeActions } from "./answerView.js";
+import type { ViewActions } from "./errorActions.js";
+import type { MarkdownRenderer } from "./markdown.js";
+import { setCallStatus, toolCard, toolResult } from "./toolCard.js";
+import { turnFooter } from "./turnFooter.js";
+import { el } from "./dom.js";
 
 function userMessage(text: string): HTMLElement {
   const node = el("div", "msg user");
@@ -16,125 +17,179 @@ function userMessage(text: string): HTMLElement {
   return node;
 }
 
-function toolCall(call: ToolCallRecord): HTMLElement {
-  const node = el("div", "tool-call");
-  node.dataset.testid = "tool-call";
-  node.dataset.callId = call.callId;
-  node.dataset.tool = call.name;
-  node.append(el("div", "tool-name", `→ ${call.name}`), el("pre", "tool-args", JSON.stringify(call.arguments, null, 2)));
-  return node;
-}
-
-function toolResult(ok: boolean, output: string): HTMLElement {
-  const node = el("details", `tool-result ${ok ? "ok" : "failed"}`);
-  node.dataset.testid = "tool-result";
-  node.dataset.ok = String(ok);
-  const firstLine = output.split("\n", 1)[0] ?? "";
-  node.append(el("summary", undefined, `${ok ? "✓" : "✗"} ${firstLine.slice(0, 120)}`), el("pre", undefined, output));
-  return node;
+export interface TranscriptDeps {
+  renderer: MarkdownRenderer;
+  code: CodeActions;
+  actions: ViewActions;
+  /** Says a completed answer or a status change to a screen reader (never each streamed chunk). */
+  announce(text: string): void;
+  /** The context fill after a turn (the header shows the latest). */
+  onContext(context: ContextFill): void;
+  /** An answer re-rendered (it may have grown): keep the bottom in view if the reader is there. */
+  onRendered(): void;
 }
 
 /** One assistant reply: answer text, reasoning and tool calls in arrival order. */
 class AssistantBlock {
   readonly node = el("div", "msg assistant");
-  private current: { kind: "answer" | "reasoning"; node: HTMLElement } | undefined;
+  private current: { kind: "answer"; view: AnswerView } | { kind: "reasoning"; node: HTMLElement } | undefined;
+  private readonly answers: AnswerView[] = [];
+  readonly startedAt = performance.now();
 
-  constructor() {
+  constructor(private readonly deps: TranscriptDeps) {
     this.node.dataset.testid = "assistant-message";
     this.node.append(el("div", "who", "Hearth"));
   }
 
-  answer(text: string): void {
-    this.textBlock("answer").append(text);
+  answer(text: string, whole = false): void {
+    if (this.current?.kind !== "answer") {
+      const view = new AnswerView(this.deps.renderer, this.deps.code, this.deps.onRendered);
+      this.answers.push(view);
+      this.node.append(view.node);
+      this.current = { kind: "answer", view };
+    }
+    if (whole) this.current.view.set(this.current.view.markdown + text);
+    else this.current.view.append(text);
   }
 
   reasoning(text: string): void {
-    this.textBlock("reasoning").append(text);
-  }
-
-  call(call: ToolCallRecord): void {
-    this.current = undefined;
-    this.node.append(toolCall(call));
-  }
-
-  result(callId: string, ok: boolean, output: string): void {
-    this.current = undefined;
-    const call = Array.from(this.node.querySelectorAll<HTMLElement>(".tool-call")).find((c) => c.dataset.callId === callId);
-    (call ?? this.node).append(toolResult(ok, output));
-  }
-
-  status(text: string, status: string, testId = "turn-status"): void {
-    this.current = undefined;
-    const node = el("div", `turn-status ${status}`, text);
-    node.dataset.testid = testId;
-    node.dataset.status = status;
-    this.node.append(node);
-  }
-
-  private textBlock(kind: "answer" | "reasoning"): HTMLElement {
-    if (this.current?.kind === kind) return this.current.node;
-    let node: HTMLElement;
-    if (kind === "answer") {
-      node = el("div", "answer");
-      node.dataset.testid = "answer";
-      this.node.append(node);
-    } else {
+    if (this.current?.kind !== "reasoning") {
       // Reasoning is dimmed and folded: a person opens it when they want it.
       const details = el("details", "reasoning");
       details.append(el("summary", undefined, "Reasoning"));
-      node = el("div", "reasoning-text");
+      const node = el("div", "reasoning-text");
       details.append(node);
       this.node.append(details);
+      this.current = { kind: "reasoning", node };
     }
-    this.current = { kind, node };
-    return node;
+    this.current.node.append(text);
   }
+
+  call(call: ToolCallRecord, state?: CallStates[string]): void {
+    this.current = undefined;
+    this.node.append(toolCard(call, state?.status ?? "prepared", state?.reason));
+  }
+
+  result(callId: string, ok: boolean, output: string, opts: { state?: CallStates[string]; elided?: boolean } = {}): void {
+    this.current = undefined;
+    const card = Array.from(this.node.querySelectorAll<HTMLElement>(".tool-call")).find((c) => c.dataset.callId === callId);
+    if (card) {
+      // The ledger's word when the history carries it; live, the result says how the call went.
+      setCallStatus(card, opts.state?.status ?? (ok ? "succeeded" : "failed"), opts.state?.reason);
+      card.append(toolResult(ok, output, opts.elided));
+    } else this.node.append(toolResult(ok, output, opts.elided));
+  }
+
+  /** The answer text as written (for the screen reader's announcement). */
+  answerText(): string {
+    return this.answers.map((a) => a.markdown).join("\n").trim();
+  }
+
+  flush(): void {
+    for (const a of this.answers) a.flush();
+  }
+
+  end(node: HTMLElement): void {
+    this.flush();
+    this.current = undefined;
+    this.node.append(node);
+  }
+}
+
+/** The newest condensation: the range the model now sees as a summary (issue 13). */
+function latest(condensations: Condensation[]): Condensation | undefined {
+  return condensations.length ? condensations[condensations.length - 1] : undefined;
+}
+
+function condensedMarker(c: Condensation): HTMLElement {
+  const marker = el("div", "condensed-marker");
+  marker.dataset.testid = "condensed-marker";
+  marker.setAttribute("role", "note");
+  const how = c.trigger === "on_demand" ? "You compacted the chat" : "The context filled up";
+  const saved = `${c.tokensBefore.toLocaleString("en")} → ${c.tokensAfter.toLocaleString("en")} tokens`;
+  marker.append(el("div", "condensed-title", `${how}: the messages above are condensed for the model (${saved}). They stay here and in the journal.`));
+  if (c.summary) {
+    const details = el("details", "condensed-summary");
+    details.append(el("summary", undefined, "What the model sees instead"), el("div", "condensed-text", c.summary));
+    marker.append(details);
+  }
+  return marker;
 }
 
 export class Transcript {
   readonly node = el("div", "transcript");
   private readonly live = new Map<string, AssistantBlock>();
+  /** True while the reader is at the bottom: new content scrolls into view only then. */
+  private pinned = true;
+  private lastContext: ContextFill | undefined;
+  private readonly deps: TranscriptDeps;
 
-  constructor() {
+  constructor(deps: Omit<TranscriptDeps, "onRendered">) {
+    this.deps = { ...deps, onRendered: () => this.scroll() };
     this.node.dataset.testid = "transcript";
+    this.node.tabIndex = 0;
+    this.node.setAttribute("aria-label", "Chat transcript");
+    this.node.addEventListener("scroll", () => {
+      this.pinned = this.node.scrollHeight - this.node.scrollTop - this.node.clientHeight < 24;
+    }, { passive: true });
   }
 
   /** Replaces everything with a session's committed history. */
-  show(messages: HistoryMessage[]): void {
+  show(messages: HistoryMessage[], opts: { condensations?: Condensation[]; calls?: CallStates } = {}): void {
     this.node.replaceChildren();
     this.live.clear();
+    this.lastContext = undefined;
     this.node.dataset.historyMessages = String(messages.length);
+    const condensed = latest(opts.condensations ?? []);
+    const elided = new Set((opts.condensations ?? []).flatMap((c) => c.elidedCallIds));
+    const calls = opts.calls ?? {};
     let assistant: AssistantBlock | undefined;
+    let markerPlaced = false;
     for (const m of messages) {
+      if (condensed?.throughSeq != null && !markerPlaced && m.seq > condensed.throughSeq) {
+        this.node.append(condensedMarker(condensed));
+        markerPlaced = true;
+        assistant = undefined;
+      }
+      const inCondensed = condensed?.fromSeq != null && condensed.throughSeq != null && m.seq >= condensed.fromSeq && m.seq <= condensed.throughSeq;
       switch (m.role) {
         case "system":
           break;
-        case "user":
+        case "user": {
           assistant = undefined;
-          this.node.append(userMessage(m.text));
+          const node = userMessage(m.text);
+          if (inCondensed) node.classList.add("condensed");
+          this.node.append(node);
           break;
+        }
         case "assistant":
           if (!assistant) {
-            assistant = new AssistantBlock();
+            assistant = new AssistantBlock(this.deps);
+            if (inCondensed) assistant.node.classList.add("condensed");
             this.node.append(assistant.node);
           }
           if (m.reasoning) assistant.reasoning(m.reasoning);
-          if (m.text) assistant.answer(m.text);
-          for (const call of m.toolCalls) assistant.call(call);
+          if (m.text) assistant.answer(m.text, true);
+          for (const call of m.toolCalls) assistant.call(call, calls[call.callId]);
           break;
         case "tool":
-          assistant?.result(m.callId, m.ok, m.output);
+          assistant?.result(m.callId, m.ok, m.output, { state: calls[m.callId], elided: elided.has(m.callId) });
           break;
       }
     }
+    this.pinned = true;
     this.scroll();
   }
 
   /** A turn the kernel accepted: the person's message and an (empty) reply to stream into. */
   startTurn(runId: string, message: string | null): void {
-    const block = new AssistantBlock();
+    const block = new AssistantBlock(this.deps);
     this.live.set(runId, block);
-    if (message !== null) this.node.append(userMessage(message));
+    // Sending is a choice to follow the reply: back to the bottom.
+    if (message !== null) {
+      this.node.append(userMessage(message));
+      this.pinned = true;
+    }
     this.node.append(block.node);
     this.scroll();
   }
@@ -158,9 +213,13 @@ export class Transcript {
       case "status":
         break;
       case "completed": {
-        const text = event.status === "completed" ? "Completed" : event.status === "cancelled" ? "Cancelled"
-          : event.status === "stopped" ? `Stopped: ${event.error?.message ?? "a loop guard ended the turn"}` : `Failed: ${event.error?.message ?? "no reason given"}`;
-        block.status(text, event.status);
+        block.end(turnFooter(event, block.startedAt, this.lastContext, this.deps.actions));
+        if (event.context) {
+          this.lastContext = event.context;
+          this.deps.onContext(event.context);
+        }
+        const answer = block.answerText();
+        this.deps.announce(event.status === "completed" ? `Hearth answered: ${answer.slice(0, 500)}` : block.node.querySelector(".turn-status")?.textContent ?? event.status);
         this.live.delete(runId);
         break;
       }
@@ -168,15 +227,18 @@ export class Transcript {
     this.scroll();
   }
 
-  notice(level: "info" | "error", message: string): void {
+  notice(level: "info" | "error", message: string, actions?: HTMLElement): void {
     const node = el("div", `notice ${level}`, message);
     node.dataset.testid = "chat-notice";
     node.dataset.level = level;
+    if (actions) node.append(actions);
     this.node.append(node);
+    this.deps.announce(message);
     this.scroll();
   }
 
+  /** Keeps the newest content in view, unless the reader scrolled up to read something older. */
   private scroll(): void {
-    this.node.lastElementChild?.scrollIntoView({ block: "end" });
+    if (this.pinned) this.node.scrollTop = this.node.scrollHeight;
   }
 }

@@ -5,6 +5,7 @@ import { KernelRequestError, type KernelClient } from "../../shared/node/kernelC
 import type { HistoryMessage, NotificationParams, TurnEvent } from "../../shared/protocol/index.js";
 import type { ToWebview } from "../../shared/protocol/webview.js";
 import type { KernelLog, KernelState, KernelSupervisor } from "../kernel/kernelSupervisor.js";
+import { transcriptMessage } from "./transcriptMessage.js";
 
 export const MODEL_SETTING = "hearth.model";
 
@@ -74,7 +75,7 @@ export class ChatController {
       if (running && streamed) {
         // The running turn's committed part is in the history too: show the history before the
         // turn, then everything the turn streamed so far, as if the view had never left.
-        this.post({ type: "chat/transcript", sessionId, messages: throughLastUserMessage(history.messages) });
+        this.post(transcriptMessage(history, throughLastUserMessage(history.messages)));
         this.post({ type: "chat/turn", runId: running.runId, message: null });
         for (const event of streamed) this.post({ type: "chat/event", runId: running.runId, event });
         this.runId = running.runId;
@@ -82,7 +83,7 @@ export class ChatController {
         this.early = [];
         for (const n of early) this.onTurnEvent(n);
       } else {
-        this.post({ type: "chat/transcript", sessionId, messages: history.messages });
+        this.post(transcriptMessage(history));
         const ended = this.busy && this.runId ? history.runs.find((r) => r.runId === this.runId && r.status !== "active") : undefined;
         // It ended while this window was not connected: its `completed` never reached this window.
         if (ended) this.endWithoutAnswer(ended.status === "completed" ? undefined : this.lostReason ?? `the run ${ended.status}`);
@@ -162,6 +163,49 @@ export class ChatController {
     this.post({ type: "chat/transcript", sessionId: null, messages: [] });
   }
 
+  /** The chat the view shows (none: a new chat, created by its first message). */
+  get currentSessionId(): string | undefined {
+    return this.sessionId;
+  }
+
+  /** Reopens a past chat from the history list: it becomes the current one, remembered across reloads. */
+  async openSession(sessionId: string): Promise<void> {
+    if (this.busy) {
+      this.post({ type: "chat/notice", level: "info", message: "A turn is still running: press Stop before opening another chat." });
+      return;
+    }
+    this.sessionId = sessionId;
+    await this.deps.store.set(sessionId);
+    await this.showTranscript();
+  }
+
+  /** Compact (issue 13): condenses the chat's earlier turns for the model now; the view marks them. */
+  async compact(): Promise<void> {
+    const sessionId = this.sessionId;
+    if (!sessionId) {
+      this.post({ type: "chat/notice", level: "info", message: "Nothing to compact: this chat has no messages yet." });
+      return;
+    }
+    if (this.busy) {
+      this.post({ type: "chat/notice", level: "info", message: "A turn is still running: compact the chat when it ends." });
+      return;
+    }
+    try {
+      const client = await this.deps.kernel.ensureStarted();
+      const { condensation } = await client.request("session/compact", { sessionId });
+      if (this.sessionId !== sessionId) return;
+      if (condensation) await this.showTranscript();
+      this.post({
+        type: "chat/notice", level: "info",
+        message: condensation
+          ? `Compacted: the model now sees a summary of the earlier turns (${condensation.tokensBefore} → ${condensation.tokensAfter} tokens). The messages stay in the chat.`
+          : "Nothing to compact yet: only the last turn is in the chat, and it is always kept whole.",
+      });
+    } catch (e) {
+      this.post({ type: "chat/notice", level: "error", message: `Compact failed: ${(e as Error).message}` });
+    }
+  }
+
   dispose(): void {
     for (const s of this.subscriptions) s.dispose();
   }
@@ -172,7 +216,8 @@ export class ChatController {
     this.sessionId = sessionId;
     await this.deps.store.set(sessionId);
     this.deps.log.info(`chat: session ${sessionId} created with model ${model}`);
-    this.post({ type: "chat/transcript", sessionId, messages: [] });
+    // The view names the new chat and its model in its header at once.
+    this.post(transcriptMessage(await client.request("session/history", { sessionId })));
     return sessionId;
   }
 

@@ -31,7 +31,7 @@ export function chatHtml(webview: vscode.Webview, extensionUri: vscode.Uri): str
 <title>Hearth</title>
 </head>
 <body>
-<main id="app" aria-live="polite"></main>
+<main id="app"></main>
 <script nonce="${nonce}" src="${script}"></script>
 </body>
 </html>`;

@@ -6,7 +6,9 @@ import { FromWebview, ToWebview } from "../../shared/protocol/webview.js";
 import type { ChatApprovals } from "../approvals/chatApprovals.js";
 import type { KernelState, KernelSupervisor } from "../kernel/kernelSupervisor.js";
 import type { ModelViewPort } from "../model/wireModels.js";
+import type { TurnUndo } from "../edits/turnUndo.js";
 import type { ChatController } from "./chatController.js";
+import { ChatSessions, copyCode, insertCode } from "./chatViewActions.js";
 import { chatHtml, resourceRoots } from "./chatHtml.js";
 
 const NO_FOLDER =
@@ -23,6 +25,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
     private readonly log: vscode.LogOutputChannel,
     private readonly approvals?: ChatApprovals,
     private readonly models?: ModelViewPort,
+    private readonly undo?: TurnUndo,
   ) {}
 
   resolveWebviewView(view: vscode.WebviewView): void {
@@ -36,11 +39,13 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
     subscriptions.push(vscode.workspace.onDidGrantWorkspaceTrust(() => post({ type: "workspace/trust", restricted: false })));
     this.chat?.attach(post);
     this.models?.attach(post);
+    this.undo?.attach(post);
     this.approvals?.attach({ post, visible: () => view.visible });
     view.onDidDispose(() => {
       subscriptions.forEach((s) => s.dispose());
       this.chat?.attach(undefined);
       this.models?.attach(undefined);
+      this.undo?.attach(undefined);
       this.approvals?.attach(undefined);
     });
     // Failures reach the view through the state listener and the log; nothing to do with them here.
@@ -56,6 +61,19 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
     const message = parsed.data;
     if (message.type === "workspace/manageTrust") {
       void vscode.commands.executeCommand("workbench.trust.manage");
+      return;
+    }
+    // An error's action (select a model, open the log) works with or without a folder.
+    if (message.type === "command/run") {
+      void vscode.commands.executeCommand(message.command);
+      return;
+    }
+    if (message.type === "code/copy") {
+      void copyCode(message.text);
+      return;
+    }
+    if (message.type === "code/insert") {
+      void insertCode(message.text, (m) => this.post(webview, m));
       return;
     }
     if (message.type === "ready") {
@@ -83,12 +101,33 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
       case "chat/new":
         void this.chat.newChat();
         return;
+      case "chat/compact":
+        void this.chat.compact();
+        return;
+      case "session/list":
+        void new ChatSessions(this.kernel, this.chat).list((m) => this.post(webview, m));
+        return;
+      case "session/open":
+        void this.chat.openSession(message.sessionId);
+        return;
+      case "session/rename":
+        void new ChatSessions(this.kernel, this.chat).rename(message.sessionId, message.title, (m) => this.post(webview, m));
+        return;
+      case "session/hide":
+        void new ChatSessions(this.kernel, this.chat).hide(message.sessionId, (m) => this.post(webview, m));
+        return;
       case "model/use":
       case "model/useServer":
       case "model/cancel":
       case "model/pick":
       case "model/setApiKey":
         this.models?.onMessage(message);
+        return;
+      case "edits/refresh":
+        void this.undo?.refresh();
+        return;
+      case "edits/undo":
+        void this.undo?.undo(message.runId);
         return;
       case "approval/answer":
         this.approvals?.answer(message.callId, message.decision);

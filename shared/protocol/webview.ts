@@ -2,9 +2,17 @@
 import { z } from "zod";
 import { requests } from "./methods.js";
 import { ModelFromWebview, ModelToWebview } from "./modelView.js";
-import { EffectClass, HistoryMessage, Id, ToolCallRecord, TurnEvent } from "./records.js";
+import { UndoFromWebview, UndoToWebview } from "./undoView.js";
+import { Condensation, EffectClass, HistoryMessage, Id, SessionSummary, ToolCallRecord, ToolInvocationStatus, TurnEvent } from "./records.js";
 
 export const KernelInfo = requests.initialize.result;
+
+/** A tool call's state in the kernel's ledger (issue 15: a card shows it), by call id. */
+export const CallStates = z.record(Id, z.object({ status: ToolInvocationStatus, reason: z.string().nullable() }));
+export type CallStates = z.infer<typeof CallStates>;
+
+/** Commands a button in the view may run: an error's action (issue 15: every error with its action). */
+export const ViewCommand = z.enum(["hearth.selectModel", "hearth.showLog"]);
 
 /** Extension → webview. */
 export const ToWebview = z.discriminatedUnion("type", [
@@ -16,7 +24,14 @@ export const ToWebview = z.discriminatedUnion("type", [
   // A crashed kernel is restarted with backoff; the view says so instead of going blank.
   z.object({ type: z.literal("kernel/restarting"), delayMs: z.number().int().nonnegative(), reason: z.string() }),
   // The chat: the whole committed transcript of the current session (none: an empty, new chat).
-  z.object({ type: z.literal("chat/transcript"), sessionId: Id.nullable(), messages: z.array(HistoryMessage) }),
+  // session: its title and model; condensations: what the model sees instead of older messages
+  // (issue 13); calls: the ledger's state of each call (issue 15).
+  z.object({
+    type: z.literal("chat/transcript"), sessionId: Id.nullable(), messages: z.array(HistoryMessage),
+    session: SessionSummary.optional(), condensations: z.array(Condensation).optional(), calls: CallStates.optional(),
+  }),
+  // The history list (issue 15): this folder's chats, newest first, hidden ones left out.
+  z.object({ type: z.literal("session/list"), sessions: z.array(SessionSummary), currentSessionId: Id.nullable() }),
   // A turn the kernel accepted: the view shows the person's message and streams the run's events.
   // message null: a turn already running when the view (re)loaded; its committed part is in the
   // transcript, the rest streams in.
@@ -28,6 +43,7 @@ export const ToWebview = z.discriminatedUnion("type", [
   z.object({ type: z.literal("chat/busy"), busy: z.boolean() }),
   // The model: the welcome's choices when none is set, its state and a download's progress (issue 10).
   ...ModelToWebview,
+  ...UndoToWebview,
   // Restricted Mode (an untrusted folder): the view says what Hearth may not do here, and why.
   z.object({ type: z.literal("workspace/trust"), restricted: z.boolean() }),
   // A call waiting for the person (issue 14): asked on its card in the chat. `ask` is what it will do
@@ -46,8 +62,20 @@ export const FromWebview = z.discriminatedUnion("type", [
   z.object({ type: z.literal("chat/stop") }),
   z.object({ type: z.literal("chat/new") }),
   ...ModelFromWebview,
+  ...UndoFromWebview,
   z.object({ type: z.literal("workspace/manageTrust") }),
   // Allow / Deny on an approval card (issue 14); the first answer to a request is the one sent.
   z.object({ type: z.literal("approval/answer"), callId: Id, decision: z.enum(["approve", "deny"]) }),
+  // A code block's Copy and Insert at cursor (issue 15): the extension owns the clipboard and editors.
+  z.object({ type: z.literal("code/copy"), text: z.string().max(10_000_000) }),
+  z.object({ type: z.literal("code/insert"), text: z.string().max(10_000_000) }),
+  // Condense the current session's earlier turns now (issue 13: session/compact).
+  z.object({ type: z.literal("chat/compact") }),
+  z.object({ type: z.literal("command/run"), command: ViewCommand }),
+  // The history list (issue 15): ask for it, reopen, rename, hide (the journal keeps a hidden chat).
+  z.object({ type: z.literal("session/list") }),
+  z.object({ type: z.literal("session/open"), sessionId: Id }),
+  z.object({ type: z.literal("session/rename"), sessionId: Id, title: z.string().trim().min(1).max(200) }),
+  z.object({ type: z.literal("session/hide"), sessionId: Id }),
 ]);
 export type FromWebview = z.infer<typeof FromWebview>;

@@ -10,12 +10,15 @@ function register(): void {
   registered = true;
 }
 
-export function button(label: string, onClick: () => void, opts: { id?: string; secondary?: boolean } = {}): HTMLElement {
+export function button(label: string, onClick: () => void, opts: { id?: string; secondary?: boolean; ariaLabel?: string; testId?: string } = {}): HTMLElement {
   register();
   const el = document.createElement("vscode-button");
   el.textContent = label;
   if (opts.id) el.id = opts.id;
   if (opts.secondary) el.setAttribute("appearance", "secondary");
+  // A short label ("Copy") said in full to a screen reader ("Copy the python code").
+  if (opts.ariaLabel) el.setAttribute("aria-label", opts.ariaLabel);
+  if (opts.testId) el.dataset.testid = opts.testId;
   el.addEventListener("click", onClick);
   return el;
 }

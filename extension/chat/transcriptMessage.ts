@@ -1,0 +1,13 @@
+// A session's history as the chat view shows it (issue 15): its messages, its title and model, the
+// condensations that mark what the model sees instead (issue 13), and each call's ledger state.
+import type { RequestResult } from "../../shared/protocol/index.js";
+import type { HistoryMessage } from "../../shared/protocol/records.js";
+import type { CallStates, ToWebview } from "../../shared/protocol/webview.js";
+
+type History = RequestResult<"session/history">;
+
+export function transcriptMessage(history: History, messages: HistoryMessage[] = history.messages): Extract<ToWebview, { type: "chat/transcript" }> {
+  const calls: CallStates = {};
+  for (const run of history.runs) for (const row of run.ledger) calls[row.callId] = { status: row.status, reason: row.reason };
+  return { type: "chat/transcript", sessionId: history.session.sessionId, messages, session: history.session, condensations: history.condensations, calls };
+}

@@ -1,0 +1,97 @@
+// One answer block of a reply, rendered as markdown (issue 15). While it streams, deltas only append
+// to the text; the render runs at most once per animation frame (a long answer: at most every
+// LARGE_INTERVAL_MS), so a fast model never makes the view re-render per token. `flush` renders now.
+import { button } from "./components/index.js";
+import type { MarkdownRenderer } from "./markdown.js";
+
+export interface CodeActions {
+  copy(text: string): void;
+  insert(text: string): void;
+}
+
+/** Answers longer than this re-render at most every LARGE_INTERVAL_MS while they stream. */
+const LARGE_ANSWER = 20_000;
+const LARGE_INTERVAL_MS = 250;
+
+/** Gives each code block a bar with its language, Copy and Insert at cursor. */
+export function decorateCodeBlocks(root: ParentNode, actions: CodeActions): void {
+  for (const pre of Array.from(root.querySelectorAll("pre"))) {
+    const code = pre.querySelector("code");
+    const language = /language-([\w+#.-]+)/.exec(code?.className ?? "")?.[1] ?? "";
+    const text = (): string => code?.textContent ?? pre.textContent ?? "";
+    const what = language ? `the ${language} code` : "the code";
+    const block = document.createElement("div");
+    block.className = "code-block";
+    block.dataset.testid = "code-block";
+    const bar = document.createElement("div");
+    bar.className = "code-bar";
+    const label = document.createElement("span");
+    label.className = "code-language";
+    label.textContent = language;
+    const copy = button("Copy", () => {
+      actions.copy(text());
+      copy.textContent = "Copied";
+      setTimeout(() => (copy.textContent = "Copy"), 1500);
+    }, { secondary: true, ariaLabel: `Copy ${what}`, testId: "code-copy" });
+    const insert = button("Insert", () => actions.insert(text()), { secondary: true, ariaLabel: `Insert ${what} at the cursor`, testId: "code-insert" });
+    bar.append(label, copy, insert);
+    pre.replaceWith(block);
+    // The block scrolls sideways by keyboard too: it is focusable, named by its language.
+    pre.tabIndex = 0;
+    pre.setAttribute("aria-label", language ? `${language} code` : "code");
+    block.append(bar, pre);
+  }
+}
+
+export class AnswerView {
+  readonly node = document.createElement("div");
+  private text = "";
+  private rendered = "";
+  private frame: number | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(private readonly renderer: MarkdownRenderer, private readonly actions: CodeActions, private readonly onRendered: () => void) {
+    this.node.className = "answer";
+    this.node.dataset.testid = "answer";
+  }
+
+  append(delta: string): void {
+    this.text += delta;
+    this.schedule();
+  }
+
+  /** The whole text (committed history): rendered at once. */
+  set(text: string): void {
+    this.text = text;
+    this.flush();
+  }
+
+  get markdown(): string {
+    return this.text;
+  }
+
+  flush(): void {
+    if (this.frame !== undefined) cancelAnimationFrame(this.frame);
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.frame = this.timer = undefined;
+    this.render();
+  }
+
+  private schedule(): void {
+    if (this.frame !== undefined || this.timer !== undefined) return;
+    if (this.text.length > LARGE_ANSWER) this.timer = setTimeout(() => this.flush(), LARGE_INTERVAL_MS);
+    else this.frame = requestAnimationFrame(() => {
+      this.frame = undefined;
+      this.render();
+    });
+  }
+
+  private render(): void {
+    if (this.text === this.rendered) return;
+    this.rendered = this.text;
+    const fragment = this.renderer.render(this.text);
+    decorateCodeBlocks(fragment, this.actions);
+    this.node.replaceChildren(fragment);
+    this.onRendered();
+  }
+}

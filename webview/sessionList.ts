@@ -1,0 +1,104 @@
+// Past chats (issue 15 item 2): title, when, model, state; reopen, rename, delete (hides it from the
+// list: the journal keeps it), and search by title. The list comes from the kernel (session/list).
+import { modelDisplayName } from "../shared/protocol/modelView.js";
+import type { SessionSummary } from "../shared/protocol/records.js";
+import { button, textField } from "./components/index.js";
+import { el } from "./dom.js";
+
+export interface SessionActions {
+  open(sessionId: string): void;
+  rename(sessionId: string, title: string): void;
+  hide(sessionId: string): void;
+}
+
+function when(iso: string): string {
+  const date = new Date(iso);
+  const sameDay = date.toDateString() === new Date().toDateString();
+  return sameDay ? date.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }) : date.toLocaleDateString([], { day: "numeric", month: "short", year: "numeric" });
+}
+
+export class SessionList {
+  readonly node = el("section", "session-list", undefined, "session-list");
+  private readonly search = textField("Search chats by title", { id: "session-search", placeholder: "Search by title" });
+  private readonly list = el("ul", "sessions");
+  private sessions: SessionSummary[] = [];
+  private current: string | null = null;
+
+  constructor(private readonly actions: SessionActions) {
+    this.node.hidden = true;
+    this.node.setAttribute("aria-label", "Past chats");
+    this.search.el.addEventListener("input", () => this.render());
+    this.node.append(el("h2", undefined, "Past chats"), this.search.el, this.list);
+  }
+
+  get open(): boolean {
+    return !this.node.hidden;
+  }
+
+  toggle(open: boolean): void {
+    this.node.hidden = !open;
+    if (open) this.search.el.focus();
+  }
+
+  show(sessions: SessionSummary[], currentSessionId: string | null): void {
+    // Background tasks are leaf sessions with their own view; the history lists chats.
+    this.sessions = sessions.filter((s) => s.role === "coordinator");
+    this.current = currentSessionId;
+    this.render();
+  }
+
+  private render(): void {
+    const query = this.search.value().trim().toLowerCase();
+    const shown = this.sessions.filter((s) => !query || s.title.toLowerCase().includes(query));
+    if (shown.length === 0) {
+      this.list.replaceChildren(el("li", "empty", query ? `No chat's title contains "${query}".` : "No past chats yet.", "sessions-empty"));
+      return;
+    }
+    this.list.replaceChildren(...shown.map((s) => this.row(s)));
+  }
+
+  private row(s: SessionSummary): HTMLElement {
+    const row = el("li", "session-row", undefined, "session-row");
+    row.dataset.sessionId = s.sessionId;
+    if (s.sessionId === this.current) row.setAttribute("aria-current", "true");
+    const title = s.title || "Untitled chat";
+    const openButton = el("button", "session-open");
+    (openButton as HTMLButtonElement).type = "button";
+    openButton.dataset.testid = "session-open";
+    openButton.append(el("span", "session-title", title, "session-title"));
+    const facts = `${when(s.updatedAt)} · ${modelDisplayName(s.model)} · ${s.activeRunId ? "running" : "idle"}`;
+    openButton.append(el("span", "session-facts", facts, "session-facts"));
+    openButton.setAttribute("aria-label", `Open chat "${title}", ${facts}`);
+    openButton.addEventListener("click", () => this.actions.open(s.sessionId));
+    const rename = button("Rename", () => this.startRename(row, s), { secondary: true, ariaLabel: `Rename chat "${title}"`, testId: "session-rename" });
+    const hide = button("Delete", () => this.actions.hide(s.sessionId), {
+      secondary: true, ariaLabel: `Delete chat "${title}" from this list (the journal keeps it)`, testId: "session-hide",
+    });
+    hide.title = "Hides the chat from this list; Hearth's journal keeps it.";
+    row.append(openButton, rename, hide);
+    return row;
+  }
+
+  /** Inline rename: Enter saves, Escape cancels. */
+  private startRename(row: HTMLElement, s: SessionSummary): void {
+    const input = document.createElement("input");
+    input.type = "text";
+    input.className = "session-rename-input";
+    input.dataset.testid = "session-rename-input";
+    input.value = s.title;
+    input.maxLength = 200;
+    input.setAttribute("aria-label", "New title (Enter saves, Escape cancels)");
+    input.addEventListener("keydown", (e) => {
+      if (e.key === "Enter" && input.value.trim()) {
+        e.preventDefault();
+        this.actions.rename(s.sessionId, input.value.trim());
+      } else if (e.key === "Escape") {
+        e.preventDefault();
+        this.render();
+      }
+    });
+    row.replaceChildren(input);
+    input.focus();
+    input.select();
+  }
+}

@@ -1,0 +1,69 @@
+// The end of a turn (issue 15 item 3, issue 13): its status (a loop guard's stop said plainly, an
+// error with its action), the tokens it added to the context, how full the context is, and how long it took.
+import type { ContextFill, TurnEvent } from "../shared/protocol/records.js";
+import { progressBar } from "./components/index.js";
+import { classifyTurnError, errorActions, type ViewActions } from "./errorActions.js";
+import { el } from "./dom.js";
+
+type Completed = Extract<TurnEvent, { type: "completed" }>;
+
+export function statusText(event: Completed): string {
+  switch (event.status) {
+    case "completed":
+      return "Completed";
+    case "cancelled":
+      return "Cancelled";
+    case "stopped":
+      return `Stopped: ${event.error?.message ?? "a loop guard ended the turn"}`;
+    case "failed":
+      return `Failed: ${event.error?.message ?? "no reason given"}`;
+  }
+}
+
+/** "2,345 / 8,192 tokens (29%)". */
+export function contextText(context: ContextFill): string {
+  const percent = Math.round((context.usedTokens / context.contextSize) * 100);
+  return `${context.usedTokens.toLocaleString("en")} / ${context.contextSize.toLocaleString("en")} tokens (${percent}%)`;
+}
+
+export function contextMeter(context: ContextFill, testId: string): HTMLElement {
+  const meter = el("span", "context-meter");
+  meter.dataset.testid = testId;
+  meter.dataset.used = String(context.usedTokens);
+  meter.dataset.size = String(context.contextSize);
+  const fraction = context.usedTokens / context.contextSize;
+  meter.dataset.level = fraction >= 0.9 ? "full" : fraction >= 0.7 ? "high" : "ok";
+  meter.append(progressBar(fraction, `Context used: ${contextText(context)}`), el("span", "context-text", `Context ${contextText(context)}`));
+  return meter;
+}
+
+/**
+ * The turn's status line and footer. `previous`: the context fill before this turn (the tokens the
+ * turn added are the difference; unknown for the first turn seen in this view).
+ */
+export function turnFooter(event: Completed, startedAt: number, previous: ContextFill | undefined, actions: ViewActions): HTMLElement {
+  const wrap = el("div", "turn-end");
+  const status = el("div", `turn-status ${event.status}`, statusText(event));
+  status.dataset.testid = "turn-status";
+  status.dataset.status = event.status;
+  wrap.append(status);
+  if (event.status === "stopped") {
+    // A loop guard is not a crash: say what to do next.
+    status.setAttribute("role", "note");
+    wrap.append(el("div", "turn-hint", "Hearth stopped the model because it was going round in circles. Rephrase the request, or send a new message: the chat goes on."));
+  }
+  if (event.status === "failed") wrap.append(errorActions(classifyTurnError(event.error?.message ?? ""), actions));
+  const footer = el("div", "turn-footer");
+  footer.dataset.testid = "turn-footer";
+  const seconds = (performance.now() - startedAt) / 1000;
+  if (event.context) {
+    if (previous && previous.contextSize === event.context.contextSize) {
+      const added = event.context.usedTokens - previous.usedTokens;
+      footer.append(el("span", "turn-tokens", `${added >= 0 ? "+" : ""}${added.toLocaleString("en")} tokens`));
+    }
+    footer.append(contextMeter(event.context, "turn-context"));
+  }
+  footer.append(el("span", "turn-time", `${seconds.toFixed(1)} s`));
+  wrap.append(footer);
+  return wrap;
+}
