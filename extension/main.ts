@@ -7,6 +7,8 @@ import { wireModels } from "./model/wireModels.js";
 import { ApprovalRouter } from "./approvals/approvalRouter.js";
 import { ChatApprovals } from "./approvals/chatApprovals.js";
 import { EditProposals } from "./edits/editProposals.js";
+import { TurnUndo } from "./edits/turnUndo.js";
+import { registerUndoCommand } from "./edits/undoCommand.js";
 import { PROPOSED_SCHEME, ProposedContent } from "./edits/proposedContent.js";
 import { ApiKeys } from "./kernel/apiKeys.js";
 import { createSupervisor, kernelWorkspace } from "./kernel/kernelHost.js";
@@ -32,8 +34,11 @@ export function activate(context: vscode.ExtensionContext): void {
   const approvals = new ChatApprovals(log, () => vscode.commands.executeCommand(`${ChatViewProvider.viewType}.focus`));
   const chat = kernel && workspace ? wireChat(context, kernel, workspace, log, approvals) : undefined;
 
+  // issue 14 item 5: undo of a turn's edits, from the chat's button or the command.
+  const undo = kernel ? new TurnUndo({ kernel, sessionId: () => context.workspaceState.get<string>(SESSION_KEY), log }) : undefined;
+  if (undo) context.subscriptions.push(registerUndoCommand(undo));
   context.subscriptions.push(
-    vscode.window.registerWebviewViewProvider(ChatViewProvider.viewType, new ChatViewProvider(context.extensionUri, kernel, chat, log, approvals, wireModels(context, kernel, log))),
+    vscode.window.registerWebviewViewProvider(ChatViewProvider.viewType, new ChatViewProvider(context.extensionUri, kernel, chat, log, approvals, wireModels(context, kernel, log), undo)),
     vscode.commands.registerCommand("hearth.newChat", () => chat?.newChat()),
     vscode.commands.registerCommand("hearth.showLog", () => log.show()),
     vscode.commands.registerCommand("hearth.restartKernel", async () => {
