@@ -6,6 +6,7 @@ import { FromWebview, ToWebview } from "../../shared/protocol/webview.js";
 import type { ChatApprovals } from "../approvals/chatApprovals.js";
 import type { KernelState, KernelSupervisor } from "../kernel/kernelSupervisor.js";
 import type { ModelViewPort } from "../model/wireModels.js";
+import type { TurnUndo } from "../edits/turnUndo.js";
 import type { ChatController } from "./chatController.js";
 import { ChatSessions, copyCode, insertCode } from "./chatViewActions.js";
 import { chatHtml, resourceRoots } from "./chatHtml.js";
@@ -24,6 +25,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
     private readonly log: vscode.LogOutputChannel,
     private readonly approvals?: ChatApprovals,
     private readonly models?: ModelViewPort,
+    private readonly undo?: TurnUndo,
   ) {}
 
   resolveWebviewView(view: vscode.WebviewView): void {
@@ -37,11 +39,13 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
     subscriptions.push(vscode.workspace.onDidGrantWorkspaceTrust(() => post({ type: "workspace/trust", restricted: false })));
     this.chat?.attach(post);
     this.models?.attach(post);
+    this.undo?.attach(post);
     this.approvals?.attach({ post, visible: () => view.visible });
     view.onDidDispose(() => {
       subscriptions.forEach((s) => s.dispose());
       this.chat?.attach(undefined);
       this.models?.attach(undefined);
+      this.undo?.attach(undefined);
       this.approvals?.attach(undefined);
     });
     // Failures reach the view through the state listener and the log; nothing to do with them here.
@@ -118,6 +122,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
       case "model/pick":
       case "model/setApiKey":
         this.models?.onMessage(message);
+        return;
+      case "edits/refresh":
+        void this.undo?.refresh();
+        return;
+      case "edits/undo":
+        void this.undo?.undo(message.runId);
         return;
       case "approval/answer":
         this.approvals?.answer(message.callId, message.decision);

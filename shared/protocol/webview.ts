@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { requests } from "./methods.js";
 import { ModelFromWebview, ModelToWebview } from "./modelView.js";
+import { UndoFromWebview, UndoToWebview } from "./undoView.js";
 import { Condensation, EffectClass, HistoryMessage, Id, SessionSummary, ToolCallRecord, ToolInvocationStatus, TurnEvent } from "./records.js";
 
 export const KernelInfo = requests.initialize.result;
@@ -42,6 +43,7 @@ export const ToWebview = z.discriminatedUnion("type", [
   z.object({ type: z.literal("chat/busy"), busy: z.boolean() }),
   // The model: the welcome's choices when none is set, its state and a download's progress (issue 10).
   ...ModelToWebview,
+  ...UndoToWebview,
   // Restricted Mode (an untrusted folder): the view says what Hearth may not do here, and why.
   z.object({ type: z.literal("workspace/trust"), restricted: z.boolean() }),
   // A call waiting for the person (issue 14): asked on its card in the chat. `ask` is what it will do
@@ -60,6 +62,7 @@ export const FromWebview = z.discriminatedUnion("type", [
   z.object({ type: z.literal("chat/stop") }),
   z.object({ type: z.literal("chat/new") }),
   ...ModelFromWebview,
+  ...UndoFromWebview,
   z.object({ type: z.literal("workspace/manageTrust") }),
   // Allow / Deny on an approval card (issue 14); the first answer to a request is the one sent.
   z.object({ type: z.literal("approval/answer"), callId: Id, decision: z.enum(["approve", "deny"]) }),
