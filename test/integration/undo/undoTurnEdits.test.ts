@@ -15,7 +15,7 @@ import { TurnDriver } from "../../support/turnDriver.js";
 const kernels: TestKernel[] = [];
 after(async () => { for (const k of kernels) await k.stop(); });
 
-type Round = { text?: string[]; toolCalls?: { name: string; arguments: Record<string, unknown> }[] };
+type Round = { text?: string[]; delayMs?: number; toolCalls?: { name: string; arguments: Record<string, unknown> }[] };
 
 /** A kernel whose scripted model plays `rounds`, with every approval answered yes. */
 async function kernelWith(rounds: Round[], files: Record<string, string | Buffer>) {
@@ -37,7 +37,7 @@ async function kernelWith(rounds: Round[], files: Record<string, string | Buffer
     return runId;
   };
   const read = (name: string) => fs.readFileSync(path.join(k.workspace, name));
-  return { k, sessionId, turn, read };
+  return { k, sessionId, driver, turn, read };
 }
 
 const write = (p: string, content: string) => ({ name: "write_file", arguments: { path: p, content } });
@@ -132,4 +132,19 @@ it("undo is refused for a turn that wrote no files (issue 14 item 5)", async () 
   const runId = await turn("say hi");
   await assert.rejects(k.client.request("turn/undoEdits", { runId }), (e: unknown) =>
     e instanceof KernelRequestError && e.code === ErrorCode.NotFound && /wrote no files with write_file or edit_file/.test(e.message));
+});
+
+it("undo is refused while the turn still runs, and works once it ended (issue 14 item 5)", async () => {
+  const { k, sessionId, driver, read } = await kernelWith([
+    { toolCalls: [write("a.txt", "turn\n")] },
+    { text: ["Still ", "answering."], delayMs: 1500 },
+  ], { "a.txt": "before\n" });
+  const { runId } = await k.client.request("turn/start", { sessionId, message: "write a.txt slowly" });
+  await driver.until(() => read("a.txt").toString() === "turn\n", "the write");
+  await assert.rejects(k.client.request("turn/undoEdits", { runId }), (e: unknown) =>
+    e instanceof KernelRequestError && e.code === ErrorCode.Conflict && /is still running; its edits can be undone once it ends/.test(e.message));
+  assert.equal(read("a.txt").toString(), "turn\n");
+  assert.equal((await driver.completion(runId)).status, "completed");
+  assert.deepEqual((await k.client.request("turn/undoEdits", { runId })).files.map((f) => f.outcome), ["restored"]);
+  assert.equal(read("a.txt").toString(), "before\n");
 });
