@@ -13,6 +13,8 @@ import { PROPOSED_SCHEME, ProposedContent } from "./edits/proposedContent.js";
 import { ApiKeys } from "./kernel/apiKeys.js";
 import { createSupervisor, kernelWorkspace } from "./kernel/kernelHost.js";
 import { KERNEL_SETTINGS, kernelEnv } from "./kernel/kernelSettings.js";
+import { wireTasks } from "./tasks/wireTasks.js";
+import type { TaskApprovals } from "./tasks/taskApprovals.js";
 import type { KernelSupervisor } from "./kernel/kernelSupervisor.js";
 
 let supervisor: KernelSupervisor | undefined;
@@ -32,7 +34,9 @@ export function activate(context: vscode.ExtensionContext): void {
   supervisor = workspace ? createSupervisor(context, workspace, log, env) : undefined;
   const kernel = supervisor;
   const approvals = new ChatApprovals(log, () => vscode.commands.executeCommand(`${ChatViewProvider.viewType}.focus`));
-  const chat = kernel && workspace ? wireChat(context, kernel, workspace, log, approvals) : undefined;
+  // issue 12 items 4-5: the Tasks view, its commands, and task approvals by notification (no focus taken).
+  const tasks = kernel && workspace ? wireTasks(context, kernel, workspace, log, () => vscode.workspace.getConfiguration().get<string>(MODEL_SETTING, "")) : undefined;
+  const chat = kernel && workspace ? wireChat(context, kernel, workspace, log, approvals, tasks) : undefined;
 
   // issue 14 item 5: undo of a turn's edits, from the chat's button or the command.
   const undo = kernel ? new TurnUndo({ kernel, sessionId: () => context.workspaceState.get<string>(SESSION_KEY), log }) : undefined;
@@ -70,10 +74,10 @@ export function activate(context: vscode.ExtensionContext): void {
 const SESSION_KEY = "hearth.chat.sessionId";
 
 /** The chat and the answers to approval/request (edits in the file, the rest in the chat), on every kernel the supervisor starts. */
-function wireChat(context: vscode.ExtensionContext, kernel: KernelSupervisor, workspace: string, log: vscode.LogOutputChannel, chatApprovals: ChatApprovals): ChatController {
+function wireChat(context: vscode.ExtensionContext, kernel: KernelSupervisor, workspace: string, log: vscode.LogOutputChannel, chatApprovals: ChatApprovals, tasks?: TaskApprovals): ChatController {
   const proposed = new ProposedContent();
   const edits = new EditProposals(workspace, proposed, log);
-  const approvals = new ApprovalRouter(edits, chatApprovals, log);
+  const approvals = new ApprovalRouter(edits, chatApprovals, log, tasks);
   const chat = new ChatController({
     kernel,
     model: () => vscode.workspace.getConfiguration().get<string>(MODEL_SETTING, ""),

@@ -16,13 +16,15 @@ export class ApprovalRouter {
     private readonly edits: EditProposals,
     private readonly chat: ChatApprovals,
     private readonly log: vscode.LogOutputChannel,
+    /** A background task's request (it carries delegationId): a notification that takes no focus (issue 12 item 4). */
+    private readonly tasks?: { ask(req: Request, signal: AbortSignal): Promise<Answer> },
   ) {}
 
   async ask(req: Request, signal: AbortSignal): Promise<Answer> {
     const inFile = req.preview.kind === "diff" && req.preview.newContent !== undefined;
     let answer: Answer;
     try {
-      answer = inFile ? await this.edits.ask(req, signal) : await this.chat.ask(req, signal);
+      answer = req.delegationId && this.tasks ? await this.tasks.ask(req, signal) : inFile ? await this.edits.ask(req, signal) : await this.chat.ask(req, signal);
     } catch (e) {
       answer = { decision: "deny", reason: singleLine(`denied: the editor could not ask (${(e as Error).message})`, 240) };
     }

@@ -1,0 +1,133 @@
+// The person's task actions (issue 12 item 5): "Hearth: Start Background Task…" (an input box for
+// the instruction; the title is its first words) and, from the Tasks view, open the transcript
+// (a read-only Markdown document built from session/history), cancel, resume, dismiss and rerun.
+// Every failure says what failed and why, in a notification and the Hearth log.
+import * as vscode from "vscode";
+import type { RequestMethod, TaskSummary } from "../../shared/protocol/index.js";
+import type { KernelSupervisor } from "../kernel/kernelSupervisor.js";
+import { titleFromInstruction, transcriptMarkdown } from "./taskText.js";
+import type { TaskStore } from "./taskStore.js";
+import type { TaskNode } from "./taskTree.js";
+
+export const TRANSCRIPT_SCHEME = "hearth-task";
+
+/** Task transcripts as read-only documents: `hearth-task:/<delegationId>/<title>.md`, read when opened. */
+export class TaskTranscripts implements vscode.TextDocumentContentProvider {
+  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this.changed.event;
+  private readonly open = new Map<string, vscode.Uri>();
+  /** A task's proposed file contents while its approval waits (Show's right side). */
+  private readonly proposals = new Map<string, string>();
+  private next = 0;
+
+  constructor(private readonly kernel: KernelSupervisor) {}
+
+  uri(task: TaskSummary): vscode.Uri {
+    const name = task.title.replace(/[^\w .-]+/g, "_").slice(0, 60) || "task";
+    return vscode.Uri.from({ scheme: TRANSCRIPT_SCHEME, path: `/${task.delegationId}/${name}.md` });
+  }
+
+  /** The task changed: an open transcript is read again. */
+  taskChanged(delegationId: string): void {
+    const uri = this.open.get(delegationId);
+    if (uri) this.changed.fire(uri);
+  }
+
+  /** A read-only document of a proposed file content, named like the file (so it gets its language). */
+  add(filePath: string, content: string): vscode.Uri {
+    const uri = vscode.Uri.from({ scheme: TRANSCRIPT_SCHEME, path: `/proposal/${this.next++}/${filePath}` });
+    this.proposals.set(uri.toString(), content);
+    return uri;
+  }
+
+  remove(uri: vscode.Uri): void {
+    this.proposals.delete(uri.toString());
+  }
+
+  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
+    const proposal = this.proposals.get(uri.toString());
+    if (proposal !== undefined) return proposal;
+    const delegationId = uri.path.split("/")[1] ?? "";
+    this.open.set(delegationId, uri);
+    try {
+      const client = await this.kernel.ensureStarted();
+      const { task, result } = await client.request("task/show", { delegationId });
+      const history = await client.request("session/history", { sessionId: task.sessionId });
+      return transcriptMarkdown(task, history.messages, result);
+    } catch (e) {
+      return `# Task ${delegationId}\n\nThe transcript could not be read: ${(e as Error).message}\n`;
+    }
+  }
+}
+
+export function registerTaskCommands(kernel: KernelSupervisor, store: TaskStore, transcripts: TaskTranscripts, log: vscode.LogOutputChannel, model: () => string): vscode.Disposable[] {
+  const fail = (what: string, e: unknown): void => {
+    const message = `Hearth could not ${what}: ${(e as Error).message}`;
+    log.warn(`tasks: ${message}`);
+    void vscode.window.showErrorMessage(message, "Show Log").then((pick) => pick && log.show());
+  };
+
+  const start = async (instruction: string, title?: string, tools?: string[], taskModel?: string): Promise<void> => {
+    try {
+      const client = await kernel.ensureStarted();
+      const spec = taskModel ?? model();
+      const { task } = await client.request("task/start", { instruction, title: title ?? titleFromInstruction(instruction), ...(spec ? { model: spec } : {}), ...(tools ? { tools } : {}) });
+      store.put(task);
+      log.info(`tasks: started task ${task.delegationId} "${task.title}" (${task.state})`);
+    } catch (e) {
+      fail("start the background task", e);
+    }
+  };
+
+  /** The task a command acts on: the view's item, or a pick among the tasks that allow the action. */
+  const target = async (node: TaskNode | undefined, allowed: (t: TaskSummary) => boolean): Promise<TaskSummary | undefined> => {
+    if (node) return store.get(node.task.delegationId) ?? node.task;
+    const candidates = store.list().filter(allowed);
+    if (!candidates.length) {
+      void vscode.window.showInformationMessage("Hearth has no background task this applies to.");
+      return undefined;
+    }
+    const pick = await vscode.window.showQuickPick(candidates.map((t) => ({ label: t.title, description: t.state, task: t })), { placeHolder: "Which task?" });
+    return pick?.task;
+  };
+
+  const act = (method: Extract<RequestMethod, "task/cancel" | "task/resume" | "task/dismiss">, verb: string, allowed: (t: TaskSummary) => boolean) => async (node?: TaskNode) => {
+    const task = await target(node, allowed);
+    if (!task) return;
+    try {
+      const client = await kernel.ensureStarted();
+      const answer = await client.request(method, { delegationId: task.delegationId });
+      store.put(answer.task);
+      log.info(`tasks: ${verb} task ${task.delegationId} → ${answer.task.state}`);
+    } catch (e) {
+      fail(`${verb} task "${task.title}"`, e);
+    }
+  };
+
+  return [
+    vscode.commands.registerCommand("hearth.startTask", async () => {
+      const instruction = await vscode.window.showInputBox({
+        title: "Hearth: Start Background Task",
+        prompt: "What should Hearth do in the background? It runs beside your chat; the Tasks view shows it.",
+        placeHolder: "e.g. add tests for the parser",
+        ignoreFocusOut: true,
+        validateInput: (v) => (v.trim() ? null : "Say what the task should do."),
+      });
+      if (instruction?.trim()) await start(instruction.trim());
+    }),
+    vscode.commands.registerCommand("hearth.tasks.openTranscript", async (node?: TaskNode) => {
+      const task = await target(node, () => true);
+      if (!task) return;
+      const document = await vscode.workspace.openTextDocument(transcripts.uri(task));
+      await vscode.window.showTextDocument(document, { preview: true });
+    }),
+    vscode.commands.registerCommand("hearth.tasks.cancel", act("task/cancel", "cancel", (t) => ["queued", "running", "waiting_approval", "orphaned"].includes(t.state))),
+    vscode.commands.registerCommand("hearth.tasks.resume", act("task/resume", "resume", (t) => t.state === "orphaned")),
+    vscode.commands.registerCommand("hearth.tasks.dismiss", act("task/dismiss", "dismiss", (t) => t.state === "orphaned")),
+    vscode.commands.registerCommand("hearth.tasks.rerun", async (node?: TaskNode) => {
+      const task = await target(node, () => true);
+      if (task) await start(task.instruction, task.title, task.tools, task.model);
+    }),
+    vscode.commands.registerCommand("hearth.tasks.refresh", () => store.refresh()),
+  ];
+}

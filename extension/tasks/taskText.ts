@@ -1,0 +1,93 @@
+// What the Tasks view, its notifications and the status bar say about a task, as plain text (no
+// `vscode` import, so it is unit-tested).
+import type { HistoryMessage, TaskState, TaskSummary, TurnEvent } from "../../shared/protocol/index.js";
+
+/** Each state's words and codicon: the view shows both, so the state reads without colour. */
+export const STATE_LOOK: Record<TaskState, { label: string; icon: string }> = {
+  queued: { label: "queued", icon: "clock" },
+  running: { label: "running", icon: "sync~spin" },
+  waiting_approval: { label: "waiting for approval", icon: "bell-dot" },
+  completed: { label: "completed", icon: "pass" },
+  failed: { label: "failed", icon: "error" },
+  cancelled: { label: "cancelled", icon: "circle-slash" },
+  orphaned: { label: "orphaned", icon: "debug-disconnect" },
+};
+
+const ENDED: ReadonlySet<TaskState> = new Set(["completed", "failed", "cancelled", "orphaned"]);
+
+export function isEnded(state: TaskState): boolean {
+  return ENDED.has(state);
+}
+
+/** The instruction's first words: what a task started from the editor is called. */
+export function titleFromInstruction(instruction: string, maxWords = 8, maxChars = 80): string {
+  const words = instruction.trim().split(/\s+/).filter(Boolean);
+  const title = words.slice(0, maxWords).join(" ");
+  const cut = title.length > maxChars ? `${title.slice(0, maxChars - 1)}…` : title;
+  return words.length > maxWords && !cut.endsWith("…") ? `${cut}…` : cut;
+}
+
+/** How long it ran: until now while it is not ended, else until its last change. */
+export function elapsed(task: Pick<TaskSummary, "createdAt" | "updatedAt" | "state">, now: number): string {
+  const end = isEnded(task.state) ? Date.parse(task.updatedAt) : now;
+  const seconds = Math.max(0, Math.round((end - Date.parse(task.createdAt)) / 1000));
+  if (seconds < 60) return `${seconds}s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes}m ${seconds % 60}s`;
+  return `${Math.floor(minutes / 60)}h ${minutes % 60}m`;
+}
+
+/** A turn event as the task's last activity, or null for events that say nothing new (deltas after the first). */
+export function activityOf(event: TurnEvent): string | null {
+  switch (event.type) {
+    case "answer_delta":
+      return "writing its answer";
+    case "reasoning_delta":
+      return "thinking";
+    case "tool_call":
+      return `calling ${event.call.name}`;
+    case "tool_result":
+      return `${event.name} ${event.ok ? "succeeded" : "failed"}`;
+    case "status":
+      return null;
+    case "completed":
+      return `turn ${event.status}`;
+  }
+}
+
+/** The approval notification: which task wants what, on what (spec 000 #8: what it will do, exactly). */
+export function taskApprovalText(title: string, tool: string, target: string): string {
+  return `Task "${title}" wants to run ${tool} on ${target}`;
+}
+
+/** The request's target in one line: the file of a diff, else the preview's first line. */
+export function approvalTarget(preview: { kind: "diff"; path: string } | { kind: "text"; text: string }): string {
+  if (preview.kind === "diff") return preview.path;
+  const line = preview.text.split("\n")[0]!.trim();
+  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
+}
+
+/** The status bar's count, or null when there is nothing to count (the item hides). */
+export function taskCountText(tasks: readonly Pick<TaskSummary, "state">[]): { text: string; tooltip: string } | null {
+  const running = tasks.filter((t) => t.state === "running").length;
+  const waiting = tasks.filter((t) => t.state === "waiting_approval").length;
+  if (running + waiting === 0) return null;
+  const parts = [`${running} running`, ...(waiting ? [`${waiting} awaiting approval`] : [])];
+  return { text: `$(tasklist) ${parts.join(" · ")}`, tooltip: `Hearth background tasks: ${parts.join(", ")}. Click to show the Tasks view.` };
+}
+
+/** A task's transcript as Markdown, from session/history (read-only, so it shows what was journaled). */
+export function transcriptMarkdown(task: TaskSummary, messages: readonly HistoryMessage[], result: string | null): string {
+  const lines = [`# Task: ${task.title}`, "", `State: **${STATE_LOOK[task.state].label}**${task.reason ? ` (${task.reason})` : ""} · model \`${task.model}\` · started ${task.createdAt}`, ""];
+  for (const m of messages) {
+    if (m.role === "system") continue;
+    if (m.role === "user") lines.push("## Instruction", "", m.text, "");
+    else if (m.role === "assistant") {
+      if (m.text) lines.push("## Answer", "", m.text, "");
+      for (const c of m.toolCalls) lines.push(`- calls \`${c.name}\` ${"```"}${JSON.stringify(c.arguments)}${"```"}`);
+      if (m.toolCalls.length) lines.push("");
+    } else lines.push(`- \`${m.name}\` ${m.ok ? "succeeded" : "failed"}:`, "", "```", m.output, "```", "");
+  }
+  if (result !== null) lines.push("## Result", "", result, "");
+  return lines.join("\n");
+}
