@@ -9,7 +9,8 @@ import { currentTarget, installAtomically, openParent, type ExpectedTarget } fro
 import type { Ceilings } from "./ceilings.js";
 import { decodeText, resolvePath, sha256 } from "./fileAccess.js";
 import type { FileWriteSink, PreImage } from "./fileWrites.js";
-import { checkArgs, defineTool, fail, refusalOf, refusedProposal, stableJson, succeed } from "./toolKit.js";
+import { canonicalJson } from "../agent/canonicalJson.js";
+import { checkArgs, defineTool, fail, refusalOf, refusedProposal, succeed } from "./toolKit.js";
 import { showPath, type WorkspacePath } from "./workspacePath.js";
 
 /** What invoke re-verifies: the same arguments, the same target, the approved content. */
@@ -124,7 +125,7 @@ function mutationTool(ws: AnchoredWorkspace, ceilings: Ceilings, writes: FileWri
     if (Buffer.byteLength(plan.newContent) > max) return refusedProposal(`refused: the new content of ${showPath(p.path.text)} is over the ${max}-byte bound`);
     const shown = p.path.parts.join("/");
     const diff = createTwoFilesPatch(target.existed ? `a/${shown}` : "/dev/null", `b/${shown}`, current ?? "", plan.newContent, undefined, undefined, { context: 3 });
-    const expected: MutationExpectation = { argsDigest: sha256(stableJson(args)), target, newContent: plan.newContent, before };
+    const expected: MutationExpectation = { argsDigest: sha256(canonicalJson(args)), target, newContent: plan.newContent, before };
     return { preview: { kind: "diff", path: shown, diff, newContent: plan.newContent }, expected };
   }
 
@@ -137,7 +138,7 @@ function mutationTool(ws: AnchoredWorkspace, ceilings: Ceilings, writes: FileWri
       const refused = refusalOf(proposal);
       if (refused) return fail(refused);
       const e = proposal.expected as MutationExpectation | undefined;
-      if (!e || e.argsDigest !== sha256(stableJson(args))) return fail(`refused: ${spec.name} was invoked with arguments other than the proposed ones; propose again`);
+      if (!e || e.argsDigest !== sha256(canonicalJson(args))) return fail(`refused: ${spec.name} was invoked with arguments other than the proposed ones; propose again`);
       const p = resolvePath(ws, args.path as string);
       if (!p.ok) return fail(p.message);
       const content = Buffer.from(e.newContent);

@@ -2,7 +2,7 @@
 // locale, PATH and HOME; only absolute, non-traversing directories survive; PATH gets fixed
 // system fallbacks. Domain-separated digests of PATH and HOME enter the tool's durable identity
 // so configuration drift fails a resume closed without the raw directories being recorded.
-import { domainDigest } from "./toolKit.js";
+import { digestOf } from "../agent/canonicalJson.js";
 
 export const FALLBACK_PATH = ["/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin"] as const;
 export const SHELL_LOCALE = "C.UTF-8";
@@ -37,7 +37,7 @@ export function captureShellEnvironment(source: NodeJS.ProcessEnv = process.env)
   if (home !== null) env.HOME = home;
   return Object.freeze({
     env: Object.freeze(env),
-    pathDigest: domainDigest("shell-path-v1", path),
-    homeDigest: domainDigest("shell-home-v1", home),
+    pathDigest: digestOf("hearth.shell-path.v1", path),
+    homeDigest: digestOf("hearth.shell-home.v1", home),
   });
 }

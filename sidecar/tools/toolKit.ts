@@ -1,32 +1,16 @@
 // What every tool shares: its frozen definition with a durable identity digest (spec 000 #5,
 // #19, #21), argument re-validation against the bounded schema vocabulary, and the shape of a
 // proposal that already knows the call will be refused.
-import crypto from "node:crypto";
+import { canonicalJson, digestOf } from "../agent/canonicalJson.js";
 import type { JsonSchema, ObjectSchema } from "../agent/ports/jsonSchema.js";
 import type { ToolDefinition, ToolProposal, ToolResult } from "../agent/ports/tools.js";
-
-/** JSON with sorted keys, so equal configuration always digests equally. */
-export function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(",")}]`;
-  if (value !== null && typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
-    entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(",")}}`;
-  }
-  return JSON.stringify(value);
-}
-
-/** sha256 over a domain tag and the value, so digests of different things never collide. */
-export function domainDigest(domain: string, value: unknown): string {
-  return crypto.createHash("sha256").update(`hearth:${domain}\0`).update(stableJson(value)).digest("hex");
-}
 
 export type DefinitionInput = Omit<ToolDefinition, "identityDigest"> & { readonly config: unknown };
 
 /** A frozen definition whose digest covers its schema, classes and configuration (ceilings). */
 export function defineTool(input: DefinitionInput): ToolDefinition {
   const { config, ...def } = input;
-  const identityDigest = domainDigest("tool-identity-v1", { ...def, description: undefined, config });
+  const identityDigest = digestOf("hearth.tool-identity.v1", { ...def, description: undefined, config });
   return deepFreeze({ ...def, identityDigest });
 }
 

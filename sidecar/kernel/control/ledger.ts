@@ -1,9 +1,9 @@
 // The tool ledger (spec 004, physical tool authority): prepared → dispatched → succeeded|failed.
 // The claim is persisted before the effect; a result lands only if it echoes the complete claim.
-import { createHash } from "node:crypto";
 import { ErrorCode, HearthError } from "../../../shared/errors.js";
 import { uuidv7 } from "../../../shared/ids.js";
 import type { EffectClass } from "../../../shared/protocol/records.js";
+import { inputHashOf } from "../../agent/canonicalJson.js";
 import type { Db } from "../../journal/journal.js";
 import { assertToolAllowedForRole } from "./roles.js";
 import { ownedRun, type KernelScope, type RunRow } from "./scope.js";
@@ -40,21 +40,6 @@ export type RetryPolicy = "safe_retry" | "never_auto_retry";
 /** spec 004: a non-idempotent write (or a network effect) is never retried automatically. */
 export function retryPolicyFor(effect: EffectClass): RetryPolicy {
   return effect === "read" || effect === "idempotent_write" ? "safe_retry" : "never_auto_retry";
-}
-
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
-  if (value !== null && typeof value === "object") {
-    // Undefined members are dropped, as JSON.stringify does (same formula as agent/canonicalJson.ts).
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(",")}}`;
-  }
-  return JSON.stringify(value) ?? "null";
-}
-
-/** sha256 of the canonical JSON of a tool's input (keys sorted): what an approval and a result echo. */
-export function inputHash(input: unknown): string {
-  return createHash("sha256").update(canonical(input)).digest("hex");
 }
 
 function claimColumns(c: InvocationClaim): Record<string, string> {
@@ -99,7 +84,7 @@ export function prepareInvocation(db: Db, scope: KernelScope, req: PrepareReques
   if (dup) throw new HearthError(ErrorCode.Conflict, `refused: call ${req.callId} of run ${req.runId} was already claimed (${dup.status}); a call id is single use, so it cannot run twice`);
   const claim: InvocationClaim = {
     invocationId: uuidv7(), runId: req.runId, attemptId: req.attemptId, callId: req.callId, tool: req.tool,
-    inputHash: inputHash(req.input), manifestDigest: req.manifestDigest, bootEpoch: scope.bootEpoch,
+    inputHash: inputHashOf(req.input), manifestDigest: req.manifestDigest, bootEpoch: scope.bootEpoch,
   };
   const at = nowIso();
   db.prepare(`INSERT INTO tool_invocations (invocation_id, run_id, attempt_id, call_id, tool, input_hash, manifest_digest, boot_epoch, status, effect_class, retry_policy, input_json, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,'prepared',?,?,?,?,?)`)

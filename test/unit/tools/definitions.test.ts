@@ -87,7 +87,7 @@ describe("tool definitions (harness #5, #12, #21)", () => {
       assert.equal(digest(a, "read_file"), digest(b, "read_file"));
       assert.notEqual(digest(a, "read_file"), digest(c, "read_file"));
       assert.equal(digest(a, "write_file"), digest(c, "write_file"));
-      assert.match(digest(a, "read_file"), /^[0-9a-f]{64}$/);
+      assert.match(digest(a, "read_file"), /^sha256:[0-9a-f]{64}$/);
     } finally {
       for (const w of [a, b, c]) w.close();
     }
