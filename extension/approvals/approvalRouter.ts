@@ -5,7 +5,7 @@
 import type * as vscode from "vscode";
 import type { ServerRequestParams } from "../../shared/protocol/index.js";
 import type { EditProposals } from "../edits/editProposals.js";
-import { singleLine } from "./approvalText.js";
+import { singleLine } from "../../shared/boundedText.js";
 import type { ChatApprovals } from "./chatApprovals.js";
 import type { Answer } from "./oneAnswer.js";
 
@@ -26,7 +26,7 @@ export class ApprovalRouter {
     try {
       answer = req.delegationId && this.tasks ? await this.tasks.ask(req, signal) : inFile ? await this.edits.ask(req, signal) : await this.chat.ask(req, signal);
     } catch (e) {
-      answer = { decision: "deny", reason: singleLine(`denied: the editor could not ask (${(e as Error).message})`, 240) };
+      answer = { decision: "deny", reason: singleLine(`denied: the editor could not ask (${(e as Error).message})`) };
     }
     this.log.info(`approval: ${req.call.name} (${req.effectClass}) call ${req.call.callId} in run ${req.runId} → ${answer.decision} (${answer.reason})`);
     return answer;

@@ -16,8 +16,3 @@ export function notificationText(req: Request): string | null {
   const ask = askText(req);
   return ask.length > NOTIFY_MAX ? null : `Hearth asks to run ${req.call.name}: ${ask}`;
 }
-
-export function singleLine(text: string, max: number): string {
-  const line = text.replace(/\s+/g, " ").trim();
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
-}

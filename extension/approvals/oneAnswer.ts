@@ -2,7 +2,7 @@
 // notification, the editor's lenses or the turn's cancellation comes first is the answer; later
 // ones are ignored and say so. No `vscode` import, so it is unit-tested.
 import type { ServerRequestResult } from "../../shared/protocol/index.js";
-import { singleLine } from "./approvalText.js";
+import { MAX_REASON_CHARS, singleLine } from "../../shared/boundedText.js";
 
 export type Answer = ServerRequestResult<"approval/request">;
 
@@ -29,7 +29,7 @@ export class OneAnswer {
   /** The first answer wins (true); a later one changes nothing (false). Reasons: one bounded line. */
   settle(answer: Answer): boolean {
     if (this.answer) return false;
-    this.answer = { decision: answer.decision, reason: singleLine(answer.reason, 240) || answer.decision };
+    this.answer = { decision: answer.decision, reason: singleLine(answer.reason, MAX_REASON_CHARS, answer.decision) };
     this.resolve(this.answer);
     this.onSettled(this.answer);
     return true;

@@ -1,6 +1,7 @@
 // The whole surface in one glance: "area/verb": { params, result }. Both ends validate with these
 // schemas; types are inferred, never written twice (STYLE.md).
 import { z } from "zod";
+import { MAX_REASON_CHARS } from "../boundedText.js";
 import {
   ApprovalPreview, Condensation, EffectClass, ExecutionRole, GenerationOptions, HistoryMessage, Id, ModelState,
   RunSummary, SessionSummary, ToolCallRecord, TurnEvent,
@@ -215,7 +216,7 @@ export const serverRequests = {
       preview: ApprovalPreview,
     }),
     // spec 000 #8: approval and denial reasons are non-empty, bounded, single-line text.
-    result: z.object({ decision: z.enum(["approve", "deny"]), reason: z.string().min(1).max(240) }),
+    result: z.object({ decision: z.enum(["approve", "deny"]), reason: z.string().min(1).max(MAX_REASON_CHARS) }),
   },
 } as const;
 

@@ -41,7 +41,7 @@ export class LoopGuard {
       // Short: it is also the result of every call of the batch that did not run (spec 000 #6), and
       // the failing call's own result, already in history, says what went wrong.
       throw new TurnFailed("repeated_failure", singleLine(
-        `stopped: the model repeated a failing call ${count} times (${call.name} ${JSON.stringify(call.arguments)}); rephrase the request`, 240));
+        `stopped: the model repeated a failing call ${count} times (${call.name} ${JSON.stringify(call.arguments)}); rephrase the request`));
     }
   }
 

@@ -119,7 +119,7 @@ export class TaskService {
 
   private settle(delegationId: string, attemptId: string, completed: TurnCompletion): void {
     this.running.delete(delegationId);
-    const reason = completed.error ? singleLine(completed.error.message, 240) : undefined;
+    const reason = completed.error ? singleLine(completed.error.message) : undefined;
     if (this.stopping && completed.status === "cancelled") {
       this.deps.control.orphanTask(delegationId, attemptId, "the kernel shut down while it ran; resume it or dismiss it");
     } else {

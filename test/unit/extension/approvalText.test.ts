@@ -3,7 +3,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { askText, notificationText, NOTIFY_MAX, singleLine } from "../../../extension/approvals/approvalText.js";
+import { askText, notificationText, NOTIFY_MAX } from "../../../extension/approvals/approvalText.js";
+import { singleLine } from "../../../shared/boundedText.js";
 import { serverRequests } from "../../../shared/protocol/index.js";
 
 const request = (name: string, args: Record<string, unknown>, preview: unknown) =>
@@ -14,7 +15,7 @@ const request = (name: string, args: Record<string, unknown>, preview: unknown) 
 describe("approval text", () => {
   it("a reason is single-line, bounded and kept non-empty for any input (spec 000 #8)", () => {
     fc.assert(fc.property(fc.string({ unit: "grapheme-composite", maxLength: 600 }), (text) => {
-      const line = singleLine(text, 240);
+      const line = singleLine(text);
       assert.ok(!/[\r\n\u2028\u2029]/.test(line), `no line break in ${JSON.stringify(line)}`);
       assert.ok(line.length <= 240);
       if (text.trim()) assert.ok(line.length > 0);
