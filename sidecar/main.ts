@@ -4,6 +4,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { parseArgs as parseNodeArgs } from "node:util";
 import { uuidv7 } from "../shared/ids.js";
 import { HEARTH_VERSION } from "../shared/version.js";
 import { defaultJournalPath, hearthHome, isWithin, kernelEndpoint } from "../shared/node/paths.js";
@@ -60,13 +61,14 @@ type ServeMode = "stdio" | "detached";
 const USAGE = "usage: sidecar --workspace DIR [--db FILE] [--model SPEC] [--serve stdio|detached]";
 
 function parseArgs(argv: string[]): { config: KernelConfig; mode: ServeMode } {
-  const flags = new Map<string, string>();
-  for (let i = 0; i < argv.length; i += 2) {
-    const key = argv[i]!;
-    const value = argv[i + 1];
-    if (!key.startsWith("--") || value === undefined) fail(`bad arguments ${JSON.stringify(argv)}; ${USAGE}`);
-    flags.set(key.slice(2), value);
+  let values: Partial<Record<"workspace" | "db" | "model" | "serve", string>>;
+  try {
+    const kernelFlags = { workspace: { type: "string" }, db: { type: "string" }, model: { type: "string" }, serve: { type: "string" } } as const;
+    values = parseNodeArgs({ args: argv, options: kernelFlags, strict: true }).values;
+  } catch (e) {
+    fail(`bad arguments ${JSON.stringify(argv)} (${(e as Error).message}); ${USAGE}`);
   }
+  const flags = new Map(Object.entries(values));
   const ws = flags.get("workspace") ?? fail("missing --workspace DIR: the kernel serves exactly one workspace folder");
   let workspaceRoot: string;
   try {

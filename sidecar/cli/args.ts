@@ -1,4 +1,7 @@
-// A small, strict flag parser: unknown flags are errors that name the flag and the command's help.
+// The CLI's flags, parsed strictly by node:util's parseArgs: an unknown flag or a missing value is a
+// usage error that names the flag and the command's help.
+import { parseArgs as parseNodeArgs } from "node:util";
+
 export interface ParsedArgs {
   flags: Map<string, string | true>;
   positionals: string[];
@@ -8,29 +11,24 @@ export class UsageError extends Error {}
 
 /** `spec` maps each allowed flag to whether it takes a value. */
 export function parseArgs(argv: string[], spec: Record<string, boolean>, command: string): ParsedArgs {
-  const flags = new Map<string, string | true>();
-  const positionals: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === "--") {
-      positionals.push(...argv.slice(i + 1));
-      break;
-    }
-    if (!arg.startsWith("--") || arg === "--") {
-      positionals.push(arg);
-      continue;
-    }
-    const [name, inline] = arg.slice(2).split(/=(.*)/s, 2) as [string, string | undefined];
-    if (!(name in spec)) throw new UsageError(`unknown option --${name} for \`hearth ${command}\`; see \`hearth ${command} --help\``);
-    if (!spec[name]) {
-      flags.set(name, true);
-      continue;
-    }
-    const value = inline ?? argv[++i];
-    if (value === undefined) throw new UsageError(`option --${name} needs a value; see \`hearth ${command} --help\``);
-    flags.set(name, value);
+  const options = Object.fromEntries(Object.entries(spec).map(([name, takesValue]) => [name, { type: takesValue ? "string" as const : "boolean" as const }]));
+  let parsed: ReturnType<typeof parseNodeArgs>;
+  try {
+    parsed = parseNodeArgs({ args: argv, options, strict: true, allowPositionals: true });
+  } catch (e) {
+    throw new UsageError(usageMessage(e as Error & { code?: string }, command));
   }
-  return { flags, positionals };
+  const flags = new Map<string, string | true>();
+  for (const [name, value] of Object.entries(parsed.values)) if (typeof value === "string" || value === true) flags.set(name, value);
+  return { flags, positionals: parsed.positionals };
+}
+
+function usageMessage(e: Error & { code?: string }, command: string): string {
+  const flag = /'(-{1,2}[^' ]+)/.exec(e.message)?.[1] ?? "";
+  const help = `see \`hearth ${command} --help\``;
+  if (e.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") return `unknown option ${flag} for \`hearth ${command}\` (a message that starts with - goes after --); ${help}`;
+  if (e.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") return `option ${flag} needs a value; ${help}`;
+  return `${e.message}; ${help}`;
 }
 
 export function flagString(args: ParsedArgs, name: string): string | undefined {
