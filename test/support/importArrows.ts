@@ -52,6 +52,10 @@ const ALLOWED_PACKAGES: Record<string, (pkg: string) => boolean> = {
   webview: (p) => ["zod", "markdown-it", "dompurify", "highlight.js"].includes(p) || p.startsWith("@vscode/webview-ui-toolkit"),
 };
 const SIDECAR_FORBIDDEN = new Set(["vscode"]);
+/** Folders held to a narrower rule than their area's: the scripted adapter reaches the agent only through its ports. */
+const NARROWER: { folder: string; mayImport: string[]; packages: string[] }[] = [
+  { folder: "sidecar/inference/scripted/", mayImport: ["sidecar/inference/scripted/", "sidecar/agent/ports/", "shared/"], packages: ["zod"] },
+];
 
 function packageName(spec: string): string {
   const parts = spec.split("/");
@@ -83,9 +87,11 @@ export function checkArrows(root: string): Violation[] {
 }
 
 function judge(file: string, area: string, spec: string): string | null {
+  const narrow = NARROWER.find((n) => file.startsWith(n.folder));
   if (spec.startsWith(".")) {
     const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), spec));
     if (target === "package.json") return null;
+    if (narrow && !narrow.mayImport.some((p) => target.startsWith(p))) return `${narrow.folder} may import only ${narrow.mayImport.join(", ")}`;
     const targetArea = areaOf(target);
     if (!targetArea) return `${area} imports ${target}, outside the source folders`;
     if (targetArea === area || ALLOWED_AREAS[area]!.includes(targetArea)) return null;
@@ -97,6 +103,7 @@ function judge(file: string, area: string, spec: string): string | null {
   }
   if (isBuiltin) return null;
   const pkg = packageName(spec);
+  if (narrow && !narrow.packages.includes(pkg)) return `${narrow.folder} may not import the package ${pkg}`;
   if (area.startsWith("sidecar")) {
     if (SIDECAR_FORBIDDEN.has(pkg)) return "the sidecar never imports vscode";
     if (area === "sidecar/cli" && (pkg === "better-sqlite3" || pkg === "node-llama-cpp")) return "the CLI is a protocol client: no kernel natives";

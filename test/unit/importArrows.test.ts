@@ -27,6 +27,7 @@ describe("import arrows", () => {
     write(root, "sidecar/cli/main.ts", 'import { k } from "../kernel/kernel.js";\nimport D from "better-sqlite3";');
     write(root, "extension/main.ts", 'import { k } from "../sidecar/kernel/kernel.js";\nimport D from "better-sqlite3";');
     write(root, "webview/main.ts", 'import { launch } from "../shared/node/kernelLauncher.js";\nimport os from "os";');
+    write(root, "sidecar/inference/scripted/model.ts", 'import { t } from "../../agent/turnRun.js";\nimport { p } from "../../agent/ports/model.js";\nimport D from "better-sqlite3";');
     const found = checkArrows(root).map((v) => `${v.file} -> ${v.specifier}`).sort();
     assert.deepEqual(found, [
       "extension/main.ts -> ../sidecar/kernel/kernel.js",
@@ -38,6 +39,8 @@ describe("import arrows", () => {
       "sidecar/agent/loop.ts -> ../kernel/kernel.js",
       "sidecar/cli/main.ts -> ../kernel/kernel.js",
       "sidecar/cli/main.ts -> better-sqlite3",
+      "sidecar/inference/scripted/model.ts -> ../../agent/turnRun.js",
+      "sidecar/inference/scripted/model.ts -> better-sqlite3",
       "sidecar/journal/db.ts -> ../kernel/kernel.js",
       "sidecar/kernel/kernel.ts -> ../rpc/server.js",
       "sidecar/tools/fs.ts -> vscode",
