@@ -9,14 +9,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
-import { launchBrowser, openWorkbench, type Browser } from "./support/browser.js";
-import { readHearthLog, startCodeServer, type CodeServer } from "./support/codeServer.js";
-import type { Locator, Page } from "./support/playwright.js";
+import type { Browser } from "./support/browser.js";
+import { readHearthLog, type CodeServer } from "./support/codeServer.js";
 import { newRunDir, stopwatch } from "./support/runDir.js";
 import { endScenario } from "./support/scenario.js";
-import { findTools } from "./support/tools.js";
-import { packagedVsix } from "../support/packagedExtension.js";
-import { openActivityBarContainer, webviewViewFrame } from "./support/webview.js";
+import { lens, openScriptedChat, sendChat, turnEnds as nthTurnEnd } from "./support/scriptedChat.js";
+import { webviewViewFrame } from "./support/webview.js";
 
 const ROOT = path.resolve(".");
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { publisher: string; name: string };
@@ -26,9 +24,6 @@ const SCRIPT = path.join(ROOT, "test/fixtures/scripts/edit-approvals.json");
 const APP = "one\ntwo\nthree\nfour\nfive\n";
 const APP_PROPOSED = "one\nTWO\nthree\nfour\nFIVE\nsix\n";
 const NOTES = "alpha\nbeta\n";
-
-/** A code lens of the active editor, by its exact title. */
-const lens = (page: Page, title: string): Locator => page.locator(".monaco-editor .codelens-decoration a").filter({ hasText: new RegExp(`^${title.replace(/[()]/g, "\\$&")}$`) });
 
 describe("approvals in place: edit lenses in the file, shell cards in the chat (issue 14)", { timeout: 240_000 }, () => {
   const runDir = newRunDir("editApprovals");
@@ -41,18 +36,15 @@ describe("approvals in place: edit lenses in the file, shell cards in the chat (
   const shot = (name: string) => browser!.page.screenshot({ path: path.join(runDir, `${name}.png`) });
 
   before(async () => {
-    const tools = findTools();
     fs.mkdirSync(workspace);
     fs.writeFileSync(path.join(workspace, "app.txt"), APP);
     fs.writeFileSync(path.join(workspace, "notes.txt"), NOTES);
-    server = await startCodeServer({
-      tools, profileDir: path.join(scratch, "profile"), vsix: packagedVsix(), workspace,
-      settings: { "hearth.model": `scripted:${SCRIPT}` },
-      env: { HEARTH_ALLOW_SCRIPTED: "1" },
-    });
-    browser = await launchBrowser(tools, path.join(scratch, "browser"));
-    await openWorkbench(browser.page, server.workbenchUrl);
-    await openActivityBarContainer(browser.page, "Hearth");
+    const started: { server?: CodeServer; browser?: Browser } = {};
+    try {
+      await openScriptedChat(started, { scratch, workspace, script: SCRIPT });
+    } finally {
+      ({ server, browser } = started);
+    }
     clock.mark("workbench and chat view open");
   });
 
@@ -61,19 +53,8 @@ describe("approvals in place: edit lenses in the file, shell cards in the chat (
     await endScenario({ runDir, scratch, server, browser, passed: passed === 4, marks: clock.marks });
   });
 
-  async function send(text: string): Promise<void> {
-    const view = webviewViewFrame(browser!.page, EXTENSION_ID);
-    const box = view.locator("#message textarea");
-    await box.fill(text, { timeout: 60_000 });
-    await box.press("Enter");
-  }
-
-  /** Waits for the n-th turn status of the chat (1-based) and returns its status. */
-  async function turnEnds(n: number): Promise<string | null> {
-    const status = webviewViewFrame(browser!.page, EXTENSION_ID).locator('[data-testid="turn-status"]').nth(n - 1);
-    await status.waitFor({ state: "attached", timeout: 60_000 });
-    return status.getAttribute("data-status");
-  }
+  const send = (text: string) => sendChat(browser!.page, EXTENSION_ID, text);
+  const turnEnds = (n: number) => nthTurnEnd(browser!.page, EXTENSION_ID, n);
 
   it("(a) a proposal is drawn in its file with lenses and decorations, and Accept makes the file on disk exactly the proposal", async () => {
     const page = browser!.page;

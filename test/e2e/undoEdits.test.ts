@@ -8,14 +8,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
-import { launchBrowser, openWorkbench, type Browser } from "./support/browser.js";
-import { readHearthLog, startCodeServer, type CodeServer } from "./support/codeServer.js";
-import type { Locator, Page } from "./support/playwright.js";
+import type { Browser } from "./support/browser.js";
+import { readHearthLog, type CodeServer } from "./support/codeServer.js";
 import { newRunDir, stopwatch } from "./support/runDir.js";
 import { endScenario } from "./support/scenario.js";
-import { findTools } from "./support/tools.js";
-import { packagedVsix } from "../support/packagedExtension.js";
-import { openActivityBarContainer, runCommand, webviewViewFrame } from "./support/webview.js";
+import { lens, openScriptedChat, sendChat, turnEnds as nthTurnEnd } from "./support/scriptedChat.js";
+import { runCommand, webviewViewFrame } from "./support/webview.js";
 
 const ROOT = path.resolve(".");
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { publisher: string; name: string };
@@ -27,59 +25,40 @@ const NOTES = "alpha\nbeta\n";
 const PERSON = "alpha\nBETA\nthe person's line\n";
 
 const settle = () => new Promise((r) => setTimeout(r, 700));
-const lens = (page: Page, title: string): Locator => page.locator(".monaco-editor .codelens-decoration a").filter({ hasText: new RegExp(`^${title.replace(/[()]/g, "\\$&")}$`) });
 
 describe("undo a turn's edits from the chat and the command (issue 14 item 5)", { timeout: 240_000 }, () => {
   const runDir = newRunDir("undoEdits");
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "hearth-e2e-undo-"));
   const workspace = path.join(scratch, "workspace");
   const clock = stopwatch();
-  let server: CodeServer | undefined;
-  let browser: Browser | undefined;
+  const started: { server?: CodeServer; browser?: Browser } = {};
   let passed = 0;
-  const shot = (name: string) => browser!.page.screenshot({ path: path.join(runDir, `${name}.png`) });
+  const page = () => started.browser!.page;
+  const shot = (name: string) => page().screenshot({ path: path.join(runDir, `${name}.png`) });
   const file = (name: string) => path.join(workspace, name);
 
   before(async () => {
-    const tools = findTools();
     fs.mkdirSync(workspace);
     fs.writeFileSync(file("app.txt"), APP);
     fs.writeFileSync(file("notes.txt"), NOTES);
-    server = await startCodeServer({
-      tools, profileDir: path.join(scratch, "profile"), vsix: packagedVsix(), workspace,
-      settings: { "hearth.model": `scripted:${SCRIPT}` },
-      env: { HEARTH_ALLOW_SCRIPTED: "1" },
-    });
-    browser = await launchBrowser(tools, path.join(scratch, "browser"));
-    await openWorkbench(browser.page, server.workbenchUrl);
-    await openActivityBarContainer(browser.page, "Hearth");
+    await openScriptedChat(started, { scratch, workspace, script: SCRIPT });
     clock.mark("workbench and chat view open");
   });
 
   after(async () => {
-    if (browser && passed < 2) await shot("failure").catch(() => undefined);
-    await endScenario({ runDir, scratch, server, browser, passed: passed === 2, marks: clock.marks });
+    if (started.browser && passed < 2) await shot("failure").catch(() => undefined);
+    await endScenario({ runDir, scratch, ...started, passed: passed === 2, marks: clock.marks });
   });
 
-  const view = () => webviewViewFrame(browser!.page, EXTENSION_ID);
-
-  async function send(text: string): Promise<void> {
-    const box = view().locator("#message textarea");
-    await box.fill(text, { timeout: 60_000 });
-    await box.press("Enter");
-  }
+  const view = () => webviewViewFrame(page(), EXTENSION_ID);
+  const send = (text: string) => sendChat(page(), EXTENSION_ID, text);
+  const turnEnds = (n: number) => nthTurnEnd(page(), EXTENSION_ID, n);
 
   async function accept(title: string): Promise<void> {
-    const a = lens(browser!.page, title);
+    const a = lens(page(), title);
     await a.waitFor({ state: "visible", timeout: 60_000 });
     await a.click();
     await a.waitFor({ state: "detached", timeout: 10_000 });
-  }
-
-  async function turnEnds(n: number): Promise<string | null> {
-    const status = view().locator('[data-testid="turn-status"]').nth(n - 1);
-    await status.waitFor({ state: "attached", timeout: 60_000 });
-    return status.getAttribute("data-status");
   }
 
   it("(e) Undo these edits asks first, then restores the modified file's exact bytes and removes the created one", async () => {
@@ -108,13 +87,12 @@ describe("undo a turn's edits from the chat and the command (issue 14 item 5)", 
     assert.deepEqual(fs.readFileSync(file("app.txt")), APP, "the exact bytes before the turn");
     assert.equal(fs.existsSync(file("new.txt")), false, "the file the turn created is gone");
     await panel.locator('[data-testid="undo-done"]').waitFor({ state: "visible", timeout: 10_000 });
-    assert.match(readHearthLog(server!.userDataDir), /undo of run \S+: app\.txt restored: restored `app\.txt` to its 14 bytes before the turn/);
+    assert.match(readHearthLog(started.server!.userDataDir), /undo of run \S+: app\.txt restored: restored `app\.txt` to its 14 bytes before the turn/);
     await shot("e-undone-from-chat");
     passed++;
   });
 
   it("(e) Hearth: Undo Last Turn's Edits refuses only the file the person changed since the turn and undoes the other", async () => {
-    const page = browser!.page;
     await send("Change app.txt and notes.txt");
     await accept("Accept (1 hunk)");
     await accept("Accept (1 hunk)");
@@ -122,15 +100,15 @@ describe("undo a turn's edits from the chat and the command (issue 14 item 5)", 
     assert.equal(fs.readFileSync(file("app.txt"), "utf8"), "one\ntwo\nTHREE\n");
     fs.writeFileSync(file("notes.txt"), PERSON); // the person's change after the turn
 
-    await runCommand(page, "Hearth: Undo Last Turn's Edits");
-    const ask = page.locator(".notifications-toasts .notification-toast", { hasText: "Undo the last turn's edits?" });
+    await runCommand(page(), "Hearth: Undo Last Turn's Edits");
+    const ask = page().locator(".notifications-toasts .notification-toast", { hasText: "Undo the last turn's edits?" });
     await ask.waitFor({ state: "visible", timeout: 30_000 });
     assert.match((await ask.textContent()) ?? "", /restores app\.txt, notes\.txt as they were before the turn/);
     await settle(); // the toast slides in
     await shot("e-command-confirm");
     await ask.locator(".monaco-button", { hasText: "Undo Edits" }).click();
 
-    const told = page.locator(".notifications-toasts .notification-toast", { hasText: "Hearth: Undone" });
+    const told = page().locator(".notifications-toasts .notification-toast", { hasText: "Hearth: Undone" });
     await told.waitFor({ state: "visible", timeout: 30_000 });
     assert.match((await told.textContent()) ?? "", /restored app\.txt.*refused: `notes\.txt` changed since the turn wrote it/s);
     assert.deepEqual(fs.readFileSync(file("app.txt")), APP, "the bytes before this turn");
