@@ -14,6 +14,7 @@ import type { AgentMemory } from "./ports/memory.js";
 import type { AgentModel } from "./ports/model.js";
 import { ToolBatch, type BatchContext } from "./toolBatch.js";
 import { TurnFailed, type AgentEvent, type TurnFailure, type TurnOutcome } from "./turnOutcome.js";
+import { isObject } from "../../shared/isObject.js";
 
 export interface TurnRunDeps extends Omit<BatchContext, "emit"> {
   readonly model: AgentModel;
@@ -182,8 +183,4 @@ export function guardMemory(memory: AgentMemory): AgentMemory {
     checkpoint: guard("checkpoint", (t, m) => memory.checkpoint(t, m)),
     closeTurn: guard("closeTurn", (t, c) => memory.closeTurn(t, c)),
   };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

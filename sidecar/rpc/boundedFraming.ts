@@ -3,6 +3,7 @@
 // buffered whole, and the connection keeps serving (issue: bounded message size).
 import { Transform, type TransformCallback } from "node:stream";
 import { ErrorCode } from "../../shared/errors.js";
+import { isObject } from "../../shared/isObject.js";
 
 export const MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
 const MAX_HEADER_BYTES = 8 * 1024;
@@ -24,10 +25,6 @@ function sniffId(prefix: Buffer): string | number | null {
   const m = /"id"\s*:\s*("(?:[^"\\]|\\.){0,200}"|-?\d{1,16})/.exec(prefix.toString("utf8"));
   if (!m) return null;
   return m[1]!.startsWith('"') ? (JSON.parse(m[1]!) as string) : Number(m[1]);
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 /** Checks the JSON-RPC 2.0 envelope; returns a rejection or null when the body may pass. */
