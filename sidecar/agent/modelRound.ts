@@ -4,6 +4,7 @@
 import { singleLine } from "../../shared/boundedText.js";
 import { TurnCancelled } from "./cancellation.js";
 import { DeltaReconciler, NonPrefixDelta } from "./deltaReconciler.js";
+import { RoundAbort } from "./roundAbort.js";
 import type { AgentModel, GenerationRequest, ModelRound } from "./ports/model.js";
 import { TurnFailed, type AgentEvent } from "./turnOutcome.js";
 
@@ -15,32 +16,23 @@ export async function runModelRound(
 ): Promise<ModelRound> {
   const answer = new DeltaReconciler("answer");
   const reasoning = new DeltaReconciler("reasoning");
-  const round = new AbortController();
-  const forward = () => round.abort(signal.reason);
-  signal.addEventListener("abort", forward, { once: true });
-  let sinkError: unknown;
+  // spec 000 #18: a failing sink cancels the model stream, like the caller's abort.
+  const round = new RoundAbort(signal);
   let result: ModelRound;
   try {
-    result = await model.generate({ ...request, signal: round.signal }, (chunk) => {
+    result = await model.generate({ ...request, signal: round.signal }, round.sink((chunk) => {
       const text = (chunk.type === "answer" ? answer : reasoning).push(chunk.text);
-      try {
-        emit({ type: chunk.type === "answer" ? "answer_delta" : "reasoning_delta", text });
-      } catch (e) {
-        // spec 000 #18: a failing sink cancels the model stream.
-        sinkError = e;
-        round.abort(e);
-        throw e;
-      }
-    });
+      emit({ type: chunk.type === "answer" ? "answer_delta" : "reasoning_delta", text });
+    }));
   } catch (e) {
     if (signal.aborted) throw new TurnCancelled();
-    if (sinkError !== undefined) throw sinkFailure(sinkError);
+    if (round.sinkError) throw sinkFailure(round.sinkError.error);
     throw new TurnFailed("model_failed", `the model round failed: ${(e as Error)?.message ?? String(e)}`, e);
   } finally {
-    signal.removeEventListener("abort", forward);
+    round.release();
   }
   if (signal.aborted) throw new TurnCancelled(); // cancellation wins a tie with completion
-  if (sinkError !== undefined) throw sinkFailure(sinkError); // a model that swallowed the sink's error
+  if (round.sinkError) throw sinkFailure(round.sinkError.error); // a model that swallowed the sink's error
   let reasoningSuffix: string;
   let answerSuffix: string;
   try {

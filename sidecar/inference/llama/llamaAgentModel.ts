@@ -12,7 +12,7 @@ import { capabilitiesOf } from "./capabilities.js";
 import { defaultContextSize } from "./contextSizing.js";
 import { toChatHistory, toFunctions } from "./chatHistory.js";
 import { chunkedPrefill } from "./chunkedPrefill.js";
-import { RoundAbort } from "../roundAbort.js";
+import { RoundAbort } from "../../agent/roundAbort.js";
 import { KvStateStore, modelFileKey, tokensDigest } from "./kvStateStore.js";
 import { loadLlama, type LoadedLlama } from "./llamaRuntime.js";
 import { LockstepGate } from "./lockstepGate.js";

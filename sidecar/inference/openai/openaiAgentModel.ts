@@ -4,7 +4,7 @@
 // HEARTH_OPENAI_API_KEY) and never appears in errors or logs.
 import { ErrorCode, HearthError } from "../../../shared/errors.js";
 import type { AgentModel, GenerationRequest, ModelCapabilities, ModelChunk, ModelMessage, ModelRound, ModelToolDefinition } from "../../agent/ports/model.js";
-import { RoundAbort } from "../roundAbort.js";
+import { RoundAbort } from "../../agent/roundAbort.js";
 import { probeCapabilities, type CompletionMessage } from "./capabilityProbe.js";
 import { sseData } from "./sse.js";
 import { ToolCallAssembler, type ToolCallDelta } from "./toolCallAssembler.js";

@@ -1,7 +1,7 @@
-// One model round's cancellation, shared by the engines (spec 000 #18): the engine's own abort
-// signal fires when the caller aborts *and* when the presentation sink throws, and the sink's error
-// is what the round then rejects with. Empty chunks are never forwarded.
-import type { ModelChunk } from "../agent/ports/model.js";
+// One model round's cancellation, shared by the harness and the engines (spec 000 #18): the inner
+// abort signal fires when the caller aborts *and* when the presentation sink throws, and the sink's
+// error is what the round then rejects with. Empty chunks are never forwarded.
+import type { ModelChunk } from "./ports/model.js";
 
 export class RoundAbort {
   private readonly controller = new AbortController();
@@ -28,6 +28,11 @@ export class RoundAbort {
         this.controller.abort(error);
       }
     };
+  }
+
+  /** The sink's error, if the sink failed. */
+  get sinkError(): { error: unknown } | null {
+    return this.sinkFailure;
   }
 
   /** Rethrows the sink's error, if the sink failed: that, not the engine's abort, is the round's error. */
