@@ -72,7 +72,7 @@ export function taskCountText(tasks: readonly Pick<TaskSummary, "state">[]): { t
   const running = tasks.filter((t) => t.state === "running").length;
   const waiting = tasks.filter((t) => t.state === "waiting_approval").length;
   if (running + waiting === 0) return null;
-  const parts = [`${running} running`, ...(waiting ? [`${waiting} awaiting approval`] : [])];
+  const parts = [...(running ? [`${running} running`] : []), ...(waiting ? [`${waiting} awaiting approval`] : [])];
   return { text: `$(tasklist) ${parts.join(" · ")}`, tooltip: `Hearth background tasks: ${parts.join(", ")}. Click to show the Tasks view.` };
 }
 

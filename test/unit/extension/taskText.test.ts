@@ -24,6 +24,7 @@ describe("task text (issue 12 item 5)", () => {
   it("the status bar counts running tasks and approvals waiting, and hides when there are none", () => {
     assert.equal(taskCountText([{ state: "completed" }, { state: "queued" }]), null);
     assert.equal(taskCountText([{ state: "running" }, { state: "running" }, { state: "waiting_approval" }])?.text, "$(tasklist) 2 running · 1 awaiting approval");
+    assert.equal(taskCountText([{ state: "waiting_approval" }])?.text, "$(tasklist) 1 awaiting approval", "a zero count is not shown");
   });
 
   it("the approval notification names the task, the tool and its target exactly (spec 000 #8: what it will do)", () => {

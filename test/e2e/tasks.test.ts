@@ -1,0 +1,141 @@
+// Background tasks in a real workbench (issue 12 items 4-5, e2e (a), (c), (d)): a task started
+// with "Hearth: Start Background Task…" runs in the Tasks view while a chat turn runs; its write
+// asks by a notification (no modal, no focus taken) and is allowed from there, so the file lands
+// on disk and the task completes; `hearth tasks --json` from the installed extension's CLI lists
+// the same task. The scripted model's delays keep the task running long enough to be seen.
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { after, before, describe, it } from "node:test";
+import { launchBrowser, openWorkbench, type Browser } from "./support/browser.js";
+import { readHearthLog, startCodeServer, type CodeServer } from "./support/codeServer.js";
+import { newRunDir, stopwatch } from "./support/runDir.js";
+import { endScenario } from "./support/scenario.js";
+import { findTools } from "./support/tools.js";
+import { packagedVsix } from "../support/packagedExtension.js";
+import { openActivityBarContainer, runCommand, waitFor, webviewViewFrame } from "./support/webview.js";
+
+const ROOT = path.resolve(".");
+const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string; publisher: string; name: string };
+const EXTENSION_ID = `${pkg.publisher}.${pkg.name}`;
+const INSTRUCTION = "Write the task notes into notes.txt please";
+const TITLE = "Write the task notes into notes.txt please";
+const NOTES = "notes written by a background task\n";
+// Every session starts at round 0 (the scripted model counts a session's assistant messages), so
+// the chat turn asks for the same write: it is answered in the file (Reject), the task's by its notification.
+const SCRIPT = {
+  rounds: [
+    { text: ["Working ", "on ", "the ", "notes, ", "slowly. "], delayMs: 900, toolCalls: [{ name: "write_file", arguments: { path: "notes.txt", content: NOTES } }] },
+    { text: ["Done: ", "notes.txt ", "is written."], delayMs: 600 },
+  ],
+};
+
+describe("background tasks in the workbench (issue 12: Tasks view, notification approvals, the CLI sees the same task)", { timeout: 240_000 }, () => {
+  const runDir = newRunDir("tasks");
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "hearth-e2e-tasks-"));
+  const workspace = path.join(scratch, "workspace");
+  const home = path.join(scratch, "hearth-home");
+  const profileDir = path.join(scratch, "profile");
+  const clock = stopwatch();
+  let server: CodeServer | undefined;
+  let browser: Browser | undefined;
+  let passed = false;
+
+  const shot = (name: string) => browser!.page.screenshot({ path: path.join(runDir, name) });
+  const taskRow = (state: string) => browser!.page.locator(`.monaco-list-row[aria-label="${TITLE}, ${state}"]`);
+
+  before(async () => {
+    const tools = findTools();
+    fs.mkdirSync(workspace);
+    const script = path.join(scratch, "task-script.json");
+    fs.writeFileSync(script, JSON.stringify(SCRIPT));
+    server = await startCodeServer({
+      tools, profileDir, vsix: packagedVsix(), workspace,
+      settings: { "hearth.model": `scripted:${script}` },
+      env: { HEARTH_ALLOW_SCRIPTED: "1", HEARTH_HOME: home },
+    });
+    browser = await launchBrowser(tools, path.join(scratch, "browser"));
+    await openWorkbench(browser.page, server.workbenchUrl);
+    clock.mark("workbench rendered");
+  });
+
+  after(async () => {
+    if (browser && !passed) await browser.page.screenshot({ path: path.join(runDir, "failure.png") }).catch(() => undefined);
+    await endScenario({ runDir, scratch, server, browser, passed, marks: clock.marks });
+  });
+
+  it("(a)+(c) a task started from the command runs beside a chat turn; its write is allowed from a non-modal notification, lands on disk and the task completes in the Tasks view", async () => {
+    const page = browser!.page;
+    await openActivityBarContainer(page, "Hearth");
+    const chat = webviewViewFrame(page, EXTENSION_ID);
+    await chat.locator('[data-testid="kernel-version"]').waitFor({ state: "attached", timeout: 60_000 });
+    // The Tasks view sits below the chat in the Hearth container; expand it if it is collapsed.
+    const header = page.locator('.pane-header[aria-label^="Tasks"]').first();
+    await header.waitFor({ state: "visible", timeout: 30_000 });
+    if ((await header.getAttribute("aria-expanded")) === "false") await header.click();
+
+    await runCommand(page, "Hearth: Start Background Task…");
+    const input = page.locator(".quick-input-widget input");
+    await input.waitFor({ state: "visible", timeout: 10_000 });
+    await input.fill(INSTRUCTION);
+    await page.keyboard.press("Enter");
+    clock.mark("task started");
+
+    const box = chat.locator("#message textarea");
+    await box.fill("Say something while the task runs", { timeout: 30_000 });
+    await box.press("Enter");
+    await taskRow("running").waitFor({ state: "visible", timeout: 30_000 });
+    await chat.locator('.composer[data-busy="true"]').waitFor({ state: "attached", timeout: 30_000 });
+    clock.mark("task running beside the chat turn");
+    await shot("1-task-running-beside-chat.png");
+
+    const toast = page.locator(".notification-toast").filter({ hasText: `Task "${TITLE}" wants to run write_file on notes.txt` });
+    await toast.waitFor({ state: "visible", timeout: 60_000 });
+    await taskRow("waiting for approval").waitFor({ state: "visible", timeout: 30_000 });
+    clock.mark("task approval notified");
+    assert.equal(await page.locator(".monaco-dialog-box").count(), 0, "no modal dialog");
+    assert.ok(await page.locator(".statusbar-item", { hasText: "1 awaiting approval" }).count(), "the status bar counts the approval waiting");
+    assert.equal(fs.existsSync(path.join(workspace, "notes.txt")), false, "nothing is written before the person allows it");
+    await shot("2-task-approval-notification.png");
+
+    await toast.locator(".monaco-button", { hasText: /^Allow$/ }).click();
+    await waitFor(() => fs.existsSync(path.join(workspace, "notes.txt")), 30_000, "notes.txt on disk");
+    assert.equal(fs.readFileSync(path.join(workspace, "notes.txt"), "utf8"), NOTES);
+    await taskRow("completed").waitFor({ state: "visible", timeout: 60_000 });
+    clock.mark("task completed in the view");
+    const log = readHearthLog(server!.userDataDir);
+    assert.match(log, /approval: write_file \(idempotent_write\) call \S+ in run \S+ → approve \(allowed from the notification of task "Write the task notes/);
+
+    // The chat's own turn asked for the same write in the file (its round 0); it is answered there.
+    const lens = page.locator(".monaco-editor .codelens-decoration a").filter({ hasText: /^Reject$/ });
+    await lens.waitFor({ state: "visible", timeout: 60_000 });
+    await lens.click();
+    const status = chat.locator('[data-testid="turn-status"]');
+    await status.waitFor({ state: "attached", timeout: 60_000 });
+    assert.equal(await status.getAttribute("data-status"), "completed");
+    // Expanded, the task shows its result.
+    await taskRow("completed").click();
+    await page.keyboard.press("ArrowRight");
+    await page.locator(".monaco-list-row", { hasText: "Result: Done: notes.txt is written." }).waitFor({ state: "visible", timeout: 30_000 });
+    await shot("3-task-completed.png");
+  });
+
+  it("(d) `hearth tasks --json` from the installed extension's CLI lists the same task as the editor", () => {
+    const extensionDir = fs.readdirSync(path.join(profileDir, "extensions")).find((d) => d.startsWith(`${EXTENSION_ID}-${pkg.version}`));
+    assert.ok(extensionDir, "the .vsix is installed");
+    const installed = path.join(profileDir, "extensions", extensionDir);
+    const env: NodeJS.ProcessEnv = { ...process.env, HEARTH_HOME: home };
+    delete env.NODE_OPTIONS;
+    delete env.NODE_TEST_CONTEXT;
+    const cli = spawnSync(path.join(installed, "runtime/bin/node"), [path.join(installed, "dist/cli.mjs"), "tasks", "--workspace", workspace, "--json"], { encoding: "utf8", env, timeout: 60_000 });
+    assert.equal(cli.status, 0, cli.stderr);
+    fs.writeFileSync(path.join(runDir, "hearth-tasks.json"), cli.stdout);
+    const { tasks } = JSON.parse(cli.stdout) as { tasks: { delegationId: string; title: string; state: string }[] };
+    const started = /tasks: started task (\S+) "/.exec(readHearthLog(server!.userDataDir));
+    assert.ok(started, "the editor logged the task it started");
+    assert.deepEqual(tasks.map((t) => [t.delegationId, t.title, t.state]), [[started[1], TITLE, "completed"]]);
+    passed = true;
+  });
+});
