@@ -1,6 +1,7 @@
 // What every control-plane write knows about the kernel that makes it: the owner it serves, the
 // workspace it is anchored at, and this process's boot epoch (part of every ledger claim).
 import { ErrorCode, HearthError } from "../../../shared/errors.js";
+import type { RunStatus } from "../../../shared/protocol/records.js";
 import type { Db } from "../../journal/journal.js";
 
 export interface KernelScope {
@@ -29,7 +30,7 @@ export interface RunRow {
   owner_id: string;
   profile_generation: number;
   context_snapshot_id: string;
-  status: "active" | "completed" | "failed" | "cancelled";
+  status: RunStatus;
   reason: string | null;
   created_at: string;
 }

@@ -1,5 +1,9 @@
 // Every status field's allowed transitions, as data (STYLE.md: state machines are data). The one
-// writer (`transition.ts`) and startup reconciliation read these tables; tests walk them.
+// writer (`transition.ts`) and startup reconciliation read these tables; tests walk them. The
+// statuses clients see are the protocol's enums (shared/protocol/records.ts), named once there.
+import type { AttemptStatus, RunStatus, ToolInvocationStatus as InvocationStatus } from "../../../shared/protocol/records.js";
+
+export type { AttemptStatus, InvocationStatus, RunStatus };
 
 export interface Machine<S extends string> {
   readonly table: string;
@@ -13,8 +17,7 @@ function machine<S extends string>(table: string, idColumn: string, entity: stri
   return { table, idColumn, entity, statuses: Object.keys(allowed) as S[], allowed };
 }
 
-export const ACTIVE_ATTEMPT_STATUSES = ["queued", "starting", "running", "waiting_input", "waiting_approval", "cancelling"] as const;
-export type AttemptStatus = (typeof ACTIVE_ATTEMPT_STATUSES)[number] | "completed" | "failed" | "cancelled" | "orphaned";
+export const ACTIVE_ATTEMPT_STATUSES = ["queued", "starting", "running", "waiting_input", "waiting_approval", "cancelling"] as const satisfies readonly AttemptStatus[];
 
 // spec 004: silence is not success, so every active status may be orphaned, none may jump to completed
 // except running (the adapter finished) and cancelling never becomes completed (cancellation truth).
@@ -31,7 +34,6 @@ export const attemptMachine = machine<AttemptStatus>("run_attempts", "attempt_id
   orphaned: [],
 });
 
-export type RunStatus = "active" | "completed" | "failed" | "cancelled";
 export const runMachine = machine<RunStatus>("runs", "run_id", "run", {
   active: ["completed", "failed", "cancelled"],
   completed: [],
@@ -41,7 +43,6 @@ export const runMachine = machine<RunStatus>("runs", "run_id", "run", {
 
 // spec 004: prepared → dispatched → succeeded|failed; on restart prepared → failed and
 // dispatched → outcome_unknown. Nothing leaves a terminal state, so no result lands twice.
-export type InvocationStatus = "prepared" | "dispatched" | "succeeded" | "failed" | "outcome_unknown";
 export const invocationMachine = machine<InvocationStatus>("tool_invocations", "invocation_id", "tool_invocation", {
   prepared: ["dispatched", "failed"],
   dispatched: ["succeeded", "failed", "outcome_unknown"],
