@@ -50,16 +50,3 @@ export function ownedRun(db: Db, scope: KernelScope, runId: string): RunRow {
   return r;
 }
 
-/**
- * A tool- or adapter-supplied owner is a guard: it can reject a request, never authorize one.
- */
-export function checkOwnerGuard(scope: KernelScope, suppliedOwnerId: string | undefined): void {
-  if (suppliedOwnerId !== undefined && suppliedOwnerId !== scope.ownerId) {
-    throw new HearthError(ErrorCode.Refused, `refused: the call names owner ${suppliedOwnerId}, but the active run acts for ${scope.ownerId}; a supplied owner cannot grant authority`);
-  }
-}
-
-/** spec 004: request-scoped state is keyed by (clientId, requestId) and is correlation only. */
-export function correlationKey(clientId: string, requestId: string): string {
-  return JSON.stringify([clientId, requestId]);
-}

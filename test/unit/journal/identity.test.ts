@@ -8,7 +8,6 @@ import {
 } from "../../../sidecar/kernel/control/adapterCapabilities.js";
 import { assertAdapterAttemptResultContract, assertAdapterBindingContract, compatibilityHash } from "../../../sidecar/kernel/control/bindingContract.js";
 import { LEAF_RESTRICTED_TOOLS, projectToolsForRole } from "../../../sidecar/kernel/control/roles.js";
-import { checkOwnerGuard, correlationKey } from "../../../sidecar/kernel/control/scope.js";
 import { CLIENT, count, openFixture, runningRun } from "./fixture.js";
 
 const isCode = (code: number) => (e: unknown) => e instanceof HearthError && e.code === code;
@@ -187,18 +186,6 @@ describe("authority (spec 004)", () => {
     assert.throws(() => g.control.prepareInvocation({ runId, attemptId, callId: "c", tool: "read_file", input: {}, manifestDigest: "m", effectClass: "read" }), isCode(ErrorCode.Refused));
     assert.deepEqual(g.control.listSessions(), []);
     g.close();
-  });
-
-  it("a supplied ownerId is a guard: a mismatch rejects, a match grants nothing extra", () => {
-    const scope = { ownerId: "local:me", workspace: "/ws", bootEpoch: "e" };
-    assert.throws(() => checkOwnerGuard(scope, "local:other"), isCode(ErrorCode.Refused));
-    checkOwnerGuard(scope, "local:me");
-    checkOwnerGuard(scope, undefined);
-  });
-
-  it("request-scoped state is keyed by (clientId, requestId): the same requestId from two clients differs", () => {
-    assert.notEqual(correlationKey("a", "1"), correlationKey("b", "1"));
-    assert.notEqual(correlationKey("a,1", ""), correlationKey("a", ",1"));
   });
 });
 
