@@ -7,8 +7,3 @@ export function singleLine(text: string, max = MAX_REASON_CHARS, fallback = "(no
   const value = flat.length === 0 ? fallback : flat;
   return value.length <= max ? value : value.slice(0, max - 1) + "…";
 }
-
-/** True when `text` is already a valid bounded single-line reason. */
-export function isBoundedReason(text: string, max = MAX_REASON_CHARS): boolean {
-  return text.length > 0 && text.length <= max && !/[\r\n\u2028\u2029]/.test(text) && text.trim() === text;
-}

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { MAX_REASON_CHARS } from "../../shared/boundedText.js";
 import type { HistoryMessage } from "../../shared/protocol/index.js";
 
 /** Every assistant call is followed by exactly its results, in order (spec 000 #6). */
@@ -11,4 +12,9 @@ export function assertCompleteBatches(messages: HistoryMessage[]): void {
       assert.ok(r && r.role === "tool" && r.callId === call.callId, `call ${call.callId} lacks its result at ${i + 1 + k}`);
     });
   }
+}
+
+/** True when `text` is a valid bounded single-line reason (spec 000 #8). */
+export function isBoundedReason(text: string, max = MAX_REASON_CHARS): boolean {
+  return text.length > 0 && text.length <= max && !/[\r\n\u2028\u2029]/.test(text) && text.trim() === text;
 }

@@ -1,7 +1,7 @@
 // Approvals: exact, asynchronous, one-shot, default deny, bounded single-line reasons (spec 000 #8).
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { isBoundedReason } from "../../../shared/boundedText.js";
+import { isBoundedReason } from "../../support/historyAssertions.js";
 import { inputHashOf, type AgentMessage, type ApprovalPort, type ApprovalRequest } from "../../../sidecar/agent/index.js";
 import { builder, collect, CounterTool, deferred, scripted } from "./harnessFixtures.js";
 
