@@ -72,7 +72,12 @@ export class ModelHost {
   /** Loads `spec`, replacing the current model once its rounds have finished. */
   async load(spec: string, onProgress: (p: ModelProgress) => void = () => undefined): Promise<void> {
     const parsed = parseModelSpec(spec); // refuse a malformed setting before unloading anything
-    if (this.loading) await this.loading.catch(() => undefined);
+    if (this.loading) {
+      await this.loading.catch(() => undefined);
+      // The load we waited for brought this very model in (two sessions' first turns at once): share
+      // it. Reloading would unload it under the turn that started the load.
+      if (this.spec === spec && this.state === "loaded") return;
+    }
     const abort = new AbortController();
     const run = (async () => {
       await this.unload();
