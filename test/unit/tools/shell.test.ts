@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import type { Tool } from "../../../sidecar/agent/ports/tools.js";
-import { buildWorkspaceTools, WorkspaceToolsBuilder, type WorkspaceTools } from "../../../sidecar/tools/buildWorkspaceTools.js";
+import { buildWorkspaceTools, type WorkspaceTools } from "../../../sidecar/tools/buildWorkspaceTools.js";
 import { captureShellEnvironment, FALLBACK_PATH } from "../../../sidecar/tools/shellEnvironment.js";
 
 /** Live (non-zombie) processes whose command line contains `marker`, straight from /proc. */
@@ -115,7 +115,7 @@ describe("shell tool (harness #12, #14)", { skip: process.platform === "win32" }
 
   test("PATH and HOME digests enter the shell's identity; raw directories do not (harness #14, #19)", () => {
     const d = (source: NodeJS.ProcessEnv) => {
-      const b = new WorkspaceToolsBuilder(dir).withFiles(false).withShell(true).build({ shellEnvSource: source });
+      const b = buildWorkspaceTools({ workspaceRoot: dir, files: false, shell: true, shellEnvSource: source });
       try {
         return b.tools[0]!.definition;
       } finally {
@@ -129,13 +129,14 @@ describe("shell tool (harness #12, #14)", { skip: process.platform === "win32" }
     assert.doesNotMatch(JSON.stringify(a), /\/opt\/a|\/home\/a/);
   });
 
-  test("timeout setters clamp to the 20-minute hard ceiling; the default stays conservative (harness #12)", () => {
-    const b = new WorkspaceToolsBuilder(dir).withFiles(false).withShell(true);
-    assert.equal(b.setShellMaxTimeoutMs(10 * 60 * 60_000), 20 * 60_000);
-    assert.equal(b.setShellDefaultTimeoutMs(Number.POSITIVE_INFINITY), 120_000);
-    assert.equal(b.setShellOutputBytes(1 << 30), 1 << 20);
-    const t = b.build();
+  test("timeout ceilings clamp to the 20-minute hard ceiling; the default stays conservative (harness #12)", () => {
+    const t = buildWorkspaceTools({
+      workspaceRoot: dir, files: false, shell: true,
+      ceilings: { shellMaxTimeoutMs: 10 * 60 * 60_000, shellDefaultTimeoutMs: Number.POSITIVE_INFINITY, shellOutputBytes: 1 << 30 },
+    });
     try {
+      assert.equal(t.ceilings.shellMaxTimeoutMs, 20 * 60_000);
+      assert.equal(t.ceilings.shellOutputBytes, 1 << 20);
       const params = t.tools[0]!.definition.parameters.properties.timeoutMs as { maximum: number };
       assert.equal(params.maximum, 20 * 60_000);
       assert.equal(t.ceilings.shellDefaultTimeoutMs, 120_000);
