@@ -34,9 +34,12 @@ export class ChatHeader {
     this.compactButton = button("Compact", actions.compact, { secondary: true, id: "compact", ariaLabel: "Compact this chat: condense its earlier turns for the model" });
     this.historyButton = button("History", actions.toggleHistory, { secondary: true, id: "history", ariaLabel: "Show past chats" });
     this.historyButton.setAttribute("aria-expanded", "false");
-    const bar = el("div", "header-bar");
-    bar.append(this.modelSlot, this.historyButton, this.menu);
-    this.node.append(bar, this.chatLine, this.kernelProblem);
+    // Row 1: the model. Row 2: this chat (title, context, Compact), then History and the Kernel menu.
+    const row = el("div", "chat-row");
+    const tools = el("div", "header-tools");
+    tools.append(this.compactButton, this.historyButton, this.menu);
+    row.append(this.chatLine, tools);
+    this.node.append(this.modelSlot, row, this.kernelProblem);
     this.kernel({ type: "kernel/starting" });
     this.renderChatLine();
   }
@@ -137,7 +140,6 @@ export class ChatHeader {
       parts.push(el("span", "session-model", `uses ${modelDisplayName(this.session.model)}; new chats use ${modelDisplayName(this.modelSetting)}`, "session-model"));
     }
     if (this.context) parts.push(contextMeter(this.context, "header-context"));
-    parts.push(this.compactButton);
     this.chatLine.replaceChildren(...parts);
     setEnabled(this.compactButton, !this.busy && this.session !== undefined);
   }

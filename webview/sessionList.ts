@@ -23,6 +23,8 @@ export class SessionList {
   private readonly list = el("ul", "sessions");
   private sessions: SessionSummary[] = [];
   private current: string | null = null;
+  /** A rename in progress: a list that arrives meanwhile waits, so the person's typing is not lost. */
+  private renaming = false;
 
   constructor(private readonly actions: SessionActions) {
     this.node.hidden = true;
@@ -44,10 +46,11 @@ export class SessionList {
     // Background tasks are leaf sessions with their own view; the history lists chats.
     this.sessions = sessions.filter((s) => s.role === "coordinator");
     this.current = currentSessionId;
-    this.render();
+    if (!this.renaming) this.render();
   }
 
   private render(): void {
+    this.renaming = false;
     const query = this.search.value().trim().toLowerCase();
     const shown = this.sessions.filter((s) => !query || s.title.toLowerCase().includes(query));
     if (shown.length === 0) {
@@ -91,11 +94,17 @@ export class SessionList {
     input.addEventListener("keydown", (e) => {
       if (e.key === "Enter" && input.value.trim()) {
         e.preventDefault();
+        // The list the kernel sends back after the rename shows the new title.
+        this.renaming = false;
         this.actions.rename(s.sessionId, input.value.trim());
       } else if (e.key === "Escape") {
         e.preventDefault();
         this.render();
       }
+    });
+    this.renaming = true;
+    input.addEventListener("blur", () => {
+      if (this.renaming) this.render();
     });
     row.replaceChildren(input);
     input.focus();

@@ -106,8 +106,9 @@ function condensedMarker(c: Condensation): HTMLElement {
   marker.dataset.testid = "condensed-marker";
   marker.setAttribute("role", "note");
   const how = c.trigger === "on_demand" ? "You compacted the chat" : "The context filled up";
-  const saved = `${c.tokensBefore.toLocaleString("en")} → ${c.tokensAfter.toLocaleString("en")} tokens`;
-  marker.append(el("div", "condensed-title", `${how}: the messages above are condensed for the model (${saved}). They stay here and in the journal.`));
+  // A model that cannot count tokens reports 0 for both: then there is no saving to show.
+  const saved = c.tokensBefore > 0 ? ` (${c.tokensBefore.toLocaleString("en")} → ${c.tokensAfter.toLocaleString("en")} tokens)` : "";
+  marker.append(el("div", "condensed-title", `${how}: the messages above are condensed for the model${saved}. They stay here and in the journal.`));
   if (c.summary) {
     const details = el("details", "condensed-summary");
     details.append(el("summary", undefined, "What the model sees instead"), el("div", "condensed-text", c.summary));

@@ -56,14 +56,18 @@ describe("Hearth in a real VS Code workbench (code-server + headless Chromium)",
     await endScenario({ runDir, scratch, server, browser, passed, marks: clock.marks });
   });
 
-  it("the chat view shows the kernel's version and workspace from initialize (issue 2: extension → kernel → webview is real)", async (t) => {
+  it("the chat view's Kernel menu shows the kernel's version and workspace from initialize (issue 2: extension → kernel → webview is real)", async (t) => {
     const page = browser!.page;
     await openActivityBarContainer(page, "Hearth");
     const view = webviewViewFrame(page, EXTENSION_ID);
+    // Issue 15: the header says what matters (the model); the kernel's details are under its menu.
+    await view.locator('[data-testid="kernel-menu"] > summary').click({ timeout: 60_000 });
+    await view.locator('[data-testid="kernel-version"]').waitFor({ state: "visible", timeout: 60_000 });
     const version = await view.locator('[data-testid="kernel-version"]').textContent({ timeout: 60_000 });
     clock.mark("kernel version shown");
     assert.equal(version, pkg.version);
     assert.equal(await view.locator('[data-testid="workspace-root"]').textContent(), fs.realpathSync(workspace));
+    await view.locator('[data-testid="kernel-menu"] > summary').click();
 
     // The extension host runs Node 24; the kernel runs on the Node 20 the installed .vsix ships.
     const log = readHearthLog(server!.userDataDir);
@@ -149,10 +153,13 @@ describe("Hearth in a real VS Code workbench (code-server + headless Chromium)",
 
   it("the Restart button restarts the kernel and the view shows the new kernel's answer", async () => {
     const view = webviewViewFrame(browser!.page, EXTENSION_ID);
+    // Restart lives in the Kernel menu (issue 15).
+    await view.locator('[data-testid="kernel-menu"] > summary').click();
     await view.locator("#restart").click();
     await waitFor(() => (readHearthLog(server!.userDataDir).match(/kernel \S+ ready in/g) ?? []).length === 2, 30_000, "a second 'kernel ready' in the Hearth log");
     const log = readHearthLog(server!.userDataDir);
     assert.match(log, /restart requested[\s\S]*kernel \(pid \d+\) stopped[\s\S]*kernel starting/);
+    await view.locator('[data-testid="kernel-ready"]').waitFor({ state: "attached", timeout: 30_000 });
     assert.equal(await view.locator('[data-testid="kernel-version"]').textContent({ timeout: 30_000 }), pkg.version);
     clock.mark("kernel restarted from the view");
     passed = true;

@@ -18,6 +18,10 @@ export interface Locator {
   waitFor(opts?: { state?: "attached" | "detached" | "visible" | "hidden"; timeout?: number }): Promise<void>;
   locator(selector: string, opts?: { hasText?: string | RegExp }): Locator;
   filter(opts: { hasText?: string | RegExp }): Locator;
+  isVisible(): Promise<boolean>;
+  focus(opts?: { timeout?: number }): Promise<void>;
+  evaluate<R>(fn: (node: Element) => R): Promise<R>;
+  scrollIntoViewIfNeeded(opts?: { timeout?: number }): Promise<void>;
 }
 
 export interface FrameLocator {
@@ -40,6 +44,7 @@ export interface Page {
   screenshot(opts: { path: string; fullPage?: boolean }): Promise<unknown>;
   keyboard: { press(key: string): Promise<void>; type(text: string): Promise<void> };
   on(event: "console", listener: (message: ConsoleMessage) => void): void;
+  waitForFunction(fn: () => boolean, arg?: undefined, opts?: { timeout?: number }): Promise<unknown>;
 }
 
 export interface BrowserContext {
