@@ -61,17 +61,9 @@ export class AgentSession {
     return this.p.ceiling.activeNames();
   }
 
-  /** spec 000 #5: atomic replacement of the active subset, inside the ceiling only. */
-  setActiveTools(names: readonly string[]): void {
-    this.p.ceiling.setActive(names);
-  }
-
+  /** spec 000 #5: the active subset shrinks inside the ceiling, atomically (an unknown name changes nothing). */
   disableTools(names: readonly string[]): void {
     this.p.ceiling.disable(names);
-  }
-
-  enableTools(names: readonly string[]): void {
-    this.p.ceiling.enable(names);
   }
 
   /**

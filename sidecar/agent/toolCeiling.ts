@@ -70,7 +70,7 @@ export class ToolCeiling {
   }
 
   /** Atomic replacement: either every name is inside the ceiling and the subset changes, or nothing does. */
-  setActive(names: readonly string[]): void {
+  private setActive(names: readonly string[]): void {
     const unknown = names.filter((n) => !this.tools.has(n));
     if (unknown.length > 0) {
       throw new HearthError(
@@ -84,10 +84,6 @@ export class ToolCeiling {
   disable(names: readonly string[]): void {
     const wanted = new Set(names);
     this.setActive([...names.filter((n) => !this.tools.has(n)), ...this.activeNames().filter((n) => !wanted.has(n))]);
-  }
-
-  enable(names: readonly string[]): void {
-    this.setActive([...this.activeNames(), ...names]);
   }
 
   /** Active definitions plus disabled ones that committed or current-turn calls need for replay. */
