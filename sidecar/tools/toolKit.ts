@@ -1,7 +1,7 @@
 // What every tool shares: its frozen definition with a durable identity digest (spec 000 #5,
 // #19, #21), argument re-validation against the bounded schema vocabulary, and the shape of a
 // proposal that already knows the call will be refused.
-import { canonicalJson, digestOf } from "../agent/canonicalJson.js";
+import { digestOf } from "../agent/canonicalJson.js";
 import type { JsonSchema, ObjectSchema } from "../agent/ports/jsonSchema.js";
 import type { ToolDefinition, ToolProposal, ToolResult } from "../agent/ports/tools.js";
 

@@ -11,7 +11,7 @@ import { KernelSupervisor, type KernelState } from "../../../extension/kernel/ke
 import { connectOrStartKernel } from "../../../shared/node/kernelLauncher.js";
 import { defaultJournalPath, journalLockPath } from "../../../shared/node/paths.js";
 import { HEARTH_VERSION } from "../../../shared/version.js";
-import { alive, isolatedEnv, runCli, waitFor } from "../../support/cliProcess.js";
+import { alive, isolatedEnv, runCli } from "../../support/cliProcess.js";
 import { DIST, tempDir } from "../../support/kernelProcess.js";
 
 const WINDOW_TOOLS = "read_file,list_dir,search_files,write_file,edit_file,shell";

@@ -27,7 +27,7 @@ function turn(i: number, outputChars: number): AgentMessage[] {
   ];
 }
 
-function fitInput(history: AgentMessage[], model: ReturnType<typeof countingModel>) {
+function fitInput(history: AgentMessage[]) {
   return {
     sessionKey: "s", instructions: [{ role: "system" as const, text: "You are Hearth." }], history,
     pending: [{ role: "user" as const, text: "next question" }], turnStart: history.length, signal: new AbortController().signal,
@@ -38,7 +38,7 @@ function fitInput(history: AgentMessage[], model: ReturnType<typeof countingMode
 it("a prompt that fits is sent as it is, and nothing is journaled (issue 13)", async () => {
   const saved: CondensationRecord[] = [];
   const history = [...turn(1, 100), ...turn(2, 100)];
-  const out = await new ContextCondenser(countingModel(), { save: async (r) => void saved.push(r) }).fit(fitInput(history, countingModel()));
+  const out = await new ContextCondenser(countingModel(), { save: async (r) => void saved.push(r) }).fit(fitInput(history));
   assert.equal(out.length, 1 + history.length + 1);
   assert.deepEqual(saved, []);
 });
@@ -48,7 +48,7 @@ it("the biggest, oldest tool outputs are elided first, with a marker saying how 
   const model = countingModel();
   // 600 + 2000 + 1200 characters of output; the last turn's 2000 stay whatever happens.
   const history = [...turn(1, 600), ...turn(2, 2000), ...turn(3, 1200), ...turn(4, 2000)];
-  const out = await new ContextCondenser(model, { save: async (r) => void saved.push(r) }).fit(fitInput(history, model));
+  const out = await new ContextCondenser(model, { save: async (r) => void saved.push(r) }).fit(fitInput(history));
   assert.equal(saved.length, 1);
   assert.deepEqual(saved[0]!.view.elidedCallIds, ["c2", "c3"], "biggest first, and only as many as needed");
   assert.equal(saved[0]!.view.summary, null, "eliding was enough: no summary");
@@ -65,7 +65,7 @@ it("when eliding is not enough, older turns become one summary written by the mo
   const model = countingModel();
   const history = Array.from({ length: 12 }, (_, i) => [{ role: "user", text: `request ${i} ${"y".repeat(300)}` }, { role: "assistant", text: `answer ${i} ${"z".repeat(300)}`, toolCalls: [] }] as AgentMessage[]).flat();
   const condenser = new ContextCondenser(model, { save: async (r) => void saved.push(r) });
-  const out = await condenser.fit(fitInput(history, model));
+  const out = await condenser.fit(fitInput(history));
   assert.equal(saved.length, 1);
   const view = saved[0]!.view;
   assert.equal(view.replacedCount, 22, "everything before the previous turn is summarised");

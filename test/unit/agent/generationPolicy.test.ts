@@ -82,7 +82,7 @@ describe("reasoning stripping", () => {
 
   it("strips reasoning from every request and committed message when history preservation is disproven (spec 000 #20)", async () => {
     const model = answering(caps({ reasoningHistory: "disproven" }));
-    const { memory, builder: b } = builder(model, []);
+    const { builder: b } = builder(model, []);
     const session = b.history(resumed).build();
     const sink = collect();
     await session.runTurn("one", { onEvent: sink.onEvent });
