@@ -2,7 +2,7 @@
 // BEGIN IMMEDIATE transaction. The turn loop calls this; docs/control-plane.md documents it.
 import { ErrorCode, HearthError } from "../../../shared/errors.js";
 import type { Condensation, HistoryMessage, RunSummary, SessionSummary } from "../../../shared/protocol/records.js";
-import type { Journal } from "../../journal/journal.js";
+import type { Db, Journal } from "../../journal/journal.js";
 import { checkAttemptResult, ensureBinding, recordAdapterNativeSessionId } from "./bindings.js";
 import { appendComplete, completeMessages, settleTurn, stageTurn, type NewMessage } from "./conversation.js";
 import {
@@ -49,7 +49,7 @@ export class ControlPlane {
   }
 
   profile(sessionId: string): ProfileRow {
-    return this.journal.withTransaction((db) => (ownedSession(db, this.scope, sessionId), currentProfile(db, sessionId)));
+    return this.inOwnedSession(sessionId, (db) => currentProfile(db, sessionId));
   }
 
   migrateProfile(sessionId: string, expectedGeneration: number, change: ProfileChange): number {
@@ -82,7 +82,7 @@ export class ControlPlane {
   }
 
   ensureBinding(sessionId: string, attemptId: string): { bindingId: string; bindingGeneration: number; reused: boolean } {
-    return this.journal.withTransaction((db) => (ownedSession(db, this.scope, sessionId), ensureBinding(db, sessionId, attemptId)));
+    return this.inOwnedSession(sessionId, (db) => ensureBinding(db, sessionId, attemptId));
   }
 
   recordAdapterNativeSessionId(bindingId: string, nativeId: string): void {
@@ -111,11 +111,11 @@ export class ControlPlane {
   }
 
   stageTurn(sessionId: string, runId: string, status: "pending" | "streaming" = "streaming"): number {
-    return this.journal.withTransaction((db) => (ownedSession(db, this.scope, sessionId), stageTurn(db, sessionId, runId, status)));
+    return this.inOwnedSession(sessionId, (db) => stageTurn(db, sessionId, runId, status));
   }
 
   settleTurn(sessionId: string, seq: number, outcome: { message: NewMessage } | { failed: string }): void {
-    this.journal.withTransaction((db) => (ownedSession(db, this.scope, sessionId), settleTurn(db, sessionId, seq, outcome)));
+    this.inOwnedSession(sessionId, (db) => settleTurn(db, sessionId, seq, outcome));
   }
 
   prepareInvocation(req: PrepareRequest): InvocationClaim {
@@ -155,11 +155,11 @@ export class ControlPlane {
   }
 
   requireOperation(runId: string, kind: ObligationKind, logicalKey: string): string {
-    return this.journal.withTransaction((db) => (ownedRun(db, this.scope, runId), requireOperation(db, runId, kind, logicalKey)));
+    return this.inOwnedRun(runId, (db) => requireOperation(db, runId, kind, logicalKey));
   }
 
   recordOperationOutcome(runId: string, logicalKey: string, outcome: { ok: true } | { ok: false; error: string }): void {
-    this.journal.withTransaction((db) => (ownedRun(db, this.scope, runId), recordOperationOutcome(db, runId, logicalKey, outcome)));
+    this.inOwnedRun(runId, (db) => recordOperationOutcome(db, runId, logicalKey, outcome));
   }
 
   createDelegation(input: NewDelegation, client: ClientContext): Admission & { delegationId: string; sessionId: string } {
@@ -241,7 +241,7 @@ export class ControlPlane {
 
   /** The authority digests pinned by the session's first turn (spec 000 #19), pinning `current` if none. */
   pinAuthority(sessionId: string, current: AuthorityDigests): AuthorityDigests {
-    return this.journal.withTransaction((db) => (ownedSession(db, this.scope, sessionId), pinAuthority(db, sessionId, current)));
+    return this.inOwnedSession(sessionId, (db) => pinAuthority(db, sessionId, current));
   }
 
   /** The run's pinned context (spec 004): what a turn of this run is built from. */
@@ -259,7 +259,7 @@ export class ControlPlane {
 
   /** Journals a condensed view of the session's history as its own event (issue 13). */
   recordCondensation(c: NewCondensation): Condensation {
-    return this.journal.withTransaction((db) => (ownedSession(db, this.scope, c.sessionId), recordCondensation(db, c)));
+    return this.inOwnedSession(c.sessionId, (db) => recordCondensation(db, c));
   }
 
   /** What the session's model is shown now: its replayed history and latest condensation (session/compact). */
@@ -272,5 +272,21 @@ export class ControlPlane {
   /** The session's latest condensed view, or null: a run resumes with it. */
   latestCondensation(sessionId: string): Condensation | null {
     return sessionCondensations(this.journal.db, sessionId).at(-1) ?? null;
+  }
+
+  /** One transaction that first checks the session belongs to this kernel's owner, then acts. */
+  private inOwnedSession<T>(sessionId: string, act: (db: Db) => T): T {
+    return this.journal.withTransaction((db) => {
+      ownedSession(db, this.scope, sessionId);
+      return act(db);
+    });
+  }
+
+  /** One transaction that first checks the run belongs to this kernel's owner, then acts. */
+  private inOwnedRun<T>(runId: string, act: (db: Db) => T): T {
+    return this.journal.withTransaction((db) => {
+      ownedRun(db, this.scope, runId);
+      return act(db);
+    });
   }
 }

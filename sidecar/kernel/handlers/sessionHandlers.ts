@@ -12,6 +12,9 @@ export function sessionHandlers(deps: { control: ControlPlane; gate: ShutdownGat
     "session/list": async (params) => ({ sessions: deps.control.listSessions(params?.limit ?? 100) }),
     "session/history": async (params) => deps.control.history(params.sessionId),
     "session/rename": async (params) => ({ session: deps.control.renameSession(params.sessionId, params.title) }),
-    "session/hide": async (params) => (deps.control.hideSession(params.sessionId), { sessionId: params.sessionId, hidden: true as const }),
+    "session/hide": async (params) => {
+      deps.control.hideSession(params.sessionId);
+      return { sessionId: params.sessionId, hidden: true as const };
+    },
   };
 }
