@@ -24,19 +24,32 @@ export function sampleRss(pid: number, everyMs: number): { stop(): number[] } {
   return { stop: () => (clearInterval(timer), take(), samples) };
 }
 
-/** Live (non-zombie) processes whose command line contains `marker` (arguments joined by NUL). */
-export function liveProcessesWith(marker: string): { pid: number; cmdline: string }[] {
-  const found: { pid: number; cmdline: string }[] = [];
+interface LiveProcess { pid: number; ppid: number; cmdline: string }
+
+/** Every live (non-zombie) process on the machine, from /proc. */
+function liveProcesses(): LiveProcess[] {
+  const found: LiveProcess[] = [];
   for (const p of fs.readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
     try {
-      const cmdline = fs.readFileSync(`/proc/${p}/cmdline`, "utf8");
-      if (!cmdline.includes(marker)) continue;
       const stat = fs.readFileSync(`/proc/${p}/stat`, "utf8");
-      const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
-      if (state !== "Z" && state !== "X") found.push({ pid: Number(p), cmdline: cmdline.replaceAll("\u0000", " ").trim() });
+      // Fields after the command name: state ppid ...
+      const [state, ppid] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (state === "Z" || state === "X") continue;
+      const cmdline = fs.readFileSync(`/proc/${p}/cmdline`, "utf8").replaceAll("\u0000", " ").trim();
+      found.push({ pid: Number(p), ppid: Number(ppid), cmdline });
     } catch { /* exited meanwhile */ }
   }
   return found;
+}
+
+/** Live processes whose command line (arguments joined by spaces) contains `marker`. */
+export function liveProcessesWith(marker: string): LiveProcess[] {
+  return liveProcesses().filter((p) => p.cmdline.includes(marker));
+}
+
+/** Live child processes of `pid`. */
+export function liveChildrenOf(pid: number): LiveProcess[] {
+  return liveProcesses().filter((p) => p.ppid === pid);
 }
 
 export function median(values: number[]): number {
