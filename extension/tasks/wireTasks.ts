@@ -29,7 +29,10 @@ export function wireTasks(context: vscode.ExtensionContext, kernel: KernelSuperv
     // A request this window holds counts even before task/updated says the task waits.
     const waiting = Math.max(tasks.filter((t) => t.state === "waiting_approval").length, approvals.pendingCount);
     const shown = taskCountText([...tasks.filter((t) => t.state !== "waiting_approval"), ...Array.from({ length: waiting }, () => ({ state: "waiting_approval" as const }))]);
-    if (!shown) return status.hide();
+    if (!shown) {
+      status.hide();
+      return;
+    }
     status.text = shown.text;
     status.tooltip = shown.tooltip;
     status.accessibilityInformation = { label: shown.text.replace(/\$\([^)]*\)\s*/, "Hearth tasks: ") };

@@ -55,7 +55,7 @@ export function bundledRuntimePath(distDir: string): string {
 export function resolveRuntime(build: BuildInfo, setting: string | undefined, distDir: string): RuntimeProbe {
   const tried: string[] = [];
   const candidates: { nodePath: string; source: RuntimeProbe["source"] }[] = [];
-  if (setting && setting.trim()) candidates.push({ nodePath: setting.trim(), source: "setting" });
+  if (setting?.trim()) candidates.push({ nodePath: setting.trim(), source: "setting" });
   // A package never falls back to whatever Node the machine has: its natives fit its own runtime.
   if (build.bundledRuntime) candidates.push({ nodePath: bundledRuntimePath(distDir), source: "bundled" });
   else {

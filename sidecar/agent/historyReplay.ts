@@ -3,7 +3,7 @@
 // call to a tool outside the ceiling, a system message not at the start) is refused.
 import { ErrorCode, HearthError } from "../../shared/errors.js";
 import type { AgentMessage } from "./messages.js";
-import { CallIdRegistry } from "./callIds.js";
+import type { CallIdRegistry } from "./callIds.js";
 
 export function replayHistory(history: readonly AgentMessage[], ceiling: ReadonlySet<string>, ids: CallIdRegistry): void {
   const fail = (index: number, why: string): never => {

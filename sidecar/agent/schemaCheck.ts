@@ -19,7 +19,7 @@ export function vocabularyProblems(schema: unknown, at = "$", depth = 0): string
   if (depth > MAX_DEPTH) return [`${at}: nested deeper than ${MAX_DEPTH} levels`];
   if (typeof schema !== "object" || schema === null || Array.isArray(schema)) return [`${at}: must be a schema object`];
   const s = schema as Record<string, unknown>;
-  const type = s["type"];
+  const type = s.type;
   if (typeof type !== "string" || !(type in ALLOWED_KEYS)) {
     return [`${at}.type: ${JSON.stringify(type)} is not one of ${Object.keys(ALLOWED_KEYS).join(", ")}`];
   }
@@ -32,12 +32,12 @@ export function vocabularyProblems(schema: unknown, at = "$", depth = 0): string
       problems.push(`${at}.${k}: must be a ${integer ? "non-negative integer" : "finite number"}`);
     }
   };
-  if (s["description"] !== undefined && typeof s["description"] !== "string") problems.push(`${at}.description: must be a string`);
+  if (s.description !== undefined && typeof s.description !== "string") problems.push(`${at}.description: must be a string`);
   switch (type) {
     case "string":
       num("minLength", true);
       num("maxLength", true);
-      if (s["enum"] !== undefined && (!Array.isArray(s["enum"]) || s["enum"].length === 0 || !s["enum"].every((e) => typeof e === "string"))) {
+      if (s.enum !== undefined && (!Array.isArray(s.enum) || s.enum.length === 0 || !s.enum.every((e) => typeof e === "string"))) {
         problems.push(`${at}.enum: must be a non-empty array of strings`);
       }
       break;
@@ -47,22 +47,22 @@ export function vocabularyProblems(schema: unknown, at = "$", depth = 0): string
       num("maximum");
       break;
     case "array":
-      if (s["maxItems"] === undefined) problems.push(`${at}.maxItems: required, arrays must be bounded`);
+      if (s.maxItems === undefined) problems.push(`${at}.maxItems: required, arrays must be bounded`);
       num("maxItems", true);
-      problems.push(...vocabularyProblems(s["items"], `${at}.items`, depth + 1));
+      problems.push(...vocabularyProblems(s.items, `${at}.items`, depth + 1));
       break;
     case "object": {
-      const props = s["properties"];
+      const props = s.properties;
       if (typeof props !== "object" || props === null || Array.isArray(props)) {
         problems.push(`${at}.properties: required object`);
         break;
       }
       for (const [k, v] of Object.entries(props)) problems.push(...vocabularyProblems(v, `${at}.properties.${k}`, depth + 1));
-      const req = s["required"];
+      const req = s.required;
       if (req !== undefined && (!Array.isArray(req) || !req.every((r) => typeof r === "string" && r in props))) {
         problems.push(`${at}.required: must list names declared in properties`);
       }
-      if (s["additionalProperties"] !== undefined && s["additionalProperties"] !== false) {
+      if (s.additionalProperties !== undefined && s.additionalProperties !== false) {
         problems.push(`${at}.additionalProperties: only false is in the vocabulary`);
       }
       break;
@@ -100,7 +100,7 @@ function check(schema: JsonSchema, value: unknown, at: string, out: string[]): v
     case "array":
       if (!Array.isArray(value)) return void out.push(`${at}: expected an array`);
       if (value.length > schema.maxItems) out.push(`${at}: more than ${schema.maxItems} items`);
-      value.slice(0, schema.maxItems).forEach((v, i) => check(schema.items, v, `${at}[${i}]`, out));
+      value.slice(0, schema.maxItems).forEach((v, i) => { check(schema.items, v, `${at}[${i}]`, out); });
       return;
     case "object":
       checkObject(schema, value, at, out);

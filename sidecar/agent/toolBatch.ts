@@ -7,7 +7,7 @@ import type { ApprovalPreview, ToolCallRecord } from "../../shared/protocol/inde
 import { inputHashOf } from "./canonicalJson.js";
 import { NEVER_ABORTED, raceCancellation, throwIfCancelled, TurnCancelled } from "./cancellation.js";
 import type { ToolResultMessage } from "./messages.js";
-import type { ApprovalPort } from "./ports/approval.js";
+import type { ApprovalDecision, ApprovalPort } from "./ports/approval.js";
 import type { AgentMemory } from "./ports/memory.js";
 import type { Tool, ToolContext, ToolResult } from "./ports/tools.js";
 import { argumentProblems } from "./schemaCheck.js";
@@ -113,7 +113,7 @@ export class ToolBatch {
   /** spec 000 #8: exact, one-shot, asynchronous. Returns a denial text, or null when approved. */
   private async askApproval(call: ToolCallRecord, inputHash: string, tool: Tool, preview: ApprovalPreview): Promise<string | null> {
     this.ctx.emit({ type: "status", status: "waiting_approval" });
-    let decision;
+    let decision: ApprovalDecision;
     try {
       decision = await raceCancellation(
         this.ctx.approval.request({

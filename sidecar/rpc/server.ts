@@ -111,7 +111,7 @@ export function startRpcServer(opts: RpcServerOptions): RpcServer {
 
 function abortToToken(signal: AbortSignal) {
   let listeners: (() => void)[] = [];
-  signal.addEventListener("abort", () => listeners.forEach((l) => l()), { once: true });
+  signal.addEventListener("abort", () => listeners.forEach((l) => { l(); }), { once: true });
   return {
     get isCancellationRequested() { return signal.aborted; },
     onCancellationRequested: (l: () => void) => {

@@ -16,6 +16,7 @@ export type ParsedPath = { ok: true; path: WorkspacePath } | { ok: false; messag
 
 /** Shows a user-supplied path in a message: bounded, NUL and control characters made visible. */
 export function showPath(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what this makes visible
   const visible = text.replace(/[\u0000-\u001f\u007f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
   return "`" + (visible.length > 120 ? visible.slice(0, 117) + "…" : visible) + "`";
 }

@@ -83,7 +83,7 @@ class Bench {
         t.deltas.push(now);
       }
       if (e.type === "completed") { t.done = now; t.status = e.status; }
-      this.waiters.splice(0).forEach((w) => w());
+      this.waiters.splice(0).forEach((w) => { w(); });
     });
     // A random model may (rarely) propose a read: let it run; it stays inside the workspace.
     kernel.client.onServerRequest("approval/request", async () => ({ decision: "approve", reason: "benchmark" }));

@@ -6,7 +6,7 @@ import { after, describe, it } from "node:test";
 import { ErrorCode } from "../../shared/errors.js";
 import { PROTOCOL_VERSION, REQUEST_METHODS } from "../../shared/protocol/index.js";
 import { HEARTH_VERSION } from "../../shared/version.js";
-import { KernelRequestError } from "../../shared/node/kernelClient.js";
+import type { KernelRequestError } from "../../shared/node/kernelClient.js";
 import { DIST, startTestKernel, tempDir } from "../support/kernelProcess.js";
 
 /** Sends raw bytes and collects raw framed replies: the way a broken client would talk. */
@@ -18,7 +18,7 @@ function rawKernel() {
   child.stdout.setEncoding("utf8");
   child.stdout.on("data", (d: string) => {
     buffer += d;
-    waiters.splice(0).forEach((w) => w());
+    waiters.splice(0).forEach((w) => { w(); });
   });
   const replies = (): { id: unknown; result?: unknown; error?: { code: number; message: string } }[] =>
     buffer.split(/Content-Length: \d+\r\n\r\n/).filter(Boolean).map((b) => JSON.parse(b));
@@ -96,7 +96,7 @@ describe("kernel protocol", () => {
       assert.equal(byId.get(4)?.error?.code, ErrorCode.InvalidParams);
       assert.match(byId.get(4)!.error!.message, /field `sessionId`/);
       assert.equal(byId.get(5)?.error?.code, ErrorCode.MessageTooLarge);
-      assert.equal((byId.get(6)?.result as { kernelVersion: string }).kernelVersion, HEARTH_VERSION);
+      assert.equal((byId.get(6)!.result as { kernelVersion: string }).kernelVersion, HEARTH_VERSION);
     } finally {
       raw.child.kill("SIGKILL");
     }

@@ -25,7 +25,7 @@ export async function startModelFileServer(body: Buffer): Promise<ModelFileServe
     requests.push(`${req.method} ${req.url} ${req.headers.range ?? ""}`.trim());
     const m = /^bytes=(\d+)-(\d*)$/.exec(req.headers.range ?? "");
     const start = m ? Number(m[1]) : 0;
-    const end = m && m[2] ? Math.min(Number(m[2]), body.length - 1) : body.length - 1;
+    const end = m?.[2] ? Math.min(Number(m[2]), body.length - 1) : body.length - 1;
     res.writeHead(m ? 206 : 200, {
       "content-type": "application/octet-stream", "accept-ranges": "bytes", "content-length": end - start + 1,
       ...(m ? { "content-range": `bytes ${start}-${end}/${body.length}` } : {}),
@@ -59,7 +59,9 @@ export async function startModelFileServer(body: Buffer): Promise<ModelFileServe
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     sentBytes: () => sent,
-    resetCount: () => void (sent = 0),
+    resetCount: () => {
+      sent = 0;
+    },
     requests,
     get slowFirstChunk() { return state.slowFirstChunk; },
     set slowFirstChunk(v: boolean) { state.slowFirstChunk = v; },

@@ -21,7 +21,13 @@ export function sampleRss(pid: number, everyMs: number): { stop(): number[] } {
   };
   take();
   const timer = setInterval(take, everyMs);
-  return { stop: () => (clearInterval(timer), take(), samples) };
+  return {
+    stop: () => {
+      clearInterval(timer);
+      take();
+      return samples;
+    },
+  };
 }
 
 interface LiveProcess { pid: number; ppid: number; cmdline: string }

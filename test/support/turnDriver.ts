@@ -12,11 +12,11 @@ export class TurnDriver {
   constructor(readonly client: KernelClient, answer: ApprovalAnswer = () => ({ decision: "deny", reason: "denied by the test" })) {
     client.onNotification("turn/event", (n: NotificationParams<"turn/event">) => {
       this.events.set(n.runId, [...(this.events.get(n.runId) ?? []), n.event]);
-      this.waiters.splice(0).forEach((w) => w());
+      this.waiters.splice(0).forEach((w) => { w(); });
     });
     client.onServerRequest("approval/request", async (req) => {
       this.approvals.push(req);
-      this.waiters.splice(0).forEach((w) => w());
+      this.waiters.splice(0).forEach((w) => { w(); });
       return answer(req);
     });
   }

@@ -45,7 +45,9 @@ export function textArea(opts: { id?: string; placeholder?: string; label?: stri
   return {
     el,
     value: () => el.value ?? "",
-    clear: () => void (el.value = ""),
+    clear: () => {
+      el.value = "";
+    },
     focus: () => el.focus(),
   };
 }

@@ -13,7 +13,7 @@ import { defaultContextSize } from "./contextSizing.js";
 import { toChatHistory, toFunctions } from "./chatHistory.js";
 import { chunkedPrefill } from "./chunkedPrefill.js";
 import { RoundAbort } from "../../agent/roundAbort.js";
-import { KvStateStore, modelFileKey, tokensDigest } from "./kvStateStore.js";
+import { type KvStateStore, modelFileKey, tokensDigest } from "./kvStateStore.js";
 import { loadLlama, type LoadedLlama } from "./llamaRuntime.js";
 import { LockstepGate } from "./lockstepGate.js";
 import { SessionLocks } from "./sessionLocks.js";
@@ -170,7 +170,10 @@ export class LlamaAgentModel implements AgentModel {
   private wrapperFor(thinking: GenerationRequest["options"]["thinking"]): ChatWrapper {
     const key = thinking ?? "auto";
     let wrapper = this.wrappers.get(key);
-    if (!wrapper) this.wrappers.set(key, wrapper = thinkingWrapper(this.wrapper, thinking));
+    if (!wrapper) {
+      wrapper = thinkingWrapper(this.wrapper, thinking);
+      this.wrappers.set(key, wrapper);
+    }
     return wrapper;
   }
 

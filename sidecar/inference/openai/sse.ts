@@ -6,8 +6,7 @@ export async function* sseData(body: AsyncIterable<Uint8Array>): AsyncGenerator<
   let data: string[] = [];
   for await (const bytes of body) {
     buffer += decoder.decode(bytes, { stream: true });
-    let nl: number;
-    while ((nl = buffer.indexOf("\n")) >= 0) {
+    for (let nl = buffer.indexOf("\n"); nl >= 0; nl = buffer.indexOf("\n")) {
       const line = buffer.slice(0, nl).replace(/\r$/, "");
       buffer = buffer.slice(nl + 1);
       if (line === "") {

@@ -32,7 +32,9 @@ function harness(rounds: unknown[], model?: string) {
   });
   const kernel = supervisor();
   let stored: string | undefined;
-  const store = { get: () => stored, set: (id: string | undefined) => void (stored = id) };
+  const store = { get: () => stored, set: (id: string | undefined) => {
+    stored = id;
+  } };
   const spec = model ?? script(root, rounds);
   const controller = (on: KernelSupervisor = kernel): { chat: ChatController; posted: ToWebview[]; until(test: (m: ToWebview) => boolean): Promise<ToWebview> } => {
     const chat = new ChatController({ kernel: on, model: () => spec, store, log, restricted: () => false });

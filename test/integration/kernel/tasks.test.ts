@@ -115,7 +115,11 @@ it("a task's approval waits for a person while no client is connected, reaches a
     // No client answers: the task waits for a person instead of being denied.
     let waiting: TaskSummary[] = [];
     const deadline = Date.now() + 20_000;
-    while (Date.now() < deadline && (waiting = await tasksNow())[0]?.state !== "waiting_approval") await new Promise((r) => setTimeout(r, 200));
+    while (Date.now() < deadline) {
+      waiting = await tasksNow();
+      if (waiting[0]?.state === "waiting_approval") break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
     assert.equal(waiting[0]?.state, "waiting_approval");
     assert.ok(!fs.existsSync(marker), "nothing ran before the approval");
 
@@ -138,7 +142,11 @@ it("a task's approval waits for a person while no client is connected, reaches a
     assert.equal(resumed.code, 0, resumed.stderr);
     let shown: { task: TaskSummary; result: string | null } | undefined;
     const until = Date.now() + 20_000;
-    while (Date.now() < until && (shown = JSON.parse((await cli("task", "show", task.delegationId)).stdout) as typeof shown)!.task.state !== "completed") await new Promise((r) => setTimeout(r, 200));
+    while (Date.now() < until) {
+      shown = JSON.parse((await cli("task", "show", task.delegationId)).stdout) as typeof shown;
+      if (shown!.task.state === "completed") break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
     assert.equal(shown!.task.state, "completed");
     assert.equal(shown!.result, "Built.");
     assert.equal(fs.readFileSync(marker, "utf8"), "ran\n", "the interrupted call was not run again");

@@ -25,7 +25,7 @@ describe("delta reconciliation", () => {
   it("fails whenever the streamed text is not a prefix of the terminal text (spec 000 #3, property)", () => {
     fc.assert(fc.property(fc.array(fc.string({ maxLength: 5 }), { maxLength: 6 }), fc.string({ maxLength: 20 }), (deltas, terminal) => {
       const r = new DeltaReconciler("reasoning");
-      deltas.forEach((d) => r.push(d));
+      deltas.forEach((d) => { r.push(d); });
       const joined = deltas.join("");
       if (terminal.startsWith(joined)) assert.equal(joined + r.finish(terminal), terminal);
       else assert.throws(() => r.finish(terminal), NonPrefixDelta);
@@ -35,8 +35,8 @@ describe("delta reconciliation", () => {
   it("the turn presents exactly the committed answer and reasoning for any stream (spec 000 #3, property)", async () => {
     await fc.assert(fc.asyncProperty(stream, stream, async ([answer, aParts, aStreamed], [reasoning, rParts, rStreamed]) => {
       const model = new FnModel(async (_r, onChunk) => {
-        rParts.slice(0, rStreamed).forEach((text) => onChunk({ type: "reasoning", text }));
-        aParts.slice(0, aStreamed).forEach((text) => onChunk({ type: "answer", text }));
+        rParts.slice(0, rStreamed).forEach((text) => { onChunk({ type: "reasoning", text }); });
+        aParts.slice(0, aStreamed).forEach((text) => { onChunk({ type: "answer", text }); });
         return { text: answer || "x", reasoning, toolCalls: [], stopReason: "end" };
       });
       const sink = collect();

@@ -56,11 +56,11 @@ export class CounterTool implements Tool {
   async propose(args: Record<string, unknown>, ctx: { callId: string }) {
     if (this.o.proposeFault) throw new Error("proposal exploded");
     this.proposals.push(ctx.callId);
-    return { preview: { kind: "text" as const, text: `add ${String(args["by"])}` } };
+    return { preview: { kind: "text" as const, text: `add ${String(args.by)}` } };
   }
 
   async invoke(args: Record<string, unknown>, _p: unknown, ctx: { callId: string; signal: AbortSignal }): Promise<ToolResult> {
-    const effect = { callId: ctx.callId, by: args["by"] as number, finished: false };
+    const effect = { callId: ctx.callId, by: args.by as number, finished: false };
     this.effects.push(effect);
     if (this.o.hold) await this.o.hold(ctx.signal);
     if (this.o.fault) throw new Error("disk on fire");

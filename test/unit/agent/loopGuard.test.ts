@@ -21,7 +21,7 @@ class MissingPathTool implements Tool {
   async propose() { return { preview: { kind: "text" as const, text: "list" } }; }
   async invoke(args: Record<string, unknown>): Promise<ToolResult> {
     this.runs++;
-    return { ok: false, output: `\`${String(args["path"])}\` does not exist; list the folder with list_dir to see what is there` };
+    return { ok: false, output: `\`${String(args.path)}\` does not exist; list the folder with list_dir to see what is there` };
   }
 }
 

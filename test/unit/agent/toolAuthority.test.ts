@@ -33,7 +33,7 @@ describe("tool authority ceiling", () => {
     const tool = new CounterTool();
     const { builder: b } = builder(answerOnly(), [tool]);
     const session = b.build();
-    (tool.definition.parameters.properties as Record<string, unknown>)["by"] = { type: "string" };
+    (tool.definition.parameters.properties as Record<string, unknown>).by = { type: "string" };
     assert.equal((session.authority.tools[0]!.parameters as { properties: { by: { type: string } } }).properties.by.type, "integer");
     assert.throws(() => { (session.authority.tools as unknown as unknown[]).push({}); });
   });

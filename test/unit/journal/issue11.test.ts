@@ -111,7 +111,10 @@ describe("issue 11: the dispatch mark is durable (spec 004 ledger, issue 3)", ()
     // A temporary trigger reports the connection's synchronous setting at the moment the row
     // becomes dispatched, inside markDispatched's own transaction.
     const seen: number[] = [];
-    f.journal.db.function("observe_synchronous", (level: unknown) => (seen.push(Number(level)), null));
+    f.journal.db.function("observe_synchronous", (level: unknown) => {
+      seen.push(Number(level));
+      return null;
+    });
     f.journal.db.exec(`CREATE TEMP TRIGGER observe_dispatch AFTER UPDATE OF status ON main.tool_invocations WHEN NEW.status = 'dispatched'
       BEGIN SELECT observe_synchronous((SELECT synchronous FROM pragma_synchronous)); END;`);
     f.control.markDispatched(claim);
