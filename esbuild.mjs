@@ -11,27 +11,44 @@ const common = { bundle: true, sourcemap: release ? false : "linked", minify: re
 const builds = [
   { ...common, entryPoints: ["extension/main.ts"], outfile: "dist/extension.cjs", platform: "node", format: "cjs", external: ["vscode"] },
   {
-    ...common, entryPoints: ["sidecar/main.ts"], outfile: "dist/sidecar.mjs", platform: "node", format: "esm",
+    ...common,
+    entryPoints: ["sidecar/main.ts"],
+    outfile: "dist/sidecar.mjs",
+    platform: "node",
+    format: "esm",
     external: ["better-sqlite3", "node-llama-cpp", "koffi"],
     banner: { js: "import { createRequire as __hearthRequire } from 'node:module'; const require = __hearthRequire(import.meta.url);" },
   },
   {
-    ...common, entryPoints: ["sidecar/cli/main.ts"], outfile: "dist/cli.mjs", platform: "node", format: "esm",
+    ...common,
+    entryPoints: ["sidecar/cli/main.ts"],
+    outfile: "dist/cli.mjs",
+    platform: "node",
+    format: "esm",
     external: ["better-sqlite3", "node-llama-cpp", "koffi"],
-    banner: { js: "#!/usr/bin/env node\nimport { createRequire as __hearthRequire } from 'node:module'; const require = __hearthRequire(import.meta.url);" },
+    banner: {
+      js: "#!/usr/bin/env node\nimport { createRequire as __hearthRequire } from 'node:module'; const require = __hearthRequire(import.meta.url);",
+    },
   },
   { ...common, entryPoints: ["webview/main.ts"], outfile: "dist/webview.js", platform: "browser", format: "iife", target: "es2022" },
 ];
 
 fs.mkdirSync("dist", { recursive: true });
 const pkg = JSON.parse(fs.readFileSync("package.json", "utf8"));
-fs.writeFileSync(path.join("dist", "build-info.json"), JSON.stringify({
-  version: pkg.version,
-  nodePath: process.execPath,
-  nodeVersion: process.version,
-  modulesAbi: process.versions.modules,
-  builtAt: new Date().toISOString(),
-}, null, 2));
+fs.writeFileSync(
+  path.join("dist", "build-info.json"),
+  JSON.stringify(
+    {
+      version: pkg.version,
+      nodePath: process.execPath,
+      nodeVersion: process.version,
+      modulesAbi: process.versions.modules,
+      builtAt: new Date().toISOString(),
+    },
+    null,
+    2,
+  ),
+);
 
 if (watch) {
   for (const b of builds) await (await esbuild.context(b)).watch();

@@ -35,9 +35,17 @@ function refuse(message) {
 
 /** Paths (relative to ROOT) of every installed production dependency. */
 function productionClosure() {
-  const out = execFileSync("npm", ["ls", "--omit=dev", "--all", "--parseable"], { cwd: ROOT, encoding: "utf8", maxBuffer: 16 * 1024 * 1024 });
+  const out = execFileSync("npm", ["ls", "--omit=dev", "--all", "--parseable"], {
+    cwd: ROOT,
+    encoding: "utf8",
+    maxBuffer: 16 * 1024 * 1024,
+  });
   const llama = new Set(LLAMA_BUILDS[TARGET].map((b) => `node_modules/@node-llama-cpp/${b}`));
-  return out.split("\n").slice(1).filter(Boolean).map((p) => path.relative(ROOT, p))
+  return out
+    .split("\n")
+    .slice(1)
+    .filter(Boolean)
+    .map((p) => path.relative(ROOT, p))
     .filter((p) => !NOT_SHIPPED.has(p))
     .filter((p) => !p.startsWith("node_modules/@node-llama-cpp/") || llama.has(p));
 }
@@ -77,9 +85,14 @@ function stage(closure, runtimeDir) {
 }
 
 const outFlag = process.argv.indexOf("--out");
-if (!LLAMA_BUILDS[TARGET]) refuse(`no package layout for ${TARGET}; Hearth packages linux-x64 (build on the target platform: the native modules are built there)`);
+if (!LLAMA_BUILDS[TARGET])
+  refuse(`no package layout for ${TARGET}; Hearth packages linux-x64 (build on the target platform: the native modules are built there)`);
 run(process.execPath, ["esbuild.mjs", "--release"]);
 const pkg = stage(productionClosure(), nodeRuntime());
 const out = path.resolve(outFlag > 0 ? process.argv[outFlag + 1] : path.join(ROOT, `${pkg.name}-${TARGET}-${pkg.version}.vsix`));
-run(path.join(ROOT, "node_modules", ".bin", "vsce"), ["package", "--target", TARGET, "--out", out, "--allow-missing-repository", "--no-rewrite-relative-links"], { cwd: STAGE });
+run(
+  path.join(ROOT, "node_modules", ".bin", "vsce"),
+  ["package", "--target", TARGET, "--out", out, "--allow-missing-repository", "--no-rewrite-relative-links"],
+  { cwd: STAGE },
+);
 console.log(`package: ${out} (${(fs.statSync(out).size / 1024 ** 2).toFixed(1)} MiB)`);

@@ -35,14 +35,20 @@ export function activate(context: vscode.ExtensionContext): void {
   const kernel = supervisor;
   const approvals = new ChatApprovals(log, () => vscode.commands.executeCommand(`${ChatViewProvider.viewType}.focus`));
   // issue 12 items 4-5: the Tasks view, its commands, and task approvals by notification (no focus taken).
-  const tasks = kernel && workspace ? wireTasks(context, kernel, workspace, log, () => vscode.workspace.getConfiguration().get<string>(MODEL_SETTING, "")) : undefined;
+  const tasks =
+    kernel && workspace
+      ? wireTasks(context, kernel, workspace, log, () => vscode.workspace.getConfiguration().get<string>(MODEL_SETTING, ""))
+      : undefined;
   const chat = kernel && workspace ? wireChat(context, kernel, workspace, log, approvals, tasks) : undefined;
 
   // issue 14 item 5: undo of a turn's edits, from the chat's button or the command.
   const undo = kernel ? new TurnUndo({ kernel, sessionId: () => context.workspaceState.get<string>(SESSION_KEY), log }) : undefined;
   if (undo) context.subscriptions.push(registerUndoCommand(undo));
   context.subscriptions.push(
-    vscode.window.registerWebviewViewProvider(ChatViewProvider.viewType, new ChatViewProvider(context.extensionUri, kernel, chat, log, approvals, wireModels(context, kernel, log), undo)),
+    vscode.window.registerWebviewViewProvider(
+      ChatViewProvider.viewType,
+      new ChatViewProvider(context.extensionUri, kernel, chat, log, approvals, wireModels(context, kernel, log), undo),
+    ),
     vscode.commands.registerCommand("hearth.newChat", () => chat?.newChat()),
     vscode.commands.registerCommand("hearth.showLog", () => log.show()),
     vscode.commands.registerCommand("hearth.restartKernel", async () => {
@@ -74,7 +80,14 @@ export function activate(context: vscode.ExtensionContext): void {
 const SESSION_KEY = "hearth.chat.sessionId";
 
 /** The chat and the answers to approval/request (edits in the file, the rest in the chat), on every kernel the supervisor starts. */
-function wireChat(context: vscode.ExtensionContext, kernel: KernelSupervisor, workspace: string, log: vscode.LogOutputChannel, chatApprovals: ChatApprovals, tasks?: TaskApprovals): ChatController {
+function wireChat(
+  context: vscode.ExtensionContext,
+  kernel: KernelSupervisor,
+  workspace: string,
+  log: vscode.LogOutputChannel,
+  chatApprovals: ChatApprovals,
+  tasks?: TaskApprovals,
+): ChatController {
   const proposed = new ProposedContent();
   const edits = new EditProposals(workspace, proposed, log);
   const approvals = new ApprovalRouter(edits, chatApprovals, log, tasks);

@@ -19,7 +19,12 @@ export function formatDuration(seconds: number): string {
 }
 
 /** "12 MB of 1.1 GB · 4.2 MB/s · 3 min left" (the parts that are known). */
-export function formatTransfer(p: { receivedBytes: number; totalBytes: number; bytesPerSecond?: number; secondsLeft?: number | null }): string {
+export function formatTransfer(p: {
+  receivedBytes: number;
+  totalBytes: number;
+  bytesPerSecond?: number;
+  secondsLeft?: number | null;
+}): string {
   const parts = [`${formatBytes(p.receivedBytes)} of ${formatBytes(p.totalBytes)}`];
   if (p.bytesPerSecond) parts.push(`${formatBytes(p.bytesPerSecond)}/s`);
   if (p.secondsLeft !== undefined && p.secondsLeft !== null) parts.push(`${formatDuration(p.secondsLeft)} left`);

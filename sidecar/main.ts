@@ -63,7 +63,12 @@ const USAGE = "usage: sidecar --workspace DIR [--db FILE] [--model SPEC] [--serv
 function parseArgs(argv: string[]): { config: KernelConfig; mode: ServeMode } {
   let values: Partial<Record<"workspace" | "db" | "model" | "serve", string>>;
   try {
-    const kernelFlags = { workspace: { type: "string" }, db: { type: "string" }, model: { type: "string" }, serve: { type: "string" } } as const;
+    const kernelFlags = {
+      workspace: { type: "string" },
+      db: { type: "string" },
+      model: { type: "string" },
+      serve: { type: "string" },
+    } as const;
     values = parseNodeArgs({ args: argv, options: kernelFlags, strict: true }).values;
   } catch (e) {
     fail(`bad arguments ${JSON.stringify(argv)} (${(e as Error).message}); ${USAGE}`);
@@ -79,7 +84,9 @@ function parseArgs(argv: string[]): { config: KernelConfig; mode: ServeMode } {
   }
   const journalPath = path.resolve(flags.get("db") ?? defaultJournalPath(workspaceRoot));
   if (isWithin(workspaceRoot, journalPath)) {
-    fail(`refused: the journal ${journalPath} lies inside the workspace ${workspaceRoot}; tools could read or overwrite it. Pass --db with a path outside the workspace`);
+    fail(
+      `refused: the journal ${journalPath} lies inside the workspace ${workspaceRoot}; tools could read or overwrite it. Pass --db with a path outside the workspace`,
+    );
   }
   const mode = flags.get("serve") ?? "stdio";
   if (mode !== "stdio" && mode !== "detached") fail(`--serve ${mode} is not stdio or detached; ${USAGE}`);
@@ -115,7 +122,8 @@ function ownJournal(config: KernelConfig): () => void {
     fail((e as Error).message);
   }
   if (outcome.owned) return outcome.release;
-  const owner = outcome.ownerPid === null ? "another Hearth kernel (its pid is not written yet)" : `the Hearth kernel with pid ${outcome.ownerPid}`;
+  const owner =
+    outcome.ownerPid === null ? "another Hearth kernel (its pid is not written yet)" : `the Hearth kernel with pid ${outcome.ownerPid}`;
   fail(
     `refused: the journal ${config.journalPath} is owned by ${owner} (lock ${outcome.lockPath}); a second kernel never opens a journal ` +
       `another one owns, since it would take the owner's live runs for interrupted ones. Connect to the owner instead (\`hearth\` commands do), ` +
@@ -133,7 +141,11 @@ function openControlPlane(config: KernelConfig): { journal: Journal; control: Co
     fail((e as Error).message);
   }
   // spec 004: the owner is the local user who started this kernel, never a value a client sends.
-  const control = new ControlPlane(journal, { ownerId: `local:${os.userInfo().username}`, workspace: config.workspaceRoot, bootEpoch: uuidv7() });
+  const control = new ControlPlane(journal, {
+    ownerId: `local:${os.userInfo().username}`,
+    workspace: config.workspaceRoot,
+    bootEpoch: uuidv7(),
+  });
   const report = control.reconcile();
   log(`journal reconciled: ${JSON.stringify(report)}`);
   return { journal, control };
@@ -165,20 +177,26 @@ async function main(): Promise<void> {
     // Exit only once stdout has flushed, so the kernel/shutdown reply reaches the client.
     void gate.shutdown(log).finally(() => process.stdout.write("", () => process.exit(0)));
   };
-  Object.assign(handlers, kernelHandlers({
-    config,
-    gate,
-    implementedMethods: () => Object.keys(handlers),
-    adapters: () => ["llama", "openai", "scripted"],
-    tools: () => offered.map((t) => t.definition.name),
-    settings: kernelSettingsView(process.env),
-    exit: () => exit("kernel/shutdown"),
-  }));
+  Object.assign(
+    handlers,
+    kernelHandlers({
+      config,
+      gate,
+      implementedMethods: () => Object.keys(handlers),
+      adapters: () => ["llama", "openai", "scripted"],
+      tools: () => offered.map((t) => t.definition.name),
+      settings: kernelSettingsView(process.env),
+      exit: () => exit("kernel/shutdown"),
+    }),
+  );
   Object.assign(handlers, sessionHandlers({ control, gate, defaultModel: config.modelSpec }));
   // issue 6: one model per kernel; saved KV state and downloads live outside the workspace.
   const modelHost = new ModelHost({
-    stateDir: path.join(hearthHome(), "kv-state"), modelsDir: path.join(hearthHome(), "models"), log,
-    threads: positiveIntEnv("HEARTH_THREADS"), contextSize: positiveIntEnv("HEARTH_CONTEXT_SIZE"),
+    stateDir: path.join(hearthHome(), "kv-state"),
+    modelsDir: path.join(hearthHome(), "models"),
+    log,
+    threads: positiveIntEnv("HEARTH_THREADS"),
+    contextSize: positiveIntEnv("HEARTH_CONTEXT_SIZE"),
     // Test and demo replays: ScriptedModel refuses itself unless HEARTH_ALLOW_SCRIPTED=1.
     scripted: async (file) => ScriptedModel.fromFile(file, process.env),
   });
@@ -197,21 +215,32 @@ async function main(): Promise<void> {
   // The person's approval and loop-guard settings (README: configuration).
   const policy = {
     approveReads: process.env.HEARTH_APPROVE_READS === "1",
-    maxRounds: positiveIntEnv("HEARTH_MAX_ROUNDS"), repeatedFailureLimit: positiveIntEnv("HEARTH_REPEATED_FAILURE_LIMIT"),
+    maxRounds: positiveIntEnv("HEARTH_MAX_ROUNDS"),
+    repeatedFailureLimit: positiveIntEnv("HEARTH_REPEATED_FAILURE_LIMIT"),
   };
   const turns = new TurnService({
-    control, log, contextFill: (sessionId) => modelHost.contextFill(sessionId),
+    control,
+    log,
+    contextFill: (sessionId) => modelHost.contextFill(sessionId),
     buildAgent: (run, client) => buildSessionAgent({ control, models: modelHost, tools, offered, policy }, run, client),
   });
   gate.onShutdown("turns", () => turns.stopAll());
   const compact = (sessionId: string, client: ClientChannel) =>
-    compactSession({ control, models: modelHost, workspacePath: tools.workspace.canonicalPath, running: (id) => turns.running(id) }, sessionId, client);
+    compactSession(
+      { control, models: modelHost, workspacePath: tools.workspace.canonicalPath, running: (id) => turns.running(id) },
+      sessionId,
+      client,
+    );
   Object.assign(handlers, turnHandlers({ turns, gate, compact }));
   Object.assign(handlers, undoHandlers({ edits: new TurnEditsService({ journal, scope: control.scope, restorer: tools.restorer }), gate }));
   // issue 12: background tasks, HEARTH_MAX_TASKS of them at once; their events and approvals go to every client.
   const clients = new ClientRegistry();
   const tasks = new TaskService({
-    control, turns, clients, log, defaultModel: config.modelSpec,
+    control,
+    turns,
+    clients,
+    log,
+    defaultModel: config.modelSpec,
     maxRunning: positiveIntEnv("HEARTH_MAX_TASKS") ?? DEFAULT_MAX_TASKS,
     offeredTools: () => offered.map((t) => t.definition.name),
   });
@@ -231,12 +260,19 @@ async function main(): Promise<void> {
     clearTimeout(idleTimer);
     if (mode !== "detached" || clients > 0) return;
     idleTimer = setTimeout(() => {
-      if (turns.busy()) armIdle(0); // a turn outlives its client (a window reload); wait for it
+      if (turns.busy())
+        armIdle(0); // a turn outlives its client (a window reload); wait for it
       else exit(`idle: no client and nothing running for ${idleMs / 1000} s`);
     }, idleMs);
   };
   try {
-    endpoint = await startSocketEndpoint({ endpoint: kernelEndpoint(config.journalPath), handlers, log, onClients: armIdle, onClient: (c) => clients.add(c) });
+    endpoint = await startSocketEndpoint({
+      endpoint: kernelEndpoint(config.journalPath),
+      handlers,
+      log,
+      onClients: armIdle,
+      onClient: (c) => clients.add(c),
+    });
   } catch (e) {
     fail(`cannot serve clients on ${kernelEndpoint(config.journalPath).socketPath}: ${(e as Error).message}`);
   }
@@ -247,7 +283,9 @@ async function main(): Promise<void> {
   }
   process.on("SIGTERM", () => exit("SIGTERM"));
   process.on("SIGINT", () => exit("SIGINT"));
-  log(`Hearth kernel ${config.kernelVersion} pid ${process.pid} serving ${config.workspaceRoot} (${mode}; journal ${config.journalPath}, UV_THREADPOOL_SIZE=${process.env.UV_THREADPOOL_SIZE ?? "default"})`);
+  log(
+    `Hearth kernel ${config.kernelVersion} pid ${process.pid} serving ${config.workspaceRoot} (${mode}; journal ${config.journalPath}, UV_THREADPOOL_SIZE=${process.env.UV_THREADPOOL_SIZE ?? "default"})`,
+  );
 }
 
 void main();

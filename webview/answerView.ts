@@ -28,12 +28,20 @@ export function decorateCodeBlocks(root: ParentNode, actions: CodeActions): void
     const label = document.createElement("span");
     label.className = "code-language";
     label.textContent = language;
-    const copy = button("Copy", () => {
-      actions.copy(text());
-      copy.textContent = "Copied";
-      setTimeout(() => (copy.textContent = "Copy"), 1500);
-    }, { secondary: true, ariaLabel: `Copy ${what}`, testId: "code-copy" });
-    const insert = button("Insert", () => actions.insert(text()), { secondary: true, ariaLabel: `Insert ${what} at the cursor`, testId: "code-insert" });
+    const copy = button(
+      "Copy",
+      () => {
+        actions.copy(text());
+        copy.textContent = "Copied";
+        setTimeout(() => (copy.textContent = "Copy"), 1500);
+      },
+      { secondary: true, ariaLabel: `Copy ${what}`, testId: "code-copy" },
+    );
+    const insert = button("Insert", () => actions.insert(text()), {
+      secondary: true,
+      ariaLabel: `Insert ${what} at the cursor`,
+      testId: "code-insert",
+    });
     bar.append(label, copy, insert);
     pre.replaceWith(block);
     // The block scrolls sideways by keyboard too: it is focusable, named by its language.
@@ -50,7 +58,11 @@ export class AnswerView {
   private frame: number | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(private readonly renderer: MarkdownRenderer, private readonly actions: CodeActions, private readonly onRendered: () => void) {
+  constructor(
+    private readonly renderer: MarkdownRenderer,
+    private readonly actions: CodeActions,
+    private readonly onRendered: () => void,
+  ) {
     this.node.className = "answer";
     this.node.dataset.testid = "answer";
   }
@@ -80,10 +92,11 @@ export class AnswerView {
   private schedule(): void {
     if (this.frame !== undefined || this.timer !== undefined) return;
     if (this.text.length > LARGE_ANSWER) this.timer = setTimeout(() => this.flush(), LARGE_INTERVAL_MS);
-    else this.frame = requestAnimationFrame(() => {
-      this.frame = undefined;
-      this.render();
-    });
+    else
+      this.frame = requestAnimationFrame(() => {
+        this.frame = undefined;
+        this.render();
+      });
   }
 
   private render(): void {

@@ -39,7 +39,9 @@ export class ApprovalCards {
     buttons.className = "approval-buttons";
     const decide = (decision: "approve" | "deny") => () => {
       // One answer per card: both buttons go off at the first click; the extension keeps the first.
-      buttons.querySelectorAll<HTMLElement>("vscode-button").forEach((b) => { setEnabled(b, false); });
+      buttons.querySelectorAll<HTMLElement>("vscode-button").forEach((b) => {
+        setEnabled(b, false);
+      });
       this.answer(message.call.callId, decision);
     };
     const allow = button("Allow", decide("approve"));

@@ -10,7 +10,11 @@ export interface ComposerActions {
 
 export class Composer {
   readonly node = document.createElement("div");
-  private readonly box = textArea({ id: "message", label: "Message to Hearth", placeholder: "Ask Hearth… (Enter sends, Shift+Enter: new line)" });
+  private readonly box = textArea({
+    id: "message",
+    label: "Message to Hearth",
+    placeholder: "Ask Hearth… (Enter sends, Shift+Enter: new line)",
+  });
   private readonly sendButton: HTMLElement;
   private readonly stopButton: HTMLElement;
   private readonly newButton: HTMLElement;

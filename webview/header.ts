@@ -31,7 +31,11 @@ export class ChatHeader {
   private busy = false;
 
   constructor(private readonly actions: HeaderActions) {
-    this.compactButton = button("Compact", actions.compact, { secondary: true, id: "compact", ariaLabel: "Compact this chat: condense its earlier turns for the model" });
+    this.compactButton = button("Compact", actions.compact, {
+      secondary: true,
+      id: "compact",
+      ariaLabel: "Compact this chat: condense its earlier turns for the model",
+    });
     this.historyButton = button("History", actions.toggleHistory, { secondary: true, id: "history", ariaLabel: "Show past chats" });
     this.historyButton.setAttribute("aria-expanded", "false");
     // Row 1: the model. Row 2: this chat (title, context, Compact), then History and the Kernel menu.
@@ -96,7 +100,11 @@ export class ChatHeader {
           // Another client started the folder's kernel with its own environment: say so, never silently.
           const warning = el("div", "kernel-differences", undefined, "kernel-differences");
           warning.append(
-            el("p", undefined, `This window joined the kernel (pid ${message.info.kernelPid}) another client started; its settings differ from this window's:`),
+            el(
+              "p",
+              undefined,
+              `This window joined the kernel (pid ${message.info.kernelPid}) another client started; its settings differ from this window's:`,
+            ),
             ...message.differences.map((d) => el("p", undefined, d)),
             button("Restart with this window's settings", this.actions.restartKernel, { id: "restart-with-settings" }),
           );
@@ -114,7 +122,8 @@ export class ChatHeader {
     summary.setAttribute("aria-label", "Kernel details and restart");
     const body = el("div", "kernel-menu-body");
     const list = el("dl");
-    const field = (term: string, value: string, testId: string): void => void list.append(el("dt", undefined, term), el("dd", undefined, value, testId));
+    const field = (term: string, value: string, testId: string): void =>
+      void list.append(el("dt", undefined, term), el("dd", undefined, value, testId));
     if (message.type === "kernel/ready") {
       const { info } = message;
       body.append(el("p", undefined, `The kernel ${info.kernelVersion} is ready.`, "kernel-ready"));
@@ -125,7 +134,10 @@ export class ChatHeader {
       field("Process", `pid ${info.kernelPid}${message.joined ? ", started by another client" : ""}`, "kernel-pid");
       body.append(list);
     } else body.append(el("p", undefined, message.type === "kernel/error" ? "The kernel is not running." : "The kernel is starting."));
-    body.append(button("Restart kernel", this.actions.restartKernel, { id: "restart", secondary: true }), button("Open the log", this.actions.showLog, { secondary: true, id: "show-log" }));
+    body.append(
+      button("Restart kernel", this.actions.restartKernel, { id: "restart", secondary: true }),
+      button("Open the log", this.actions.showLog, { secondary: true, id: "show-log" }),
+    );
     this.menu.replaceChildren(summary, body);
     this.menu.toggleAttribute("open", open);
   }
@@ -137,7 +149,14 @@ export class ChatHeader {
     parts.push(title);
     if (this.session && this.modelSetting && this.session.model !== this.modelSetting) {
       // A chat keeps the model it was created with; a changed setting applies to new chats.
-      parts.push(el("span", "session-model", `uses ${modelDisplayName(this.session.model)}; new chats use ${modelDisplayName(this.modelSetting)}`, "session-model"));
+      parts.push(
+        el(
+          "span",
+          "session-model",
+          `uses ${modelDisplayName(this.session.model)}; new chats use ${modelDisplayName(this.modelSetting)}`,
+          "session-model",
+        ),
+      );
     }
     if (this.context) parts.push(contextMeter(this.context, "header-context"));
     this.chatLine.replaceChildren(...parts);

@@ -90,7 +90,8 @@ window.addEventListener("message", (event: MessageEvent<unknown>) => {
     case "kernel/error":
     case "kernel/restarting":
       header.kernel(message);
-      if (message.type !== "kernel/starting") announce(message.type === "kernel/ready" ? "The kernel is ready." : "The kernel needs attention: see the top of the chat.");
+      if (message.type !== "kernel/starting")
+        announce(message.type === "kernel/ready" ? "The kernel is ready." : "The kernel needs attention: see the top of the chat.");
       return;
     case "chat/transcript":
       header.setSession(message.session);
@@ -106,7 +107,11 @@ window.addEventListener("message", (event: MessageEvent<unknown>) => {
       transcript.event(message.runId, message.event);
       return;
     case "chat/notice":
-      transcript.notice(message.level, message.message, message.level === "error" ? errorActions(classifyTurnError(message.message), actions) : undefined);
+      transcript.notice(
+        message.level,
+        message.message,
+        message.level === "error" ? errorActions(classifyTurnError(message.message), actions) : undefined,
+      );
       return;
     case "model/view":
       header.setModelSetting(message.model.setting);

@@ -30,28 +30,58 @@ function progressSection(m: ModelSnapshot, send: (message: ModelFromWebview) => 
   const what = p?.phase === "download" ? "Downloading" : "Loading";
   section.dataset.phase = p?.phase ?? "load";
   section.append(el("p", `${what} ${name}…`, "model-progress-title"), progressBar(p?.fraction ?? 0, `${what} ${name}`));
-  const detail = p?.phase === "download" && p.totalBytes
-    ? formatTransfer({ receivedBytes: p.receivedBytes ?? 0, totalBytes: p.totalBytes, bytesPerSecond: p.bytesPerSecond, secondsLeft: p.secondsLeft })
-    : `${Math.floor((p?.fraction ?? 0) * 100)}%`;
-  section.append(el("p", detail, "model-progress-detail"), button("Cancel", () => send({ type: "model/cancel" }), { id: "model-cancel", secondary: true }));
+  const detail =
+    p?.phase === "download" && p.totalBytes
+      ? formatTransfer({
+          receivedBytes: p.receivedBytes ?? 0,
+          totalBytes: p.totalBytes,
+          bytesPerSecond: p.bytesPerSecond,
+          secondsLeft: p.secondsLeft,
+        })
+      : `${Math.floor((p?.fraction ?? 0) * 100)}%`;
+  section.append(
+    el("p", detail, "model-progress-detail"),
+    button("Cancel", () => send({ type: "model/cancel" }), { id: "model-cancel", secondary: true }),
+  );
   return section;
 }
 
 function welcome(m: ModelSnapshot, send: (message: ModelFromWebview) => void): HTMLElement {
   const section = el("section", undefined, "model-welcome");
-  section.append(el("h2", "Welcome to Hearth"), el("p", "Choose the model Hearth talks to. It runs on this machine; nothing leaves it unless you choose a server."));
+  section.append(
+    el("h2", "Welcome to Hearth"),
+    el("p", "Choose the model Hearth talks to. It runs on this machine; nothing leaves it unless you choose a server."),
+  );
   const catalog = m.catalog;
   if (!catalog) {
-    section.append(el("p", m.kernel === "failed" ? "The kernel did not start, so Hearth cannot list models: see above." : "Looking for models on this machine…"));
+    section.append(
+      el(
+        "p",
+        m.kernel === "failed"
+          ? "The kernel did not start, so Hearth cannot list models: see above."
+          : "Looking for models on this machine…",
+      ),
+    );
     return section;
   }
   section.append(el("h3", "On this machine"));
   if (catalog.found.length === 0) {
-    section.append(el("p", "No GGUF models found in LM Studio, Ollama, the Hugging Face cache, node-llama-cpp's folder or Hearth's models folder.", "no-models-found"));
+    section.append(
+      el(
+        "p",
+        "No GGUF models found in LM Studio, Ollama, the Hugging Face cache, node-llama-cpp's folder or Hearth's models folder.",
+        "no-models-found",
+      ),
+    );
   } else {
     const list = el("ul");
     for (const f of catalog.found) {
-      const row = choice(f.name, `${formatBytes(f.sizeBytes)} · ${f.quantization ?? "unknown quantisation"} · ${f.source}`, button("Use", () => send({ type: "model/use", spec: f.path })), "found-model");
+      const row = choice(
+        f.name,
+        `${formatBytes(f.sizeBytes)} · ${f.quantization ?? "unknown quantisation"} · ${f.source}`,
+        button("Use", () => send({ type: "model/use", spec: f.path })),
+        "found-model",
+      );
       row.dataset.path = f.path;
       row.title = f.path;
       list.append(row);
@@ -62,7 +92,12 @@ function welcome(m: ModelSnapshot, send: (message: ModelFromWebview) => void): H
   const downloads = el("ul");
   for (const r of catalog.recommended) {
     const facts = `${formatBytes(r.sizeBytes)} · ${r.quantization}${r.isDefault ? " · recommended for this machine" : ""}${r.downloaded ? " · downloaded" : ""}`;
-    const row = choice(r.name, facts, button(r.downloaded ? "Use" : "Download", () => send({ type: "model/use", spec: r.spec }), { secondary: !r.isDefault }), "recommended-model");
+    const row = choice(
+      r.name,
+      facts,
+      button(r.downloaded ? "Use" : "Download", () => send({ type: "model/use", spec: r.spec }), { secondary: !r.isDefault }),
+      "recommended-model",
+    );
     row.dataset.spec = r.spec;
     row.dataset.default = String(r.isDefault);
     downloads.append(row);
@@ -73,9 +108,13 @@ function welcome(m: ModelSnapshot, send: (message: ModelFromWebview) => void): H
   const row = el("div");
   row.className = "server-buttons";
   row.append(
-    button("Use server", () => {
-      if (url.value().trim() && model.value().trim()) send({ type: "model/useServer", url: url.value(), model: model.value() });
-    }, { id: "use-server" }),
+    button(
+      "Use server",
+      () => {
+        if (url.value().trim() && model.value().trim()) send({ type: "model/useServer", url: url.value(), model: model.value() });
+      },
+      { id: "use-server" },
+    ),
     button("Set API key…", () => send({ type: "model/setApiKey" }), { id: "set-api-key", secondary: true }),
   );
   section.append(url.el, model.el, row);
@@ -87,7 +126,10 @@ function modelLine(m: ModelSnapshot, send: (message: ModelFromWebview) => void, 
   const name = modelDisplayName(m.spec ?? m.setting);
   const state = m.state === "loaded" ? (m.busy ? "busy" : "ready") : m.state === "error" ? "failed" : "loads with the next message";
   section.dataset.state = m.state;
-  section.append(el("span", `Model: ${name} · ${state}`, "model-status"), button("Change…", () => send({ type: "model/pick" }), { id: "model-change", secondary: true }));
+  section.append(
+    el("span", `Model: ${name} · ${state}`, "model-status"),
+    button("Change…", () => send({ type: "model/pick" }), { id: "model-change", secondary: true }),
+  );
   if (m.state === "error" && m.error) {
     section.append(el("p", m.error, "model-error"));
     if (actions) section.append(errorActions("model", actions));

@@ -14,7 +14,9 @@ export interface SessionActions {
 function when(iso: string): string {
   const date = new Date(iso);
   const sameDay = date.toDateString() === new Date().toDateString();
-  return sameDay ? date.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }) : date.toLocaleDateString([], { day: "numeric", month: "short", year: "numeric" });
+  return sameDay
+    ? date.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })
+    : date.toLocaleDateString([], { day: "numeric", month: "short", year: "numeric" });
 }
 
 export class SessionList {
@@ -73,9 +75,15 @@ export class SessionList {
     openButton.append(el("span", "session-facts", facts, "session-facts"));
     openButton.setAttribute("aria-label", `Open chat "${title}", ${facts}`);
     openButton.addEventListener("click", () => this.actions.open(s.sessionId));
-    const rename = button("Rename", () => this.startRename(row, s), { secondary: true, ariaLabel: `Rename chat "${title}"`, testId: "session-rename" });
+    const rename = button("Rename", () => this.startRename(row, s), {
+      secondary: true,
+      ariaLabel: `Rename chat "${title}"`,
+      testId: "session-rename",
+    });
     const hide = button("Delete", () => this.actions.hide(s.sessionId), {
-      secondary: true, ariaLabel: `Delete chat "${title}" from this list (the journal keeps it)`, testId: "session-hide",
+      secondary: true,
+      ariaLabel: `Delete chat "${title}" from this list (the journal keeps it)`,
+      testId: "session-hide",
     });
     hide.title = "Hides the chat from this list; Hearth's journal keeps it.";
     row.append(openButton, rename, hide);

@@ -17,7 +17,8 @@ const STATUS_TEXT: Record<CallStatus, string> = {
 const STATUS_HINT: Partial<Record<CallStatus, string>> = {
   prepared: "Recorded by the kernel; not run yet (it may be waiting for your approval).",
   dispatched: "Running.",
-  outcome_unknown: "The kernel stopped while this call ran, so whether it took effect is unknown. Hearth never re-runs it by itself: check its target before asking again.",
+  outcome_unknown:
+    "The kernel stopped while this call ran, so whether it took effect is unknown. Hearth never re-runs it by itself: check its target before asking again.",
 };
 
 /** What the call acts on, from its arguments: the first of path, command, url, pattern, query. */
@@ -71,7 +72,11 @@ export function toolResult(ok: boolean, output: string, elided = false): HTMLEle
   node.dataset.testid = "tool-result";
   node.dataset.ok = String(ok);
   const firstLine = output.split("\n", 1)[0] ?? "";
-  const summary = el("summary", undefined, ok ? `Result (${output.length.toLocaleString()} characters)` : `Error: ${firstLine.slice(0, 200)}`);
+  const summary = el(
+    "summary",
+    undefined,
+    ok ? `Result (${output.length.toLocaleString()} characters)` : `Error: ${firstLine.slice(0, 200)}`,
+  );
   node.append(summary, el("pre", undefined, output));
   if (elided) {
     const note = el("div", "tool-elided", "Condensed: the model now sees a marker instead of this output.");

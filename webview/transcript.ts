@@ -82,7 +82,10 @@ class AssistantBlock {
 
   /** The answer text as written (for the screen reader's announcement). */
   answerText(): string {
-    return this.answers.map((a) => a.markdown).join("\n").trim();
+    return this.answers
+      .map((a) => a.markdown)
+      .join("\n")
+      .trim();
   }
 
   flush(): void {
@@ -108,7 +111,9 @@ function condensedMarker(c: Condensation): HTMLElement {
   const how = c.trigger === "on_demand" ? "You compacted the chat" : "The context filled up";
   // A model that cannot count tokens reports 0 for both: then there is no saving to show.
   const saved = c.tokensBefore > 0 ? ` (${c.tokensBefore.toLocaleString("en")} → ${c.tokensAfter.toLocaleString("en")} tokens)` : "";
-  marker.append(el("div", "condensed-title", `${how}: the messages above are condensed for the model${saved}. They stay here and in the journal.`));
+  marker.append(
+    el("div", "condensed-title", `${how}: the messages above are condensed for the model${saved}. They stay here and in the journal.`),
+  );
   if (c.summary) {
     const details = el("details", "condensed-summary");
     details.append(el("summary", undefined, "What the model sees instead"), el("div", "condensed-text", c.summary));
@@ -130,9 +135,13 @@ export class Transcript {
     this.node.dataset.testid = "transcript";
     this.node.tabIndex = 0;
     this.node.setAttribute("aria-label", "Chat transcript");
-    this.node.addEventListener("scroll", () => {
-      this.pinned = this.node.scrollHeight - this.node.scrollTop - this.node.clientHeight < 24;
-    }, { passive: true });
+    this.node.addEventListener(
+      "scroll",
+      () => {
+        this.pinned = this.node.scrollHeight - this.node.scrollTop - this.node.clientHeight < 24;
+      },
+      { passive: true },
+    );
   }
 
   /** Replaces everything with a session's committed history. */
@@ -152,7 +161,8 @@ export class Transcript {
         markerPlaced = true;
         assistant = undefined;
       }
-      const inCondensed = condensed?.fromSeq != null && condensed.throughSeq != null && m.seq >= condensed.fromSeq && m.seq <= condensed.throughSeq;
+      const inCondensed =
+        condensed?.fromSeq != null && condensed.throughSeq != null && m.seq >= condensed.fromSeq && m.seq <= condensed.throughSeq;
       switch (m.role) {
         case "system":
           break;
@@ -220,7 +230,11 @@ export class Transcript {
           this.deps.onContext(event.context);
         }
         const answer = block.answerText();
-        this.deps.announce(event.status === "completed" ? `Hearth answered: ${answer.slice(0, 500)}` : block.node.querySelector(".turn-status")?.textContent ?? event.status);
+        this.deps.announce(
+          event.status === "completed"
+            ? `Hearth answered: ${answer.slice(0, 500)}`
+            : (block.node.querySelector(".turn-status")?.textContent ?? event.status),
+        );
         this.live.delete(runId);
         break;
       }

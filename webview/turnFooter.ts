@@ -33,7 +33,10 @@ export function contextMeter(context: ContextFill, testId: string): HTMLElement 
   meter.dataset.size = String(context.contextSize);
   const fraction = context.usedTokens / context.contextSize;
   meter.dataset.level = fraction >= 0.9 ? "full" : fraction >= 0.7 ? "high" : "ok";
-  meter.append(progressBar(fraction, `Context used: ${contextText(context)}`), el("span", "context-text", `Context ${contextText(context)}`));
+  meter.append(
+    progressBar(fraction, `Context used: ${contextText(context)}`),
+    el("span", "context-text", `Context ${contextText(context)}`),
+  );
   return meter;
 }
 
@@ -50,7 +53,13 @@ export function turnFooter(event: Completed, startedAt: number, previous: Contex
   if (event.status === "stopped") {
     // A loop guard is not a crash: say what to do next.
     status.setAttribute("role", "note");
-    wrap.append(el("div", "turn-hint", "Hearth stopped the model because it was going round in circles. Rephrase the request, or send a new message: the chat goes on."));
+    wrap.append(
+      el(
+        "div",
+        "turn-hint",
+        "Hearth stopped the model because it was going round in circles. Rephrase the request, or send a new message: the chat goes on.",
+      ),
+    );
   }
   if (event.status === "failed") wrap.append(errorActions(classifyTurnError(event.error?.message ?? ""), actions));
   const footer = el("div", "turn-footer");

@@ -23,7 +23,10 @@ export class UndoButtons {
   private readonly panels = new Map<string, HTMLElement>();
   private readonly observer = new MutationObserver(() => this.place());
 
-  constructor(private readonly transcript: HTMLElement, private readonly send: (message: FromWebview) => void) {
+  constructor(
+    private readonly transcript: HTMLElement,
+    private readonly send: (message: FromWebview) => void,
+  ) {
     this.observer.observe(transcript, { childList: true, subtree: true });
   }
 
@@ -62,7 +65,8 @@ export class UndoButtons {
   /** Puts each turn's panel at the end of the reply holding its last write call shown. */
   private place(): void {
     for (const turn of this.turns) {
-      const call = [...turn.callIds].reverse()
+      const call = [...turn.callIds]
+        .reverse()
         .map((id) => this.transcript.querySelector<HTMLElement>(`.tool-call[data-call-id="${CSS.escape(id)}"]`))
         .find((c) => c !== null);
       const reply = call?.closest<HTMLElement>(".msg.assistant");
@@ -91,7 +95,11 @@ export class UndoButtons {
       head.append(el("span", "undo-done", "Edits undone"));
       head.dataset.testid = "undo-done";
     } else {
-      const b = button("Undo these edits", () => this.confirm(panel, turn), { secondary: true, testId: "undo-edits", ariaLabel: `Undo the edits of this turn to ${open.length} file(s)` });
+      const b = button("Undo these edits", () => this.confirm(panel, turn), {
+        secondary: true,
+        testId: "undo-edits",
+        ariaLabel: `Undo the edits of this turn to ${open.length} file(s)`,
+      });
       head.append(b, el("span", "undo-files", open.map((f) => f.path).join(", ")));
     }
     panel.querySelector(".undo-head, .undo-confirm")?.remove();
@@ -109,11 +117,15 @@ export class UndoButtons {
       const item = el("li", undefined, f.notUndoable ? `${f.path}: cannot be undone (${f.notUndoable})` : plannedAction(f));
       list.append(item);
     }
-    const go = button("Undo edits", () => {
-      box.querySelectorAll<HTMLElement>("vscode-button").forEach((x) => setEnabled(x, false));
-      box.append(el("div", "undo-running", "Undoing…"));
-      this.send({ type: "edits/undo", runId: turn.runId });
-    }, { testId: "undo-confirm-go" });
+    const go = button(
+      "Undo edits",
+      () => {
+        box.querySelectorAll<HTMLElement>("vscode-button").forEach((x) => setEnabled(x, false));
+        box.append(el("div", "undo-running", "Undoing…"));
+        this.send({ type: "edits/undo", runId: turn.runId });
+      },
+      { testId: "undo-confirm-go" },
+    );
     const cancel = button("Cancel", () => this.renderState(panel, turn), { secondary: true, testId: "undo-confirm-cancel" });
     const buttons = el("div", "undo-buttons");
     buttons.append(go, cancel);

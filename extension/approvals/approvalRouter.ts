@@ -24,11 +24,18 @@ export class ApprovalRouter {
     const inFile = req.preview.kind === "diff" && req.preview.newContent !== undefined;
     let answer: Answer;
     try {
-      answer = req.delegationId && this.tasks ? await this.tasks.ask(req, signal) : inFile ? await this.edits.ask(req, signal) : await this.chat.ask(req, signal);
+      answer =
+        req.delegationId && this.tasks
+          ? await this.tasks.ask(req, signal)
+          : inFile
+            ? await this.edits.ask(req, signal)
+            : await this.chat.ask(req, signal);
     } catch (e) {
       answer = { decision: "deny", reason: singleLine(`denied: the editor could not ask (${(e as Error).message})`) };
     }
-    this.log.info(`approval: ${req.call.name} (${req.effectClass}) call ${req.call.callId} in run ${req.runId} → ${answer.decision} (${answer.reason})`);
+    this.log.info(
+      `approval: ${req.call.name} (${req.effectClass}) call ${req.call.callId} in run ${req.runId} → ${answer.decision} (${answer.reason})`,
+    );
     return answer;
   }
 }

@@ -53,7 +53,11 @@ export class ChatApprovals {
       this.log.info(`approval: a card answered call ${callId}, which has no pending request (already answered or its turn ended)`);
       return;
     }
-    entry.one.settle(decision === "approve" ? { decision, reason: "allowed on its card in the chat" } : { decision, reason: "the person denied it on its card in the chat" });
+    entry.one.settle(
+      decision === "approve"
+        ? { decision, reason: "allowed on its card in the chat" }
+        : { decision, reason: "the person denied it on its card in the chat" },
+    );
   }
 
   /** The view (re)loaded: its cards for requests still waiting. */
@@ -64,9 +68,14 @@ export class ChatApprovals {
   private async notify(req: Request, one: OneAnswer): Promise<void> {
     const text = notificationText(req);
     // An ask too long to show whole in a notification is only answered where it is shown whole.
-    const pick = text === null
-      ? await vscode.window.showInformationMessage(`Hearth asks to run ${req.call.name}; the full request is on its card in the chat.`, OPEN_CHAT, DENY)
-      : await vscode.window.showInformationMessage(text, ALLOW, DENY);
+    const pick =
+      text === null
+        ? await vscode.window.showInformationMessage(
+            `Hearth asks to run ${req.call.name}; the full request is on its card in the chat.`,
+            OPEN_CHAT,
+            DENY,
+          )
+        : await vscode.window.showInformationMessage(text, ALLOW, DENY);
     if (one.settled) return;
     if (pick === ALLOW) one.settle({ decision: "approve", reason: "allowed from the notification" });
     else if (pick === DENY) one.settle({ decision: "deny", reason: "the person denied it from the notification" });

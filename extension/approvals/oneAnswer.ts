@@ -15,7 +15,10 @@ export class OneAnswer {
   private answer: Answer | undefined;
 
   /** `onSettled` runs once, with the answer, whoever gave it (clean-up: lenses, cards, documents). */
-  constructor(signal: AbortSignal, private readonly onSettled: (answer: Answer) => void) {
+  constructor(
+    signal: AbortSignal,
+    private readonly onSettled: (answer: Answer) => void,
+  ) {
     this.promise = new Promise((resolve) => (this.resolve = resolve));
     // An unanswered request waits; only the turn's end (the kernel withdrawing it) settles it unasked.
     if (signal.aborted) this.settle(CANCELLED);

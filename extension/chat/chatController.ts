@@ -86,7 +86,7 @@ export class ChatController {
         this.post(transcriptMessage(history));
         const ended = this.busy && this.runId ? history.runs.find((r) => r.runId === this.runId && r.status !== "active") : undefined;
         // It ended while this window was not connected: its `completed` never reached this window.
-        if (ended) this.endWithoutAnswer(ended.status === "completed" ? undefined : this.lostReason ?? `the run ${ended.status}`);
+        if (ended) this.endWithoutAnswer(ended.status === "completed" ? undefined : (this.lostReason ?? `the run ${ended.status}`));
       }
       this.lostReason = undefined;
       this.post({ type: "chat/busy", busy: this.busy });
@@ -98,7 +98,11 @@ export class ChatController {
       this.sessionId = undefined;
       await this.deps.store.set(undefined);
       this.post({ type: "chat/transcript", sessionId: null, messages: [] });
-      this.post({ type: "chat/notice", level: "error", message: `The previous chat (${sessionId}) could not be loaded: ${message}. Your next message starts a new chat.` });
+      this.post({
+        type: "chat/notice",
+        level: "error",
+        message: `The previous chat (${sessionId}) could not be loaded: ${message}. Your next message starts a new chat.`,
+      });
     }
   }
 
@@ -146,7 +150,9 @@ export class ChatController {
     try {
       const client = await this.deps.kernel.ensureStarted();
       const ack = await client.request("turn/cancel", { runId });
-      this.deps.log.info(`chat: cancel of run ${runId} requested (dispatch attempted: ${ack.dispatchAttempted}, adapter acknowledged: ${ack.adapterAcknowledged})`);
+      this.deps.log.info(
+        `chat: cancel of run ${runId} requested (dispatch attempted: ${ack.dispatchAttempted}, adapter acknowledged: ${ack.adapterAcknowledged})`,
+      );
     } catch (e) {
       this.post({ type: "chat/notice", level: "error", message: `Stop failed: ${(e as Error).message}` });
     }
@@ -196,7 +202,8 @@ export class ChatController {
       if (this.sessionId !== sessionId) return;
       if (condensation) await this.showTranscript();
       this.post({
-        type: "chat/notice", level: "info",
+        type: "chat/notice",
+        level: "info",
         message: condensation
           ? `Compacted: the model now sees a summary of the earlier turns (${condensation.tokensBefore} → ${condensation.tokensAfter} tokens). The messages stay in the chat.`
           : "Nothing to compact yet: only the last turn is in the chat, and it is always kept whole.",
@@ -277,7 +284,11 @@ export class ChatController {
   /** The turn will send no `completed` to this window; why, unless it completed. */
   private endWithoutAnswer(why: string | undefined): void {
     if (why !== undefined) {
-      this.post({ type: "chat/notice", level: "error", message: `The turn ended without an answer: ${why}. Its committed part stays in the session.` });
+      this.post({
+        type: "chat/notice",
+        level: "error",
+        message: `The turn ended without an answer: ${why}. Its committed part stays in the session.`,
+      });
     }
     this.runId = undefined;
     this.lostReason = undefined;

@@ -15,17 +15,29 @@ export async function copyCode(text: string): Promise<void> {
 export async function insertCode(text: string, post: Post): Promise<void> {
   const editor = vscode.window.activeTextEditor ?? vscode.window.visibleTextEditors[0];
   if (!editor) {
-    post({ type: "chat/notice", level: "info", message: "Nothing to insert into: open a file in an editor, place the cursor, then press Insert again." });
+    post({
+      type: "chat/notice",
+      level: "info",
+      message: "Nothing to insert into: open a file in an editor, place the cursor, then press Insert again.",
+    });
     return;
   }
   const done = await editor.edit((b) => {
     for (const s of editor.selections) b.replace(s, text);
   });
-  if (!done) post({ type: "chat/notice", level: "error", message: `The code was not inserted: ${editor.document.uri.fsPath} refused the edit (read-only?).` });
+  if (!done)
+    post({
+      type: "chat/notice",
+      level: "error",
+      message: `The code was not inserted: ${editor.document.uri.fsPath} refused the edit (read-only?).`,
+    });
 }
 
 export class ChatSessions {
-  constructor(private readonly kernel: Pick<KernelSupervisor, "ensureStarted">, private readonly chat: ChatController) {}
+  constructor(
+    private readonly kernel: Pick<KernelSupervisor, "ensureStarted">,
+    private readonly chat: ChatController,
+  ) {}
 
   async list(post: Post): Promise<void> {
     try {

@@ -42,7 +42,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
     this.undo?.attach(post);
     this.approvals?.attach({ post, visible: () => view.visible });
     view.onDidDispose(() => {
-      subscriptions.forEach((s) => { s.dispose(); });
+      subscriptions.forEach((s) => {
+        s.dispose();
+      });
       this.chat?.attach(undefined);
       this.models?.attach(undefined);
       this.undo?.attach(undefined);

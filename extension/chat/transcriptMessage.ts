@@ -6,8 +6,18 @@ import type { CallStates, ToWebview } from "../../shared/protocol/webview.js";
 
 type History = RequestResult<"session/history">;
 
-export function transcriptMessage(history: History, messages: HistoryMessage[] = history.messages): Extract<ToWebview, { type: "chat/transcript" }> {
+export function transcriptMessage(
+  history: History,
+  messages: HistoryMessage[] = history.messages,
+): Extract<ToWebview, { type: "chat/transcript" }> {
   const calls: CallStates = {};
   for (const run of history.runs) for (const row of run.ledger) calls[row.callId] = { status: row.status, reason: row.reason };
-  return { type: "chat/transcript", sessionId: history.session.sessionId, messages, session: history.session, condensations: history.condensations, calls };
+  return {
+    type: "chat/transcript",
+    sessionId: history.session.sessionId,
+    messages,
+    session: history.session,
+    condensations: history.condensations,
+    calls,
+  };
 }

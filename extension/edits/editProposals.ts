@@ -56,9 +56,12 @@ export class EditProposals implements vscode.CodeLensProvider, vscode.Disposable
       this.decorations,
       vscode.languages.registerCodeLensProvider([{ scheme: "file" }, { scheme: PROPOSED_SCHEME }], this),
       vscode.commands.registerCommand(EDIT_COMMANDS.accept, (callId: string) => this.accept(callId)),
-      vscode.commands.registerCommand(EDIT_COMMANDS.reject, (callId: string) => this.decide(callId, (p) => ({ decision: "deny", reason: rejectedReason(p.file) }))),
+      vscode.commands.registerCommand(EDIT_COMMANDS.reject, (callId: string) =>
+        this.decide(callId, (p) => ({ decision: "deny", reason: rejectedReason(p.file) })),
+      ),
       vscode.commands.registerCommand(EDIT_COMMANDS.rejectHunk, (callId: string, index: number) =>
-        this.decide(callId, (p) => ({ decision: "deny", reason: hunkRejectedReason(p.file, p.hunks[index]!) }))),
+        this.decide(callId, (p) => ({ decision: "deny", reason: hunkRejectedReason(p.file, p.hunks[index]!) })),
+      ),
       vscode.commands.registerCommand(EDIT_COMMANDS.showDiff, (callId: string) => this.showDiff(callId)),
       vscode.workspace.onDidChangeTextDocument((e) => this.onDocumentChanged(e)),
       vscode.window.onDidChangeVisibleTextEditors((editors) => editors.forEach((e) => this.draw(e))),
@@ -77,7 +80,17 @@ export class EditProposals implements vscode.CodeLensProvider, vscode.Disposable
     const shownIn = isNew ? this.proposed.add(preview.path, preview.newContent) : fileUri;
     if (isNew) documents.push(shownIn);
     const one = new OneAnswer(signal, () => this.settled(callId));
-    const proposal: Proposal = { callId, file: preview.path, shownIn, isNew, hunks: proposalHunks(current, preview.newContent), newContent: preview.newContent, one, documents, diffSides: new Set() };
+    const proposal: Proposal = {
+      callId,
+      file: preview.path,
+      shownIn,
+      isNew,
+      hunks: proposalHunks(current, preview.newContent),
+      newContent: preview.newContent,
+      one,
+      documents,
+      diffSides: new Set(),
+    };
     if (one.settled) return one.promise;
     this.pending.set(callId, proposal);
     this.lensesChanged.fire();
@@ -86,7 +99,10 @@ export class EditProposals implements vscode.CodeLensProvider, vscode.Disposable
       this.draw(await vscode.window.showTextDocument(shownIn, { preview: true, preserveFocus: true }));
     } catch (e) {
       // Never left pending where nobody can see it: a proposal that cannot be shown is denied.
-      one.settle({ decision: "deny", reason: `the editor could not show the proposed change to ${preview.path} (${(e as Error).message})` });
+      one.settle({
+        decision: "deny",
+        reason: `the editor could not show the proposed change to ${preview.path} (${(e as Error).message})`,
+      });
     }
     return one.promise;
   }
@@ -100,17 +116,31 @@ export class EditProposals implements vscode.CodeLensProvider, vscode.Disposable
       const n = p.hunks.length;
       const accept = p.isNew ? "Accept (new file)" : `Accept (${n} ${n === 1 ? "hunk" : "hunks"})`;
       lenses.push(
-        new vscode.CodeLens(top, { title: accept, command: EDIT_COMMANDS.accept, arguments: [p.callId], tooltip: `Write ${p.file} exactly as proposed` }),
-        new vscode.CodeLens(top, { title: "Reject", command: EDIT_COMMANDS.reject, arguments: [p.callId], tooltip: "Write nothing; the model is told" }),
+        new vscode.CodeLens(top, {
+          title: accept,
+          command: EDIT_COMMANDS.accept,
+          arguments: [p.callId],
+          tooltip: `Write ${p.file} exactly as proposed`,
+        }),
+        new vscode.CodeLens(top, {
+          title: "Reject",
+          command: EDIT_COMMANDS.reject,
+          arguments: [p.callId],
+          tooltip: "Write nothing; the model is told",
+        }),
         new vscode.CodeLens(top, { title: "Show diff", command: EDIT_COMMANDS.showDiff, arguments: [p.callId] }),
       );
       if (p.isNew || inDiff) continue;
       p.hunks.forEach((hunk, index) => {
         const line = Math.min(hunk.start, document.lineCount - 1);
-        lenses.push(new vscode.CodeLens(new vscode.Range(line, 0, line, 0), {
-          title: "Reject this hunk", command: EDIT_COMMANDS.rejectHunk, arguments: [p.callId, index],
-          tooltip: "Write nothing; the model is told which hunk you rejected",
-        }));
+        lenses.push(
+          new vscode.CodeLens(new vscode.Range(line, 0, line, 0), {
+            title: "Reject this hunk",
+            command: EDIT_COMMANDS.rejectHunk,
+            arguments: [p.callId, index],
+            tooltip: "Write nothing; the model is told which hunk you rejected",
+          }),
+        );
       });
     }
     return lenses;

@@ -65,7 +65,9 @@ export function confirmText(turn: TurnEdits): string {
   const open = turn.files.filter((f) => !f.undone);
   const restore = open.filter((f) => f.change === "modified").map((f) => f.path);
   const remove = open.filter((f) => f.change === "created").map((f) => f.path);
-  const parts = [restore.length ? `restores ${restore.join(", ")}` : "", remove.length ? `removes ${remove.join(", ")}` : ""].filter(Boolean);
+  const parts = [restore.length ? `restores ${restore.join(", ")}` : "", remove.length ? `removes ${remove.join(", ")}` : ""].filter(
+    Boolean,
+  );
   return `Undo the last turn's edits? It ${parts.join(" and ")} as they were before the turn; files changed since are left as they are.`;
 }
 

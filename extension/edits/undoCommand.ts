@@ -9,7 +9,9 @@ export function registerUndoCommand(undo: TurnUndo): vscode.Disposable {
   return vscode.commands.registerCommand("hearth.undoLastTurnEdits", async () => {
     const turn = await undo.lastUndoable();
     if (!turn) {
-      void vscode.window.showInformationMessage("Hearth: no turn of this chat has edits left to undo (only write_file and edit_file changes are kept).");
+      void vscode.window.showInformationMessage(
+        "Hearth: no turn of this chat has edits left to undo (only write_file and edit_file changes are kept).",
+      );
       return;
     }
     if ((await vscode.window.showWarningMessage(confirmText(turn), UNDO)) !== UNDO) return;

@@ -10,7 +10,10 @@ export class ApiKeys implements vscode.Disposable {
   private readonly loaded: Promise<void>;
   private readonly subscription: vscode.Disposable;
 
-  constructor(private readonly secrets: vscode.SecretStorage, onChange: () => void) {
+  constructor(
+    private readonly secrets: vscode.SecretStorage,
+    onChange: () => void,
+  ) {
     this.loaded = this.reload();
     this.subscription = secrets.onDidChange((e) => {
       if (e.key === SECRET) void this.reload().then(onChange);

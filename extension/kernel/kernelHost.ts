@@ -14,7 +14,12 @@ export function kernelWorkspace(): string | undefined {
 /** The settings and the stored API key, as the kernel's environment (read at each start). */
 export type KernelEnvSource = () => Record<string, string>;
 
-export function createSupervisor(context: vscode.ExtensionContext, workspace: string, log: KernelLog, env: KernelEnvSource): KernelSupervisor {
+export function createSupervisor(
+  context: vscode.ExtensionContext,
+  workspace: string,
+  log: KernelLog,
+  env: KernelEnvSource,
+): KernelSupervisor {
   return new KernelSupervisor({
     clientVersion: vscode.version,
     log,

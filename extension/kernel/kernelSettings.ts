@@ -4,10 +4,18 @@
 // Pure: it reads settings through a getter, so it is tested without an editor.
 /** Settings whose change needs a kernel restart to apply. */
 export const KERNEL_SETTINGS = [
-  "hearth.kernel.nodePath", "hearth.inference.threads", "hearth.inference.contextSize", "hearth.inference.gpu",
-  "hearth.tools.enabled", "hearth.tools.shell", "hearth.tools.readsNeedApproval", "hearth.tools.webFetch",
-  "hearth.agent.maxRounds", "hearth.agent.repeatedFailureLimit",
-  "hearth.kernel.idleSeconds", "hearth.home",
+  "hearth.kernel.nodePath",
+  "hearth.inference.threads",
+  "hearth.inference.contextSize",
+  "hearth.inference.gpu",
+  "hearth.tools.enabled",
+  "hearth.tools.shell",
+  "hearth.tools.readsNeedApproval",
+  "hearth.tools.webFetch",
+  "hearth.agent.maxRounds",
+  "hearth.agent.repeatedFailureLimit",
+  "hearth.kernel.idleSeconds",
+  "hearth.home",
 ] as const;
 
 const READ_ONLY_TOOLS = ["read_file", "list_dir", "search_files"];

@@ -124,7 +124,10 @@ export class KernelSupervisor {
     const connection = this.drop();
     if (connection) {
       connection.kernel.dispose();
-      this.log("info", `disconnected from the kernel (pid ${connection.pid ?? "unknown"}); it goes on for its other clients and running turns and exits when idle`);
+      this.log(
+        "info",
+        `disconnected from the kernel (pid ${connection.pid ?? "unknown"}); it goes on for its other clients and running turns and exits when idle`,
+      );
     }
     this.listeners.clear();
     this.clientListeners.clear();
@@ -141,7 +144,11 @@ export class KernelSupervisor {
     let kernel: SharedKernel;
     try {
       kernel = await this.deps.connect(env, ({ pid, runtime, logPath }) =>
-        this.log("info", `kernel starting: pid ${pid}, Node ${runtime.version} (ABI ${runtime.abi}) at ${runtime.nodePath} (from ${runtime.source}); detached, its log is ${logPath}`));
+        this.log(
+          "info",
+          `kernel starting: pid ${pid}, Node ${runtime.version} (ABI ${runtime.abi}) at ${runtime.nodePath} (from ${runtime.source}); detached, its log is ${logPath}`,
+        ),
+      );
     } catch (e) {
       if (e instanceof RuntimeUnavailable) {
         // Retrying cannot help until the setting or the installation changes.
@@ -186,11 +193,17 @@ export class KernelSupervisor {
     connection.pid = info.kernelPid;
     const joined = !kernel.started;
     this.log("info", `${joined ? "joined" : "started"} kernel pid ${info.kernelPid}`);
-    this.log("info", `kernel ${info.kernelVersion} ready in ${Date.now() - t0} ms: workspace ${info.workspaceRoot}, journal ${info.journalPath}`);
+    this.log(
+      "info",
+      `kernel ${info.kernelVersion} ready in ${Date.now() - t0} ms: workspace ${info.workspaceRoot}, journal ${info.journalPath}`,
+    );
     // A kernel someone else started has their environment; never use it silently as if it were ours.
     const differences = joined ? settingsDifferences(info, { ...process.env, ...env }) : [];
     if (differences.length) {
-      this.log("warn", `the kernel (pid ${info.kernelPid}) was started with other settings than this window's: ${differences.join("; ")}. Restart it (Hearth: Restart Kernel) to use this window's settings`);
+      this.log(
+        "warn",
+        `the kernel (pid ${info.kernelPid}) was started with other settings than this window's: ${differences.join("; ")}. Restart it (Hearth: Restart Kernel) to use this window's settings`,
+      );
     }
     this.setState({ kind: "ready", info, joined, differences });
     return kernel.client;
@@ -208,7 +221,9 @@ export class KernelSupervisor {
     if (exited) this.lostPid = undefined;
     else this.lostPid = pid;
     const who = pid === undefined ? "the kernel" : `the kernel (pid ${pid})`;
-    const reason = exited ? `${who} exited unexpectedly after ${seconds(uptimeMs)}` : `the connection to ${who} closed unexpectedly after ${seconds(uptimeMs)}`;
+    const reason = exited
+      ? `${who} exited unexpectedly after ${seconds(uptimeMs)}`
+      : `the connection to ${who} closed unexpectedly after ${seconds(uptimeMs)}`;
     this.scheduleReconnect(uptimeMs, reason);
   }
 

@@ -10,16 +10,23 @@ export function pickerItems(catalog: ModelCatalog, current: string): Pick[] {
   const mark = (spec: string) => (spec === current ? "$(check) " : "");
   return [
     { label: "On this machine", kind: vscode.QuickPickItemKind.Separator },
-    ...catalog.found.map((m): Pick => ({
-      label: `${mark(m.path)}${m.name}`, spec: m.path,
-      description: `${formatBytes(m.sizeBytes)} · ${m.quantization ?? "unknown quantisation"} · ${m.source}`, detail: m.path,
-    })),
+    ...catalog.found.map(
+      (m): Pick => ({
+        label: `${mark(m.path)}${m.name}`,
+        spec: m.path,
+        description: `${formatBytes(m.sizeBytes)} · ${m.quantization ?? "unknown quantisation"} · ${m.source}`,
+        detail: m.path,
+      }),
+    ),
     { label: "$(folder-opened) Browse for a GGUF file…", action: "browse" },
     { label: "Download", kind: vscode.QuickPickItemKind.Separator },
-    ...catalog.recommended.map((r): Pick => ({
-      label: `${mark(r.spec)}${r.isDefault ? "$(star-full) " : "$(cloud-download) "}${r.name}`, spec: r.spec,
-      description: `${formatBytes(r.sizeBytes)} · ${r.quantization}${r.isDefault ? " · recommended for this machine" : ""}${r.downloaded ? " · downloaded" : ""}`,
-    })),
+    ...catalog.recommended.map(
+      (r): Pick => ({
+        label: `${mark(r.spec)}${r.isDefault ? "$(star-full) " : "$(cloud-download) "}${r.name}`,
+        spec: r.spec,
+        description: `${formatBytes(r.sizeBytes)} · ${r.quantization}${r.isDefault ? " · recommended for this machine" : ""}${r.downloaded ? " · downloaded" : ""}`,
+      }),
+    ),
     { label: "Server", kind: vscode.QuickPickItemKind.Separator },
     { label: "$(server) Use an OpenAI-compatible server…", action: "server", description: "Ollama, llama.cpp server, LM Studio, vLLM" },
   ];
@@ -28,12 +35,19 @@ export function pickerItems(catalog: ModelCatalog, current: string): Pick[] {
 /** Asks which model to use; undefined when the person backs out. */
 export async function pickModel(catalog: ModelCatalog, current: string): Promise<string | undefined> {
   const choice = await vscode.window.showQuickPick(pickerItems(catalog, current), {
-    title: "Hearth: Select Model", placeHolder: "Choose the model Hearth talks to", matchOnDescription: true, matchOnDetail: true,
+    title: "Hearth: Select Model",
+    placeHolder: "Choose the model Hearth talks to",
+    matchOnDescription: true,
+    matchOnDetail: true,
   });
   if (!choice) return undefined;
   if (choice.spec) return choice.spec;
   if (choice.action === "browse") {
-    const files = await vscode.window.showOpenDialog({ canSelectMany: false, filters: { "GGUF models": ["gguf"] }, title: "Choose a GGUF model" });
+    const files = await vscode.window.showOpenDialog({
+      canSelectMany: false,
+      filters: { "GGUF models": ["gguf"] },
+      title: "Choose a GGUF model",
+    });
     return files?.[0]?.fsPath;
   }
   return askServer();
@@ -42,11 +56,17 @@ export async function pickModel(catalog: ModelCatalog, current: string): Promise
 /** URL and model of an OpenAI-compatible server; its key is set with "Hearth: Set API Key". */
 export async function askServer(): Promise<string | undefined> {
   const url = await vscode.window.showInputBox({
-    title: "OpenAI-compatible server (1/2)", prompt: "The server's base URL", value: "http://127.0.0.1:11434/v1",
+    title: "OpenAI-compatible server (1/2)",
+    prompt: "The server's base URL",
+    value: "http://127.0.0.1:11434/v1",
     validateInput: (v) => serverUrlProblem(v),
   });
   if (!url) return undefined;
-  const model = await vscode.window.showInputBox({ title: "OpenAI-compatible server (2/2)", prompt: "The model's name on that server", validateInput: (v) => (v.trim() ? undefined : "Name the model, e.g. qwen2.5-coder:7b") });
+  const model = await vscode.window.showInputBox({
+    title: "OpenAI-compatible server (2/2)",
+    prompt: "The model's name on that server",
+    validateInput: (v) => (v.trim() ? undefined : "Name the model, e.g. qwen2.5-coder:7b"),
+  });
   if (!model) return undefined;
   return serverSpec(url, model);
 }

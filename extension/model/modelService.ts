@@ -25,7 +25,16 @@ export class ModelService {
   private readonly subscriptions: { dispose(): void }[];
 
   constructor(private readonly deps: ModelServiceDeps) {
-    this.snapshot = { setting: deps.setting(), kernel: kernelOf(deps.kernel.state), state: "none", spec: null, error: null, busy: false, progress: null, catalog: null };
+    this.snapshot = {
+      setting: deps.setting(),
+      kernel: kernelOf(deps.kernel.state),
+      state: "none",
+      spec: null,
+      error: null,
+      busy: false,
+      progress: null,
+      catalog: null,
+    };
     this.subscriptions = [
       deps.kernel.onClient((client) => {
         client.onNotification("model/progress", (p) => this.onProgress(p));
@@ -58,7 +67,13 @@ export class ModelService {
     try {
       const client = await this.deps.kernel.ensureStarted();
       const [status, catalog] = await Promise.all([client.request("model/status", undefined), client.request("model/discover", undefined)]);
-      this.update({ state: status.state, spec: status.spec, error: status.error, catalog, ...(status.state === "loading" ? {} : { progress: null }) });
+      this.update({
+        state: status.state,
+        spec: status.spec,
+        error: status.error,
+        catalog,
+        ...(status.state === "loading" ? {} : { progress: null }),
+      });
     } catch (e) {
       this.deps.log.warn(`model: could not ask the kernel for its models: ${(e as Error).message}`);
     }
@@ -116,7 +131,7 @@ export class ModelService {
     const before = this.running.size;
     if (completed) this.running.delete(runId);
     else this.running.add(runId);
-    if ((before > 0) !== (this.running.size > 0)) {
+    if (before > 0 !== this.running.size > 0) {
       this.update({ busy: this.running.size > 0 });
       // A turn loads its session's model itself: after one, ask what is loaded.
       if (this.running.size === 0 || this.snapshot.state !== "loaded") void this.refresh();

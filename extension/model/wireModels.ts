@@ -19,8 +19,13 @@ export interface ModelViewPort {
   onMessage(message: ModelFromWebview): void;
 }
 
-export function wireModels(context: vscode.ExtensionContext, kernel: KernelSupervisor | undefined, log: vscode.LogOutputChannel): ModelViewPort {
-  const noFolder = (): void => void vscode.window.showWarningMessage("Hearth needs a folder to run its kernel: open one (File › Open Folder…), then choose a model.");
+export function wireModels(
+  context: vscode.ExtensionContext,
+  kernel: KernelSupervisor | undefined,
+  log: vscode.LogOutputChannel,
+): ModelViewPort {
+  const noFolder = (): void =>
+    void vscode.window.showWarningMessage("Hearth needs a folder to run its kernel: open one (File › Open Folder…), then choose a model.");
   if (!kernel) {
     context.subscriptions.push(vscode.commands.registerCommand(SELECT_MODEL_COMMAND, noFolder));
     return { attach: () => undefined, show: () => undefined, onMessage: noFolder };
@@ -40,23 +45,33 @@ export function wireModels(context: vscode.ExtensionContext, kernel: KernelSuper
     const changed = spec !== service.current.setting;
     const title = `Hearth: ${/^(hf|huggingface):|^https?:/.test(spec) ? "getting" : "loading"} ${modelDisplayName(spec)}`;
     try {
-      const loaded = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (progress, token) => {
-        let reported = 0;
-        const listener = service.onChange((s) => {
-          if (!s.progress) return;
-          const percent = Math.floor(s.progress.fraction * 100);
-          const what = s.progress.phase === "download" ? "Downloading" : "Loading";
-          const detail = s.progress.phase === "download" && s.progress.totalBytes ? `: ${formatTransfer({ receivedBytes: s.progress.receivedBytes ?? 0, totalBytes: s.progress.totalBytes, bytesPerSecond: s.progress.bytesPerSecond, secondsLeft: s.progress.secondsLeft })}` : "";
-          progress.report({ message: `${what} ${percent}%${detail}`, increment: Math.max(0, percent - reported) });
-          reported = Math.max(reported, percent);
-        });
-        token.onCancellationRequested(() => void service.cancel().catch((e: unknown) => log.warn(`model: cancel failed: ${(e as Error).message}`)));
-        return service.use(spec).finally(() => listener.dispose());
-      });
+      const loaded = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title, cancellable: true },
+        (progress, token) => {
+          let reported = 0;
+          const listener = service.onChange((s) => {
+            if (!s.progress) return;
+            const percent = Math.floor(s.progress.fraction * 100);
+            const what = s.progress.phase === "download" ? "Downloading" : "Loading";
+            const detail =
+              s.progress.phase === "download" && s.progress.totalBytes
+                ? `: ${formatTransfer({ receivedBytes: s.progress.receivedBytes ?? 0, totalBytes: s.progress.totalBytes, bytesPerSecond: s.progress.bytesPerSecond, secondsLeft: s.progress.secondsLeft })}`
+                : "";
+            progress.report({ message: `${what} ${percent}%${detail}`, increment: Math.max(0, percent - reported) });
+            reported = Math.max(reported, percent);
+          });
+          token.onCancellationRequested(
+            () => void service.cancel().catch((e: unknown) => log.warn(`model: cancel failed: ${(e as Error).message}`)),
+          );
+          return service.use(spec).finally(() => listener.dispose());
+        },
+      );
       // A chat keeps the model it was created with: a new model starts a new chat.
       if (loaded && changed) await vscode.commands.executeCommand("hearth.newChat");
     } catch (e) {
-      void vscode.window.showErrorMessage(`Hearth could not load ${modelDisplayName(spec)}: ${(e as Error).message}`, "Show Log").then((pick) => pick && log.show());
+      void vscode.window
+        .showErrorMessage(`Hearth could not load ${modelDisplayName(spec)}: ${(e as Error).message}`, "Show Log")
+        .then((pick) => pick && log.show());
     }
   };
 

@@ -75,10 +75,16 @@ export class TaskApprovals {
         const proposed = this.deps.proposed.add(preview.path, preview.newContent);
         shown.push(proposed);
         const file = vscode.Uri.file(`${this.deps.workspace}/${preview.path}`);
-        const exists = await vscode.workspace.fs.stat(file).then(() => true, () => false);
+        const exists = await vscode.workspace.fs.stat(file).then(
+          () => true,
+          () => false,
+        );
         const left = exists ? file : this.deps.proposed.add(preview.path, "");
         if (!exists) shown.push(left);
-        await vscode.commands.executeCommand("vscode.diff", left, proposed, `${preview.path} (proposed by a background task)`, { preview: true, preserveFocus: true });
+        await vscode.commands.executeCommand("vscode.diff", left, proposed, `${preview.path} (proposed by a background task)`, {
+          preview: true,
+          preserveFocus: true,
+        });
       }
     } catch (e) {
       this.deps.log.warn(`tasks: could not show the request of call ${req.call.callId}: ${(e as Error).message}`);

@@ -60,7 +60,13 @@ export class TaskTranscripts implements vscode.TextDocumentContentProvider {
   }
 }
 
-export function registerTaskCommands(kernel: KernelSupervisor, store: TaskStore, transcripts: TaskTranscripts, log: vscode.LogOutputChannel, model: () => string): vscode.Disposable[] {
+export function registerTaskCommands(
+  kernel: KernelSupervisor,
+  store: TaskStore,
+  transcripts: TaskTranscripts,
+  log: vscode.LogOutputChannel,
+  model: () => string,
+): vscode.Disposable[] {
   const fail = (what: string, e: unknown): void => {
     const message = `Hearth could not ${what}: ${(e as Error).message}`;
     log.warn(`tasks: ${message}`);
@@ -71,7 +77,12 @@ export function registerTaskCommands(kernel: KernelSupervisor, store: TaskStore,
     try {
       const client = await kernel.ensureStarted();
       const spec = taskModel ?? model();
-      const { task } = await client.request("task/start", { instruction, title: title ?? titleFromInstruction(instruction), ...(spec ? { model: spec } : {}), ...(tools ? { tools } : {}) });
+      const { task } = await client.request("task/start", {
+        instruction,
+        title: title ?? titleFromInstruction(instruction),
+        ...(spec ? { model: spec } : {}),
+        ...(tools ? { tools } : {}),
+      });
       store.put(task);
       log.info(`tasks: started task ${task.delegationId} "${task.title}" (${task.state})`);
     } catch (e) {
@@ -87,22 +98,27 @@ export function registerTaskCommands(kernel: KernelSupervisor, store: TaskStore,
       void vscode.window.showInformationMessage("Hearth has no background task this applies to.");
       return undefined;
     }
-    const pick = await vscode.window.showQuickPick(candidates.map((t) => ({ label: t.title, description: t.state, task: t })), { placeHolder: "Which task?" });
+    const pick = await vscode.window.showQuickPick(
+      candidates.map((t) => ({ label: t.title, description: t.state, task: t })),
+      { placeHolder: "Which task?" },
+    );
     return pick?.task;
   };
 
-  const act = (method: Extract<RequestMethod, "task/cancel" | "task/resume" | "task/dismiss">, verb: string, allowed: (t: TaskSummary) => boolean) => async (node?: TaskNode) => {
-    const task = await target(node, allowed);
-    if (!task) return;
-    try {
-      const client = await kernel.ensureStarted();
-      const answer = await client.request(method, { delegationId: task.delegationId });
-      store.put(answer.task);
-      log.info(`tasks: ${verb} task ${task.delegationId} → ${answer.task.state}`);
-    } catch (e) {
-      fail(`${verb} task "${task.title}"`, e);
-    }
-  };
+  const act =
+    (method: Extract<RequestMethod, "task/cancel" | "task/resume" | "task/dismiss">, verb: string, allowed: (t: TaskSummary) => boolean) =>
+    async (node?: TaskNode) => {
+      const task = await target(node, allowed);
+      if (!task) return;
+      try {
+        const client = await kernel.ensureStarted();
+        const answer = await client.request(method, { delegationId: task.delegationId });
+        store.put(answer.task);
+        log.info(`tasks: ${verb} task ${task.delegationId} → ${answer.task.state}`);
+      } catch (e) {
+        fail(`${verb} task "${task.title}"`, e);
+      }
+    };
 
   return [
     vscode.commands.registerCommand("hearth.startTask", async () => {
@@ -121,9 +137,18 @@ export function registerTaskCommands(kernel: KernelSupervisor, store: TaskStore,
       const document = await vscode.workspace.openTextDocument(transcripts.uri(task));
       await vscode.window.showTextDocument(document, { preview: true });
     }),
-    vscode.commands.registerCommand("hearth.tasks.cancel", act("task/cancel", "cancel", (t) => ["queued", "running", "waiting_approval", "orphaned"].includes(t.state))),
-    vscode.commands.registerCommand("hearth.tasks.resume", act("task/resume", "resume", (t) => t.state === "orphaned")),
-    vscode.commands.registerCommand("hearth.tasks.dismiss", act("task/dismiss", "dismiss", (t) => t.state === "orphaned")),
+    vscode.commands.registerCommand(
+      "hearth.tasks.cancel",
+      act("task/cancel", "cancel", (t) => ["queued", "running", "waiting_approval", "orphaned"].includes(t.state)),
+    ),
+    vscode.commands.registerCommand(
+      "hearth.tasks.resume",
+      act("task/resume", "resume", (t) => t.state === "orphaned"),
+    ),
+    vscode.commands.registerCommand(
+      "hearth.tasks.dismiss",
+      act("task/dismiss", "dismiss", (t) => t.state === "orphaned"),
+    ),
     vscode.commands.registerCommand("hearth.tasks.rerun", async (node?: TaskNode) => {
       const task = await target(node, () => true);
       if (task) await start(task.instruction, task.title, task.tools, task.model);

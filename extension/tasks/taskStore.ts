@@ -14,7 +14,10 @@ export class TaskStore implements vscode.Disposable {
   readonly onChange = this.changed.event;
   private readonly subscriptions: { dispose(): void }[] = [];
 
-  constructor(private readonly kernel: KernelSupervisor, private readonly log: vscode.LogOutputChannel) {
+  constructor(
+    private readonly kernel: KernelSupervisor,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
     this.subscriptions.push(
       kernel.onClient((client) => {
         client.onNotification("task/updated", ({ task }) => this.put(task));

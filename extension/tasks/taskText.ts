@@ -73,12 +73,20 @@ export function taskCountText(tasks: readonly Pick<TaskSummary, "state">[]): { t
   const waiting = tasks.filter((t) => t.state === "waiting_approval").length;
   if (running + waiting === 0) return null;
   const parts = [...(running ? [`${running} running`] : []), ...(waiting ? [`${waiting} awaiting approval`] : [])];
-  return { text: `$(tasklist) ${parts.join(" · ")}`, tooltip: `Hearth background tasks: ${parts.join(", ")}. Click to show the Tasks view.` };
+  return {
+    text: `$(tasklist) ${parts.join(" · ")}`,
+    tooltip: `Hearth background tasks: ${parts.join(", ")}. Click to show the Tasks view.`,
+  };
 }
 
 /** A task's transcript as Markdown, from session/history (read-only, so it shows what was journaled). */
 export function transcriptMarkdown(task: TaskSummary, messages: readonly HistoryMessage[], result: string | null): string {
-  const lines = [`# Task: ${task.title}`, "", `State: **${STATE_LOOK[task.state].label}**${task.reason ? ` (${task.reason})` : ""} · model \`${task.model}\` · started ${task.createdAt}`, ""];
+  const lines = [
+    `# Task: ${task.title}`,
+    "",
+    `State: **${STATE_LOOK[task.state].label}**${task.reason ? ` (${task.reason})` : ""} · model \`${task.model}\` · started ${task.createdAt}`,
+    "",
+  ];
   for (const m of messages) {
     if (m.role === "system") continue;
     if (m.role === "user") lines.push("## Instruction", "", m.text, "");

@@ -21,7 +21,10 @@ export class TaskTree implements vscode.TreeDataProvider<Node>, vscode.Disposabl
   private ticker: NodeJS.Timeout | undefined;
   private readonly subscriptions: vscode.Disposable[] = [];
 
-  constructor(private readonly store: TaskStore, private readonly result: (delegationId: string) => Promise<string | null>) {
+  constructor(
+    private readonly store: TaskStore,
+    private readonly result: (delegationId: string) => Promise<string | null>,
+  ) {
     this.view = vscode.window.createTreeView(TASKS_VIEW, { treeDataProvider: this, showCollapseAll: false });
     this.subscriptions.push(
       this.view,
@@ -35,7 +38,9 @@ export class TaskTree implements vscode.TreeDataProvider<Node>, vscode.Disposabl
   private render(): void {
     const tasks = this.store.list();
     const waiting = tasks.filter((t) => t.state === "waiting_approval").length;
-    this.view.badge = waiting ? { value: waiting, tooltip: `${waiting} background task${waiting === 1 ? "" : "s"} waiting for your approval` } : undefined;
+    this.view.badge = waiting
+      ? { value: waiting, tooltip: `${waiting} background task${waiting === 1 ? "" : "s"} waiting for your approval` }
+      : undefined;
     this.view.message = tasks.length ? undefined : "No background tasks yet. Run “Hearth: Start Background Task…” to start one.";
     // Elapsed time moves while a task runs: redraw each second then, never when all have ended.
     const live = tasks.some((t) => !isEnded(t.state));
@@ -83,7 +88,11 @@ export class TaskTree implements vscode.TreeDataProvider<Node>, vscode.Disposabl
     item.iconPath = new vscode.ThemeIcon(look.icon);
     item.contextValue = `${TASK_CONTEXT}:${task.state}`;
     const tip = new vscode.MarkdownString(undefined);
-    tip.appendMarkdown(`**`).appendText(task.title).appendMarkdown(`** — ${look.label}, ${elapsed(task, Date.now())}\n\n`).appendText(task.instruction);
+    tip
+      .appendMarkdown(`**`)
+      .appendText(task.title)
+      .appendMarkdown(`** — ${look.label}, ${elapsed(task, Date.now())}\n\n`)
+      .appendText(task.instruction);
     if (activity) tip.appendMarkdown(`\n\nLast activity: `).appendText(activity);
     if (task.reason) tip.appendMarkdown(`\n\nWhy: `).appendText(task.reason);
     item.tooltip = tip;

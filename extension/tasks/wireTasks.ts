@@ -9,16 +9,29 @@ import { TaskStore } from "./taskStore.js";
 import { taskCountText } from "./taskText.js";
 import { TASKS_VIEW, TaskTree } from "./taskTree.js";
 
-export function wireTasks(context: vscode.ExtensionContext, kernel: KernelSupervisor, workspace: string, log: vscode.LogOutputChannel, model: () => string): TaskApprovals {
+export function wireTasks(
+  context: vscode.ExtensionContext,
+  kernel: KernelSupervisor,
+  workspace: string,
+  log: vscode.LogOutputChannel,
+  model: () => string,
+): TaskApprovals {
   const store = new TaskStore(kernel, log);
   const transcripts = new TaskTranscripts(kernel);
-  const tree = new TaskTree(store, async (delegationId) => (await (await kernel.ensureStarted()).request("task/show", { delegationId })).result);
+  const tree = new TaskTree(
+    store,
+    async (delegationId) => (await (await kernel.ensureStarted()).request("task/show", { delegationId })).result,
+  );
   const status = vscode.window.createStatusBarItem("hearth.tasks", vscode.StatusBarAlignment.Right, 99);
   status.name = "Hearth Tasks";
   status.command = `${TASKS_VIEW}.focus`;
   const approvals = new TaskApprovals({
     title: (delegationId) => store.get(delegationId)?.title,
-    openTranscript: (delegationId) => vscode.commands.executeCommand("hearth.tasks.openTranscript", store.get(delegationId) ? { kind: "task", task: store.get(delegationId) } : undefined),
+    openTranscript: (delegationId) =>
+      vscode.commands.executeCommand(
+        "hearth.tasks.openTranscript",
+        store.get(delegationId) ? { kind: "task", task: store.get(delegationId) } : undefined,
+      ),
     workspace,
     proposed: transcripts,
     log,
@@ -28,7 +41,10 @@ export function wireTasks(context: vscode.ExtensionContext, kernel: KernelSuperv
     const tasks = store.list();
     // A request this window holds counts even before task/updated says the task waits.
     const waiting = Math.max(tasks.filter((t) => t.state === "waiting_approval").length, approvals.pendingCount);
-    const shown = taskCountText([...tasks.filter((t) => t.state !== "waiting_approval"), ...Array.from({ length: waiting }, () => ({ state: "waiting_approval" as const }))]);
+    const shown = taskCountText([
+      ...tasks.filter((t) => t.state !== "waiting_approval"),
+      ...Array.from({ length: waiting }, () => ({ state: "waiting_approval" as const })),
+    ]);
     if (!shown) {
       status.hide();
       return;

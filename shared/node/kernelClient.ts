@@ -1,13 +1,27 @@
 // A typed client of the kernel protocol: validates params before sending and results on arrival.
 import { ResponseError, type MessageConnection } from "vscode-jsonrpc/node.js";
 import {
-  notifications, PROTOCOL_VERSION, requests, serverRequests,
-  type NotificationMethod, type NotificationParams, type RequestMethod, type RequestParams, type RequestResult,
-  type ServerRequestMethod, type ServerRequestParams, type ServerRequestResult,
+  notifications,
+  PROTOCOL_VERSION,
+  requests,
+  serverRequests,
+  type NotificationMethod,
+  type NotificationParams,
+  type RequestMethod,
+  type RequestParams,
+  type RequestResult,
+  type ServerRequestMethod,
+  type ServerRequestParams,
+  type ServerRequestResult,
 } from "../protocol/index.js";
 
 export class KernelRequestError extends Error {
-  constructor(readonly method: string, readonly code: number, message: string, readonly data?: unknown) {
+  constructor(
+    readonly method: string,
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
     super(message);
     this.name = "KernelRequestError";
   }

@@ -86,7 +86,9 @@ const START_TIMEOUT_MS = 30_000;
  * to it. Two clients starting at once race for the journal's lock; the loser exits and both
  * connect to the winner.
  */
-export async function connectOrStartKernel(opts: LaunchOptions & { startTimeoutMs?: number; onSpawn?: (spawned: SpawnedKernel) => void }): Promise<SharedKernel> {
+export async function connectOrStartKernel(
+  opts: LaunchOptions & { startTimeoutMs?: number; onSpawn?: (spawned: SpawnedKernel) => void },
+): Promise<SharedKernel> {
   const env = { ...process.env, ...opts.env };
   const journalPath = path.resolve(opts.journalPath ?? defaultJournalPath(opts.workspace, env));
   const endpoint = kernelEndpoint(journalPath, env);
@@ -103,10 +105,16 @@ export async function connectOrStartKernel(opts: LaunchOptions & { startTimeoutM
   let exit: { code: number | null } | undefined;
   try {
     const child = spawn(runtime.nodePath, [...kernelArgs({ ...opts, journalPath }), "--serve", "detached"], {
-      detached: true, stdio: ["ignore", "ignore", logFd], env: kernelEnv(opts),
+      detached: true,
+      stdio: ["ignore", "ignore", logFd],
+      env: kernelEnv(opts),
     });
-    child.once("exit", (code) => { exit = { code }; });
-    child.once("error", () => { exit = { code: null }; });
+    child.once("exit", (code) => {
+      exit = { code };
+    });
+    child.once("error", () => {
+      exit = { code: null };
+    });
     child.unref();
     opts.onSpawn?.({ pid: child.pid, runtime, logPath: endpoint.logPath });
   } finally {
@@ -121,9 +129,14 @@ export async function connectOrStartKernel(opts: LaunchOptions & { startTimeoutM
     }
     // Exit code 3: another kernel won the lock; it will serve the socket shortly.
     if (exit && exit.code !== KERNEL_EXIT_JOURNAL_OWNED) {
-      throw new Error(`the kernel exited (${exit.code === null ? "could not be spawned" : `code ${exit.code}`}) before it served clients: ${fatalLines(endpoint.logPath, logStart)}`);
+      throw new Error(
+        `the kernel exited (${exit.code === null ? "could not be spawned" : `code ${exit.code}`}) before it served clients: ${fatalLines(endpoint.logPath, logStart)}`,
+      );
     }
-    if (Date.now() > deadline) throw new Error(`no kernel served ${endpoint.socketPath} within ${(opts.startTimeoutMs ?? START_TIMEOUT_MS) / 1000} s; see its log ${endpoint.logPath}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `no kernel served ${endpoint.socketPath} within ${(opts.startTimeoutMs ?? START_TIMEOUT_MS) / 1000} s; see its log ${endpoint.logPath}`,
+      );
     await sleep(50);
   }
 }

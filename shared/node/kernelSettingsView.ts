@@ -29,7 +29,13 @@ export function settingsDifferences(
   const differences: string[] = [];
   const wantedTools = wanted.HEARTH_TOOLS?.trim();
   if (wantedTools) {
-    const mine = wantedTools === "none" ? [] : wantedTools.split(",").map((t) => t.trim()).filter(Boolean);
+    const mine =
+      wantedTools === "none"
+        ? []
+        : wantedTools
+            .split(",")
+            .map((t) => t.trim())
+            .filter(Boolean);
     const theirs = kernel.capabilities.tools;
     if ([...mine].sort().join(",") !== [...theirs].sort().join(",")) {
       differences.push(`tools: the kernel offers ${list(theirs)}; this window's settings offer ${list(mine)}`);
@@ -43,8 +49,10 @@ export function settingsDifferences(
   const theirKey = kernel.settings[API_KEY] ?? "";
   if (theirKey !== view[API_KEY]) {
     differences.push(
-      !theirKey ? "API key: the kernel has none; this window has one"
-        : !view[API_KEY] ? "API key: the kernel has one; this window has none"
+      !theirKey
+        ? "API key: the kernel has none; this window has one"
+        : !view[API_KEY]
+          ? "API key: the kernel has one; this window has none"
           : "API key: the kernel has a different one",
     );
   }

@@ -70,7 +70,12 @@ export async function connectKernelSocket(endpoint: KernelEndpoint): Promise<Soc
     const s = net.connect(endpoint.socketPath);
     s.once("connect", () => resolve(s));
     s.once("error", (e: NodeJS.ErrnoException) =>
-      reject(["ENOENT", "ECONNREFUSED", "ECONNRESET", "EPIPE"].includes(e.code ?? "") ? new NoKernelListening(`no kernel listens on ${endpoint.socketPath} (${e.code})`) : e));
+      reject(
+        ["ENOENT", "ECONNREFUSED", "ECONNRESET", "EPIPE"].includes(e.code ?? "")
+          ? new NoKernelListening(`no kernel listens on ${endpoint.socketPath} (${e.code})`)
+          : e,
+      ),
+    );
   });
   socket.write(`${AUTH_PREFIX}${secret}\n`);
   let answer: string;
@@ -89,7 +94,14 @@ export async function connectKernelSocket(endpoint: KernelEndpoint): Promise<Soc
   const connection = createMessageConnection(new SocketMessageReader(socket), new SocketMessageWriter(socket));
   connection.listen();
   const client = new KernelClient(connection);
-  return { client, closed, dispose: () => { client.dispose(); socket.destroy(); } };
+  return {
+    client,
+    closed,
+    dispose: () => {
+      client.dispose();
+      socket.destroy();
+    },
+  };
 }
 
 /** The kernel's exit code when another kernel owns the journal: a launcher connects to that one instead. */

@@ -24,7 +24,9 @@ export function defaultJournalPath(workspace: string, env: NodeJS.ProcessEnv = p
   let canonical = path.resolve(workspace);
   try {
     canonical = fs.realpathSync(canonical);
-  } catch { /* a folder that does not exist yet keeps its resolved name; the kernel refuses it later */ }
+  } catch {
+    /* a folder that does not exist yet keeps its resolved name; the kernel refuses it later */
+  }
   return path.join(hearthHome(env), "journals", `${path.basename(canonical) || "root"}-${digest16(canonical)}.sqlite`);
 }
 
@@ -54,7 +56,11 @@ export interface KernelEndpoint {
 export function kernelEndpoint(journalPath: string, env: NodeJS.ProcessEnv = process.env): KernelEndpoint {
   const dir = kernelRuntimeDir(env);
   const name = digest16(path.resolve(journalPath));
-  return { socketPath: path.join(dir, `${name}.sock`), secretPath: path.join(dir, `${name}.secret`), logPath: path.join(dir, `${name}.log`) };
+  return {
+    socketPath: path.join(dir, `${name}.sock`),
+    secretPath: path.join(dir, `${name}.secret`),
+    logPath: path.join(dir, `${name}.log`),
+  };
 }
 
 /** True when `candidate` is `root` or lies beneath it (both already resolved). */

@@ -38,7 +38,10 @@ export function readBuildInfo(distDir: string): BuildInfo {
 export function probeNode(nodePath: string): { version: string; abi: string } | null {
   try {
     const out = execFileSync(nodePath, ["-p", "process.version + ' ' + process.versions.modules"], {
-      encoding: "utf8", timeout: 10_000, stdio: ["ignore", "pipe", "ignore"], env: { ...process.env, NODE_OPTIONS: "" },
+      encoding: "utf8",
+      timeout: 10_000,
+      stdio: ["ignore", "pipe", "ignore"],
+      env: { ...process.env, NODE_OPTIONS: "" },
     }).trim();
     const [version, abi] = out.split(" ");
     return version && abi ? { version, abi } : null;
@@ -75,7 +78,9 @@ export function resolveRuntime(build: BuildInfo, setting: string | undefined, di
     if (c.source === "setting") break;
   }
   if (build.bundledRuntime) {
-    throw new RuntimeUnavailable(`Hearth's own Node runtime does not run (${tried.join("; ")}): reinstall the extension, or set hearth.kernel.nodePath to a Node ${build.nodeVersion.split(".")[0]} binary`);
+    throw new RuntimeUnavailable(
+      `Hearth's own Node runtime does not run (${tried.join("; ")}): reinstall the extension, or set hearth.kernel.nodePath to a Node ${build.nodeVersion.split(".")[0]} binary`,
+    );
   }
   throw new RuntimeUnavailable(
     `no Node runtime matches Hearth's native modules (built with Node ${build.nodeVersion}, ABI ${build.modulesAbi}). ` +

@@ -3,8 +3,18 @@
 import { z } from "zod";
 import { MAX_REASON_CHARS } from "../boundedText.js";
 import {
-  ApprovalPreview, Condensation, EffectClass, ExecutionRole, GenerationOptions, HistoryMessage, Id, ModelState,
-  RunSummary, SessionSummary, ToolCallRecord, TurnEvent,
+  ApprovalPreview,
+  Condensation,
+  EffectClass,
+  ExecutionRole,
+  GenerationOptions,
+  HistoryMessage,
+  Id,
+  ModelState,
+  RunSummary,
+  SessionSummary,
+  ToolCallRecord,
+  TurnEvent,
 } from "./records.js";
 import { TaskSummary } from "./tasks.js";
 import { TurnEdits, UndoFileOutcome } from "./undo.js";
@@ -56,7 +66,12 @@ export const requests = {
   "session/history": {
     params: z.object({ sessionId: Id }),
     // `condensations`: what the model is shown in place of older messages (issue 13); the messages stay here in full.
-    result: z.object({ session: SessionSummary, messages: z.array(HistoryMessage), runs: z.array(RunSummary), condensations: z.array(Condensation) }),
+    result: z.object({
+      session: SessionSummary,
+      messages: z.array(HistoryMessage),
+      runs: z.array(RunSummary),
+      condensations: z.array(Condensation),
+    }),
   },
   // The chat view's history list (issue 15): a new title; hide leaves the session out of session/list
   // and keeps everything it journaled (nothing is erased).
@@ -165,14 +180,25 @@ export const requests = {
   "model/discover": {
     params: Empty,
     result: z.object({
-      found: z.array(z.object({
-        path: z.string(), name: z.string(), source: z.string(), sizeBytes: z.number().nonnegative(),
-        quantization: z.string().nullable(),
-      })),
-      recommended: z.array(z.object({
-        spec: z.string(), name: z.string(), sizeBytes: z.number().nonnegative(), quantization: z.string(),
-        isDefault: z.boolean(), downloaded: z.boolean(),
-      })),
+      found: z.array(
+        z.object({
+          path: z.string(),
+          name: z.string(),
+          source: z.string(),
+          sizeBytes: z.number().nonnegative(),
+          quantization: z.string().nullable(),
+        }),
+      ),
+      recommended: z.array(
+        z.object({
+          spec: z.string(),
+          name: z.string(),
+          sizeBytes: z.number().nonnegative(),
+          quantization: z.string(),
+          isDefault: z.boolean(),
+          downloaded: z.boolean(),
+        }),
+      ),
       modelsDir: z.string(),
       totalMemoryBytes: z.number().nonnegative(),
     }),
@@ -193,9 +219,13 @@ export const notifications = {
   "turn/event": z.object({ sessionId: Id, runId: Id, seq: z.number().int().nonnegative(), event: TurnEvent }),
   // Downloads also carry bytes, total, speed and time left (issue 10, item 4).
   "model/progress": z.object({
-    spec: z.string(), fraction: z.number().min(0).max(1), phase: z.string(),
-    receivedBytes: z.number().nonnegative().optional(), totalBytes: z.number().nonnegative().optional(),
-    bytesPerSecond: z.number().nonnegative().optional(), secondsLeft: z.number().nonnegative().nullable().optional(),
+    spec: z.string(),
+    fraction: z.number().min(0).max(1),
+    phase: z.string(),
+    receivedBytes: z.number().nonnegative().optional(),
+    totalBytes: z.number().nonnegative().optional(),
+    bytesPerSecond: z.number().nonnegative().optional(),
+    secondsLeft: z.number().nonnegative().nullable().optional(),
   }),
   "kernel/log": z.object({ level: z.enum(["info", "warn", "error"]), message: z.string() }),
   // To every connected client whenever a task changes state (issue 12: the Tasks view, `hearth tasks`).

@@ -46,5 +46,9 @@ export function modelDisplayName(spec: string): string {
     }
     return `${rest.slice(hash + 1)} @ ${host}`;
   }
-  return spec.split(/[\\/]/).pop()!.replace(/\.gguf$/i, "").replace(/@.*$/, "");
+  return spec
+    .split(/[\\/]/)
+    .pop()!
+    .replace(/\.gguf$/i, "")
+    .replace(/@.*$/, "");
 }

@@ -10,8 +10,16 @@ export type ExecutionRole = z.infer<typeof ExecutionRole>;
 export const RunStatus = z.enum(["active", "completed", "failed", "cancelled"]);
 export type RunStatus = z.infer<typeof RunStatus>;
 export const AttemptStatus = z.enum([
-  "queued", "starting", "running", "waiting_input", "waiting_approval", "cancelling",
-  "completed", "failed", "cancelled", "orphaned",
+  "queued",
+  "starting",
+  "running",
+  "waiting_input",
+  "waiting_approval",
+  "cancelling",
+  "completed",
+  "failed",
+  "cancelled",
+  "orphaned",
 ]);
 export type AttemptStatus = z.infer<typeof AttemptStatus>;
 export const ToolInvocationStatus = z.enum(["prepared", "dispatched", "succeeded", "failed", "outcome_unknown"]);

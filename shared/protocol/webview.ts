@@ -3,7 +3,16 @@ import { z } from "zod";
 import { requests } from "./methods.js";
 import { ModelFromWebview, ModelToWebview } from "./modelView.js";
 import { UndoFromWebview, UndoToWebview } from "./undoView.js";
-import { Condensation, EffectClass, HistoryMessage, Id, SessionSummary, ToolCallRecord, ToolInvocationStatus, TurnEvent } from "./records.js";
+import {
+  Condensation,
+  EffectClass,
+  HistoryMessage,
+  Id,
+  SessionSummary,
+  ToolCallRecord,
+  ToolInvocationStatus,
+  TurnEvent,
+} from "./records.js";
 
 export const KernelInfo = requests.initialize.result;
 
@@ -19,7 +28,12 @@ export const ToWebview = z.discriminatedUnion("type", [
   z.object({ type: z.literal("kernel/starting") }),
   // joined: another client (a terminal, another window) started the folder's kernel; differences:
   // its settings that are not this window's, each a sentence (issue 12). Restarting applies this window's.
-  z.object({ type: z.literal("kernel/ready"), info: KernelInfo, joined: z.boolean().optional(), differences: z.array(z.string()).optional() }),
+  z.object({
+    type: z.literal("kernel/ready"),
+    info: KernelInfo,
+    joined: z.boolean().optional(),
+    differences: z.array(z.string()).optional(),
+  }),
   z.object({ type: z.literal("kernel/error"), message: z.string() }),
   // A crashed kernel is restarted with backoff; the view says so instead of going blank.
   z.object({ type: z.literal("kernel/restarting"), delayMs: z.number().int().nonnegative(), reason: z.string() }),
@@ -27,8 +41,12 @@ export const ToWebview = z.discriminatedUnion("type", [
   // session: its title and model; condensations: what the model sees instead of older messages
   // (issue 13); calls: the ledger's state of each call (issue 15).
   z.object({
-    type: z.literal("chat/transcript"), sessionId: Id.nullable(), messages: z.array(HistoryMessage),
-    session: SessionSummary.optional(), condensations: z.array(Condensation).optional(), calls: CallStates.optional(),
+    type: z.literal("chat/transcript"),
+    sessionId: Id.nullable(),
+    messages: z.array(HistoryMessage),
+    session: SessionSummary.optional(),
+    condensations: z.array(Condensation).optional(),
+    calls: CallStates.optional(),
   }),
   // The history list (issue 15): this folder's chats, newest first, hidden ones left out.
   z.object({ type: z.literal("session/list"), sessions: z.array(SessionSummary), currentSessionId: Id.nullable() }),

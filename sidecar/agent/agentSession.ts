@@ -86,20 +86,45 @@ export class AgentSession {
     const turnId = opts.turnId ?? uuidv7();
     const signal = opts.signal ?? new AbortController().signal;
     try {
-      await this.p.memory.beginTurn({ sessionKey: this.p.sessionKey, turnId, user: { role: "user", text: userText }, authorityDigest: this.p.authority.digests.authority });
-      const run = new TurnRun({
-        sessionKey: this.p.sessionKey, turnId, authorityDigest: this.p.authority.digests.authority,
-        ceiling: this.p.ceiling, memory: this.p.memory, approval: this.p.approval, approveReads: this.p.approveReads, signal,
-        model: this.p.model, instructions: this.p.instructions, history: this.p.history, ids: this.p.ids, options,
-        stripReasoning: stripsReasoning(this.p.model.capabilities), loopLimits: this.p.loopLimits, context: this.p.context,
-        onEvent: opts.onEvent ?? (() => undefined),
-      }, { role: "user", text: userText });
+      await this.p.memory.beginTurn({
+        sessionKey: this.p.sessionKey,
+        turnId,
+        user: { role: "user", text: userText },
+        authorityDigest: this.p.authority.digests.authority,
+      });
+      const run = new TurnRun(
+        {
+          sessionKey: this.p.sessionKey,
+          turnId,
+          authorityDigest: this.p.authority.digests.authority,
+          ceiling: this.p.ceiling,
+          memory: this.p.memory,
+          approval: this.p.approval,
+          approveReads: this.p.approveReads,
+          signal,
+          model: this.p.model,
+          instructions: this.p.instructions,
+          history: this.p.history,
+          ids: this.p.ids,
+          options,
+          stripReasoning: stripsReasoning(this.p.model.capabilities),
+          loopLimits: this.p.loopLimits,
+          context: this.p.context,
+          onEvent: opts.onEvent ?? (() => undefined),
+        },
+        { role: "user", text: userText },
+      );
       return await run.run();
     } catch (e) {
       // The journal could not record the turn's start or close: in-memory state may now differ from it.
       const message = singleLine(String((e as Error)?.message ?? e));
       this.broken = `the session journal failed (${message})`;
-      throw isHearthError(e) ? e : new HearthError(ErrorCode.JournalUnavailable, `the turn could not be journaled: ${message}; rebuild the session from its journal`);
+      throw isHearthError(e)
+        ? e
+        : new HearthError(
+            ErrorCode.JournalUnavailable,
+            `the turn could not be journaled: ${message}; rebuild the session from its journal`,
+          );
     } finally {
       this.running = false;
     }

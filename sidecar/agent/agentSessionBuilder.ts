@@ -36,17 +36,44 @@ export class AgentSessionBuilder {
   private _condensations: CondensationStore | null = null;
   private _expected: AgentAuthoritySnapshot["digests"] | null = null;
 
-  sessionKey(key: string): this { this._sessionKey = key; return this; }
-  tools(tools: readonly Tool[]): this { this._tools = [...tools]; return this; }
-  model(model: AgentModel): this { this._model = model; return this; }
-  memory(memory: AgentMemory): this { this._memory = memory; return this; }
-  approval(approval: ApprovalPort): this { this._approval = approval; return this; }
+  sessionKey(key: string): this {
+    this._sessionKey = key;
+    return this;
+  }
+  tools(tools: readonly Tool[]): this {
+    this._tools = [...tools];
+    return this;
+  }
+  model(model: AgentModel): this {
+    this._model = model;
+    return this;
+  }
+  memory(memory: AgentMemory): this {
+    this._memory = memory;
+    return this;
+  }
+  approval(approval: ApprovalPort): this {
+    this._approval = approval;
+    return this;
+  }
   /** Read-only tools ask for approval too (a stricter policy; the authority ceiling is unchanged). */
-  approveReads(on: boolean): this { this._approveReads = on; return this; }
-  systemPrompt(text: string): this { this._systemPrompt = text; return this; }
+  approveReads(on: boolean): this {
+    this._approveReads = on;
+    return this;
+  }
+  systemPrompt(text: string): this {
+    this._systemPrompt = text;
+    return this;
+  }
   /** Strict committed history to resume from (spec 000 #7). */
-  history(messages: readonly AgentMessage[]): this { this._history = structuredClone([...messages]); return this; }
-  options(options: GenerationOptions): this { this._options = GenerationOptions.parse(options); return this; }
+  history(messages: readonly AgentMessage[]): this {
+    this._history = structuredClone([...messages]);
+    return this;
+  }
+  options(options: GenerationOptions): this {
+    this._options = GenerationOptions.parse(options);
+    return this;
+  }
   /** Model rounds with tool calls per turn before it is stopped (issue 13: loop guards). */
   maxRounds(rounds: number): this {
     this._loopLimits = { ...this._loopLimits, maxRounds: positive("maxRounds", rounds) };
@@ -60,16 +87,28 @@ export class AgentSessionBuilder {
   /** The view a condensed session resumes with (the journal's latest condensation; issue 13). */
   condensedView(view: CondensedView): this {
     if (!Number.isInteger(view.replacedCount) || view.replacedCount < 0 || view.replacedCount > this._history.length) {
-      throw new HearthError(ErrorCode.Conflict, `refused to resume: the condensed view replaces ${view.replacedCount} messages of a history of ${this._history.length}; the journal's condensation does not match its history`);
+      throw new HearthError(
+        ErrorCode.Conflict,
+        `refused to resume: the condensed view replaces ${view.replacedCount} messages of a history of ${this._history.length}; the journal's condensation does not match its history`,
+      );
     }
     this._condensed = structuredClone(view);
     return this;
   }
   /** Where new condensed views are journaled; without one, a session is never condensed. */
-  condensationStore(store: CondensationStore): this { this._condensations = store; return this; }
-  authorityInputs(inputs: AuthorityInputs): this { this._authority = inputs; return this; }
+  condensationStore(store: CondensationStore): this {
+    this._condensations = store;
+    return this;
+  }
+  authorityInputs(inputs: AuthorityInputs): this {
+    this._authority = inputs;
+    return this;
+  }
   /** The digests recorded when the session was created: a drifted resume fails closed (spec 000 #19). */
-  expectAuthority(digests: AgentAuthoritySnapshot["digests"]): this { this._expected = digests; return this; }
+  expectAuthority(digests: AgentAuthoritySnapshot["digests"]): this {
+    this._expected = digests;
+    return this;
+  }
 
   authoritySnapshot(): AgentAuthoritySnapshot {
     return this.resolve().authority;
@@ -82,7 +121,10 @@ export class AgentSessionBuilder {
     if (this._expected) assertSameAuthority(this._expected, authority);
     // spec 000 #16: a configured system prompt and a resumed system message are mutually exclusive.
     if (this._systemPrompt !== null && this._history.some((m) => m.role === "system")) {
-      throw new HearthError(ErrorCode.InvalidParams, "refused to build: both a system prompt and a resumed system message were given; instruction precedence would be ambiguous, pass only one");
+      throw new HearthError(
+        ErrorCode.InvalidParams,
+        "refused to build: both a system prompt and a resumed system message were given; instruction precedence would be ambiguous, pass only one",
+      );
     }
     const ids = new CallIdRegistry();
     replayHistory(this._history, new Set(tools.keys()), ids);
@@ -93,9 +135,19 @@ export class AgentSessionBuilder {
       hasTools: tools.size > 0,
     });
     return new AgentSession({
-      sessionKey: this._sessionKey, model, memory, approval: this._approval, approveReads: this._approveReads,
-      ceiling: new ToolCeiling(tools), authority, instructions, history: structuredClone([...this._history]),
-      ids, options: this._options, loopLimits: this._loopLimits, context: new ContextCondenser(model, this._condensations, this._condensed),
+      sessionKey: this._sessionKey,
+      model,
+      memory,
+      approval: this._approval,
+      approveReads: this._approveReads,
+      ceiling: new ToolCeiling(tools),
+      authority,
+      instructions,
+      history: structuredClone([...this._history]),
+      ids,
+      options: this._options,
+      loopLimits: this._loopLimits,
+      context: new ContextCondenser(model, this._condensations, this._condensed),
     });
   }
 

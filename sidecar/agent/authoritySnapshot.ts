@@ -83,7 +83,10 @@ export function resolveAuthority(inputs: AuthorityInputs, tools: ReadonlyMap<str
 }
 
 /** Fails closed when a resumed session's recorded authority differs from what would run now. */
-export function assertSameAuthority(recorded: AgentAuthoritySnapshot["digests"] & { version?: number }, current: AgentAuthoritySnapshot): void {
+export function assertSameAuthority(
+  recorded: AgentAuthoritySnapshot["digests"] & { version?: number },
+  current: AgentAuthoritySnapshot,
+): void {
   if (recorded.authority === current.digests.authority) return;
   const drifted = (["workspace", "tools", "enablement", "ceilings"] as const).filter((k) => recorded[k] !== current.digests[k]);
   const what = drifted.length > 0 ? drifted.join(", ") : `snapshot version (${String(recorded.version)} → ${current.version})`;

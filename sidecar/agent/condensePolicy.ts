@@ -21,12 +21,17 @@ export const SUMMARY_INSTRUCTIONS =
 export function viewOf(history: readonly AgentMessage[], view: CondensedView): AgentMessage[] {
   const elided = new Set(view.elidedCallIds);
   const calls = callsById(history);
-  const kept = history.slice(view.replacedCount).map((m) => (m.role === "tool" && elided.has(m.callId) ? elide(m, calls.get(m.callId)) : m));
+  const kept = history
+    .slice(view.replacedCount)
+    .map((m) => (m.role === "tool" && elided.has(m.callId) ? elide(m, calls.get(m.callId)) : m));
   return view.summary === null ? kept : [summaryMessage(view.summary, view.replacedCount), ...kept];
 }
 
 export function summaryMessage(summary: string, replacedCount: number): UserMessage {
-  return { role: "user", text: `[Summary of the ${replacedCount} earlier messages of this conversation, condensed by Hearth to fit the context; the full text stays in the session's journal]\n${summary}` };
+  return {
+    role: "user",
+    text: `[Summary of the ${replacedCount} earlier messages of this conversation, condensed by Hearth to fit the context; the full text stays in the session's journal]\n${summary}`,
+  };
 }
 
 function elide(m: ToolResultMessage, args: unknown): ToolResultMessage {
@@ -45,7 +50,14 @@ export function elisionCandidates(history: readonly AgentMessage[], view: Conden
   const elided = new Set(view.elidedCallIds);
   return history
     .map((m, index) => ({ m, index }))
-    .filter((x): x is { m: ToolResultMessage; index: number } => x.index >= view.replacedCount && x.index < keepFrom && x.m.role === "tool" && !elided.has(x.m.callId) && x.m.output.length >= ELIDE_MIN_CHARS)
+    .filter(
+      (x): x is { m: ToolResultMessage; index: number } =>
+        x.index >= view.replacedCount &&
+        x.index < keepFrom &&
+        x.m.role === "tool" &&
+        !elided.has(x.m.callId) &&
+        x.m.output.length >= ELIDE_MIN_CHARS,
+    )
     .sort((a, b) => b.m.output.length - a.m.output.length || a.index - b.index)
     .map((x) => x.m.callId);
 }
@@ -59,7 +71,11 @@ export function recentTurnStarts(history: readonly AgentMessage[], turnStart: nu
 /** A view whose summary covers history up to `keep` (exclusive); elisions before it are moot. */
 export function summarisedView(history: readonly AgentMessage[], view: CondensedView, summary: string, keep: number): CondensedView {
   const before = new Set(history.slice(0, keep).flatMap((m) => (m.role === "tool" ? [m.callId] : [])));
-  return { summary: summary.slice(0, SUMMARY_MAX_CHARS), replacedCount: keep, elidedCallIds: view.elidedCallIds.filter((id) => !before.has(id)) };
+  return {
+    summary: summary.slice(0, SUMMARY_MAX_CHARS),
+    replacedCount: keep,
+    elidedCallIds: view.elidedCallIds.filter((id) => !before.has(id)),
+  };
 }
 
 /** One line per message, each bounded, for the summary request. */
@@ -85,5 +101,7 @@ export function summaryPrompt(prior: string | null, lines: readonly string[]): s
 /** When the model writes no summary: the user's requests, so the gist is never lost. */
 export function fallbackSummary(prior: string | null, lines: readonly string[]): string {
   const asked = lines.filter((l) => l.startsWith("user: ")).map((l) => `- ${l.slice(6, 200)}`);
-  return [prior, asked.length > 0 ? `Earlier requests:\n${asked.join("\n")}` : "Earlier tool work without new requests."].filter(Boolean).join("\n");
+  return [prior, asked.length > 0 ? `Earlier requests:\n${asked.join("\n")}` : "Earlier tool work without new requests."]
+    .filter(Boolean)
+    .join("\n");
 }

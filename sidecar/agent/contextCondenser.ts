@@ -3,7 +3,14 @@
 // port, and only then used. The committed history itself is never changed (spec 000 #7).
 import type { GenerationOptions } from "../../shared/protocol/index.js";
 import {
-  elisionCandidates, fallbackSummary, recentTurnStarts, summarisedView, SUMMARY_INSTRUCTIONS, summaryPrompt, transcriptLines, viewOf,
+  elisionCandidates,
+  fallbackSummary,
+  recentTurnStarts,
+  summarisedView,
+  SUMMARY_INSTRUCTIONS,
+  summaryPrompt,
+  transcriptLines,
+  viewOf,
 } from "./condensePolicy.js";
 import type { AgentMessage } from "./messages.js";
 import { NO_CONDENSATION, type CondensationStore, type CondensedView, type ContextMeasure } from "./ports/context.js";
@@ -53,17 +60,28 @@ export class ContextCondenser {
   async compact(input: Omit<FitInput, "pending" | "turnStart">): Promise<{ before: number; after: number } | null> {
     if (!this.store) return null;
     const messagesOf = (v: CondensedView) => [...input.instructions, ...viewOf(input.history, v)];
-    const measure = async (v: CondensedView) => (this.model.measure ? this.model.measure(input.requestOf(messagesOf(v))) : { promptTokens: 0, contextSize: 0 });
+    const measure = async (v: CondensedView) =>
+      this.model.measure ? this.model.measure(input.requestOf(messagesOf(v))) : { promptTokens: 0, contextSize: 0 };
     const before = await measure(this.view);
     const keep = input.history.findLastIndex((m) => m.role === "user");
     if (keep <= this.view.replacedCount) return null; // nothing older than the last turn is left to condense
-    const view = summarisedView(input.history, this.view, await this.summarise(input, input.history.slice(this.view.replacedCount, keep)), keep);
+    const view = summarisedView(
+      input.history,
+      this.view,
+      await this.summarise(input, input.history.slice(this.view.replacedCount, keep)),
+      keep,
+    );
     const after = await measure(view);
     await this.commit(view, "on_demand", before.promptTokens, after.promptTokens);
     return { before: before.promptTokens, after: after.promptTokens };
   }
 
-  private async condense(input: FitInput, measure: (v: CondensedView) => Promise<ContextMeasure>, first: ContextMeasure, trigger: "automatic"): Promise<CondensedView> {
+  private async condense(
+    input: FitInput,
+    measure: (v: CondensedView) => Promise<ContextMeasure>,
+    first: ContextMeasure,
+    trigger: "automatic",
+  ): Promise<CondensedView> {
     const options = input.requestOf([]).options;
     const [keepFrom] = recentTurnStarts(input.history, input.turnStart) as [number, ...number[]];
     let view = this.view;
@@ -94,7 +112,7 @@ export class ContextCondenser {
   private async summarise(input: Omit<FitInput, "pending" | "turnStart">, messages: readonly AgentMessage[]): Promise<string> {
     const lines = transcriptLines(messages);
     let summary = this.view.summary;
-    for (let at = 0; at < lines.length;) {
+    for (let at = 0; at < lines.length; ) {
       let n = lines.length - at;
       let request = this.summaryRequest(input.sessionKey, summary, lines.slice(at, at + n));
       while (n > 1 && this.model.measure && !fits(await this.model.measure(request), request.options)) {
@@ -111,7 +129,10 @@ export class ContextCondenser {
   private summaryRequest(sessionKey: string, prior: string | null, lines: string[]): Omit<GenerationRequest, "signal"> {
     return {
       sessionKey,
-      messages: [{ role: "system", text: SUMMARY_INSTRUCTIONS }, { role: "user", text: summaryPrompt(prior, lines) }],
+      messages: [
+        { role: "system", text: SUMMARY_INSTRUCTIONS },
+        { role: "user", text: summaryPrompt(prior, lines) },
+      ],
       tools: [],
       options: { maxTokens: SUMMARY_MAX_TOKENS, temperature: 0 },
     };

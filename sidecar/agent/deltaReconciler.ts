@@ -2,7 +2,10 @@
 // missing suffix before completion, so presentation concatenation equals the committed field; a
 // stream that is not a prefix fails the turn. Used once for answer text and once for reasoning.
 export class NonPrefixDelta extends Error {
-  constructor(readonly field: "answer" | "reasoning", streamedChars: number) {
+  constructor(
+    readonly field: "answer" | "reasoning",
+    streamedChars: number,
+  ) {
     super(`the model streamed ${field} text (${streamedChars} chars) that is not a prefix of its terminal ${field}`);
     this.name = "NonPrefixDelta";
   }

@@ -33,7 +33,9 @@ export function assertCapabilities(caps: ModelCapabilities, needs: CapabilityNee
     missing.push(`a system prompt needs a proven system role (this model's is ${caps.systemRole}); choose a model whose template has one`);
   }
   if (needs.hasTools && caps.toolCalls !== "proven") {
-    missing.push(`tools need a model whose tool calls are proven (this model's are ${caps.toolCalls}); choose a model whose template has tool calls, or build the session without tools`);
+    missing.push(
+      `tools need a model whose tool calls are proven (this model's are ${caps.toolCalls}); choose a model whose template has tool calls, or build the session without tools`,
+    );
   }
   if (missing.length > 0) throw new HearthError(ErrorCode.Refused, `refused before running: ${missing.join("; ")}`);
 }

@@ -7,7 +7,10 @@ import type { CallIdRegistry } from "./callIds.js";
 
 export function replayHistory(history: readonly AgentMessage[], ceiling: ReadonlySet<string>, ids: CallIdRegistry): void {
   const fail = (index: number, why: string): never => {
-    throw new HearthError(ErrorCode.Conflict, `refused to resume: history message ${index} ${why}; the journal does not hold a history this harness committed`);
+    throw new HearthError(
+      ErrorCode.Conflict,
+      `refused to resume: history message ${index} ${why}; the journal does not hold a history this harness committed`,
+    );
   };
   let pending: { callId: string; name: string }[] = [];
   history.forEach((m, i) => {

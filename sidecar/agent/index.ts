@@ -5,7 +5,13 @@ export type { AgentEvent, TurnOutcome, TurnFailure, TurnFailureKind } from "./tu
 export type { AgentMessage, AssistantMessage, SystemMessage, ToolResultMessage, UserMessage } from "./messages.js";
 export type { AgentAuthoritySnapshot, AuthorityInputs } from "./authoritySnapshot.js";
 export { AUTHORITY_SNAPSHOT_VERSION } from "./authoritySnapshot.js";
-export { NO_CONDENSATION, type CondensationRecord, type CondensationStore, type CondensedView, type ContextMeasure } from "./ports/context.js";
+export {
+  NO_CONDENSATION,
+  type CondensationRecord,
+  type CondensationStore,
+  type CondensedView,
+  type ContextMeasure,
+} from "./ports/context.js";
 export { DEFAULT_LOOP_LIMITS, STOPPED_KINDS, type LoopLimits } from "./loopGuard.js";
 export { ContextCondenser } from "./contextCondenser.js";
 export { toModelMessages } from "./generationPolicy.js";

@@ -40,13 +40,20 @@ export class LoopGuard {
     if (count >= this.limits.repeatedFailures) {
       // Short: it is also the result of every call of the batch that did not run (spec 000 #6), and
       // the failing call's own result, already in history, says what went wrong.
-      throw new TurnFailed("repeated_failure", singleLine(
-        `stopped: the model repeated a failing call ${count} times (${call.name} ${JSON.stringify(call.arguments)}); rephrase the request`));
+      throw new TurnFailed(
+        "repeated_failure",
+        singleLine(
+          `stopped: the model repeated a failing call ${count} times (${call.name} ${JSON.stringify(call.arguments)}); rephrase the request`,
+        ),
+      );
     }
   }
 
   /** The stop for a turn that used every round without answering. */
   roundLimit(): TurnFailed {
-    return new TurnFailed("round_limit", `stopped: the model asked for tools in ${this.limits.maxRounds} rounds without answering; completed tool batches stay in the session, ask it to finish`);
+    return new TurnFailed(
+      "round_limit",
+      `stopped: the model asked for tools in ${this.limits.maxRounds} rounds without answering; completed tool batches stay in the session, ask it to finish`,
+    );
   }
 }

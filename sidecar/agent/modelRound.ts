@@ -20,10 +20,13 @@ export async function runModelRound(
   const round = new RoundAbort(signal);
   let result: ModelRound;
   try {
-    result = await model.generate({ ...request, signal: round.signal }, round.sink((chunk) => {
-      const text = (chunk.type === "answer" ? answer : reasoning).push(chunk.text);
-      emit({ type: chunk.type === "answer" ? "answer_delta" : "reasoning_delta", text });
-    }));
+    result = await model.generate(
+      { ...request, signal: round.signal },
+      round.sink((chunk) => {
+        const text = (chunk.type === "answer" ? answer : reasoning).push(chunk.text);
+        emit({ type: chunk.type === "answer" ? "answer_delta" : "reasoning_delta", text });
+      }),
+    );
   } catch (e) {
     if (signal.aborted) throw new TurnCancelled();
     if (round.sinkError) throw sinkFailure(round.sinkError.error);
@@ -39,7 +42,8 @@ export async function runModelRound(
     reasoningSuffix = reasoning.finish(result.reasoning);
     answerSuffix = answer.finish(result.text);
   } catch (e) {
-    if (e instanceof NonPrefixDelta) throw new TurnFailed("non_prefix", `${e.message}; the turn was failed rather than commit text nobody saw`, e);
+    if (e instanceof NonPrefixDelta)
+      throw new TurnFailed("non_prefix", `${e.message}; the turn was failed rather than commit text nobody saw`, e);
     throw e;
   }
   try {

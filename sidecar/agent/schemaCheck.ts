@@ -83,13 +83,15 @@ function check(schema: JsonSchema, value: unknown, at: string, out: string[]): v
   switch (schema.type) {
     case "string":
       if (typeof value !== "string") return void out.push(`${at}: expected a string`);
-      if (schema.enum && !schema.enum.includes(value)) out.push(`${at}: must be one of ${schema.enum.map((e) => JSON.stringify(e)).join(", ")}`);
+      if (schema.enum && !schema.enum.includes(value))
+        out.push(`${at}: must be one of ${schema.enum.map((e) => JSON.stringify(e)).join(", ")}`);
       if (schema.minLength !== undefined && value.length < schema.minLength) out.push(`${at}: shorter than ${schema.minLength}`);
       if (schema.maxLength !== undefined && value.length > schema.maxLength) out.push(`${at}: longer than ${schema.maxLength}`);
       return;
     case "integer":
     case "number":
-      if (typeof value !== "number" || !Number.isFinite(value)) return void out.push(`${at}: expected ${schema.type === "integer" ? "an integer" : "a number"}`);
+      if (typeof value !== "number" || !Number.isFinite(value))
+        return void out.push(`${at}: expected ${schema.type === "integer" ? "an integer" : "a number"}`);
       if (schema.type === "integer" && !Number.isInteger(value)) return void out.push(`${at}: expected an integer`);
       if (schema.minimum !== undefined && value < schema.minimum) out.push(`${at}: below the minimum ${schema.minimum}`);
       if (schema.maximum !== undefined && value > schema.maximum) out.push(`${at}: above the maximum ${schema.maximum}`);
@@ -100,7 +102,9 @@ function check(schema: JsonSchema, value: unknown, at: string, out: string[]): v
     case "array":
       if (!Array.isArray(value)) return void out.push(`${at}: expected an array`);
       if (value.length > schema.maxItems) out.push(`${at}: more than ${schema.maxItems} items`);
-      value.slice(0, schema.maxItems).forEach((v, i) => { check(schema.items, v, `${at}[${i}]`, out); });
+      value.slice(0, schema.maxItems).forEach((v, i) => {
+        check(schema.items, v, `${at}[${i}]`, out);
+      });
       return;
     case "object":
       checkObject(schema, value, at, out);

@@ -73,8 +73,14 @@ export class ToolBatch {
     const { memory } = this.ctx;
     const d = tool.definition;
     await memory.recordPrepared({
-      turnId: this.ctx.turnId, callId: call.callId, tool: call.name, input: call.arguments, inputHash,
-      authorityDigest: this.ctx.authorityDigest, effectClass: d.effectClass, retryPolicy: d.retryPolicy,
+      turnId: this.ctx.turnId,
+      callId: call.callId,
+      tool: call.name,
+      input: call.arguments,
+      inputHash,
+      authorityDigest: this.ctx.authorityDigest,
+      effectClass: d.effectClass,
+      retryPolicy: d.retryPolicy,
     });
     if (this.ctx.signal.aborted) {
       await memory.recordSettled(call.callId, { status: "failed", reason: "cancelled before dispatch" });
@@ -93,11 +99,13 @@ export class ToolBatch {
 
   /** spec 000 #5: the execution gate, before approval or invocation. Null when the call may proceed. */
   private gate(call: ToolCallRecord, tool: Tool | undefined): string | null {
-    if (!tool) return `refused: this session has no tool named ${JSON.stringify(call.name)}; available: ${this.ctx.ceiling.activeNames().join(", ") || "none"}`;
+    if (!tool)
+      return `refused: this session has no tool named ${JSON.stringify(call.name)}; available: ${this.ctx.ceiling.activeNames().join(", ") || "none"}`;
     if (!this.ctx.ceiling.isEnabled(call.name)) return `refused: tool ${call.name} is disabled in this session; it was not run`;
     if (this.malformed.has(call.callId)) return `refused: the arguments for ${call.name} were not a JSON object; call again with an object`;
     const problems = argumentProblems(tool.definition.parameters, call.arguments);
-    if (problems.length > 0) return `refused: arguments do not match the ${call.name} schema (${problems.join("; ")}); fix them and call again`;
+    if (problems.length > 0)
+      return `refused: arguments do not match the ${call.name} schema (${problems.join("; ")}); fix them and call again`;
     return null;
   }
 
@@ -117,8 +125,13 @@ export class ToolBatch {
     try {
       decision = await raceCancellation(
         this.ctx.approval.request({
-          sessionKey: this.ctx.sessionKey, turnId: this.ctx.turnId, call, inputHash,
-          effectClass: tool.definition.effectClass, preview, signal: this.ctx.signal,
+          sessionKey: this.ctx.sessionKey,
+          turnId: this.ctx.turnId,
+          call,
+          inputHash,
+          effectClass: tool.definition.effectClass,
+          preview,
+          signal: this.ctx.signal,
         }),
         this.ctx.signal,
       );
@@ -136,7 +149,12 @@ export class ToolBatch {
   }
 
   /** Always awaited to completion (spec 000 #22): a started effect is never abandoned. */
-  private async invoke(tool: Tool, call: ToolCallRecord, proposal: Awaited<ReturnType<Tool["propose"]>>, toolCtx: ToolContext): Promise<ToolResult & { fault?: Error }> {
+  private async invoke(
+    tool: Tool,
+    call: ToolCallRecord,
+    proposal: Awaited<ReturnType<Tool["propose"]>>,
+    toolCtx: ToolContext,
+  ): Promise<ToolResult & { fault?: Error }> {
     try {
       return await tool.invoke(call.arguments, proposal, toolCtx);
     } catch (e) {

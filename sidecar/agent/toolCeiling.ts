@@ -19,7 +19,8 @@ export function freezeTools(tools: readonly Tool[]): ReadonlyMap<string, Tool> {
     if (map.has(d.name)) problems.push(`tool ${d.name} is registered twice`);
     if (d.parameters?.type !== "object") problems.push(`tool ${d.name}: parameters must be an object schema`);
     problems.push(...vocabularyProblems(d.parameters).map((p) => `tool ${d.name}: ${p}`));
-    if (!POLICIES.has(d.cancellation)) problems.push(`tool ${d.name}: cancellation policy ${JSON.stringify(d.cancellation)} is not FinishOnceStarted or Interruptible`);
+    if (!POLICIES.has(d.cancellation))
+      problems.push(`tool ${d.name}: cancellation policy ${JSON.stringify(d.cancellation)} is not FinishOnceStarted or Interruptible`);
     map.set(d.name, snapshotTool(tool));
   }
   if (problems.length > 0) {

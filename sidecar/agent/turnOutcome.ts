@@ -36,7 +36,11 @@ export type TurnOutcome =
     };
 
 export class TurnFailed extends Error {
-  constructor(readonly kind: TurnFailureKind, message: string, override readonly cause?: unknown) {
+  constructor(
+    readonly kind: TurnFailureKind,
+    message: string,
+    override readonly cause?: unknown,
+  ) {
     super(singleLine(message, 400));
     this.name = "TurnFailed";
   }

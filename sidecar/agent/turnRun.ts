@@ -81,14 +81,27 @@ export class TurnRun {
     for (let round = 0; round < guard.maxRounds; round++) {
       throwIfCancelled(d.signal);
       const tools = d.ceiling.advertised(calledToolNames([...d.history, ...this.uncommitted]));
-      const requestOf = (messages: AgentMessage[]) => ({ sessionKey: d.sessionKey, messages: toModelMessages(messages, d.stripReasoning), tools, options: d.options });
+      const requestOf = (messages: AgentMessage[]) => ({
+        sessionKey: d.sessionKey,
+        messages: toModelMessages(messages, d.stripReasoning),
+        tools,
+        options: d.options,
+      });
       const messages = await d.context.fit({
-        sessionKey: d.sessionKey, instructions: d.instructions, history: d.history, pending: this.uncommitted,
-        turnStart: this.turnStart, requestOf, signal: d.signal,
+        sessionKey: d.sessionKey,
+        instructions: d.instructions,
+        history: d.history,
+        pending: this.uncommitted,
+        turnStart: this.turnStart,
+        requestOf,
+        signal: d.signal,
       });
       const result = await runModelRound(d.model, requestOf(messages), d.signal, this.emit);
       if (result.text.length === 0 && result.toolCalls.length === 0) {
-        throw new TurnFailed("empty_response", "the model ended its response with neither answer text nor tool calls; nothing was committed, try again or adjust the prompt");
+        throw new TurnFailed(
+          "empty_response",
+          "the model ended its response with neither answer text nor tool calls; nothing was committed, try again or adjust the prompt",
+        );
       }
       const assistant: AssistantMessage = {
         role: "assistant",
@@ -97,7 +110,11 @@ export class TurnRun {
         // requests when the template cannot replay it.
         ...(result.reasoning ? { reasoning: result.reasoning } : {}),
         // spec 000 #4: provider ids are dropped; the session mints its own.
-        toolCalls: result.toolCalls.map((c) => ({ callId: d.ids.mint(), name: c.name, arguments: isObject(c.arguments) ? c.arguments : {} })),
+        toolCalls: result.toolCalls.map((c) => ({
+          callId: d.ids.mint(),
+          name: c.name,
+          arguments: isObject(c.arguments) ? c.arguments : {},
+        })),
       };
       const malformed = new Set(assistant.toolCalls.filter((_, i) => !isObject(result.toolCalls[i]!.arguments)).map((c) => c.callId));
       this.assistant = assistant;
@@ -161,20 +178,27 @@ export class TurnRun {
 }
 
 function classify(e: unknown): TurnFailure {
-  if (e instanceof TurnCancelled) return { kind: "cancelled", message: "cancelled: the turn was cancelled; completed tool batches stay committed" };
+  if (e instanceof TurnCancelled)
+    return { kind: "cancelled", message: "cancelled: the turn was cancelled; completed tool batches stay committed" };
   if (e instanceof TurnFailed) return { kind: e.kind, message: e.message, cause: e.cause };
-  return { kind: "internal_error", message: singleLine(`the agent harness failed unexpectedly: ${(e as Error)?.message ?? String(e)}; please report this`), cause: e };
+  return {
+    kind: "internal_error",
+    message: singleLine(`the agent harness failed unexpectedly: ${(e as Error)?.message ?? String(e)}; please report this`),
+    cause: e,
+  };
 }
 
 /** Marks journal failures as such, so a turn's failure says the journal, not the model or a tool, failed. */
 export function guardMemory(memory: AgentMemory): AgentMemory {
-  const guard = <A extends unknown[]>(name: string, fn: (...a: A) => Promise<void>) => async (...a: A): Promise<void> => {
-    try {
-      await fn(...a);
-    } catch (e) {
-      throw new TurnFailed("memory_failed", `the session journal failed at ${name}: ${(e as Error)?.message ?? String(e)}`, e);
-    }
-  };
+  const guard =
+    <A extends unknown[]>(name: string, fn: (...a: A) => Promise<void>) =>
+    async (...a: A): Promise<void> => {
+      try {
+        await fn(...a);
+      } catch (e) {
+        throw new TurnFailed("memory_failed", `the session journal failed at ${name}: ${(e as Error)?.message ?? String(e)}`, e);
+      }
+    };
   return {
     beginTurn: (s) => memory.beginTurn(s),
     recordPrepared: guard("recordPrepared", (c) => memory.recordPrepared(c)),

@@ -12,8 +12,12 @@ type Answer = ServerRequestResult<"approval/request">;
 
 export function decideByPolicy(policy: ApprovePolicy, req: Request): Answer {
   if (policy === "all") return { decision: "approve", reason: "approved by --approve all" };
-  if (policy === "reads" && req.effectClass === "read") return { decision: "approve", reason: "approved by --approve reads (read-only tool)" };
-  return { decision: "deny", reason: `denied by --approve ${policy}: no one at a terminal to ask; rerun with --approve reads|all to allow ${req.effectClass} tools` };
+  if (policy === "reads" && req.effectClass === "read")
+    return { decision: "approve", reason: "approved by --approve reads (read-only tool)" };
+  return {
+    decision: "deny",
+    reason: `denied by --approve ${policy}: no one at a terminal to ask; rerun with --approve reads|all to allow ${req.effectClass} tools`,
+  };
 }
 
 function describe(req: Request): string {

@@ -11,7 +11,9 @@ export class UsageError extends Error {}
 
 /** `spec` maps each allowed flag to whether it takes a value. */
 export function parseArgs(argv: string[], spec: Record<string, boolean>, command: string): ParsedArgs {
-  const options = Object.fromEntries(Object.entries(spec).map(([name, takesValue]) => [name, { type: takesValue ? "string" as const : "boolean" as const }]));
+  const options = Object.fromEntries(
+    Object.entries(spec).map(([name, takesValue]) => [name, { type: takesValue ? ("string" as const) : ("boolean" as const) }]),
+  );
   let parsed: ReturnType<typeof parseNodeArgs>;
   try {
     parsed = parseNodeArgs({ args: argv, options, strict: true, allowPositionals: true });
@@ -26,7 +28,8 @@ export function parseArgs(argv: string[], spec: Record<string, boolean>, command
 function usageMessage(e: Error & { code?: string }, command: string): string {
   const flag = /'(-{1,2}[^' ]+)/.exec(e.message)?.[1] ?? "";
   const help = `see \`hearth ${command} --help\``;
-  if (e.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") return `unknown option ${flag} for \`hearth ${command}\` (a message that starts with - goes after --); ${help}`;
+  if (e.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION")
+    return `unknown option ${flag} for \`hearth ${command}\` (a message that starts with - goes after --); ${help}`;
   if (e.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") return `option ${flag} needs a value; ${help}`;
   return `${e.message}; ${help}`;
 }

@@ -27,7 +27,12 @@ export async function connectKernel(args: ParsedArgs): Promise<CliKernel> {
   }
   let kernel: SharedKernel;
   try {
-    kernel = await connectOrStartKernel({ distDir: distDir(), workspace, journalPath: flagString(args, "db"), nodePathSetting: process.env.HEARTH_NODE_PATH });
+    kernel = await connectOrStartKernel({
+      distDir: distDir(),
+      workspace,
+      journalPath: flagString(args, "db"),
+      nodePathSetting: process.env.HEARTH_NODE_PATH,
+    });
   } catch (e) {
     throw new KernelStartError((e as Error).message); // no runtime fits, no build, the kernel refused or failed to start
   }
@@ -36,7 +41,8 @@ export async function connectKernel(args: ParsedArgs): Promise<CliKernel> {
   });
   gone.catch(() => {}); // after the handshake, a closed connection is reported by the command itself
   const info = await Promise.race([kernel.client.initialize("hearth-cli", HEARTH_VERSION), gone]);
-  if (process.env.HEARTH_DEBUG) process.stderr.write(`hearth: ${kernel.started ? "started" : "joined"} kernel pid ${info.kernelPid} (journal ${info.journalPath})\n`);
+  if (process.env.HEARTH_DEBUG)
+    process.stderr.write(`hearth: ${kernel.started ? "started" : "joined"} kernel pid ${info.kernelPid} (journal ${info.journalPath})\n`);
   return {
     client: kernel.client,
     info,

@@ -33,13 +33,14 @@ export function discoverModels(home = os.homedir(), hearthModels?: string): Disc
   const found = new Map<string, DiscoveredModel>();
   for (const { source, dir } of modelLocations(home, hearthModels)) {
     if (source === "ollama") for (const m of ollamaBlobs(dir)) found.set(m.path, m);
-    else for (const file of walk(dir)) {
-      if (!file.toLowerCase().endsWith(".gguf") || !isGguf(file)) continue;
-      const real = safeRealpath(file);
-      // The HF cache links snapshot names to blobs: report the readable name, once per blob.
-      if (!real || [...found.values()].some((m) => safeRealpath(m.path) === real)) continue;
-      found.set(file, { path: file, source, sizeBytes: fs.statSync(real).size, name: path.basename(file) });
-    }
+    else
+      for (const file of walk(dir)) {
+        if (!file.toLowerCase().endsWith(".gguf") || !isGguf(file)) continue;
+        const real = safeRealpath(file);
+        // The HF cache links snapshot names to blobs: report the readable name, once per blob.
+        if (!real || [...found.values()].some((m) => safeRealpath(m.path) === real)) continue;
+        found.set(file, { path: file, source, sizeBytes: fs.statSync(real).size, name: path.basename(file) });
+      }
   }
   return [...found.values()].sort((a, b) => a.name.localeCompare(b.name));
 }

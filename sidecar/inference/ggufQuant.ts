@@ -6,7 +6,11 @@ const NAME_TAG = /(?:^|[-_.])((?:I?Q\d(?:_[A-Z0-9]+)*)|F16|F32|BF16)(?=[-_.]|$)/
 
 export async function readQuantization(file: string): Promise<string | null> {
   try {
-    const info = await readGgufFileInfo(file, { readTensorInfo: true, logWarnings: false, ignoreKeys: ["tokenizer.ggml.tokens", "tokenizer.ggml.merges", "tokenizer.ggml.token_type", "tokenizer.ggml.scores"] });
+    const info = await readGgufFileInfo(file, {
+      readTensorInfo: true,
+      logWarnings: false,
+      ignoreKeys: ["tokenizer.ggml.tokens", "tokenizer.ggml.merges", "tokenizer.ggml.token_type", "tokenizer.ggml.scores"],
+    });
     const fileType = info.metadata?.general?.file_type;
     if (typeof fileType === "number" && GgufFileType[fileType]) return GgufFileType[fileType]!.replace(/^(MOSTLY|ALL)_/, "");
     const counts = new Map<string, number>();

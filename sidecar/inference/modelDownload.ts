@@ -31,7 +31,11 @@ export async function downloadedModelPath(uri: string, modelsDir: string): Promi
 }
 
 /** Resolves `uri` to a local file in `modelsDir`, downloading it (or its missing part) first. */
-export async function downloadModel(uri: string, modelsDir: string, opts: { signal?: AbortSignal; onProgress?: (p: DownloadProgress) => void } = {}): Promise<string> {
+export async function downloadModel(
+  uri: string,
+  modelsDir: string,
+  opts: { signal?: AbortSignal; onProgress?: (p: DownloadProgress) => void } = {},
+): Promise<string> {
   const local = await downloadedModelPath(uri, modelsDir);
   if (local) return local;
   const { createModelDownloader } = await import("node-llama-cpp");
@@ -42,14 +46,21 @@ export async function downloadModel(uri: string, modelsDir: string, opts: { sign
     first ??= { at: now, bytes: received };
     const seconds = (now - first.at) / 1000;
     const bytesPerSecond = seconds > 0 ? (received - first.bytes) / seconds : 0;
-    return { receivedBytes: received, totalBytes: total, bytesPerSecond, secondsLeft: bytesPerSecond > 0 ? (total - received) / bytesPerSecond : null };
+    return {
+      receivedBytes: received,
+      totalBytes: total,
+      bytesPerSecond,
+      secondsLeft: bytesPerSecond > 0 ? (total - received) / bytesPerSecond : null,
+    };
   };
   // The downloader retries an unreachable host for minutes: one quick probe says "offline" first.
   await probe(uri, opts.signal);
   let downloader: ModelDownloader;
   try {
     downloader = await createModelDownloader({
-      modelUri: toDownloaderUri(uri), dirPath: modelsDir, showCliProgress: false,
+      modelUri: toDownloaderUri(uri),
+      dirPath: modelsDir,
+      showCliProgress: false,
       // Kept on cancel: the next attempt resumes from the chunks already on disk.
       deleteTempFileOnCancel: false,
       onProgress: (s) => opts.onProgress?.(progress(s.downloadedSize, s.totalSize)),
@@ -67,7 +78,10 @@ export async function downloadModel(uri: string, modelsDir: string, opts: { sign
   } catch (e) {
     if (opts.signal?.aborted) throw cancelled(uri);
     if (downloader.downloadedSize === 0) throw unreachable(uri, e);
-    throw new HearthError(ErrorCode.ModelUnavailable, `the download of ${uri} stopped at ${downloader.downloadedSize} of ${downloader.totalSize} bytes (${(e as Error).message}); load it again to resume from there`);
+    throw new HearthError(
+      ErrorCode.ModelUnavailable,
+      `the download of ${uri} stopped at ${downloader.downloadedSize} of ${downloader.totalSize} bytes (${(e as Error).message}); load it again to resume from there`,
+    );
   }
   // A cancelled download resolves (it does not throw) with the path it would have had.
   if (opts.signal?.aborted) throw cancelled(uri);
@@ -75,15 +89,22 @@ export async function downloadModel(uri: string, modelsDir: string, opts: { sign
 }
 
 async function probe(uri: string, signal?: AbortSignal): Promise<void> {
-  const endpoint = /^(hf|huggingface):/.test(uri) ? (process.env.MODEL_ENDPOINT || process.env.HF_ENDPOINT || "https://huggingface.co") : uri;
+  const endpoint = /^(hf|huggingface):/.test(uri) ? process.env.MODEL_ENDPOINT || process.env.HF_ENDPOINT || "https://huggingface.co" : uri;
   let origin: string;
   try {
     origin = new URL(endpoint).origin;
   } catch {
-    throw new HearthError(ErrorCode.InvalidParams, `cannot download ${uri}: ${endpoint} is not a URL; check HF_ENDPOINT or the model setting`);
+    throw new HearthError(
+      ErrorCode.InvalidParams,
+      `cannot download ${uri}: ${endpoint} is not a URL; check HF_ENDPOINT or the model setting`,
+    );
   }
   try {
-    const res = await fetch(origin, { method: "HEAD", redirect: "manual", signal: AbortSignal.any([AbortSignal.timeout(15_000), ...(signal ? [signal] : [])]) });
+    const res = await fetch(origin, {
+      method: "HEAD",
+      redirect: "manual",
+      signal: AbortSignal.any([AbortSignal.timeout(15_000), ...(signal ? [signal] : [])]),
+    });
     await res.body?.cancel();
   } catch (e) {
     if (signal?.aborted) throw cancelled(uri);
@@ -92,14 +113,24 @@ async function probe(uri: string, signal?: AbortSignal): Promise<void> {
 }
 
 export function cancelled(uri: string): HearthError {
-  return new HearthError(ErrorCode.ModelUnavailable, `the download of ${uri} was cancelled; what was downloaded is kept, and loading the model again resumes from there`, { cancelled: true });
+  return new HearthError(
+    ErrorCode.ModelUnavailable,
+    `the download of ${uri} was cancelled; what was downloaded is kept, and loading the model again resumes from there`,
+    { cancelled: true },
+  );
 }
 
 function unreachable(uri: string, e: unknown): HearthError {
   const message = (e as Error).message ?? String(e);
   const cause = (e as { cause?: { code?: string } }).cause?.code;
   if (/\b(404|401|403)\b/.test(message)) {
-    return new HearthError(ErrorCode.ModelUnavailable, `cannot download ${uri}: ${message}; check the model name, or for a gated Hugging Face model set HF_TOKEN`);
+    return new HearthError(
+      ErrorCode.ModelUnavailable,
+      `cannot download ${uri}: ${message}; check the model name, or for a gated Hugging Face model set HF_TOKEN`,
+    );
   }
-  return new HearthError(ErrorCode.ModelUnavailable, `cannot reach the server to download ${uri} (${cause ?? message}); this machine looks offline. Connect and retry (a partial download resumes), or choose a GGUF file you already have (see the models Hearth found on this machine)`);
+  return new HearthError(
+    ErrorCode.ModelUnavailable,
+    `cannot reach the server to download ${uri} (${cause ?? message}); this machine looks offline. Connect and retry (a partial download resumes), or choose a GGUF file you already have (see the models Hearth found on this machine)`,
+  );
 }

@@ -18,9 +18,27 @@ export interface RecommendedModel {
 const GB = 1024 ** 3;
 
 export const RECOMMENDED_MODELS: readonly RecommendedModel[] = [
-  { spec: "hf:bartowski/Qwen2.5-Coder-1.5B-Instruct-GGUF/Qwen2.5-Coder-1.5B-Instruct-Q4_K_M.gguf", name: "Qwen2.5-Coder 1.5B Instruct", sizeBytes: 986_000_000, quantization: "Q4_K_M", minMemoryBytes: 0 },
-  { spec: "hf:bartowski/Qwen2.5-Coder-3B-Instruct-GGUF/Qwen2.5-Coder-3B-Instruct-Q4_K_M.gguf", name: "Qwen2.5-Coder 3B Instruct", sizeBytes: 1_930_000_000, quantization: "Q4_K_M", minMemoryBytes: 8 * GB },
-  { spec: "hf:bartowski/Qwen2.5-Coder-7B-Instruct-GGUF/Qwen2.5-Coder-7B-Instruct-Q4_K_M.gguf", name: "Qwen2.5-Coder 7B Instruct", sizeBytes: 4_680_000_000, quantization: "Q4_K_M", minMemoryBytes: 16 * GB },
+  {
+    spec: "hf:bartowski/Qwen2.5-Coder-1.5B-Instruct-GGUF/Qwen2.5-Coder-1.5B-Instruct-Q4_K_M.gguf",
+    name: "Qwen2.5-Coder 1.5B Instruct",
+    sizeBytes: 986_000_000,
+    quantization: "Q4_K_M",
+    minMemoryBytes: 0,
+  },
+  {
+    spec: "hf:bartowski/Qwen2.5-Coder-3B-Instruct-GGUF/Qwen2.5-Coder-3B-Instruct-Q4_K_M.gguf",
+    name: "Qwen2.5-Coder 3B Instruct",
+    sizeBytes: 1_930_000_000,
+    quantization: "Q4_K_M",
+    minMemoryBytes: 8 * GB,
+  },
+  {
+    spec: "hf:bartowski/Qwen2.5-Coder-7B-Instruct-GGUF/Qwen2.5-Coder-7B-Instruct-Q4_K_M.gguf",
+    name: "Qwen2.5-Coder 7B Instruct",
+    sizeBytes: 4_680_000_000,
+    quantization: "Q4_K_M",
+    minMemoryBytes: 16 * GB,
+  },
 ];
 
 /** The recommendations, the default marked: the largest whose memory floor this machine meets. */

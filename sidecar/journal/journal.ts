@@ -46,7 +46,11 @@ export function openJournal(file: string): Journal {
   } catch (e) {
     db.close();
     if (e instanceof HearthError) throw e;
-    throw unavailable(file, `it is not a readable Hearth journal (${(e as Error).message})`, `move it aside (keep it for recovery) and start again, or pass another --db FILE`);
+    throw unavailable(
+      file,
+      `it is not a readable Hearth journal (${(e as Error).message})`,
+      `move it aside (keep it for recovery) and start again, or pass another --db FILE`,
+    );
   }
   return new SqliteJournal(db, file);
 }
@@ -63,8 +67,11 @@ function checkIntegrity(db: Db, file: string): void {
   const rows = db.pragma("integrity_check") as { integrity_check: string }[];
   const problems = rows.map((r) => r.integrity_check).filter((r) => r !== "ok");
   if (problems.length > 0) {
-    throw unavailable(file, `SQLite integrity_check reports damage (${problems.slice(0, 3).join("; ")})`,
-      "move the file aside (keep it: `sqlite3 FILE .recover` can salvage rows) and start again with a fresh journal, or pass another --db FILE");
+    throw unavailable(
+      file,
+      `SQLite integrity_check reports damage (${problems.slice(0, 3).join("; ")})`,
+      "move the file aside (keep it: `sqlite3 FILE .recover` can salvage rows) and start again with a fresh journal, or pass another --db FILE",
+    );
   }
 }
 
@@ -72,7 +79,11 @@ function migrate(db: Db, file: string): void {
   const current = db.pragma("user_version", { simple: true }) as number;
   const latest = MIGRATIONS.length;
   if (current > latest) {
-    throw unavailable(file, `its schema version ${current} is newer than this Hearth knows (${latest})`, "update Hearth, or pass another --db FILE");
+    throw unavailable(
+      file,
+      `its schema version ${current} is newer than this Hearth knows (${latest})`,
+      "update Hearth, or pass another --db FILE",
+    );
   }
   for (let version = current + 1; version <= latest; version++) {
     const step = MIGRATIONS[version - 1]!;
@@ -89,7 +100,10 @@ function migrate(db: Db, file: string): void {
 }
 
 class SqliteJournal implements Journal {
-  constructor(readonly db: Db, readonly path: string) {}
+  constructor(
+    readonly db: Db,
+    readonly path: string,
+  ) {}
 
   withTransaction<T>(fn: (db: Db) => T, options: TransactionOptions = {}): T {
     if (this.db.inTransaction) throw new Error("withTransaction is not reentrant: pass the open transaction's db down instead");

@@ -6,7 +6,8 @@ type Step = (db: Database.Database) => void;
 
 const ACTIVE_ATTEMPT = `('queued','starting','running','waiting_input','waiting_approval','cancelling')`;
 
-const v1: Step = (db) => db.exec(`
+const v1: Step = (db) =>
+  db.exec(`
 CREATE TABLE sessions (
   session_id TEXT PRIMARY KEY,
   owner_id TEXT NOT NULL,
@@ -213,13 +214,15 @@ CREATE TABLE control_obligations (
 const v2: Step = (db) => db.exec(`ALTER TABLE tool_invocations ADD COLUMN input_json TEXT;`);
 
 // spec 004: profile generations are immutable, so a row can no more be deleted than updated.
-const v3: Step = (db) => db.exec(`CREATE TRIGGER session_execution_profiles_no_delete BEFORE DELETE ON session_execution_profiles
+const v3: Step = (db) =>
+  db.exec(`CREATE TRIGGER session_execution_profiles_no_delete BEFORE DELETE ON session_execution_profiles
 BEGIN SELECT RAISE(ABORT, 'session_execution_profiles rows are immutable: they cannot be deleted'); END;`);
 
 // issue 13: a condensed view of a session's history, journaled as its own event: the summary that
 // replaces messages from_seq..through_seq and the tool outputs elided, for the model only. The
 // messages themselves stay in conversation_journal; the latest row is what a resumed session shows.
-const v4: Step = (db) => db.exec(`CREATE TABLE context_condensations (
+const v4: Step = (db) =>
+  db.exec(`CREATE TABLE context_condensations (
   condensation_id TEXT PRIMARY KEY,
   session_id TEXT NOT NULL REFERENCES sessions(session_id),
   run_id TEXT REFERENCES runs(run_id),
@@ -236,14 +239,16 @@ CREATE INDEX context_condensations_session_idx ON context_condensations(session_
 
 // issue 12: a background task keeps its instruction, its tool ceiling (never wider than its parent's)
 // and why it ended or was orphaned, beside its delegation row.
-const v5: Step = (db) => db.exec(`ALTER TABLE delegations ADD COLUMN instruction TEXT;
+const v5: Step = (db) =>
+  db.exec(`ALTER TABLE delegations ADD COLUMN instruction TEXT;
 ALTER TABLE delegations ADD COLUMN tools_json TEXT;
 ALTER TABLE delegations ADD COLUMN reason TEXT;
 CREATE INDEX delegations_status_idx ON delegations(status, created_at);`);
 
 // issue 14 item 5: each write_file/edit_file install keeps the file's pre-image (its hash always,
 // its bytes up to a bound) and the hash it left; each undo of a turn's edits keeps its per-file outcome.
-const v6: Step = (db) => db.exec(`CREATE TABLE file_writes (
+const v6: Step = (db) =>
+  db.exec(`CREATE TABLE file_writes (
   write_id TEXT PRIMARY KEY,
   invocation_id TEXT NOT NULL REFERENCES tool_invocations(invocation_id),
   run_id TEXT NOT NULL REFERENCES runs(run_id),

@@ -13,9 +13,7 @@ const LOCK_NB = 4;
 /** EWOULDBLOCK: Linux 11, macOS 35. */
 const WOULD_BLOCK = process.platform === "darwin" ? 35 : 11;
 
-export type LockOutcome =
-  | { owned: true; lockPath: string; release(): void }
-  | { owned: false; lockPath: string; ownerPid: number | null };
+export type LockOutcome = { owned: true; lockPath: string; release(): void } | { owned: false; lockPath: string; ownerPid: number | null };
 
 let flockFn: ((fd: number, op: number) => number) | undefined;
 let errnoFn: (() => number) | undefined;
@@ -47,7 +45,10 @@ export function acquireJournalLock(journalPath: string, log?: RepairLog): LockOu
   const r = flock(fd, LOCK_EX | LOCK_NB);
   if (!r.ok) {
     fs.closeSync(fd);
-    if (r.errno !== WOULD_BLOCK) throw new Error(`cannot lock ${lockPath}: flock failed with errno ${r.errno}; check the file system supports locks (a local disk does)`);
+    if (r.errno !== WOULD_BLOCK)
+      throw new Error(
+        `cannot lock ${lockPath}: flock failed with errno ${r.errno}; check the file system supports locks (a local disk does)`,
+      );
     return { owned: false, lockPath, ownerPid: readLockOwner(lockPath) };
   }
   fs.ftruncateSync(fd, 0);

@@ -12,7 +12,8 @@ export class ShutdownGate {
 
   /** Throws a clear error when new work arrives during shutdown. */
   assertAccepting(what: string): void {
-    if (!this.accepting) throw new HearthError(ErrorCode.ShuttingDown, `refused: ${what}: the kernel is shutting down; start it again and retry`);
+    if (!this.accepting)
+      throw new HearthError(ErrorCode.ShuttingDown, `refused: ${what}: the kernel is shutting down; start it again and retry`);
   }
 
   onShutdown(name: string, run: () => Promise<void> | void): void {

@@ -33,16 +33,28 @@ function checkEnvelope(body: Buffer): FrameRejection | null {
   try {
     msg = JSON.parse(body.toString("utf8"));
   } catch (e) {
-    return { id: sniffId(body.subarray(0, ID_SNIFF_BYTES)), code: ErrorCode.ParseError, message: `parse error: the message is not valid JSON (${(e as Error).message}); send one JSON-RPC 2.0 object per frame` };
+    return {
+      id: sniffId(body.subarray(0, ID_SNIFF_BYTES)),
+      code: ErrorCode.ParseError,
+      message: `parse error: the message is not valid JSON (${(e as Error).message}); send one JSON-RPC 2.0 object per frame`,
+    };
   }
   const id = isObject(msg) && (typeof msg.id === "string" || typeof msg.id === "number") ? msg.id : null;
   if (!isObject(msg) || msg.jsonrpc !== "2.0") {
-    return { id, code: ErrorCode.InvalidRequest, message: 'invalid request: expected a JSON object with "jsonrpc": "2.0" (batches are not supported)' };
+    return {
+      id,
+      code: ErrorCode.InvalidRequest,
+      message: 'invalid request: expected a JSON object with "jsonrpc": "2.0" (batches are not supported)',
+    };
   }
   const isCall = typeof msg.method === "string";
   const isResponse = "id" in msg && ("result" in msg || "error" in msg);
   if (!isCall && !isResponse) {
-    return { id, code: ErrorCode.InvalidRequest, message: 'invalid request: a message needs a string "method", or an "id" with "result" or "error"' };
+    return {
+      id,
+      code: ErrorCode.InvalidRequest,
+      message: 'invalid request: a message needs a string "method", or an "id" with "result" or "error"',
+    };
   }
   return null;
 }
@@ -81,7 +93,11 @@ export class BoundedFraming extends Transform {
     if (end < 0) {
       if (joined.length > MAX_HEADER_BYTES) {
         // A header this long cannot be framing; drop it and resynchronise on the next header.
-        this.onReject({ id: null, code: ErrorCode.InvalidRequest, message: "invalid request: frame header too long; send 'Content-Length: N\\r\\n\\r\\n' before each message" });
+        this.onReject({
+          id: null,
+          code: ErrorCode.InvalidRequest,
+          message: "invalid request: frame header too long; send 'Content-Length: N\\r\\n\\r\\n' before each message",
+        });
         this.header = Buffer.alloc(0);
       } else {
         this.header = joined;
@@ -93,13 +109,16 @@ export class BoundedFraming extends Transform {
     const m = /(?:^|\r\n)content-length:\s*(\d+)/i.exec(headerText);
     const rest = joined.subarray(end + 4);
     if (!m) {
-      this.onReject({ id: null, code: ErrorCode.InvalidRequest, message: "invalid request: frame header without Content-Length; send 'Content-Length: N\\r\\n\\r\\n' before each message" });
+      this.onReject({
+        id: null,
+        code: ErrorCode.InvalidRequest,
+        message: "invalid request: frame header without Content-Length; send 'Content-Length: N\\r\\n\\r\\n' before each message",
+      });
       return rest;
     }
     const length = Number(m[1]);
-    this.state = length > this.maxBytes
-      ? { kind: "discard", length, received: 0, prefix: [] }
-      : { kind: "body", length, chunks: [], received: 0 };
+    this.state =
+      length > this.maxBytes ? { kind: "discard", length, received: 0, prefix: [] } : { kind: "body", length, chunks: [], received: 0 };
     if (length === 0) this.finishBody();
     return rest;
   }

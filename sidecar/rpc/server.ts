@@ -2,13 +2,25 @@
 // requests in flight, maps errors to stable codes, and holds no logic of its own (ARCHITECTURE.md).
 import type { Readable, Writable } from "node:stream";
 import {
-  createMessageConnection, ResponseError, StreamMessageReader, StreamMessageWriter,
-  type CancellationToken, type MessageConnection,
+  createMessageConnection,
+  ResponseError,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type CancellationToken,
+  type MessageConnection,
 } from "vscode-jsonrpc/node.js";
 import { ErrorCode, isHearthError } from "../../shared/errors.js";
 import {
-  notifications, PROTOCOL_VERSION, requests, serverRequests, type NotificationMethod, type NotificationParams,
-  type RequestMethod, type ServerRequestMethod, type ServerRequestParams, type ServerRequestResult,
+  notifications,
+  PROTOCOL_VERSION,
+  requests,
+  serverRequests,
+  type NotificationMethod,
+  type NotificationParams,
+  type RequestMethod,
+  type ServerRequestMethod,
+  type ServerRequestParams,
+  type ServerRequestResult,
 } from "../../shared/protocol/index.js";
 import { uuidv7 } from "../../shared/ids.js";
 import { BoundedFraming } from "./boundedFraming.js";
@@ -41,8 +53,12 @@ export function startRpcServer(opts: RpcServerOptions): RpcServer {
   opts.input.pipe(framing);
   const connection = createMessageConnection(new StreamMessageReader(framing), writer);
   let disposed = false;
-  connection.onClose(() => { disposed = true; });
-  connection.onDispose(() => { disposed = true; });
+  connection.onClose(() => {
+    disposed = true;
+  });
+  connection.onDispose(() => {
+    disposed = true;
+  });
   // spec 004: request-scoped state is keyed by (clientId, requestId); one stdio connection is one client.
   const clientId = uuidv7();
   const maxInFlight = opts.maxInFlight ?? MAX_IN_FLIGHT;
@@ -57,7 +73,11 @@ export function startRpcServer(opts: RpcServerOptions): RpcServer {
       if (disposed) return;
       void connection.sendNotification(method, checked);
     },
-    async request<M extends ServerRequestMethod>(method: M, params: ServerRequestParams<M>, signal?: AbortSignal): Promise<ServerRequestResult<M>> {
+    async request<M extends ServerRequestMethod>(
+      method: M,
+      params: ServerRequestParams<M>,
+      signal?: AbortSignal,
+    ): Promise<ServerRequestResult<M>> {
       const spec = serverRequests[method];
       const token = signal ? abortToToken(signal) : undefined;
       const raw = await connection.sendRequest(method, spec.params.parse(params), token);
@@ -71,10 +91,16 @@ export function startRpcServer(opts: RpcServerOptions): RpcServer {
   // positional params and missing params all get the same validated path.
   connection.onRequest(async (method: string, rawParams: unknown, token) => {
     if (!Object.hasOwn(requests, method)) {
-      throw new ResponseError(ErrorCode.MethodNotFound, `method not found: ${method}; this kernel speaks protocol ${PROTOCOL_VERSION} (see docs/protocol.md)`);
+      throw new ResponseError(
+        ErrorCode.MethodNotFound,
+        `method not found: ${method}; this kernel speaks protocol ${PROTOCOL_VERSION} (see docs/protocol.md)`,
+      );
     }
     if (inFlight >= maxInFlight) {
-      throw new ResponseError(ErrorCode.Overloaded, `overloaded: ${inFlight} requests are in flight (limit ${maxInFlight}); wait for some to finish and retry`);
+      throw new ResponseError(
+        ErrorCode.Overloaded,
+        `overloaded: ${inFlight} requests are in flight (limit ${maxInFlight}); wait for some to finish and retry`,
+      );
     }
     inFlight++;
     try {
@@ -88,7 +114,10 @@ export function startRpcServer(opts: RpcServerOptions): RpcServer {
 
   async function dispatch(method: RequestMethod, rawParams: unknown, token: CancellationToken): Promise<unknown> {
     if (Array.isArray(rawParams)) {
-      throw new ResponseError(ErrorCode.InvalidParams, `invalid params for ${method}: params must be an object with named fields, not an array`);
+      throw new ResponseError(
+        ErrorCode.InvalidParams,
+        `invalid params for ${method}: params must be an object with named fields, not an array`,
+      );
     }
     const parsed = requests[method].params.safeParse(rawParams);
     if (!parsed.success) {
@@ -96,7 +125,10 @@ export function startRpcServer(opts: RpcServerOptions): RpcServer {
     }
     const handler = opts.handlers[method] as ((p: unknown, c: RequestContext) => Promise<unknown>) | undefined;
     if (!handler) {
-      throw new ResponseError(ErrorCode.NotImplemented, `not implemented: ${method} is part of protocol ${PROTOCOL_VERSION} but this kernel does not implement it yet`);
+      throw new ResponseError(
+        ErrorCode.NotImplemented,
+        `not implemented: ${method} is part of protocol ${PROTOCOL_VERSION} but this kernel does not implement it yet`,
+      );
     }
     const controller = new AbortController();
     token.onCancellationRequested(() => controller.abort(new Error("request cancelled by client")));
@@ -108,15 +140,27 @@ export function startRpcServer(opts: RpcServerOptions): RpcServer {
   return { connection, client, inFlight: () => inFlight };
 }
 
-
 function abortToToken(signal: AbortSignal) {
   let listeners: (() => void)[] = [];
-  signal.addEventListener("abort", () => listeners.forEach((l) => { l(); }), { once: true });
+  signal.addEventListener(
+    "abort",
+    () =>
+      listeners.forEach((l) => {
+        l();
+      }),
+    { once: true },
+  );
   return {
-    get isCancellationRequested() { return signal.aborted; },
+    get isCancellationRequested() {
+      return signal.aborted;
+    },
     onCancellationRequested: (l: () => void) => {
       listeners.push(l);
-      return { dispose: () => { listeners = listeners.filter((x) => x !== l); } };
+      return {
+        dispose: () => {
+          listeners = listeners.filter((x) => x !== l);
+        },
+      };
     },
   };
 }
@@ -125,5 +169,8 @@ function toResponseError(e: unknown, method: string, log: (l: string) => void): 
   if (e instanceof ResponseError) return e;
   if (isHearthError(e)) return new ResponseError(e.code, e.message, e.data);
   log(`internal error in ${method}: ${(e as Error)?.stack ?? String(e)}`);
-  return new ResponseError(ErrorCode.InternalError, `internal error in ${method}: ${(e as Error)?.message ?? String(e)}; see the kernel log`);
+  return new ResponseError(
+    ErrorCode.InternalError,
+    `internal error in ${method}: ${(e as Error)?.message ?? String(e)}; see the kernel log`,
+  );
 }

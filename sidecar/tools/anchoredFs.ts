@@ -26,9 +26,20 @@ export interface DirHandle {
 export type Opened = { ok: true; fd: number; stat: fs.BigIntStats } | { ok: false; errno: number };
 
 const ERRNO_BY_CODE: Record<string, number> = {
-  ENOENT: Errno.ENOENT, ELOOP: Errno.ELOOP, ENOTDIR: Errno.ENOTDIR, EACCES: Errno.EACCES, EPERM: Errno.EPERM,
-  EXDEV: Errno.EXDEV, ENAMETOOLONG: Errno.ENAMETOOLONG, EEXIST: Errno.EEXIST, EISDIR: Errno.EISDIR,
-  ENOSPC: Errno.ENOSPC, EIO: Errno.EIO, ENXIO: Errno.ENXIO, EFBIG: Errno.EFBIG, EDQUOT: Errno.EDQUOT,
+  ENOENT: Errno.ENOENT,
+  ELOOP: Errno.ELOOP,
+  ENOTDIR: Errno.ENOTDIR,
+  EACCES: Errno.EACCES,
+  EPERM: Errno.EPERM,
+  EXDEV: Errno.EXDEV,
+  ENAMETOOLONG: Errno.ENAMETOOLONG,
+  EEXIST: Errno.EEXIST,
+  EISDIR: Errno.EISDIR,
+  ENOSPC: Errno.ENOSPC,
+  EIO: Errno.EIO,
+  ENXIO: Errno.ENXIO,
+  EFBIG: Errno.EFBIG,
+  EDQUOT: Errno.EDQUOT,
 };
 
 export function errnoOf(e: unknown): number {
@@ -223,8 +234,13 @@ function isSymlink(p: string): boolean {
 function toHostFlags(flags: number): number {
   const c = fs.constants;
   const pairs: Array<[number, number | undefined]> = [
-    [O.WRONLY, c.O_WRONLY], [O.CREAT, c.O_CREAT], [O.EXCL, c.O_EXCL], [O.NOCTTY, c.O_NOCTTY],
-    [O.NONBLOCK, c.O_NONBLOCK], [O.DIRECTORY, c.O_DIRECTORY], [O.NOFOLLOW, c.O_NOFOLLOW],
+    [O.WRONLY, c.O_WRONLY],
+    [O.CREAT, c.O_CREAT],
+    [O.EXCL, c.O_EXCL],
+    [O.NOCTTY, c.O_NOCTTY],
+    [O.NONBLOCK, c.O_NONBLOCK],
+    [O.DIRECTORY, c.O_DIRECTORY],
+    [O.NOFOLLOW, c.O_NOFOLLOW],
   ];
   return pairs.reduce((acc, [ours, host]) => (flags & ours && host !== undefined ? acc | host : acc), 0);
 }

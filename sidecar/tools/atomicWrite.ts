@@ -16,7 +16,12 @@ export type ExpectedTarget = { existed: false } | { existed: true; identity: Fil
 export type WriteOutcome = { ok: true; message: string } | { ok: false; message: string };
 
 /** Reads the target's current identity (or absence) through `parent`; refuses non-regular targets. */
-export function currentTarget(ws: AnchoredWorkspace, parent: DirHandle, p: WorkspacePath, maxBytes: number): { ok: true; target: ExpectedTarget; content?: Buffer; mode?: number } | { ok: false; message: string } {
+export function currentTarget(
+  ws: AnchoredWorkspace,
+  parent: DirHandle,
+  p: WorkspacePath,
+  maxBytes: number,
+): { ok: true; target: ExpectedTarget; content?: Buffer; mode?: number } | { ok: false; message: string } {
   const name = p.parts[p.parts.length - 1]!;
   const r = ws.openAt(parent, [name], O.RDONLY);
   if (!r.ok) {
@@ -29,10 +34,16 @@ export function currentTarget(ws: AnchoredWorkspace, parent: DirHandle, p: Works
       return { ok: false, message: `refused: ${showPath(p.text)} is ${what}; only regular files can be written` };
     }
     if (r.stat.nlink > 1n) {
-      return { ok: false, message: `refused: ${showPath(p.text)} has ${r.stat.nlink} hard links; replacing it would silently split them, so it is not written` };
+      return {
+        ok: false,
+        message: `refused: ${showPath(p.text)} has ${r.stat.nlink} hard links; replacing it would silently split them, so it is not written`,
+      };
     }
     if (Number(r.stat.size) > maxBytes) {
-      return { ok: false, message: `refused: ${showPath(p.text)} is ${r.stat.size} bytes, over the ${maxBytes}-byte bound for files the tools rewrite` };
+      return {
+        ok: false,
+        message: `refused: ${showPath(p.text)} is ${r.stat.size} bytes, over the ${maxBytes}-byte bound for files the tools rewrite`,
+      };
     }
     const { bytes } = readBounded(r.fd, maxBytes, Number(r.stat.size));
     return { ok: true, target: { existed: true, identity: identityOf(r.stat, bytes) }, content: bytes, mode: Number(r.stat.mode) & 0o7777 };
@@ -42,7 +53,11 @@ export function currentTarget(ws: AnchoredWorkspace, parent: DirHandle, p: Works
 }
 
 /** Opens the parent directory of `p`, creating missing directories beneath the folder if asked. */
-export function openParent(ws: AnchoredWorkspace, p: WorkspacePath, create: boolean): { ok: true; dir: DirHandle } | { ok: false; message: string; missing: boolean } {
+export function openParent(
+  ws: AnchoredWorkspace,
+  p: WorkspacePath,
+  create: boolean,
+): { ok: true; dir: DirHandle } | { ok: false; message: string; missing: boolean } {
   let dir = ws.root;
   const parents = p.parts.slice(0, -1);
   for (const part of parents) {
@@ -70,7 +85,13 @@ function mkdirBeneath(ws: AnchoredWorkspace, dir: DirHandle, name: string): void
  * Installs `content` at `p` if the target still matches `expected`. On any failure the old
  * file is intact and the temp is gone; success is reported only after the parent is synced.
  */
-export function installAtomically(ws: AnchoredWorkspace, p: WorkspacePath, content: Buffer, expected: ExpectedTarget, maxBytes: number): WriteOutcome {
+export function installAtomically(
+  ws: AnchoredWorkspace,
+  p: WorkspacePath,
+  content: Buffer,
+  expected: ExpectedTarget,
+  maxBytes: number,
+): WriteOutcome {
   const shown = showPath(p.text);
   const parent = openParent(ws, p, !expected.existed);
   if (!parent.ok) return parent;
@@ -85,7 +106,8 @@ export function installAtomically(ws: AnchoredWorkspace, p: WorkspacePath, conte
     if (drift) return { ok: false, message: drift };
 
     const created = ws.openAt(dir, [tmp], O.WRONLY | O.CREAT | O.EXCL, now.mode ?? 0o644);
-    if (!created.ok) return { ok: false, message: `${shown} was not written: the temporary file could not be created (${ws.describe(p, created.errno)})` };
+    if (!created.ok)
+      return { ok: false, message: `${shown} was not written: the temporary file could not be created (${ws.describe(p, created.errno)})` };
     tmpExists = true;
     try {
       writeAll(created.fd, content);
@@ -136,7 +158,10 @@ function swapVerified(ws: AnchoredWorkspace, dir: DirHandle, tmp: string, name: 
       return { ok: true, tmpStillExists: true }; // the temp name now holds the old file
     }
     native!.renameat2(dir.fd, tmp, name, RENAME_EXCHANGE); // put back what was there
-    return { ok: false, message: `refused: ${shown} was replaced while the change was being installed; the other writer's file was left in place` };
+    return {
+      ok: false,
+      message: `refused: ${shown} was replaced while the change was being installed; the other writer's file was left in place`,
+    };
   }
   // No renameat2 (or a file system without RENAME_EXCHANGE): verify, then rename over. The
   // window between the two lookups is documented in docs/tools.md.
@@ -158,7 +183,8 @@ function installNew(ws: AnchoredWorkspace, dir: DirHandle, tmp: string, name: st
   try {
     fs.linkSync(dir.child(tmp), dir.child(name)); // link(2) never replaces: EEXIST if it exists
   } catch (e) {
-    if (errnoOf(e) === Errno.EEXIST) return { ok: false, message: `refused: ${shown} was created by someone else while the change was being installed` };
+    if (errnoOf(e) === Errno.EEXIST)
+      return { ok: false, message: `refused: ${shown} was created by someone else while the change was being installed` };
     throw e;
   }
   return { ok: true, tmpStillExists: true };
@@ -176,7 +202,10 @@ function writeAll(fd: number, content: Buffer): void {
 }
 
 export function tempName(name: string): string {
-  const stem = Buffer.from(name).subarray(0, 200).toString("utf8").replace(/\uFFFD+$/, "");
+  const stem = Buffer.from(name)
+    .subarray(0, 200)
+    .toString("utf8")
+    .replace(/\uFFFD+$/, "");
   return `.${stem}.hearth-${crypto.randomBytes(6).toString("hex")}.tmp`;
 }
 

@@ -55,7 +55,13 @@ export function buildWorkspaceTools(config: WorkspaceToolsConfig): WorkspaceTool
   try {
     const tools: Tool[] = [];
     if (config.files ?? true) {
-      tools.push(readFileTool(ws, ceilings), listDirTool(ws, ceilings), searchFilesTool(ws, ceilings), writeFileTool(ws, ceilings, config.writes), editFileTool(ws, ceilings, config.writes));
+      tools.push(
+        readFileTool(ws, ceilings),
+        listDirTool(ws, ceilings),
+        searchFilesTool(ws, ceilings),
+        writeFileTool(ws, ceilings, config.writes),
+        editFileTool(ws, ceilings, config.writes),
+      );
     }
     if (config.shell) tools.push(shellTool(ws, ceilings, captureShellEnvironment(config.shellEnvSource), { graceMs: config.shellGraceMs }));
     if (config.datetime) tools.push(datetimeTool());

@@ -52,7 +52,9 @@ export function openFileForRead(ws: AnchoredWorkspace, p: WorkspacePath): Entry 
   };
   if (e.kind === "dir") return refuse(`refused: ${showPath(p.text)} is a directory; use list_dir to see its entries`);
   if (e.stat.nlink > 1n) {
-    return refuse(`refused: ${showPath(p.text)} has ${e.stat.nlink} hard links; a hardlinked file may be shared with a file outside the workspace, so it is not read`);
+    return refuse(
+      `refused: ${showPath(p.text)} has ${e.stat.nlink} hard links; a hardlinked file may be shared with a file outside the workspace, so it is not read`,
+    );
   }
   return e;
 }

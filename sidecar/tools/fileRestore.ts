@@ -18,7 +18,10 @@ export interface LeftByTurn {
 }
 
 export class FileRestorer {
-  constructor(private readonly ws: AnchoredWorkspace, private readonly maxBytes: number) {}
+  constructor(
+    private readonly ws: AnchoredWorkspace,
+    private readonly maxBytes: number,
+  ) {}
 
   /** Puts `content` back at `left.path` if the file still holds what the turn left. */
   restore(left: LeftByTurn, content: Buffer): RestoreOutcome {
@@ -50,7 +53,8 @@ export class FileRestorer {
     if (p.parts.length === 0) return { ok: false, message: `refused: ${showPath(p.text)} names the workspace folder, not a file` };
     const shown = showPath(p.text);
     const parent = openParent(this.ws, p, false);
-    if (!parent.ok) return parent.missing ? { ok: false, message: `refused: ${shown} was deleted since the turn wrote it; nothing was changed` } : parent;
+    if (!parent.ok)
+      return parent.missing ? { ok: false, message: `refused: ${shown} was deleted since the turn wrote it; nothing was changed` } : parent;
     let identity: FileIdentity;
     try {
       const now = currentTarget(this.ws, parent.dir, p, this.maxBytes);
@@ -61,7 +65,10 @@ export class FileRestorer {
       this.ws.release(parent.dir);
     }
     if (identity.sha256 !== left.sha256) {
-      return { ok: false, message: `refused: ${shown} changed since the turn wrote it; it was left as it is (undo only puts back files that still hold what the turn wrote)` };
+      return {
+        ok: false,
+        message: `refused: ${shown} changed since the turn wrote it; it was left as it is (undo only puts back files that still hold what the turn wrote)`,
+      };
     }
     return act(p, identity);
   }
@@ -72,19 +79,27 @@ function removeVerified(ws: AnchoredWorkspace, dir: DirHandle, p: WorkspacePath,
   const shown = showPath(p.text);
   const name = p.parts[p.parts.length - 1]!;
   const native = ws.native;
-  const replaced: RestoreOutcome = { ok: false, message: `refused: ${shown} was replaced while it was being removed; the other writer's file was left in place` };
+  const replaced: RestoreOutcome = {
+    ok: false,
+    message: `refused: ${shown} was replaced while it was being removed; the other writer's file was left in place`,
+  };
   if (native) {
     const tmp = tempName(name);
     const moved = native.renameat2(dir.fd, name, tmp, RENAME_NOREPLACE);
     if (!moved.ok) {
-      if (moved.errno === Errno.ENOENT) return { ok: false, message: `refused: ${shown} was deleted since the turn wrote it; nothing was changed` };
+      if (moved.errno === Errno.ENOENT)
+        return { ok: false, message: `refused: ${shown} was deleted since the turn wrote it; nothing was changed` };
       return { ok: false, message: `${shown} was not removed: ${ws.describe(p, moved.errno)}` };
     }
     const displaced = fs.lstatSync(dir.child(tmp), { bigint: true });
     if (!displaced.isFile() || displaced.ino.toString() !== expected.ino || displaced.dev.toString() !== expected.dev) {
       // Put back what was there, never over a file someone created under the name meanwhile.
       const back = native.renameat2(dir.fd, tmp, name, RENAME_NOREPLACE);
-      if (!back.ok) return { ok: false, message: `refused: ${shown} was replaced while it was being removed, and the name was taken again; the replaced file is kept as ${showPath(tmp)} beside it` };
+      if (!back.ok)
+        return {
+          ok: false,
+          message: `refused: ${shown} was replaced while it was being removed, and the name was taken again; the replaced file is kept as ${showPath(tmp)} beside it`,
+        };
       return replaced;
     }
     removeTemp(ws, dir, tmp);

@@ -19,7 +19,10 @@ export function parseHttpUrl(text: string): URL | null {
 }
 
 /** GET `url`, following at most a few redirects, each re-checked as http(s). */
-export async function httpGet(url: string, opts: { maxBytes: number; timeoutMs: number; signal: AbortSignal; accept?: string }): Promise<HttpResult> {
+export async function httpGet(
+  url: string,
+  opts: { maxBytes: number; timeoutMs: number; signal: AbortSignal; accept?: string },
+): Promise<HttpResult> {
   const timeout = AbortSignal.timeout(opts.timeoutMs);
   const signal = AbortSignal.any([opts.signal, timeout]);
   let current = parseHttpUrl(url);
@@ -46,7 +49,10 @@ export async function httpGet(url: string, opts: { maxBytes: number; timeoutMs: 
   } catch (e) {
     if (opts.signal.aborted) return { ok: false, message: "cancelled: the request was aborted" };
     if (timeout.aborted) return { ok: false, message: `${url} did not answer within ${opts.timeoutMs} ms` };
-    return { ok: false, message: `${url} could not be fetched: ${(e as Error).cause ? String((e as Error & { cause: unknown }).cause) : (e as Error).message}` };
+    return {
+      ok: false,
+      message: `${url} could not be fetched: ${(e as Error).cause ? String((e as Error & { cause: unknown }).cause) : (e as Error).message}`,
+    };
   }
 }
 

@@ -13,7 +13,12 @@ export function listDirTool(ws: AnchoredWorkspace, ceilings: Ceilings): Tool {
   const schema: ObjectSchema = {
     type: "object",
     properties: {
-      path: { type: "string", description: "Directory relative to the workspace folder; `.` for the folder itself", minLength: 1, maxLength: 4096 },
+      path: {
+        type: "string",
+        description: "Directory relative to the workspace folder; `.` for the folder itself",
+        minLength: 1,
+        maxLength: 4096,
+      },
       depth: { type: "integer", description: "Levels to list (1 = direct entries)", minimum: 1, maximum: ceilings.listMaxDepth },
     },
     required: ["path"],

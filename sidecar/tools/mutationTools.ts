@@ -56,17 +56,31 @@ export function writeFileTool(ws: AnchoredWorkspace, ceilings: Ceilings, writes?
 export function editFileTool(ws: AnchoredWorkspace, ceilings: Ceilings, writes?: FileWriteSink): Tool {
   return mutationTool(ws, ceilings, writes, {
     name: "edit_file",
-    description: "Replace one exact occurrence of oldText with newText in a workspace file. oldText must match exactly once; include surrounding lines to make it unique.",
+    description:
+      "Replace one exact occurrence of oldText with newText in a workspace file. oldText must match exactly once; include surrounding lines to make it unique.",
     schema: editSchema,
     effectClass: "non_idempotent_write",
     plan: (p, current, args) => {
       if (current === null) return { ok: false, message: `refused: ${showPath(p.text)} does not exist; use write_file to create it` };
       const oldText = args.oldText as string;
       const count = countOccurrences(current, oldText);
-      if (count === 0) return { ok: false, message: `refused: oldText was not found in ${showPath(p.text)}; read the file and copy the text exactly, including whitespace` };
-      if (count > 1) return { ok: false, message: `refused: oldText occurs ${count} times in ${showPath(p.text)}; include more surrounding lines so it matches exactly once` };
+      if (count === 0)
+        return {
+          ok: false,
+          message: `refused: oldText was not found in ${showPath(p.text)}; read the file and copy the text exactly, including whitespace`,
+        };
+      if (count > 1)
+        return {
+          ok: false,
+          message: `refused: oldText occurs ${count} times in ${showPath(p.text)}; include more surrounding lines so it matches exactly once`,
+        };
       const at = current.indexOf(oldText);
-      return { ok: true, newContent: current.slice(0, at) + (args.newText as string) + current.slice(at + oldText.length), createParents: false, current };
+      return {
+        ok: true,
+        newContent: current.slice(0, at) + (args.newText as string) + current.slice(at + oldText.length),
+        createParents: false,
+        current,
+      };
     },
   });
 }
@@ -99,7 +113,8 @@ function mutationTool(ws: AnchoredWorkspace, ceilings: Ceilings, writes: FileWri
     if (problem) return refusedProposal(`refused: ${spec.name} ${problem}`);
     const p = resolvePath(ws, args.path as string);
     if (!p.ok) return refusedProposal(p.message);
-    if (p.path.parts.length === 0 || p.path.mustBeDirectory) return refusedProposal(`refused: ${showPath(p.path.text)} names a directory; give a file path`);
+    if (p.path.parts.length === 0 || p.path.mustBeDirectory)
+      return refusedProposal(`refused: ${showPath(p.path.text)} names a directory; give a file path`);
     const parent = openParent(ws, p.path, false);
     let target: ExpectedTarget = { existed: false };
     let current: string | null = null;
@@ -122,9 +137,18 @@ function mutationTool(ws: AnchoredWorkspace, ceilings: Ceilings, writes: FileWri
     }
     const plan = spec.plan(p.path, current, args);
     if (!plan.ok) return refusedProposal(plan.message);
-    if (Buffer.byteLength(plan.newContent) > max) return refusedProposal(`refused: the new content of ${showPath(p.path.text)} is over the ${max}-byte bound`);
+    if (Buffer.byteLength(plan.newContent) > max)
+      return refusedProposal(`refused: the new content of ${showPath(p.path.text)} is over the ${max}-byte bound`);
     const shown = p.path.parts.join("/");
-    const diff = createTwoFilesPatch(target.existed ? `a/${shown}` : "/dev/null", `b/${shown}`, current ?? "", plan.newContent, undefined, undefined, { context: 3 });
+    const diff = createTwoFilesPatch(
+      target.existed ? `a/${shown}` : "/dev/null",
+      `b/${shown}`,
+      current ?? "",
+      plan.newContent,
+      undefined,
+      undefined,
+      { context: 3 },
+    );
     const expected: MutationExpectation = { argsDigest: sha256(canonicalJson(args)), target, newContent: plan.newContent, before };
     return { preview: { kind: "diff", path: shown, diff, newContent: plan.newContent }, expected };
   }
@@ -138,7 +162,8 @@ function mutationTool(ws: AnchoredWorkspace, ceilings: Ceilings, writes: FileWri
       const refused = refusalOf(proposal);
       if (refused) return fail(refused);
       const e = proposal.expected as MutationExpectation | undefined;
-      if (!e || e.argsDigest !== sha256(canonicalJson(args))) return fail(`refused: ${spec.name} was invoked with arguments other than the proposed ones; propose again`);
+      if (!e || e.argsDigest !== sha256(canonicalJson(args)))
+        return fail(`refused: ${spec.name} was invoked with arguments other than the proposed ones; propose again`);
       const p = resolvePath(ws, args.path as string);
       if (!p.ok) return fail(p.message);
       const content = Buffer.from(e.newContent);

@@ -55,7 +55,8 @@ export function readFileTool(ws: AnchoredWorkspace, ceilings: Ceilings): Tool {
         fs.closeSync(f.fd);
       }
       const text = decodeText(bytes, truncated);
-      if (text === null) return fail(`refused: ${showPath(p.path.text)} looks binary (a NUL byte or invalid UTF-8); read_file returns text only`);
+      if (text === null)
+        return fail(`refused: ${showPath(p.path.text)} looks binary (a NUL byte or invalid UTF-8); read_file returns text only`);
       const lines = text.split("\n");
       // A final newline ends the last line rather than starting another; a truncated read's
       // last line was cut by the byte bound. Either way the last element is not a line.
@@ -63,7 +64,9 @@ export function readFileTool(ws: AnchoredWorkspace, ceilings: Ceilings): Tool {
       if (start > lines.length) return fail(`${showPath(p.path.text)} has ${lines.length} lines; startLine ${start} is past the end`);
       const last = Math.min(end ?? lines.length, lines.length);
       const body = lines.slice(start - 1, last).join("\n") + (last === lines.length && text.endsWith("\n") && !truncated ? "\n" : "");
-      const note = truncated ? `\n[truncated: the file is ${f.stat.size} bytes; only the first ${max} bytes were read — use startLine/endLine or search_files]` : "";
+      const note = truncated
+        ? `\n[truncated: the file is ${f.stat.size} bytes; only the first ${max} bytes were read — use startLine/endLine or search_files]`
+        : "";
       return succeed(body + note);
     },
   };

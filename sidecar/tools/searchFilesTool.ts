@@ -19,7 +19,12 @@ const schema: ObjectSchema = {
   type: "object",
   properties: {
     pattern: { type: "string", description: "Literal text to find (not a regular expression)", minLength: 1, maxLength: 1000 },
-    path: { type: "string", description: "Directory to search, relative to the workspace folder (default `.`)", minLength: 1, maxLength: 4096 },
+    path: {
+      type: "string",
+      description: "Directory to search, relative to the workspace folder (default `.`)",
+      minLength: 1,
+      maxLength: 4096,
+    },
     caseSensitive: { type: "boolean", description: "Match case exactly (default true)" },
   },
   required: ["pattern"],
@@ -35,7 +40,13 @@ export function searchFilesTool(ws: AnchoredWorkspace, ceilings: Ceilings): Tool
     retryPolicy: "safe_retry",
     cancellation: "FinishOnceStarted",
     requiresApproval: false,
-    config: { searchMaxFiles: ceilings.searchMaxFiles, searchMaxDirs: ceilings.searchMaxDirs, searchMaxMatches: ceilings.searchMaxMatches, searchMaxFileBytes: ceilings.searchMaxFileBytes, maxDepth: MAX_DEPTH },
+    config: {
+      searchMaxFiles: ceilings.searchMaxFiles,
+      searchMaxDirs: ceilings.searchMaxDirs,
+      searchMaxMatches: ceilings.searchMaxMatches,
+      searchMaxFileBytes: ceilings.searchMaxFileBytes,
+      maxDepth: MAX_DEPTH,
+    },
   });
   return {
     definition,
@@ -77,12 +88,14 @@ export function searchFilesTool(ws: AnchoredWorkspace, ceilings: Ceilings): Tool
           }
           return "continue";
         });
-        if (end.by === "folders") stoppedBy = `${ceilings.searchMaxDirs} folders, before entering ${showPath(prefix ? `${prefix}/${end.before}` : end.before)}`;
+        if (end.by === "folders")
+          stoppedBy = `${ceilings.searchMaxDirs} folders, before entering ${showPath(prefix ? `${prefix}/${end.before}` : end.before)}`;
       } finally {
         ws.release(opened.dir);
       }
       const tail = stoppedBy ? `\n[stopped at ${stoppedBy}; narrow the path or the pattern]` : "";
-      if (matches.length === 0) return succeed(`no matches for ${JSON.stringify(args.pattern)} in ${files} files under ${showPath(p.path.text)}${tail}`);
+      if (matches.length === 0)
+        return succeed(`no matches for ${JSON.stringify(args.pattern)} in ${files} files under ${showPath(p.path.text)}${tail}`);
       return succeed(matches.join("\n") + tail);
     },
   };

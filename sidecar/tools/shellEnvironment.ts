@@ -20,7 +20,7 @@ export function isCleanAbsolute(dir: string): boolean {
   const win = process.platform === "win32" && /^[A-Za-z]:[\\/]/.test(dir);
   if (!posix && !win) return false;
   const parts = dir.slice(posix ? 1 : 3).split(/[\\/]/);
-  return parts.every((p, i) => p !== "." && p !== ".." && (p !== "" || (i === parts.length - 1) || dir === "/"));
+  return parts.every((p, i) => p !== "." && p !== ".." && (p !== "" || i === parts.length - 1 || dir === "/"));
 }
 
 export function captureShellEnvironment(source: NodeJS.ProcessEnv = process.env): ShellEnvironment {

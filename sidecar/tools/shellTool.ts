@@ -21,7 +21,12 @@ export function shellTool(ws: AnchoredWorkspace, ceilings: Ceilings, shellEnv: S
     type: "object",
     properties: {
       command: { type: "string", description: "A /bin/sh command line, run in the workspace folder", minLength: 1, maxLength: 16_000 },
-      timeoutMs: { type: "integer", description: `Time limit in ms (default ${defaultTimeout}, at most ${maxTimeout})`, minimum: 100, maximum: maxTimeout },
+      timeoutMs: {
+        type: "integer",
+        description: `Time limit in ms (default ${defaultTimeout}, at most ${maxTimeout})`,
+        minimum: 100,
+        maximum: maxTimeout,
+      },
     },
     required: ["command"],
     additionalProperties: false,

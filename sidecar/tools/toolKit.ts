@@ -37,7 +37,8 @@ function checkValue(schema: JsonSchema, v: unknown, at: string): string | null {
       return null;
     case "integer":
     case "number":
-      if (typeof v !== "number" || !Number.isFinite(v) || (schema.type === "integer" && !Number.isInteger(v))) return `${at} must be ${schema.type === "integer" ? "an integer" : "a number"}`;
+      if (typeof v !== "number" || !Number.isFinite(v) || (schema.type === "integer" && !Number.isInteger(v)))
+        return `${at} must be ${schema.type === "integer" ? "an integer" : "a number"}`;
       if (schema.minimum !== undefined && v < schema.minimum) return `${at} must be at least ${schema.minimum}`;
       if (schema.maximum !== undefined && v > schema.maximum) return `${at} must be at most ${schema.maximum}`;
       return null;
@@ -58,7 +59,8 @@ function checkValue(schema: JsonSchema, v: unknown, at: string): string | null {
       for (const [key, value] of Object.entries(obj)) {
         const sub = schema.properties[key];
         if (!sub) {
-          if (schema.additionalProperties === false) return `unknown argument ${JSON.stringify(key)}; allowed: ${Object.keys(schema.properties).join(", ")}`;
+          if (schema.additionalProperties === false)
+            return `unknown argument ${JSON.stringify(key)}; allowed: ${Object.keys(schema.properties).join(", ")}`;
           continue;
         }
         if (value === undefined) continue;

@@ -35,13 +35,28 @@ export function walkTree(ws: AnchoredWorkspace, start: DirHandle, limits: WalkLi
   return walkLevel(ws, start, limits.maxDepth, budget, visit, "", 1);
 }
 
-function walkLevel(ws: AnchoredWorkspace, start: DirHandle, maxDepth: number, budget: { dirsLeft: number }, visit: Visit, rel: string, depth: number): WalkEnd {
+function walkLevel(
+  ws: AnchoredWorkspace,
+  start: DirHandle,
+  maxDepth: number,
+  budget: { dirsLeft: number },
+  visit: Visit,
+  rel: string,
+  depth: number,
+): WalkEnd {
   const entries = fs.readdirSync(start.child("."), { withFileTypes: true, encoding: "buffer" });
   entries.sort((a, b) => Buffer.compare(a.name, b.name));
   for (const d of entries) {
     const decoded = decodeName(d.name);
     const kind = d.isSymbolicLink() ? "symlink" : d.isDirectory() ? "dir" : d.isFile() ? "file" : "other";
-    const entry: WalkEntry = { rel: rel ? `${rel}/${decoded.text}` : decoded.text, name: decoded.text, notUtf8: !decoded.ok, kind, depth, parent: start };
+    const entry: WalkEntry = {
+      rel: rel ? `${rel}/${decoded.text}` : decoded.text,
+      name: decoded.text,
+      notUtf8: !decoded.ok,
+      kind,
+      depth,
+      parent: start,
+    };
     if (visit(entry) === "stop") return { by: "visitor" };
     if (kind !== "dir" || !decoded.ok || depth >= maxDepth || NOT_EXPANDED.has(decoded.text)) continue;
     if (budget.dirsLeft <= 0) return { by: "folders", before: entry.rel };

@@ -55,7 +55,8 @@ export function webFetchTool(ceilings: Ceilings): Tool {
       const bad = badArgs("web_fetch", schema, args);
       if (bad) return bad;
       const url = args.url as string;
-      if (!parseHttpUrl(url)) return fail(`refused: ${JSON.stringify(url.slice(0, 200))} is not an http(s) URL; web_fetch fetches http:// and https:// only`);
+      if (!parseHttpUrl(url))
+        return fail(`refused: ${JSON.stringify(url.slice(0, 200))} is not an http(s) URL; web_fetch fetches http:// and https:// only`);
       const r = await httpGet(url, { maxBytes: ceilings.fetchMaxBytes, timeoutMs: ceilings.fetchTimeoutMs, signal: ctx.signal });
       if (!r.ok) return fail(r.message);
       if (!/^(text\/|application\/(json|xml|xhtml\+xml|javascript))/i.test(r.contentType) && r.contentType !== "") {
@@ -118,8 +119,10 @@ export function validateResults(results: unknown, max: number): { ok: true; resu
   const out: WebSearchResult[] = [];
   for (const [i, r] of results.entries()) {
     const { title, url, snippet } = (r ?? {}) as Record<string, unknown>;
-    if (typeof title !== "string" || typeof url !== "string" || typeof snippet !== "string") return { ok: false, message: `result ${i + 1} lacks a title, url or snippet string` };
-    if (title.length > TITLE_MAX || snippet.length > SNIPPET_MAX || url.length > URL_MAX) return { ok: false, message: `result ${i + 1} exceeds the size bounds` };
+    if (typeof title !== "string" || typeof url !== "string" || typeof snippet !== "string")
+      return { ok: false, message: `result ${i + 1} lacks a title, url or snippet string` };
+    if (title.length > TITLE_MAX || snippet.length > SNIPPET_MAX || url.length > URL_MAX)
+      return { ok: false, message: `result ${i + 1} exceeds the size bounds` };
     if (!parseHttpUrl(url)) return { ok: false, message: `result ${i + 1} has a non-http(s) URL` };
     out.push({ title: title.replace(/\s+/g, " ").trim(), url, snippet: snippet.replace(/\s+/g, " ").trim() });
   }

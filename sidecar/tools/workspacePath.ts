@@ -39,7 +39,8 @@ export function parseWorkspacePath(text: string, root: string): ParsedPath {
     if (part === "..") return refuse(`leaves the workspace folder; ${rule}`);
     if (part === "") return refuse("has an empty component (`//`); remove the doubled slash");
     if (part === ".") continue; // names the directory it is in: harmless, dropped
-    if (Buffer.byteLength(part) > NAME_MAX_BYTES) return refuse(`has a component longer than ${NAME_MAX_BYTES} bytes; no file can have that name`);
+    if (Buffer.byteLength(part) > NAME_MAX_BYTES)
+      return refuse(`has a component longer than ${NAME_MAX_BYTES} bytes; no file can have that name`);
     parts.push(part);
   }
   return { ok: true, path: { text, parts, mustBeDirectory } };

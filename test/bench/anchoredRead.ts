@@ -69,7 +69,9 @@ try {
         iterationsPerRound: size.iterations,
       };
       results.push(row);
-      console.log(`${row.size.padEnd(4)} ${row.resolver.padEnd(8)} anchored ${row.anchoredMedianUs} µs  readFileSync ${row.readFileSyncMedianUs} µs  ratio ${row.ratio}x`);
+      console.log(
+        `${row.size.padEnd(4)} ${row.resolver.padEnd(8)} anchored ${row.anchoredMedianUs} µs  readFileSync ${row.readFileSyncMedianUs} µs  ratio ${row.ratio}x`,
+      );
       ws.close();
     }
   }
@@ -78,5 +80,18 @@ try {
 }
 const out = path.join(path.dirname(fileURLToPath(import.meta.url)), "results", "anchoredRead.json");
 fs.mkdirSync(path.dirname(out), { recursive: true });
-fs.writeFileSync(out, JSON.stringify({ bench: "anchoredRead", node: process.version, platform: `${process.platform}-${process.arch}`, at: new Date().toISOString(), results }, null, 2) + "\n");
+fs.writeFileSync(
+  out,
+  JSON.stringify(
+    {
+      bench: "anchoredRead",
+      node: process.version,
+      platform: `${process.platform}-${process.arch}`,
+      at: new Date().toISOString(),
+      results,
+    },
+    null,
+    2,
+  ) + "\n",
+);
 console.log(`wrote ${path.relative(process.cwd(), out)}`);

@@ -10,7 +10,10 @@ import { fileURLToPath } from "node:url";
 
 // llama.cpp decode runs on libuv workers: the kernel runs with one (kernelLauncher.ts); so does this.
 if (process.env.UV_THREADPOOL_SIZE !== "1") {
-  const r = spawnSync(process.execPath, [...process.execArgv, ...process.argv.slice(1)], { stdio: "inherit", env: { ...process.env, UV_THREADPOOL_SIZE: "1" } });
+  const r = spawnSync(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
+    stdio: "inherit",
+    env: { ...process.env, UV_THREADPOOL_SIZE: "1" },
+  });
   process.exit(r.status ?? 1);
 }
 
@@ -34,7 +37,14 @@ const signal = () => new AbortController().signal;
 // Two contexts in one process share the thread budget: one that starts right after the other finishes
 // may run on one thread until the event loop turns (probe finding), so yield between them.
 const settle = () => new Promise((r) => setTimeout(r, 50));
-const results: Record<string, unknown> = { model: path.basename(modelPath), threads, quick, date: new Date().toISOString(), cpus: os.cpus().length, note: "shared machine: figures are noisy" };
+const results: Record<string, unknown> = {
+  model: path.basename(modelPath),
+  threads,
+  quick,
+  date: new Date().toISOString(),
+  cpus: os.cpus().length,
+  note: "shared machine: figures are noisy",
+};
 const rows: [string, string, string, string][] = [];
 const row = (name: string, ours: number, anchor: number, unit: string, anchorName: string) => {
   const ratio = ours / anchor;
@@ -48,32 +58,62 @@ const direct = await openDirectAnchor({ modelPath, threads, contextSize: 8192, d
 const stats: RoundStats[] = [];
 const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "hearth-bench-kv-"));
 const store = new KvStateStore(stateDir, 2 * 1024 ** 3);
-const open = (opts: { store?: boolean; sessions?: number; lockstep?: boolean } = {}) => LlamaAgentModel.load({
-  modelPath, threads, contextSize: 8192 / (opts.sessions ?? 1), maxSessions: opts.sessions ?? 1, batchSize: 128, lockstep: opts.lockstep,
-  stateStore: opts.store ? store : null, onRoundStats: (s) => stats.push(s),
-});
+const open = (opts: { store?: boolean; sessions?: number; lockstep?: boolean } = {}) =>
+  LlamaAgentModel.load({
+    modelPath,
+    threads,
+    contextSize: 8192 / (opts.sessions ?? 1),
+    maxSessions: opts.sessions ?? 1,
+    batchSize: 128,
+    lockstep: opts.lockstep,
+    stateStore: opts.store ? store : null,
+    onRoundStats: (s) => stats.push(s),
+  });
 
 try {
   let adapter = await open({ store: true });
   // ---- decode and prefill vs node-llama-cpp direct ----
-  const dec: number[] = [], decA: number[] = [], pre: number[] = [], preA: number[] = [];
+  const dec: number[] = [],
+    decA: number[] = [],
+    pre: number[] = [],
+    preA: number[] = [];
   await direct.decodeTps(32); // warm-up
   for (let r = 0; r < REPS; r++) {
     await settle();
     decA.push(await direct.decodeTps(32));
     await settle();
-    await adapter.generate({ sessionKey: `dec${r}`, messages: [{ role: "user", text: text(3 + r, 24) }], tools: [], options: { maxTokens: DECODE_TOKENS, temperature: 0 }, signal: signal() }, () => undefined);
+    await adapter.generate(
+      {
+        sessionKey: `dec${r}`,
+        messages: [{ role: "user", text: text(3 + r, 24) }],
+        tools: [],
+        options: { maxTokens: DECODE_TOKENS, temperature: 0 },
+        signal: signal(),
+      },
+      () => undefined,
+    );
     const s = stats.at(-1)!;
     dec.push((s.generatedTokens - 1) / ((s.totalMs - s.firstTokenMs!) / 1000));
     await settle();
-    await adapter.generate({ sessionKey: `pre${r}`, messages: [{ role: "user", text: text(7 + r, PREFILL_TOKENS) }], tools: [], options: { maxTokens: 1, temperature: 0 }, signal: signal() }, () => undefined);
+    await adapter.generate(
+      {
+        sessionKey: `pre${r}`,
+        messages: [{ role: "user", text: text(7 + r, PREFILL_TOKENS) }],
+        tools: [],
+        options: { maxTokens: 1, temperature: 0 },
+        signal: signal(),
+      },
+      () => undefined,
+    );
     const p = stats.at(-1)!;
     pre.push(p.prefillEvaluatedTokens / (p.firstTokenMs! / 1000));
     await settle();
     // Same work: the template's prefix may come from another session's saved state, so the same depth.
-    preA.push(p.prefillEvaluatedTokens / (await direct.prefillMs(p.prefillEvaluatedTokens, p.reusedTokens) / 1000));
+    preA.push(p.prefillEvaluatedTokens / ((await direct.prefillMs(p.prefillEvaluatedTokens, p.reusedTokens)) / 1000));
   }
-  results.decodeRounds = stats.filter((s) => s.sessionKey.startsWith("dec")).map((s) => ({ generatedTokens: s.generatedTokens, decodeMs: s.totalMs - s.firstTokenMs! }));
+  results.decodeRounds = stats
+    .filter((s) => s.sessionKey.startsWith("dec"))
+    .map((s) => ({ generatedTokens: s.generatedTokens, decodeMs: s.totalMs - s.firstTokenMs! }));
   row("decode tok/s", median(dec), median(decA), "tok/s", "node-llama-cpp sequence.evaluate");
   row("prefill tok/s", median(pre), median(preA), "tok/s", "node-llama-cpp evaluateWithoutGeneratingNewTokens");
 
@@ -82,7 +122,10 @@ try {
   const ttft = new Map<number, RoundStats>();
   for (let turn = 1; turn <= TURNS; turn++) {
     messages.push({ role: "user", text: text(100 + turn, 110) });
-    const round = await adapter.generate({ sessionKey: "grow", messages, tools: [], options: { maxTokens: 24, temperature: 0 }, signal: signal() }, () => undefined);
+    const round = await adapter.generate(
+      { sessionKey: "grow", messages, tools: [], options: { maxTokens: 24, temperature: 0 }, signal: signal() },
+      () => undefined,
+    );
     messages.push({ role: "assistant", text: round.text, toolCalls: [] });
     ttft.set(turn, stats.at(-1)!);
   }
@@ -90,7 +133,13 @@ try {
     const s = ttft.get(turn)!;
     await settle();
     const anchor = await direct.prefillMs(s.prefillEvaluatedTokens, s.reusedTokens);
-    row(`first token ms, turn ${turn} (${s.prefillEvaluatedTokens} new at depth ${s.reusedTokens})`, s.firstTokenMs!, anchor, "ms", "direct prefill of the new tokens at that depth");
+    row(
+      `first token ms, turn ${turn} (${s.prefillEvaluatedTokens} new at depth ${s.reusedTokens})`,
+      s.firstTokenMs!,
+      anchor,
+      "ms",
+      "direct prefill of the new tokens at that depth",
+    );
   }
 
   // ---- first token after a restart with saved state vs a full re-prefill ----
@@ -98,26 +147,54 @@ try {
   await adapter.dispose();
   messages.push({ role: "user", text: text(999, 110) });
   adapter = await open({ store: true });
-  await adapter.generate({ sessionKey: "grow", messages, tools: [], options: { maxTokens: 1, temperature: 0 }, signal: signal() }, () => undefined);
+  await adapter.generate(
+    { sessionKey: "grow", messages, tools: [], options: { maxTokens: 1, temperature: 0 }, signal: signal() },
+    () => undefined,
+  );
   const restored = stats.at(-1)!;
   await adapter.dispose();
   const cold = await open({ store: false });
-  await cold.generate({ sessionKey: "grow", messages, tools: [], options: { maxTokens: 1, temperature: 0 }, signal: signal() }, () => undefined);
+  await cold.generate(
+    { sessionKey: "grow", messages, tools: [], options: { maxTokens: 1, temperature: 0 }, signal: signal() },
+    () => undefined,
+  );
   const full = stats.at(-1)!;
   await cold.dispose();
-  row(`first token ms after restart (${restored.restoredTokens} tokens restored)`, restored.firstTokenMs!, full.firstTokenMs!, "ms", `full re-prefill of ${full.prefillEvaluatedTokens} tokens`);
+  row(
+    `first token ms after restart (${restored.restoredTokens} tokens restored)`,
+    restored.firstTokenMs!,
+    full.firstTokenMs!,
+    "ms",
+    `full re-prefill of ${full.prefillEvaluatedTokens} tokens`,
+  );
 
   // ---- aggregate decode, 4 concurrent sessions vs one ----
   const aggregate = async (model: Awaited<ReturnType<typeof open>>, k: number) => {
     const before = stats.length;
     const t0 = performance.now();
-    await Promise.all(Array.from({ length: k }, (_, i) => model.generate({ sessionKey: `c${k}-${i}-${Math.random()}`, messages: [{ role: "user", text: text(200 + i, 24) }], tools: [], options: { maxTokens: DECODE_TOKENS, temperature: 0 }, signal: signal() }, () => undefined)));
+    await Promise.all(
+      Array.from({ length: k }, (_, i) =>
+        model.generate(
+          {
+            sessionKey: `c${k}-${i}-${Math.random()}`,
+            messages: [{ role: "user", text: text(200 + i, 24) }],
+            tools: [],
+            options: { maxTokens: DECODE_TOKENS, temperature: 0 },
+            signal: signal(),
+          },
+          () => undefined,
+        ),
+      ),
+    );
     const ms = performance.now() - t0;
     const mine = stats.slice(before);
     const firstAll = Math.max(...mine.map((s) => s.firstTokenMs!));
     return mine.reduce((a, s) => a + s.generatedTokens - 1, 0) / ((ms - firstAll) / 1000);
   };
-  const one: number[] = [], four: number[] = [], drift: number[] = [], ideal: number[] = [];
+  const one: number[] = [],
+    four: number[] = [],
+    drift: number[] = [],
+    ideal: number[] = [];
   const lockstep = await open({ sessions: 4 });
   for (let r = 0; r < REPS; r++) {
     one.push(await aggregate(lockstep, 1));
@@ -131,7 +208,13 @@ try {
   for (let r = 0; r < REPS; r++) drift.push(await aggregate(free, 4));
   await free.dispose();
   row("aggregate decode tok/s, 4 sessions (lockstep gate)", median(four), median(one), "tok/s", "one session");
-  row("aggregate decode tok/s, 4 sessions (lockstep gate) vs direct lockstep", median(four), median(ideal), "tok/s", "node-llama-cpp, 4 sequences in lockstep");
+  row(
+    "aggregate decode tok/s, 4 sessions (lockstep gate) vs direct lockstep",
+    median(four),
+    median(ideal),
+    "tok/s",
+    "node-llama-cpp, 4 sequences in lockstep",
+  );
   row("aggregate decode tok/s, 4 sessions (no gate)", median(drift), median(one), "tok/s", "one session");
 
   // ---- cancel latency during prefill and during decode ----
@@ -140,19 +223,37 @@ try {
     const ac = new AbortController();
     let tAbort = 0;
     const msgs: ModelMessage[] = [{ role: "user", text: text(300 + Math.random() * 1000, kind === "prefill" ? 1500 : 16) }];
-    const p = cancelModel.generate({ sessionKey: `x${Math.random()}`, messages: msgs, tools: [], options: { maxTokens: 400, temperature: 0 }, signal: ac.signal }, () => {
-      if (kind === "decode" && tAbort === 0) setTimeout(() => { tAbort = performance.now(); ac.abort(new Error("cancel")); }, 200);
-    });
+    const p = cancelModel.generate(
+      { sessionKey: `x${Math.random()}`, messages: msgs, tools: [], options: { maxTokens: 400, temperature: 0 }, signal: ac.signal },
+      () => {
+        if (kind === "decode" && tAbort === 0)
+          setTimeout(() => {
+            tAbort = performance.now();
+            ac.abort(new Error("cancel"));
+          }, 200);
+      },
+    );
     // A random moment within a chunk: a cancel waits for the rest of the chunk in flight.
-    if (kind === "prefill") setTimeout(() => { tAbort = performance.now(); ac.abort(new Error("cancel")); }, 500 + Math.random() * 400);
+    if (kind === "prefill")
+      setTimeout(
+        () => {
+          tAbort = performance.now();
+          ac.abort(new Error("cancel"));
+        },
+        500 + Math.random() * 400,
+      );
     await p.catch(() => undefined);
     return performance.now() - tAbort;
   };
-  const cp: number[] = [], cd: number[] = [];
-  for (let r = 0; r < Math.max(REPS, 7); r++) { cp.push(await cancelAt("prefill")); cd.push(await cancelAt("decode")); }
+  const cp: number[] = [],
+    cd: number[] = [];
+  for (let r = 0; r < Math.max(REPS, 7); r++) {
+    cp.push(await cancelAt("prefill"));
+    cd.push(await cancelAt("decode"));
+  }
   await cancelModel.dispose();
   const oneToken = 1000 / median(decA);
-  row("cancel latency during prefill", median(cp), 64 / median(preA) * 1000, "ms", "one 64-token prefill chunk");
+  row("cancel latency during prefill", median(cp), (64 / median(preA)) * 1000, "ms", "one 64-token prefill chunk");
   row("cancel latency during decode", median(cd), oneToken, "ms", "one decode step");
 } finally {
   fs.rmSync(stateDir, { recursive: true, force: true });

@@ -26,14 +26,28 @@ function perToolCall(calls: number, folder = dir): { medianMs: number; p90Ms: nu
   for (let i = 0; i < calls; i++) {
     const t0 = process.hrtime.bigint();
     const callId = `call-${i}`;
-    const claim = control.prepareInvocation({ runId, attemptId, callId, tool: "write_file", input: { path: `f${i}.txt`, text: "x".repeat(200) }, manifestDigest: "m", effectClass: "non_idempotent_write" });
+    const claim = control.prepareInvocation({
+      runId,
+      attemptId,
+      callId,
+      tool: "write_file",
+      input: { path: `f${i}.txt`, text: "x".repeat(200) },
+      manifestDigest: "m",
+      effectClass: "non_idempotent_write",
+    });
     control.markDispatched(claim);
-    control.appendMessages(sessionId, runId, [
-      { role: "assistant", text: "", toolCalls: [{ callId, name: "write_file", arguments: { path: `f${i}.txt` } }] },
-      { role: "tool", callId, name: "write_file", ok: true, output: "wrote 200 bytes" },
-    ], [{ claim, outcome: { status: "succeeded" } }]);
+    control.appendMessages(
+      sessionId,
+      runId,
+      [
+        { role: "assistant", text: "", toolCalls: [{ callId, name: "write_file", arguments: { path: `f${i}.txt` } }] },
+        { role: "tool", callId, name: "write_file", ok: true, output: "wrote 200 bytes" },
+      ],
+      [{ claim, outcome: { status: "succeeded" } }],
+    );
     times.push(ms(t0));
-    if (i % 100 === 99) { // a fresh run now and then, like real turns
+    if (i % 100 === 99) {
+      // a fresh run now and then, like real turns
       control.finishRun(runId, "completed");
       ({ runId, attemptId } = control.admitRun(sessionId, "bench", { clientId: "b", requestId: String(i) }));
       control.transitionAttempt(runId, attemptId, "starting");
@@ -70,14 +84,22 @@ function commitRates(commits: number, durable: boolean): { journalPerSec: number
     for (let i = 0; i < commits / 10; i++) journal.withTransaction(() => jStmt.run(String(i), "t"), { durable });
     jMs += ms(t0);
     t0 = process.hrtime.bigint();
-    for (let i = 0; i < commits / 10; i++) { begin.run(); rStmt.run(String(i), "t"); commit.run(); }
+    for (let i = 0; i < commits / 10; i++) {
+      begin.run();
+      rStmt.run(String(i), "t");
+      commit.run();
+    }
     rMs += ms(t0);
   }
   journal.close();
   raw.close();
   const journalPerSec = commits / (jMs / 1000);
   const rawPerSec = commits / (rMs / 1000);
-  return { journalPerSec: Math.round(journalPerSec), rawPerSec: Math.round(rawPerSec), ratio: Number((journalPerSec / rawPerSec).toFixed(3)) };
+  return {
+    journalPerSec: Math.round(journalPerSec),
+    rawPerSec: Math.round(rawPerSec),
+    ratio: Number((journalPerSec / rawPerSec).toFixed(3)),
+  };
 }
 
 /** 100k runs left active by a dead kernel (attempt running, a dispatched call, a streaming turn). */
@@ -88,13 +110,27 @@ function reconciliation(runs: number): { runs: number; firstMs: number; firstCpu
   journal.withTransaction((db) => {
     const at = new Date().toISOString();
     const perSession = 100;
-    const session = db.prepare(`INSERT INTO sessions (session_id, owner_id, workspace, title, execution_role, provider_boundary, profile_generation, created_at, updated_at) VALUES (?, 'local:bench', '/ws', '', 'coordinator', 'local_user:scripted', 1, ?, ?)`);
-    const profile = db.prepare(`INSERT INTO session_execution_profiles (session_id, generation, adapter, credential_scope, model_profile, working_directory, execution_role, system_prompt, options_json, created_at) VALUES (?, 1, 'scripted', 'local_user', 'scripted:x', '/ws', 'coordinator', '', '{}', ?)`);
-    const snap = db.prepare(`INSERT INTO context_snapshots (snapshot_id, session_id, generation, content_version, renderer_fingerprint, body_json, created_at) VALUES (?, ?, ?, 'v', 'f', '{}', ?)`);
-    const run = db.prepare(`INSERT INTO runs (run_id, session_id, owner_id, profile_generation, context_snapshot_id, status, created_at, updated_at) VALUES (?, ?, 'local:bench', 1, ?, ?, ?, ?)`);
-    const attempt = db.prepare(`INSERT INTO run_attempts (attempt_id, run_id, attempt_number, status, created_at, updated_at) VALUES (?, ?, 1, 'running', ?, ?)`);
-    const inv = db.prepare(`INSERT INTO tool_invocations (invocation_id, run_id, attempt_id, call_id, tool, input_hash, manifest_digest, boot_epoch, status, effect_class, retry_policy, created_at, updated_at) VALUES (?, ?, ?, 'c', 't', 'h', 'm', 'old', 'dispatched', 'non_idempotent_write', 'never_auto_retry', ?, ?)`);
-    const turn = db.prepare(`INSERT INTO conversation_journal (session_id, seq, run_id, role, status, body_json, created_at, updated_at) VALUES (?, ?, ?, 'assistant', 'streaming', '{"role":"assistant","text":""}', ?, ?)`);
+    const session = db.prepare(
+      `INSERT INTO sessions (session_id, owner_id, workspace, title, execution_role, provider_boundary, profile_generation, created_at, updated_at) VALUES (?, 'local:bench', '/ws', '', 'coordinator', 'local_user:scripted', 1, ?, ?)`,
+    );
+    const profile = db.prepare(
+      `INSERT INTO session_execution_profiles (session_id, generation, adapter, credential_scope, model_profile, working_directory, execution_role, system_prompt, options_json, created_at) VALUES (?, 1, 'scripted', 'local_user', 'scripted:x', '/ws', 'coordinator', '', '{}', ?)`,
+    );
+    const snap = db.prepare(
+      `INSERT INTO context_snapshots (snapshot_id, session_id, generation, content_version, renderer_fingerprint, body_json, created_at) VALUES (?, ?, ?, 'v', 'f', '{}', ?)`,
+    );
+    const run = db.prepare(
+      `INSERT INTO runs (run_id, session_id, owner_id, profile_generation, context_snapshot_id, status, created_at, updated_at) VALUES (?, ?, 'local:bench', 1, ?, ?, ?, ?)`,
+    );
+    const attempt = db.prepare(
+      `INSERT INTO run_attempts (attempt_id, run_id, attempt_number, status, created_at, updated_at) VALUES (?, ?, 1, 'running', ?, ?)`,
+    );
+    const inv = db.prepare(
+      `INSERT INTO tool_invocations (invocation_id, run_id, attempt_id, call_id, tool, input_hash, manifest_digest, boot_epoch, status, effect_class, retry_policy, created_at, updated_at) VALUES (?, ?, ?, 'c', 't', 'h', 'm', 'old', 'dispatched', 'non_idempotent_write', 'never_auto_retry', ?, ?)`,
+    );
+    const turn = db.prepare(
+      `INSERT INTO conversation_journal (session_id, seq, run_id, role, status, body_json, created_at, updated_at) VALUES (?, ?, ?, 'assistant', 'streaming', '{"role":"assistant","text":""}', ?, ?)`,
+    );
     let sessionId = "";
     for (let i = 0; i < runs; i++) {
       if (i % perSession === 0) {
@@ -129,24 +165,51 @@ function reconciliation(runs: number): { runs: number; firstMs: number; firstCpu
   };
   const first = reopen();
   const second = reopen();
-  return { runs, firstMs: Math.round(first.took), firstCpuMs: Math.round(first.cpuMs), secondMs: Math.round(second.took), seedMs: Math.round(seedMs) };
+  return {
+    runs,
+    firstMs: Math.round(first.took),
+    firstCpuMs: Math.round(first.cpuMs),
+    secondMs: Math.round(second.took),
+    seedMs: Math.round(seedMs),
+  };
 }
 
 const perCall = perToolCall(1000);
-console.log(`kernel cost per tool call (prepare + dispatched with FULL + batch commit): median ${perCall.medianMs.toFixed(3)} ms, p90 ${perCall.p90Ms.toFixed(3)} ms`);
+console.log(
+  `kernel cost per tool call (prepare + dispatched with FULL + batch commit): median ${perCall.medianMs.toFixed(3)} ms, p90 ${perCall.p90Ms.toFixed(3)} ms`,
+);
 // The same on tmpfs: what the kernel itself costs when the disk's fsync is taken away.
 const shm = fs.existsSync("/dev/shm") ? fs.mkdtempSync("/dev/shm/hearth-bench-") : null;
 const perCallNoDisk = shm ? perToolCall(1000, shm) : null;
 if (shm) fs.rmSync(shm, { recursive: true, force: true });
-if (perCallNoDisk) console.log(`  the same on tmpfs (kernel CPU cost without fsync): median ${perCallNoDisk.medianMs.toFixed(3)} ms, p90 ${perCallNoDisk.p90Ms.toFixed(3)} ms`);
+if (perCallNoDisk)
+  console.log(
+    `  the same on tmpfs (kernel CPU cost without fsync): median ${perCallNoDisk.medianMs.toFixed(3)} ms, p90 ${perCallNoDisk.p90Ms.toFixed(3)} ms`,
+  );
 const normal = commitRates(4000, false);
-console.log(`commit rate, synchronous=NORMAL: journal ${normal.journalPerSec}/s, raw better-sqlite3 ${normal.rawPerSec}/s, ratio ${normal.ratio}`);
+console.log(
+  `commit rate, synchronous=NORMAL: journal ${normal.journalPerSec}/s, raw better-sqlite3 ${normal.rawPerSec}/s, ratio ${normal.ratio}`,
+);
 const full = commitRates(1000, true);
-console.log(`commit rate, synchronous=FULL:   journal ${full.journalPerSec}/s, raw better-sqlite3 ${full.rawPerSec}/s, ratio ${full.ratio}`);
+console.log(
+  `commit rate, synchronous=FULL:   journal ${full.journalPerSec}/s, raw better-sqlite3 ${full.rawPerSec}/s, ratio ${full.ratio}`,
+);
 const rec = reconciliation(100_000);
-console.log(`startup reconciliation of ${rec.runs} interrupted runs: ${rec.firstMs} ms wall (${rec.firstCpuMs} ms CPU); second open (no-op): ${rec.secondMs} ms`);
+console.log(
+  `startup reconciliation of ${rec.runs} interrupted runs: ${rec.firstMs} ms wall (${rec.firstCpuMs} ms CPU); second open (no-op): ${rec.secondMs} ms`,
+);
 
-const results = { date: new Date().toISOString(), node: process.version, sqlite: (new Database(":memory:").prepare("select sqlite_version() v").get() as { v: string }).v, cpus: os.cpus().length, loadavg: os.loadavg(), perToolCall: perCall, perToolCallTmpfs: perCallNoDisk, commitRate: { normal, full }, reconciliation: rec };
+const results = {
+  date: new Date().toISOString(),
+  node: process.version,
+  sqlite: (new Database(":memory:").prepare("select sqlite_version() v").get() as { v: string }).v,
+  cpus: os.cpus().length,
+  loadavg: os.loadavg(),
+  perToolCall: perCall,
+  perToolCallTmpfs: perCallNoDisk,
+  commitRate: { normal, full },
+  reconciliation: rec,
+};
 const out = path.resolve("test/bench/results/journal.json");
 fs.mkdirSync(path.dirname(out), { recursive: true });
 fs.writeFileSync(out, JSON.stringify(results, null, 2) + "\n");

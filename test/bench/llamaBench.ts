@@ -24,12 +24,31 @@ export interface LlamaBenchRun {
 }
 
 /** The anchor, or null with the reason when it is not built (the benches print "not built"). */
-export function llamaBench(): { run: (modelPath: string, threads: number, spec: { prompt?: number; gen?: number; depth?: number; reps?: number }) => LlamaBenchRun } | null {
+export function llamaBench(): {
+  run: (modelPath: string, threads: number, spec: { prompt?: number; gen?: number; depth?: number; reps?: number }) => LlamaBenchRun;
+} | null {
   if (!fs.existsSync(LLAMA_BENCH)) return null;
   return {
     run(modelPath, threads, { prompt = 0, gen = 0, depth = 0, reps = 3 }) {
       // Same threads and batch as the adapter (128); one repetition is llama-bench's own warm-up.
-      const args = ["-m", modelPath, "-t", String(threads), "-p", String(prompt), "-n", String(gen), "-b", "128", "-ub", "128", "-r", String(reps), "-o", "json"];
+      const args = [
+        "-m",
+        modelPath,
+        "-t",
+        String(threads),
+        "-p",
+        String(prompt),
+        "-n",
+        String(gen),
+        "-b",
+        "128",
+        "-ub",
+        "128",
+        "-r",
+        String(reps),
+        "-o",
+        "json",
+      ];
       if (depth > 0) args.push("-d", String(depth));
       const out = execFileSync(LLAMA_BENCH, args, { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"], maxBuffer: 16 * 1024 * 1024 });
       const rows = JSON.parse(out) as { n_prompt: number; n_gen: number; n_depth?: number; avg_ts: number }[];
@@ -59,7 +78,9 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     results.model = path.basename(modelPath);
     results.prefill512 = pp;
     results.decode64 = tg;
-    console.log(`llama-bench ${path.basename(modelPath)}, ${threads} threads: prefill 512 ${pp.tokensPerSecond.toFixed(1)} tok/s, decode 64 ${tg.tokensPerSecond.toFixed(1)} tok/s`);
+    console.log(
+      `llama-bench ${path.basename(modelPath)}, ${threads} threads: prefill 512 ${pp.tokensPerSecond.toFixed(1)} tok/s, decode 64 ${tg.tokensPerSecond.toFixed(1)} tok/s`,
+    );
   }
   const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), "results");
   fs.mkdirSync(dir, { recursive: true });

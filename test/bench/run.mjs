@@ -7,13 +7,20 @@ import path from "node:path";
 
 const dir = path.join("test", "bench");
 const wanted = process.argv.slice(2);
-const benches = fs.readdirSync(dir).filter((f) => f.endsWith(".ts")).map((f) => f.slice(0, -3))
-  .filter((name) => wanted.length === 0 || wanted.includes(name)).sort();
+const benches = fs
+  .readdirSync(dir)
+  .filter((f) => f.endsWith(".ts"))
+  .map((f) => f.slice(0, -3))
+  .filter((name) => wanted.length === 0 || wanted.includes(name))
+  .sort();
 if (benches.length === 0) throw new Error(`no benchmark matches ${wanted.join(", ")}`);
 let failed = 0;
 for (const name of benches) {
   console.log(`\n=== ${name} ===`);
-  const r = spawnSync(process.execPath, ["--import", "tsx", path.join(dir, `${name}.ts`)], { stdio: "inherit", env: { ...process.env, UV_THREADPOOL_SIZE: "1" } });
+  const r = spawnSync(process.execPath, ["--import", "tsx", path.join(dir, `${name}.ts`)], {
+    stdio: "inherit",
+    env: { ...process.env, UV_THREADPOOL_SIZE: "1" },
+  });
   if (r.status !== 0) failed++;
 }
 process.exit(failed ? 1 : 0);

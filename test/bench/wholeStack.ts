@@ -14,7 +14,10 @@ import { fileURLToPath } from "node:url";
 
 // The kernel runs with one libuv worker (kernelLauncher.ts); so does the direct anchor here.
 if (process.env.UV_THREADPOOL_SIZE !== "1") {
-  const r = spawnSync(process.execPath, [...process.execArgv, ...process.argv.slice(1)], { stdio: "inherit", env: { ...process.env, UV_THREADPOOL_SIZE: "1" } });
+  const r = spawnSync(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
+    stdio: "inherit",
+    env: { ...process.env, UV_THREADPOOL_SIZE: "1" },
+  });
   process.exit(r.status ?? 1);
 }
 
@@ -30,7 +33,8 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const quick = process.argv.includes("--quick") || process.env.QUICK === "1";
 const threads = Number(process.env.THREADS ?? physicalCores());
 const modelPath = process.env.BENCH_MODEL ?? ensureFixtureModels({ bench: true }).bench;
-if (!fs.existsSync(path.join(DIST, "sidecar.mjs"))) throw new Error("dist/sidecar.mjs is missing: run `npm run build` first (the benchmark drives the built kernel)");
+if (!fs.existsSync(path.join(DIST, "sidecar.mjs")))
+  throw new Error("dist/sidecar.mjs is missing: run `npm run build` first (the benchmark drives the built kernel)");
 const CONTEXT = 8192;
 const DECODE_TOKENS = quick ? 48 : 64;
 const PREFILL_WORDS = quick ? 300 : 500;
@@ -48,8 +52,14 @@ const say = (what: string) => process.stderr.write(`[${((performance.now() - t00
 const settle = () => new Promise((r) => setTimeout(r, 50));
 
 const results: Record<string, unknown> = {
-  model: path.basename(modelPath), threads, quick, date: new Date().toISOString(), cpus: os.cpus().length, loadavg: os.loadavg(),
-  llamaBench: anchorBench ? LLAMA_BENCH : "not built", note: "shared machine: figures are noisy; anchors interleaved with kernel runs, medians",
+  model: path.basename(modelPath),
+  threads,
+  quick,
+  date: new Date().toISOString(),
+  cpus: os.cpus().length,
+  loadavg: os.loadavg(),
+  llamaBench: anchorBench ? LLAMA_BENCH : "not built",
+  note: "shared machine: figures are noisy; anchors interleaved with kernel runs, medians",
 };
 const rows: string[][] = [];
 function row(name: string, ours: number, unit: string, anchors: { name: string; value: number | null }[]) {
@@ -67,7 +77,14 @@ function row(name: string, ours: number, unit: string, anchors: { name: string; 
 const direct = await openDirectAnchor({ modelPath, threads, contextSize: CONTEXT, decodeTokens: DECODE_TOKENS });
 
 // ---- the kernel, timed at the client ----
-interface TurnTiming { sent: number; firstToken: number | null; lastDelta: number | null; done: number | null; status: string | null; deltas: number[] }
+interface TurnTiming {
+  sent: number;
+  firstToken: number | null;
+  lastDelta: number | null;
+  done: number | null;
+  status: string | null;
+  deltas: number[];
+}
 class Bench {
   readonly timings = new Map<string, TurnTiming>(); // by sessionId: one turn per session at a time
   private waiters: (() => void)[] = [];
@@ -82,14 +99,21 @@ class Bench {
         t.lastDelta = now;
         t.deltas.push(now);
       }
-      if (e.type === "completed") { t.done = now; t.status = e.status; }
-      this.waiters.splice(0).forEach((w) => { w(); });
+      if (e.type === "completed") {
+        t.done = now;
+        t.status = e.status;
+      }
+      this.waiters.splice(0).forEach((w) => {
+        w();
+      });
     });
     // A random model may (rarely) propose a read: let it run; it stays inside the workspace.
     kernel.client.onServerRequest("approval/request", async () => ({ decision: "approve", reason: "benchmark" }));
   }
   rounds(): RoundStats[] {
-    return this.kernel.stderr.filter((l) => l.includes("llama round ")).map((l) => JSON.parse(l.slice(l.indexOf("llama round ") + 12)) as RoundStats);
+    return this.kernel.stderr
+      .filter((l) => l.includes("llama round "))
+      .map((l) => JSON.parse(l.slice(l.indexOf("llama round ") + 12)) as RoundStats);
   }
   async session(maxTokens: number): Promise<string> {
     const { sessionId } = await this.kernel.client.request("session/create", { model: modelPath, options: { temperature: 0, maxTokens } });
@@ -106,7 +130,10 @@ class Bench {
     const deadline = Date.now() + timeoutMs;
     while (!pred()) {
       if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; kernel log:\n${this.kernel.stderr.slice(-20).join("\n")}`);
-      await new Promise<void>((r) => { this.waiters.push(r); setTimeout(r, 200); });
+      await new Promise<void>((r) => {
+        this.waiters.push(r);
+        setTimeout(r, 200);
+      });
     }
   }
   /** One whole turn; returns its client timing and the round(s) the kernel logged for it. */
@@ -114,7 +141,8 @@ class Bench {
     const before = this.rounds().length;
     const { timing } = await this.start(sessionId, message, maxTokens);
     await this.until(() => timing.done !== null, "the turn to complete");
-    if (timing.status !== "completed") throw new Error(`turn ended ${timing.status}; kernel log:\n${this.kernel.stderr.slice(-20).join("\n")}`);
+    if (timing.status !== "completed")
+      throw new Error(`turn ended ${timing.status}; kernel log:\n${this.kernel.stderr.slice(-20).join("\n")}`);
     await this.until(() => this.rounds().length > before, "the round log line");
     const mine = this.rounds().slice(before);
     return { timing, round: mine[0]! };
@@ -137,7 +165,8 @@ const shared = { workspace: path.join(root, "ws"), journalPath: path.join(root, 
 fs.mkdirSync(shared.workspace);
 const home = path.join(root, "home");
 const kernels: Bench[] = [];
-const anchorPrefill = (n: number, depth: number, reps = REPS) => anchorBench?.run(modelPath, threads, { prompt: n, depth, reps }).tokensPerSecond ?? null;
+const anchorPrefill = (n: number, depth: number, reps = REPS) =>
+  anchorBench?.run(modelPath, threads, { prompt: n, depth, reps }).tokensPerSecond ?? null;
 
 try {
   let k = await startKernel(home, shared);
@@ -146,8 +175,13 @@ try {
   await k.turn(await k.session(4), "warm up"); // first-use costs (grammar, wrapper) out of the figures
 
   // ---- decode and prefill through the whole stack vs node-llama-cpp direct (interleaved) ----
-  const dec: number[] = [], decA: number[] = [], pre: number[] = [], preA: number[] = [];
-  let decodeDepth = 0, prefillTokens = 0, prefillDepth = 0;
+  const dec: number[] = [],
+    decA: number[] = [],
+    pre: number[] = [],
+    preA: number[] = [];
+  let decodeDepth = 0,
+    prefillTokens = 0,
+    prefillDepth = 0;
   await direct.decodeTps(32);
   for (let r = 0; r < REPS; r++) {
     const d = await k.turn(await k.session(DECODE_TOKENS), text(3 + r, 24));
@@ -157,19 +191,25 @@ try {
     decA.push(await direct.decodeTps(decodeDepth));
     await settle();
     const p = await k.turn(await k.session(1), text(7 + r, PREFILL_WORDS));
-    pre.push(p.round.prefillEvaluatedTokens / ((p.timing.firstToken ?? p.timing.done!) - p.timing.sent) * 1000);
+    pre.push((p.round.prefillEvaluatedTokens / ((p.timing.firstToken ?? p.timing.done!) - p.timing.sent)) * 1000);
     prefillTokens = p.round.prefillEvaluatedTokens;
     // The session's system prompt and tools may come from saved state: the anchors prefill at the same depth.
     prefillDepth = p.round.reusedTokens;
     await settle();
-    preA.push(prefillTokens / (await direct.prefillMs(prefillTokens, prefillDepth)) * 1000);
+    preA.push((prefillTokens / (await direct.prefillMs(prefillTokens, prefillDepth))) * 1000);
     await settle();
   }
   say("decode and prefill measured");
   const lbDecode = anchorBench?.run(modelPath, threads, { gen: DECODE_TOKENS, depth: decodeDepth, reps: REPS }).tokensPerSecond ?? null;
   const lbPrefill = anchorPrefill(prefillTokens, prefillDepth);
-  row(`decode tok/s (${DECODE_TOKENS} tokens at depth ${decodeDepth})`, median(dec), "tok/s", [{ name: "node-llama-cpp", value: median(decA) }, { name: "llama-bench", value: lbDecode }]);
-  row(`prefill tok/s (${prefillTokens} tokens at depth ${prefillDepth}, to first token)`, median(pre), "tok/s", [{ name: "node-llama-cpp", value: median(preA) }, { name: "llama-bench", value: lbPrefill }]);
+  row(`decode tok/s (${DECODE_TOKENS} tokens at depth ${decodeDepth})`, median(dec), "tok/s", [
+    { name: "node-llama-cpp", value: median(decA) },
+    { name: "llama-bench", value: lbDecode },
+  ]);
+  row(`prefill tok/s (${prefillTokens} tokens at depth ${prefillDepth}, to first token)`, median(pre), "tok/s", [
+    { name: "node-llama-cpp", value: median(preA) },
+    { name: "llama-bench", value: lbPrefill },
+  ]);
   results.decodeSamples = { ours: dec, nodeLlamaCpp: decA };
   results.prefillSamples = { ours: pre, nodeLlamaCpp: preA };
 
@@ -183,16 +223,28 @@ try {
     perTurn.push({ turn, firstTokenMs, round: t.round });
     if (![2, 10, 20].includes(turn)) continue;
     // Anchored right after the turn: the machine's load drifts over a run.
-    const n = t.round.prefillEvaluatedTokens, depth = t.round.reusedTokens;
+    const n = t.round.prefillEvaluatedTokens,
+      depth = t.round.reusedTokens;
     await settle();
     const samples: number[] = [];
-    for (let r = 0; r < REPS; r++) { samples.push(await direct.prefillMs(n, depth)); await settle(); }
+    for (let r = 0; r < REPS; r++) {
+      samples.push(await direct.prefillMs(n, depth));
+      await settle();
+    }
     const lb = anchorPrefill(n, depth);
     row(`first token ms, turn ${turn} (${n} new at depth ${depth})`, firstTokenMs, "ms", [
-      { name: "node-llama-cpp", value: median(samples) }, { name: "llama-bench", value: lb === null ? null : n / lb * 1000 },
+      { name: "node-llama-cpp", value: median(samples) },
+      { name: "llama-bench", value: lb === null ? null : (n / lb) * 1000 },
     ]);
   }
-  results.growingSession = perTurn.map((t) => ({ turn: t.turn, firstTokenMs: t.firstTokenMs, evaluated: t.round.prefillEvaluatedTokens, reused: t.round.reusedTokens, kernelPrefillMs: t.round.prefillMs, kernelFirstTokenMs: t.round.firstTokenMs }));
+  results.growingSession = perTurn.map((t) => ({
+    turn: t.turn,
+    firstTokenMs: t.firstTokenMs,
+    evaluated: t.round.prefillEvaluatedTokens,
+    reused: t.round.reusedTokens,
+    kernelPrefillMs: t.round.prefillMs,
+    kernelFirstTokenMs: t.round.firstTokenMs,
+  }));
 
   // ---- first token after a kernel restart (saved KV state) vs a full re-prefill ----
   await k.kernel.client.request("kernel/shutdown", undefined); // unloading saves every session's KV state
@@ -200,7 +252,8 @@ try {
   k.kernel.client.dispose();
   // The cold kernel gets the same journal (a copy taken now) and no saved state: it must re-prefill.
   const coldShared = { workspace: shared.workspace, journalPath: path.join(root, "journal-cold.sqlite") };
-  for (const suffix of ["", "-wal", "-shm"]) if (fs.existsSync(shared.journalPath + suffix)) fs.copyFileSync(shared.journalPath + suffix, coldShared.journalPath + suffix);
+  for (const suffix of ["", "-wal", "-shm"])
+    if (fs.existsSync(shared.journalPath + suffix)) fs.copyFileSync(shared.journalPath + suffix, coldShared.journalPath + suffix);
   const resumeMessage = text(999, TURN_WORDS);
   k = await startKernel(home, shared);
   kernels.push(k);
@@ -210,7 +263,12 @@ try {
   const full = await cold.turn(grow, resumeMessage);
   const warmMs = (warm.timing.firstToken ?? warm.timing.done!) - warm.timing.sent;
   const fullMs = (full.timing.firstToken ?? full.timing.done!) - full.timing.sent;
-  row(`first token ms after restart (${warm.round.restoredTokens} restored, ${warm.round.prefillEvaluatedTokens} evaluated)`, warmMs, "ms", [{ name: `full re-prefill (${full.round.prefillEvaluatedTokens} tokens)`, value: fullMs }]);
+  row(
+    `first token ms after restart (${warm.round.restoredTokens} restored, ${warm.round.prefillEvaluatedTokens} evaluated)`,
+    warmMs,
+    "ms",
+    [{ name: `full re-prefill (${full.round.prefillEvaluatedTokens} tokens)`, value: fullMs }],
+  );
   results.restart = { resumed: warm.round, fullReprefill: full.round };
   await cold.kernel.client.request("kernel/shutdown", undefined);
   await cold.kernel.exited;
@@ -230,13 +288,24 @@ try {
     // From the first session's first token to the last session's last token: greedy answers of a random
     // model end at different lengths, so a window where all generate at once may not exist. It includes
     // the other sessions' short prefills, so it slightly understates decode sharing.
-    concurrentDepth = Math.max(concurrentDepth, ...k.rounds().slice(before).map((r) => r.promptTokens));
-    const generated = k.rounds().slice(before).reduce((a, r) => a + r.generatedTokens, 0);
+    concurrentDepth = Math.max(
+      concurrentDepth,
+      ...k
+        .rounds()
+        .slice(before)
+        .map((r) => r.promptTokens),
+    );
+    const generated = k
+      .rounds()
+      .slice(before)
+      .reduce((a, r) => a + r.generatedTokens, 0);
     const from = Math.min(...started.map((s) => s.timing.firstToken!));
     const to = Math.max(...started.map((s) => s.timing.lastDelta!));
     return generated / ((to - from) / 1000);
   };
-  const one: number[] = [], four: number[] = [], ideal: number[] = [];
+  const one: number[] = [],
+    four: number[] = [],
+    ideal: number[] = [];
   for (let r = 0; r < REPS; r++) {
     one.push(await aggregate(1));
     four.push(await aggregate(4));
@@ -245,7 +314,8 @@ try {
     await settle();
   }
   row("aggregate generation tok/s, 4 concurrent turns (first to last token)", median(four), "tok/s", [
-    { name: "one session", value: median(one) }, { name: `node-llama-cpp, 4 sequences in lockstep at depth ${concurrentDepth}`, value: median(ideal) },
+    { name: "one session", value: median(one) },
+    { name: `node-llama-cpp, 4 sequences in lockstep at depth ${concurrentDepth}`, value: median(ideal) },
   ]);
   results.concurrencySamples = { one, four, directLockstep: ideal };
 
@@ -253,22 +323,35 @@ try {
   // ---- cancel latency at the client: turn/cancel sent → completed(cancelled) received ----
   const cancelAt = async (kind: "prefill" | "decode") => {
     const id = await k.session(kind === "prefill" ? 4 : 400);
-    const { runId, timing } = await k.start(id, text(300 + Math.floor(Math.random() * 1000), kind === "prefill" ? CANCEL_PREFILL_WORDS : 16));
+    const { runId, timing } = await k.start(
+      id,
+      text(300 + Math.floor(Math.random() * 1000), kind === "prefill" ? CANCEL_PREFILL_WORDS : 16),
+    );
     // A random moment within a chunk: a cancel waits for the rest of the chunk in flight.
     if (kind === "prefill") await new Promise((r) => setTimeout(r, 800 + Math.random() * 400));
-    else { await k.until(() => timing.firstToken !== null, "a first token"); await new Promise((r) => setTimeout(r, 300)); }
+    else {
+      await k.until(() => timing.firstToken !== null, "a first token");
+      await new Promise((r) => setTimeout(r, 300));
+    }
     if (timing.done !== null) throw new Error(`the ${kind} turn finished before it was cancelled: lengthen it`);
     const sent = performance.now();
     await k.kernel.client.request("turn/cancel", { runId });
     await k.until(() => timing.done !== null, "the cancelled turn");
     if (timing.status !== "cancelled") throw new Error(`a cancelled ${kind} turn ended ${timing.status}`);
-    if (kind === "prefill" && timing.firstToken !== null) throw new Error("the prefill cancel came after the first token: lengthen the prompt");
+    if (kind === "prefill" && timing.firstToken !== null)
+      throw new Error("the prefill cancel came after the first token: lengthen the prompt");
     return timing.done! - sent;
   };
-  const cp: number[] = [], cd: number[] = [];
-  for (let r = 0; r < CANCEL_REPS; r++) { cp.push(await cancelAt("prefill")); cd.push(await cancelAt("decode")); }
+  const cp: number[] = [],
+    cd: number[] = [];
+  for (let r = 0; r < CANCEL_REPS; r++) {
+    cp.push(await cancelAt("prefill"));
+    cd.push(await cancelAt("decode"));
+  }
   // The adapter's prefill chunk (LlamaAdapterOptions.prefillChunk): a cancel waits for the one in flight.
-  row("cancel latency during prefill", median(cp), "ms", [{ name: "one 64-token chunk (node-llama-cpp)", value: 64 / median(preA) * 1000 }]);
+  row("cancel latency during prefill", median(cp), "ms", [
+    { name: "one 64-token chunk (node-llama-cpp)", value: (64 / median(preA)) * 1000 },
+  ]);
   row("cancel latency during decode", median(cd), "ms", [{ name: "one decode step (node-llama-cpp)", value: 1000 / median(decA) }]);
   results.cancelSamples = { prefill: cp, decode: cd };
 } finally {
@@ -282,5 +365,7 @@ fs.writeFileSync(path.join(here, "results", "wholeStack.json"), JSON.stringify(r
 const header = ["figure (client side, through kernel + protocol)", "ours", "anchor 1 (ratio)", "anchor 2 (ratio)"];
 const table = [header, ...rows];
 const widths = header.map((_, i) => Math.max(...table.map((r) => (r[i] ?? "").length)));
-console.log(`model ${results.model}, ${threads} threads, greedy, ${quick ? "--quick" : "full"}; llama-bench: ${anchorBench ? "built" : "not built"}; shared machine: noisy`);
+console.log(
+  `model ${results.model}, ${threads} threads, greedy, ${quick ? "--quick" : "full"}; llama-bench: ${anchorBench ? "built" : "not built"}; shared machine: noisy`,
+);
 for (const r of table) console.log(r.map((c, i) => (c ?? "").padEnd(widths[i]!)).join("  "));

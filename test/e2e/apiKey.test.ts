@@ -32,7 +32,18 @@ function openAiServer(authorizations: string[]): http.Server {
       if (body.stream !== true) {
         const tool = body.tools?.[0]?.function.name;
         res.writeHead(200, { "content-type": "application/json" });
-        res.end(JSON.stringify({ choices: [{ message: { content: "OK", tool_calls: tool ? [{ id: "c1", type: "function", function: { name: tool, arguments: "{}" } }] : [] } }] }));
+        res.end(
+          JSON.stringify({
+            choices: [
+              {
+                message: {
+                  content: "OK",
+                  tool_calls: tool ? [{ id: "c1", type: "function", function: { name: tool, arguments: "{}" } }] : [],
+                },
+              },
+            ],
+          }),
+        );
         return;
       }
       res.writeHead(200, { "content-type": "text/event-stream" });
@@ -68,7 +79,10 @@ describe("an API key set through the command", { timeout: 180_000 }, () => {
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
     codeServer = await startCodeServer({
-      tools, profileDir: path.join(scratch, "profile"), vsix: packagedVsix(), workspace,
+      tools,
+      profileDir: path.join(scratch, "profile"),
+      vsix: packagedVsix(),
+      workspace,
       settings: { "hearth.model": `openai:${url}#test-model` },
       env: { HEARTH_HOME: hearthHome, HEARTH_OPENAI_API_KEY: "", OPENAI_API_KEY: "" },
     });
@@ -97,8 +111,16 @@ describe("an API key set through the command", { timeout: 180_000 }, () => {
     await input.waitFor({ state: "visible", timeout: 30_000 });
     await input.fill(KEY);
     await page.keyboard.press("Enter");
-    await waitFor(() => /the API key changed; restarting the kernel/.test(readHearthLog(codeServer!.userDataDir)), 30_000, "the kernel restart for the new key");
-    await waitFor(() => (readHearthLog(codeServer!.userDataDir).match(/kernel \S+ ready in/g) ?? []).length >= 2, 30_000, "the restarted kernel");
+    await waitFor(
+      () => /the API key changed; restarting the kernel/.test(readHearthLog(codeServer!.userDataDir)),
+      30_000,
+      "the kernel restart for the new key",
+    );
+    await waitFor(
+      () => (readHearthLog(codeServer!.userDataDir).match(/kernel \S+ ready in/g) ?? []).length >= 2,
+      30_000,
+      "the restarted kernel",
+    );
 
     const box = view.locator("#message textarea");
     await box.fill("hi", { timeout: 30_000 });

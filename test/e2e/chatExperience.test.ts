@@ -41,7 +41,10 @@ describe("the chat view people expect (issue 15)", { timeout: 300_000 }, () => {
     fs.mkdirSync(workspace);
     fs.writeFileSync(path.join(workspace, "README.md"), "# notes\n");
     server = await startCodeServer({
-      tools, profileDir: path.join(scratch, "profile"), vsix: packagedVsix(), workspace,
+      tools,
+      profileDir: path.join(scratch, "profile"),
+      vsix: packagedVsix(),
+      workspace,
       settings: { "hearth.model": `scripted:${SCRIPT}` },
       env: { HEARTH_ALLOW_SCRIPTED: "1" },
     });
@@ -86,7 +89,7 @@ describe("the chat view people expect (issue 15)", { timeout: 300_000 }, () => {
     assert.equal(await status.getAttribute("data-status"), "completed", (await status.textContent()) ?? "");
     const answer = view.locator('[data-testid="answer"]').last();
     assert.equal(await answer.locator("h2").textContent(), "Parsing a number");
-    assert.ok(await answer.locator("pre code .hljs-keyword").count() > 0, "the TypeScript block is highlighted");
+    assert.ok((await answer.locator("pre code .hljs-keyword").count()) > 0, "the TypeScript block is highlighted");
     const inert = await answer.evaluate((node) => ({
       dangerous: node.querySelectorAll("script, img, iframe, style, [onerror], [onclick], [style]").length,
       hrefs: Array.from(node.querySelectorAll("a[href]")).map((a: Element) => a.getAttribute("href")),
@@ -97,18 +100,37 @@ describe("the chat view people expect (issue 15)", { timeout: 300_000 }, () => {
     assert.match(inert.text, /<script>alert\('xss'\)<\/script>/, "raw HTML shows as text");
     // Tool calls as cards: target and the state (the failure readable without unfolding).
     const cards = view.locator('[data-testid="tool-call"]');
-    assert.deepEqual(await cards.evaluateAll((n) => n.map((c) => [c.querySelector('[data-testid="tool-target"]')?.textContent, (c as HTMLElement).dataset.status])), [["README.md", "succeeded"], ["missing.txt", "failed"]]);
+    assert.deepEqual(
+      await cards.evaluateAll((n) =>
+        n.map((c) => [c.querySelector('[data-testid="tool-target"]')?.textContent, (c as HTMLElement).dataset.status]),
+      ),
+      [
+        ["README.md", "succeeded"],
+        ["missing.txt", "failed"],
+      ],
+    );
     assert.match((await cards.nth(1).locator('[data-testid="tool-result"] summary').textContent()) ?? "", /^Error: /);
     assert.equal(await view.locator('[data-testid="turn-footer"]').count(), 1);
-    assert.match((await view.locator('[data-testid="announcer"]').textContent()) ?? "", /^Hearth answered: /, "the completed answer is announced once");
-    assert.equal(await view.locator('[aria-live]').count(), 1, "one live region, not the whole view");
+    assert.match(
+      (await view.locator('[data-testid="announcer"]').textContent()) ?? "",
+      /^Hearth answered: /,
+      "the completed answer is announced once",
+    );
+    assert.equal(await view.locator("[aria-live]").count(), 1, "one live region, not the whole view");
     await view.locator('[data-testid="code-block"]').first().scrollIntoViewIfNeeded();
     await shot("rendered-answer-and-cards");
     clock.mark("rendered answer");
 
     // Insert at cursor: the code lands in README.md's editor (the last active one).
     await view.locator('[data-testid="code-insert"]').first().click();
-    await page.waitForFunction(() => Array.from(document.querySelectorAll(".monaco-editor .view-line")).some((l) => l.textContent?.replace(/\u00a0/g, " ").includes("export function parse")), undefined, { timeout: 15_000 });
+    await page.waitForFunction(
+      () =>
+        Array.from(document.querySelectorAll(".monaco-editor .view-line")).some((l) =>
+          l.textContent?.replace(/\u00a0/g, " ").includes("export function parse"),
+        ),
+      undefined,
+      { timeout: 15_000 },
+    );
     await view.locator('[data-testid="code-copy"]').first().click();
     assert.equal(await view.locator('[data-testid="code-copy"]').first().textContent(), "Copied");
     stepsDone++;
@@ -132,7 +154,7 @@ describe("the chat view people expect (issue 15)", { timeout: 300_000 }, () => {
     const marker = view.locator('[data-testid="condensed-marker"]');
     await marker.waitFor({ state: "attached", timeout: 60_000 });
     assert.match((await marker.textContent()) ?? "", /You compacted the chat/);
-    assert.ok(await view.locator(".msg.condensed").count() > 0, "the condensed messages stay, dimmed");
+    assert.ok((await view.locator(".msg.condensed").count()) > 0, "the condensed messages stay, dimmed");
     await marker.scrollIntoViewIfNeeded();
     await shot("condensed-marker");
     stepsDone++;

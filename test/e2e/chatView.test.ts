@@ -38,7 +38,10 @@ describe("Hearth in a real VS Code workbench (code-server + headless Chromium)",
     fs.mkdirSync(workspace);
     fs.writeFileSync(path.join(workspace, "README.md"), "# a workspace for Hearth's e2e\n");
     server = await startCodeServer({
-      tools, profileDir: path.join(scratch, "profile"), vsix: packagedVsix(), workspace,
+      tools,
+      profileDir: path.join(scratch, "profile"),
+      vsix: packagedVsix(),
+      workspace,
       settings: { "hearth.model": `scripted:${SCRIPT}` },
       // The extension host passes its environment to the kernel through the launcher.
       env: { HEARTH_ALLOW_SCRIPTED: "1" },
@@ -71,11 +74,18 @@ describe("Hearth in a real VS Code workbench (code-server + headless Chromium)",
 
     // The extension host runs Node 24; the kernel runs on the Node 20 the installed .vsix ships.
     const log = readHearthLog(server!.userDataDir);
-    assert.match(log, new RegExp(`kernel starting: pid \\d+, Node ${buildInfo.nodeVersion} \\(ABI \\d+\\) at \\S+/extensions/${EXTENSION_ID}-${pkg.version}\\S*/runtime/bin/node \\(from bundled\\)`));
+    assert.match(
+      log,
+      new RegExp(
+        `kernel starting: pid \\d+, Node ${buildInfo.nodeVersion} \\(ABI \\d+\\) at \\S+/extensions/${EXTENSION_ID}-${pkg.version}\\S*/runtime/bin/node \\(from bundled\\)`,
+      ),
+    );
     assert.match(log, new RegExp(`kernel ${pkg.version.replace(/\./g, "\\.")} ready in \\d+ ms`));
     const activation = /activated in ([\d.]+) ms \(VS Code ([^,]+), extension host Node (v\d+)/.exec(log);
     assert.ok(activation, `the Hearth log records the activation time; it reads:\n${log}`);
-    t.diagnostic(`activation ${activation[1]} ms (VS Code ${activation[2]}, extension host ${activation[3]}); marks ${JSON.stringify(clock.marks)}`);
+    t.diagnostic(
+      `activation ${activation[1]} ms (VS Code ${activation[2]}, extension host ${activation[3]}); marks ${JSON.stringify(clock.marks)}`,
+    );
   });
 
   it("a message runs a turn: the answer streams into the view, a read needs no approval, a write is accepted in the editor and lands on disk, a rejected one is denied (spec 000 #8)", async (t) => {
@@ -88,11 +98,21 @@ describe("Hearth in a real VS Code workbench (code-server + headless Chromium)",
 
     // write_file asks; read_file (the round before) did not: the new file opens as a pending new
     // file with its lenses (issue 14: in the editor, no modal dialog).
-    const lens = (title: string) => page.locator(".monaco-editor .codelens-decoration a").filter({ hasText: new RegExp(`^${title.replace(/[()]/g, "\\$&")}$`) });
+    const lens = (title: string) =>
+      page.locator(".monaco-editor .codelens-decoration a").filter({ hasText: new RegExp(`^${title.replace(/[()]/g, "\\$&")}$`) });
     await lens("Accept (new file)").waitFor({ state: "visible", timeout: 60_000 });
     clock.mark("edit lenses shown");
-    assert.match((await page.locator(".tabs-container .tab.active").first().textContent()) ?? "", /summary\.txt/, "the pending file names its target");
-    assert.ok((await page.locator(".monaco-editor .view-line").allTextContents()).some((l) => l.replace(/\u00a0/g, " ") === "README: a workspace for Hearth's e2e"), "the pending file shows the proposed content");
+    assert.match(
+      (await page.locator(".tabs-container .tab.active").first().textContent()) ?? "",
+      /summary\.txt/,
+      "the pending file names its target",
+    );
+    assert.ok(
+      (await page.locator(".monaco-editor .view-line").allTextContents()).some(
+        (l) => l.replace(/\u00a0/g, " ") === "README: a workspace for Hearth's e2e",
+      ),
+      "the pending file shows the proposed content",
+    );
     assert.equal(await page.locator(".monaco-dialog-box").count(), 0, "no modal dialog");
     assert.equal(fs.existsSync(path.join(workspace, "summary.txt")), false, "nothing is written before the person accepts it");
     // Show diff opens the proposed content beside the file as it is (new: empty) in its own tab; it
@@ -109,14 +129,27 @@ describe("Hearth in a real VS Code workbench (code-server + headless Chromium)",
     assert.equal(await status.getAttribute("data-status"), "completed", `the turn's status reads: ${await status.textContent()}`);
     assert.equal((await view.locator('[data-testid="answer"]').allTextContents()).join(""), EXPECTED_ANSWER);
     assert.deepEqual(await view.locator('[data-testid="user-message"] .body').allTextContents(), ["Summarize README.md into summary.txt"]);
-    assert.deepEqual(await view.locator("details.reasoning").evaluateAll((nodes) => nodes.map((n) => [(n as HTMLDetailsElement).open, n.textContent])), [[false, "ReasoningThe person wants a summary saved."]], "reasoning streams into one folded block");
+    assert.deepEqual(
+      await view.locator("details.reasoning").evaluateAll((nodes) => nodes.map((n) => [(n as HTMLDetailsElement).open, n.textContent])),
+      [[false, "ReasoningThe person wants a summary saved."]],
+      "reasoning streams into one folded block",
+    );
     const calls = view.locator('[data-testid="tool-call"]');
-    assert.deepEqual([await calls.nth(0).getAttribute("data-tool"), await calls.nth(1).getAttribute("data-tool")], ["read_file", "write_file"]);
-    assert.deepEqual(await view.locator('[data-testid="tool-result"]').evaluateAll((nodes) => nodes.map((n) => (n as HTMLElement).dataset.ok)), ["true", "true"]);
+    assert.deepEqual(
+      [await calls.nth(0).getAttribute("data-tool"), await calls.nth(1).getAttribute("data-tool")],
+      ["read_file", "write_file"],
+    );
+    assert.deepEqual(
+      await view.locator('[data-testid="tool-result"]').evaluateAll((nodes) => nodes.map((n) => (n as HTMLElement).dataset.ok)),
+      ["true", "true"],
+    );
     assert.equal(fs.readFileSync(path.join(workspace, "summary.txt"), "utf8"), "README: a workspace for Hearth's e2e\n");
 
     const log = readHearthLog(server!.userDataDir);
-    assert.match(log, /approval: write_file \(idempotent_write\) call \S+ in run \S+ → approve \(accepted in the editor: the proposed change to summary\.txt as shown \(1 hunk\)\)/);
+    assert.match(
+      log,
+      /approval: write_file \(idempotent_write\) call \S+ in run \S+ → approve \(accepted in the editor: the proposed change to summary\.txt as shown \(1 hunk\)\)/,
+    );
     assert.doesNotMatch(log, /approval: read_file/, "a read asks no one");
     assert.equal((log.match(/approval: /g) ?? []).length, 1, "exactly one decision for the one request (Show diff does not answer)");
 
@@ -124,11 +157,19 @@ describe("Hearth in a real VS Code workbench (code-server + headless Chromium)",
     // session id and session/history, not from the page it had).
     await runCommand(page, "Developer: Reload Webviews");
     // data-history-messages counts the committed messages the view last loaded (0: a new chat).
-    await view.locator('[data-testid="transcript"][data-history-messages]:not([data-history-messages="0"])').waitFor({ state: "attached", timeout: 30_000 })
+    await view
+      .locator('[data-testid="transcript"][data-history-messages]:not([data-history-messages="0"])')
+      .waitFor({ state: "attached", timeout: 30_000 })
       .catch(async (e: Error) => {
-        throw new Error(`${e.message}\n(${await page.locator(`iframe.webview.ready[src*="extensionId=${EXTENSION_ID}"]`).count()} Hearth webview frames in the page)`);
+        throw new Error(
+          `${e.message}\n(${await page.locator(`iframe.webview.ready[src*="extensionId=${EXTENSION_ID}"]`).count()} Hearth webview frames in the page)`,
+        );
       });
-    assert.equal((await view.locator('[data-testid="answer"]').allTextContents()).join(""), EXPECTED_ANSWER, "history holds what was streamed (spec 000 #3)");
+    assert.equal(
+      (await view.locator('[data-testid="answer"]').allTextContents()).join(""),
+      EXPECTED_ANSWER,
+      "history holds what was streamed (spec 000 #3)",
+    );
     clock.mark("history shown after the view reloaded");
 
     // The second message continues the remembered session; Reject denies.
@@ -141,8 +182,15 @@ describe("Hearth in a real VS Code workbench (code-server + headless Chromium)",
     assert.equal(await status.getAttribute("data-status"), "completed", `the turn's status reads: ${await status.textContent()}`);
     assert.equal(fs.existsSync(path.join(workspace, "notes.txt")), false, "a rejected proposal writes nothing");
     assert.match((await view.locator('[data-testid="answer"]').allTextContents()).join(""), /Not written: you said no\.$/);
-    assert.match(readHearthLog(server!.userDataDir), /approval: write_file \(idempotent_write\) call \S+ in run \S+ → deny \(the person rejected the proposed change to notes\.txt in the editor; nothing was written\)/);
-    assert.equal((await view.locator('[data-testid="user-message"] .body').allTextContents()).length, 2, "one session: the first message from history, the second live");
+    assert.match(
+      readHearthLog(server!.userDataDir),
+      /approval: write_file \(idempotent_write\) call \S+ in run \S+ → deny \(the person rejected the proposed change to notes\.txt in the editor; nothing was written\)/,
+    );
+    assert.equal(
+      (await view.locator('[data-testid="user-message"] .body').allTextContents()).length,
+      2,
+      "one session: the first message from history, the second live",
+    );
     t.diagnostic(`marks ${JSON.stringify(clock.marks)}`);
   });
 
@@ -156,7 +204,11 @@ describe("Hearth in a real VS Code workbench (code-server + headless Chromium)",
     // Restart lives in the Kernel menu (issue 15).
     await view.locator('[data-testid="kernel-menu"] > summary').click();
     await view.locator("#restart").click();
-    await waitFor(() => (readHearthLog(server!.userDataDir).match(/kernel \S+ ready in/g) ?? []).length === 2, 30_000, "a second 'kernel ready' in the Hearth log");
+    await waitFor(
+      () => (readHearthLog(server!.userDataDir).match(/kernel \S+ ready in/g) ?? []).length === 2,
+      30_000,
+      "a second 'kernel ready' in the Hearth log",
+    );
     const log = readHearthLog(server!.userDataDir);
     assert.match(log, /restart requested[\s\S]*kernel \(pid \d+\) stopped[\s\S]*kernel starting/);
     await view.locator('[data-testid="kernel-ready"]').waitFor({ state: "attached", timeout: 30_000 });

@@ -68,16 +68,23 @@ describe("approvals in place: edit lenses in the file, shell cards in the chat (
     assert.match((await page.locator(".tabs-container .tab.active").first().textContent()) ?? "", /app\.txt/, "the target is open");
     // The proposed lines are drawn as `after` text (CSS content) at the end of their hunk; the file's
     // own lines stay as they are (nothing is written into the document).
-    const drawn = await page.locator(".monaco-editor .view-lines span").evaluateAll((spans) =>
-      spans.map((s) => getComputedStyle(s, "::after").content).filter((c) => c && c !== "none" && c !== "normal"));
-    assert.ok(drawn.some((c) => c.includes("+ TWO")) && drawn.some((c) => c.includes("+ FIVE ⏎ six")), `the proposed lines are drawn; drawn: ${JSON.stringify(drawn)}`);
+    const drawn = await page
+      .locator(".monaco-editor .view-lines span")
+      .evaluateAll((spans) => spans.map((s) => getComputedStyle(s, "::after").content).filter((c) => c && c !== "none" && c !== "normal"));
+    assert.ok(
+      drawn.some((c) => c.includes("+ TWO")) && drawn.some((c) => c.includes("+ FIVE ⏎ six")),
+      `the proposed lines are drawn; drawn: ${JSON.stringify(drawn)}`,
+    );
     assert.equal(fs.readFileSync(path.join(workspace, "app.txt"), "utf8"), APP, "nothing is written before Accept");
     await shot("a-proposal-lenses");
     await accept.click();
     assert.equal(await turnEnds(1), "completed");
     assert.equal(fs.readFileSync(path.join(workspace, "app.txt"), "utf8"), APP_PROPOSED, "the file on disk is exactly the proposal");
     await lens(page, "Reject").waitFor({ state: "detached", timeout: 10_000 });
-    assert.match(readHearthLog(server!.userDataDir), /approval: write_file \(idempotent_write\) call \S+ in run \S+ → approve \(accepted in the editor: the proposed change to app\.txt as shown \(2 hunks\)\)/);
+    assert.match(
+      readHearthLog(server!.userDataDir),
+      /approval: write_file \(idempotent_write\) call \S+ in run \S+ → approve \(accepted in the editor: the proposed change to app\.txt as shown \(2 hunks\)\)/,
+    );
     passed++;
   });
 
@@ -96,7 +103,10 @@ describe("approvals in place: edit lenses in the file, shell cards in the chat (
     assert.equal(await turnEnds(2), "completed");
     assert.deepEqual(fs.readFileSync(path.join(workspace, "app.txt")), before, "byte-identical");
     const view = webviewViewFrame(page, EXTENSION_ID);
-    assert.match((await view.locator('[data-testid="tool-result"]').last().textContent()) ?? "", /rejected the hunk at app\.txt after line 6 \(-0 \+1\)/);
+    assert.match(
+      (await view.locator('[data-testid="tool-result"]').last().textContent()) ?? "",
+      /rejected the hunk at app\.txt after line 6 \(-0 \+1\)/,
+    );
     passed++;
   });
 
@@ -105,15 +115,24 @@ describe("approvals in place: edit lenses in the file, shell cards in the chat (
     await send("Edit notes.txt");
     await lens(page, "Accept (1 hunk)").waitFor({ state: "visible", timeout: 60_000 });
     await shot("c-pending-notes");
-    await page.locator(".monaco-editor .view-line").filter({ hasText: /^alpha$/ }).click();
+    await page
+      .locator(".monaco-editor .view-line")
+      .filter({ hasText: /^alpha$/ })
+      .click();
     await page.keyboard.press("End");
     await page.keyboard.type(" typed");
     assert.equal(await turnEnds(3), "completed");
     await lens(page, "Reject").waitFor({ state: "detached", timeout: 10_000 });
     assert.equal(fs.readFileSync(path.join(workspace, "notes.txt"), "utf8"), NOTES, "nothing written");
-    assert.ok((await page.locator(".monaco-editor .view-line").allTextContents()).some((l) => l.replace(/\u00a0/g, " ") === "alpha typed"), "the typed text stays in the editor");
+    assert.ok(
+      (await page.locator(".monaco-editor .view-line").allTextContents()).some((l) => l.replace(/\u00a0/g, " ") === "alpha typed"),
+      "the typed text stays in the editor",
+    );
     const view = webviewViewFrame(page, EXTENSION_ID);
-    assert.match((await view.locator('[data-testid="tool-result"]').last().textContent()) ?? "", /changed notes\.txt in the editor while the proposal was pending/);
+    assert.match(
+      (await view.locator('[data-testid="tool-result"]').last().textContent()) ?? "",
+      /changed notes\.txt in the editor while the proposal was pending/,
+    );
     await shot("c-typed-denied");
     passed++;
   });
@@ -124,16 +143,25 @@ describe("approvals in place: edit lenses in the file, shell cards in the chat (
     await send("Run two commands");
     const card = view.locator('[data-testid="approval-card"][data-state="pending"]');
     await card.waitFor({ state: "visible", timeout: 60_000 });
-    assert.match((await card.locator('[data-testid="approval-ask"]').textContent()) ?? "", new RegExp(`^run in ${fs.realpathSync(workspace).replace(/[/.]/g, "\\$&")} .*\\necho allowed > shell-allowed\\.txt$`, "s"));
+    assert.match(
+      (await card.locator('[data-testid="approval-ask"]').textContent()) ?? "",
+      new RegExp(`^run in ${fs.realpathSync(workspace).replace(/[/.]/g, "\\$&")} .*\\necho allowed > shell-allowed\\.txt$`, "s"),
+    );
     assert.equal(await page.locator(".monaco-dialog-box").count(), 0, "no modal dialog");
     await shot("d-shell-card");
     await card.locator('[data-testid="approval-allow"]').click();
-    await view.locator('[data-testid="approval-card"][data-state="pending"]').filter({ hasText: "shell-denied" }).waitFor({ state: "visible", timeout: 60_000 });
+    await view
+      .locator('[data-testid="approval-card"][data-state="pending"]')
+      .filter({ hasText: "shell-denied" })
+      .waitFor({ state: "visible", timeout: 60_000 });
     await view.locator('[data-testid="approval-card"][data-state="pending"] [data-testid="approval-deny"]').click();
     assert.equal(await turnEnds(4), "completed");
     assert.equal(fs.readFileSync(path.join(workspace, "shell-allowed.txt"), "utf8"), "allowed\n");
     assert.equal(fs.existsSync(path.join(workspace, "shell-denied.txt")), false);
-    assert.deepEqual(await view.locator('[data-testid="approval-outcome"]').allTextContents(), ["Allowed: allowed on its card in the chat", "Denied: the person denied it on its card in the chat"]);
+    assert.deepEqual(await view.locator('[data-testid="approval-outcome"]').allTextContents(), [
+      "Allowed: allowed on its card in the chat",
+      "Denied: the person denied it on its card in the chat",
+    ]);
     const log = readHearthLog(server!.userDataDir);
     assert.equal((log.match(/approval: shell /g) ?? []).length, 2, "exactly one answer per request");
     await shot("d-shell-answered");

@@ -40,7 +40,8 @@ describe("first run: the welcome, one-click model, status bar and a resumable do
   let passed = 0;
 
   const shot = (name: string) => browser!.page.screenshot({ path: path.join(runDir, name) });
-  const statusBarText = () => browser!.page.locator(".part.statusbar .statusbar-item", { hasText: "Hearth:" }).first().textContent({ timeout: 30_000 });
+  const statusBarText = () =>
+    browser!.page.locator(".part.statusbar .statusbar-item", { hasText: "Hearth:" }).first().textContent({ timeout: 30_000 });
 
   before(async () => {
     const tools = findTools();
@@ -51,13 +52,35 @@ describe("first run: the welcome, one-click model, status bar and a resumable do
     fs.copyFileSync(chat, lmStudioModel);
     // The download: a real GGUF of several of the downloader's 5 MB chunks, so it loads afterwards.
     const big = path.join(scratch, "download.gguf");
-    execFileSync(process.execPath, [path.join(ROOT, "test/fixtures/make-tiny-model.mjs"), "--out", big, "--arch", "qwen2", "--type", "F32",
-      "--n-embd", "384", "--n-layer", "4", "--n-ff", "1152", "--name", "synthetic download"], { stdio: "ignore" });
+    execFileSync(
+      process.execPath,
+      [
+        path.join(ROOT, "test/fixtures/make-tiny-model.mjs"),
+        "--out",
+        big,
+        "--arch",
+        "qwen2",
+        "--type",
+        "F32",
+        "--n-embd",
+        "384",
+        "--n-layer",
+        "4",
+        "--n-ff",
+        "1152",
+        "--name",
+        "synthetic download",
+      ],
+      { stdio: "ignore" },
+    );
     downloadBody = fs.readFileSync(big);
     assert.ok(downloadBody.length > 20 * MB, `the download fixture is ${downloadBody.length} bytes`);
     files = await startModelFileServer(downloadBody);
     server = await startCodeServer({
-      tools, profileDir: path.join(scratch, "profile"), vsix: packagedVsix(), workspace,
+      tools,
+      profileDir: path.join(scratch, "profile"),
+      vsix: packagedVsix(),
+      workspace,
       env: { HOME: home, HEARTH_HOME: hearthHome, HF_ENDPOINT: files.url, HEARTH_THREADS: "1", HEARTH_CONTEXT_SIZE: "4096" },
     });
     browser = await launchBrowser(tools, path.join(scratch, "browser"));
@@ -85,7 +108,10 @@ describe("first run: the welcome, one-click model, status bar and a resumable do
       fs.writeFileSync(path.join(runDir, "Hearth.log"), readHearthLog(server.userDataDir));
       fs.copyFileSync(server.logFile, path.join(runDir, "code-server.log"));
     }
-    fs.writeFileSync(path.join(runDir, "result.json"), JSON.stringify({ passed, marks: clock.marks, consoleErrors: browser?.consoleErrors ?? [] }, null, 2));
+    fs.writeFileSync(
+      path.join(runDir, "result.json"),
+      JSON.stringify({ passed, marks: clock.marks, consoleErrors: browser?.consoleErrors ?? [] }, null, 2),
+    );
     if (passed === 3) fs.rmSync(scratch, { recursive: true, force: true });
     else console.error(`e2e artifacts: ${runDir} (profile kept in ${scratch})`);
   });
@@ -105,15 +131,25 @@ describe("first run: the welcome, one-click model, status bar and a resumable do
     const defaults = view.locator('[data-testid="recommended-model"][data-default="true"]');
     assert.equal(await defaults.count(), 1, "exactly one recommended download is the default");
     assert.match((await defaults.locator('[data-testid="model-facts"]').textContent()) ?? "", /GB · Q4_K_M · recommended for this machine/);
-    defaultDownload = { name: (await defaults.locator('[data-testid="model-name"]').textContent())!, spec: (await defaults.getAttribute("data-spec"))! };
-    assert.equal(await view.locator("#server-url, #server-model, #use-server, #set-api-key").count(), 4, "the server choice and its key button are offered");
+    defaultDownload = {
+      name: (await defaults.locator('[data-testid="model-name"]').textContent())!,
+      spec: (await defaults.getAttribute("data-spec"))!,
+    };
+    assert.equal(
+      await view.locator("#server-url, #server-model, #use-server, #set-api-key").count(),
+      4,
+      "the server choice and its key button are offered",
+    );
     assert.match((await statusBarText()) ?? "", /Hearth: no model · choose a model/);
     await shot("1-welcome.png");
 
     await found.getByRole("button", { name: "Use" }).click();
     await view.locator('[data-testid="model-line"][data-state="loaded"]').waitFor({ state: "visible", timeout: 90_000 });
     clock.mark("model loaded");
-    const settings = JSON.parse(fs.readFileSync(path.join(server!.userDataDir, "User", "settings.json"), "utf8")) as Record<string, unknown>;
+    const settings = JSON.parse(fs.readFileSync(path.join(server!.userDataDir, "User", "settings.json"), "utf8")) as Record<
+      string,
+      unknown
+    >;
     assert.equal(settings["hearth.model"], lmStudioModel, "the choice is written to the user's (global) settings");
     await shot("2-model-ready.png");
 
@@ -124,7 +160,7 @@ describe("first run: the welcome, one-click model, status bar and a resumable do
     await status.waitFor({ state: "attached", timeout: 120_000 });
     clock.mark("first turn completed");
     assert.equal(await status.getAttribute("data-status"), "completed", `the turn's status reads: ${await status.textContent()}`);
-    assert.ok(((await view.locator('[data-testid="answer"]').allTextContents()).join("")).length > 0, "the model answered");
+    assert.ok((await view.locator('[data-testid="answer"]').allTextContents()).join("").length > 0, "the model answered");
     assert.match(readHearthLog(server!.userDataDir), /model: .*tiny-qwen2-chat\.gguf is loaded/);
     await shot("3-answered.png");
     t.diagnostic(`marks ${JSON.stringify(clock.marks)}`);
@@ -133,13 +169,18 @@ describe("first run: the welcome, one-click model, status bar and a resumable do
 
   it("(b) the status bar shows the model's state through the load and the turn", async () => {
     await waitFor(async () => /· ready$/.test((await statusBarText()) ?? ""), 30_000, "the status bar to say ready after the turn");
-    const states = await browser!.page.locator(".part.statusbar").evaluateAll(() => (window as unknown as { hearthStates: string[] }).hearthStates);
+    const states = await browser!.page
+      .locator(".part.statusbar")
+      .evaluateAll(() => (window as unknown as { hearthStates: string[] }).hearthStates);
     const names = states.map((s) => s.replace(/^.*· /, ""));
     const order = ["choose a model", "loading", "ready", "busy", "ready"];
     let at = 0;
     for (const s of names) if (at < order.length && s.startsWith(order[at]!)) at++;
     assert.equal(at, order.length, `the status bar went through ${order.join(" → ")}; it showed: ${states.join(" | ")}`);
-    assert.ok(states.some((s) => s.includes("tiny-qwen2-chat")), "it names the model");
+    assert.ok(
+      states.some((s) => s.includes("tiny-qwen2-chat")),
+      "it names the model",
+    );
     passed++;
   });
 
@@ -152,7 +193,11 @@ describe("first run: the welcome, one-click model, status bar and a resumable do
     const progress = view.locator('[data-testid="model-progress"][data-phase="download"]');
     await progress.waitFor({ state: "visible", timeout: 60_000 });
     // Everything but the trickling first chunk arrives at once: wait for it, then cancel.
-    await waitFor(async () => (await progress.locator("progress").evaluateAll((p) => (p[0] as HTMLProgressElement | undefined)?.value ?? 0)) > 0.5, 60_000, "more than half the download");
+    await waitFor(
+      async () => (await progress.locator("progress").evaluateAll((p) => (p[0] as HTMLProgressElement | undefined)?.value ?? 0)) > 0.5,
+      60_000,
+      "more than half the download",
+    );
     const detail = (await progress.locator('[data-testid="model-progress-detail"]').textContent()) ?? "";
     assert.match(detail, /^[\d.]+ MB of [\d.]+ MB · [\d.]+ [KMG]?B\/s( · .+ left)?$/, `the view shows bytes, total and speed: ${detail}`);
     const toast = page.locator(".notifications-toasts .notification-toast", { hasText: "Downloading" });
@@ -173,7 +218,10 @@ describe("first run: the welcome, one-click model, status bar and a resumable do
     await page.locator(".quick-input-list .monaco-list-row", { hasText: defaultDownload.name }).first().click({ timeout: 30_000 });
     await view.locator('[data-testid="model-line"][data-state="loaded"]').waitFor({ state: "visible", timeout: 120_000 });
     clock.mark("download resumed and loaded");
-    assert.ok(files!.sentBytes() <= downloadBody.length - 5 * MB, `the resumed download fetched ${files!.sentBytes()} of ${downloadBody.length} bytes`);
+    assert.ok(
+      files!.sentBytes() <= downloadBody.length - 5 * MB,
+      `the resumed download fetched ${files!.sentBytes()} of ${downloadBody.length} bytes`,
+    );
     const done = fs.readdirSync(path.join(hearthHome, "models")).filter((f) => f.endsWith(".gguf"));
     assert.equal(done.length, 1);
     assert.ok(fs.readFileSync(path.join(hearthHome, "models", done[0]!)).equals(downloadBody), "the resumed file is whole and exact");

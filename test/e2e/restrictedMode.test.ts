@@ -32,13 +32,23 @@ describe("Restricted Mode in a real VS Code workbench", { timeout: 180_000 }, ()
     fs.mkdirSync(workspace);
     fs.writeFileSync(path.join(workspace, "README.md"), "# untrusted\n");
     const script = path.join(scratch, "script.json");
-    fs.writeFileSync(script, JSON.stringify({ rounds: [
-      { expectTools: READ_ONLY, text: ["I can read this folder, but not change it."] },
-      { expectTools: [...READ_ONLY, "edit_file", "shell", "write_file"], text: ["Now I could write too."] },
-    ] }));
+    fs.writeFileSync(
+      script,
+      JSON.stringify({
+        rounds: [
+          { expectTools: READ_ONLY, text: ["I can read this folder, but not change it."] },
+          { expectTools: [...READ_ONLY, "edit_file", "shell", "write_file"], text: ["Now I could write too."] },
+        ],
+      }),
+    );
     server = await startCodeServer({
-      tools, profileDir: path.join(scratch, "profile"), vsix: packagedVsix(), workspace, workspaceTrust: "untrusted",
-      settings: { "hearth.model": `scripted:${script}` }, env: { HEARTH_ALLOW_SCRIPTED: "1", HEARTH_HOME: path.join(scratch, "hearth") },
+      tools,
+      profileDir: path.join(scratch, "profile"),
+      vsix: packagedVsix(),
+      workspace,
+      workspaceTrust: "untrusted",
+      settings: { "hearth.model": `scripted:${script}` },
+      env: { HEARTH_ALLOW_SCRIPTED: "1", HEARTH_HOME: path.join(scratch, "hearth") },
     });
     browser = await launchBrowser(tools, path.join(scratch, "browser"));
     await openWorkbench(browser.page, server.workbenchUrl);
@@ -59,26 +69,40 @@ describe("Restricted Mode in a real VS Code workbench", { timeout: 180_000 }, ()
     const view = webviewViewFrame(page, EXTENSION_ID);
     const banner = view.locator('[data-testid="restricted-mode"]');
     await banner.waitFor({ state: "visible", timeout: 60_000 });
-    assert.match((await banner.textContent()) ?? "", /Restricted Mode.*only reads, lists and searches.*will not write or edit files, run commands or use the network/s);
+    assert.match(
+      (await banner.textContent()) ?? "",
+      /Restricted Mode.*only reads, lists and searches.*will not write or edit files, run commands or use the network/s,
+    );
 
     const box = view.locator("#message textarea");
     const status = view.locator('[data-testid="turn-status"]');
     await box.fill("what can you do here?", { timeout: 30_000 });
     await box.press("Enter");
     await status.first().waitFor({ state: "attached", timeout: 60_000 });
-    assert.equal(await status.first().getAttribute("data-status"), "completed", `the read-only turn reads: ${await status.first().textContent()}`);
+    assert.equal(
+      await status.first().getAttribute("data-status"),
+      "completed",
+      `the read-only turn reads: ${await status.first().textContent()}`,
+    );
     await page.screenshot({ path: path.join(runDir, "restricted.png") });
 
     await banner.getByRole("button", { name: "Manage Workspace Trust" }).click();
     const trust = page.locator(".workspace-trust-editor");
     await trust.waitFor({ state: "visible", timeout: 30_000 });
-    await trust.getByRole("button", { name: /^Trust/ }).first().click();
+    await trust
+      .getByRole("button", { name: /^Trust/ })
+      .first()
+      .click();
     await banner.waitFor({ state: "hidden", timeout: 30_000 });
 
     await box.fill("and now?", { timeout: 30_000 });
     await box.press("Enter");
     await status.nth(1).waitFor({ state: "attached", timeout: 60_000 });
-    assert.equal(await status.nth(1).getAttribute("data-status"), "completed", `the trusted turn reads: ${await status.nth(1).textContent()}`);
+    assert.equal(
+      await status.nth(1).getAttribute("data-status"),
+      "completed",
+      `the trusted turn reads: ${await status.nth(1).textContent()}`,
+    );
     passed = true;
   });
 });

@@ -46,7 +46,10 @@ describe("the folder's kernel is shared and outlives the window (issue 12, item 
     const script = path.join(scratch, "slow-count.json");
     fs.writeFileSync(script, JSON.stringify({ rounds: [{ text: DELTAS, delayMs: 500 }] }));
     server = await startCodeServer({
-      tools, profileDir, vsix: packagedVsix(), workspace,
+      tools,
+      profileDir,
+      vsix: packagedVsix(),
+      workspace,
       settings: { "hearth.model": `scripted:${script}` },
       // The same HEARTH_HOME for the workbench and the terminal: one journal, one kernel.
       env: { HEARTH_ALLOW_SCRIPTED: "1", HEARTH_HOME: home },
@@ -70,7 +73,11 @@ describe("the folder's kernel is shared and outlives the window (issue 12, item 
     const box = view.locator("#message textarea");
     await box.fill(MESSAGE, { timeout: 30_000 });
     await box.press("Enter");
-    await waitFor(async () => ((await view.locator('[data-testid="answer"]').allTextContents()).join("")).length > 0, 30_000, "the answer to start streaming");
+    await waitFor(
+      async () => (await view.locator('[data-testid="answer"]').allTextContents()).join("").length > 0,
+      30_000,
+      "the answer to start streaming",
+    );
     clock.mark("turn streaming");
     await shot("1-turn-streaming.png");
 
@@ -80,7 +87,11 @@ describe("the folder's kernel is shared and outlives the window (issue 12, item 
     const env: NodeJS.ProcessEnv = { ...process.env, HEARTH_HOME: home, HEARTH_DEBUG: "1" };
     delete env.NODE_OPTIONS;
     delete env.NODE_TEST_CONTEXT;
-    const cli = spawnSync(path.join(installed, "runtime/bin/node"), [path.join(installed, "dist/cli.mjs"), "sessions", "--workspace", workspace, "--json"], { encoding: "utf8", env, timeout: 60_000 });
+    const cli = spawnSync(
+      path.join(installed, "runtime/bin/node"),
+      [path.join(installed, "dist/cli.mjs"), "sessions", "--workspace", workspace, "--json"],
+      { encoding: "utf8", env, timeout: 60_000 },
+    );
     assert.equal(cli.status, 0, cli.stderr);
     clock.mark("hearth sessions answered");
     assert.match(cli.stderr, new RegExp(`hearth: joined kernel pid ${kernelPid} `), "the CLI joined the editor's kernel");
@@ -100,11 +111,21 @@ describe("the folder's kernel is shared and outlives the window (issue 12, item 
     clock.mark("window reloaded");
     const view = webviewViewFrame(page, EXTENSION_ID);
     // The Hearth container stays open across a reload in most layouts; open it if it did not.
-    const shown = await view.locator('[data-testid="transcript"]').waitFor({ state: "attached", timeout: 20_000 }).then(() => true, () => false);
+    const shown = await view
+      .locator('[data-testid="transcript"]')
+      .waitFor({ state: "attached", timeout: 20_000 })
+      .then(
+        () => true,
+        () => false,
+      );
     if (!shown) await openActivityBarContainer(page, "Hearth");
     // Following: the view shows the turn as running (the composer busy) and the answer grows.
     await view.locator('.composer[data-busy="true"]').waitFor({ state: "attached", timeout: 60_000 });
-    await waitFor(async () => ((await view.locator('[data-testid="answer"]').allTextContents()).join("")).length > 0, 30_000, "the followed turn's answer in the reloaded view");
+    await waitFor(
+      async () => (await view.locator('[data-testid="answer"]').allTextContents()).join("").length > 0,
+      30_000,
+      "the followed turn's answer in the reloaded view",
+    );
     clock.mark("reloaded view follows the turn");
     await shot("2-after-reload-following.png");
     assert.equal(lockPid(), kernelPid, "the same kernel owns the journal: the reload did not restart it");
@@ -113,7 +134,11 @@ describe("the folder's kernel is shared and outlives the window (issue 12, item 
     await status.waitFor({ state: "attached", timeout: 60_000 });
     clock.mark("followed turn completed");
     assert.equal(await status.getAttribute("data-status"), "completed", `the turn's status reads: ${await status.textContent()}`);
-    assert.equal((await view.locator('[data-testid="answer"]').allTextContents()).join(""), DELTAS.join(""), "the whole answer, including what streamed before the reload");
+    assert.equal(
+      (await view.locator('[data-testid="answer"]').allTextContents()).join(""),
+      DELTAS.join(""),
+      "the whole answer, including what streamed before the reload",
+    );
     assert.deepEqual(await view.locator('[data-testid="user-message"] .body').allTextContents(), [MESSAGE]);
     await shot("3-followed-turn-completed.png");
 

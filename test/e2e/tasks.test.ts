@@ -27,12 +27,18 @@ const NOTES = "notes written by a background task\n";
 // the chat turn asks for the same write: it is answered in the file (Reject), the task's by its notification.
 const SCRIPT = {
   rounds: [
-    { text: ["Working ", "on ", "the ", "notes, ", "slowly. "], delayMs: 900, toolCalls: [{ name: "write_file", arguments: { path: "notes.txt", content: NOTES } }] },
+    {
+      text: ["Working ", "on ", "the ", "notes, ", "slowly. "],
+      delayMs: 900,
+      toolCalls: [{ name: "write_file", arguments: { path: "notes.txt", content: NOTES } }],
+    },
     { text: ["Done: ", "notes.txt ", "is written."], delayMs: 600 },
   ],
 };
 
-describe("background tasks in the workbench (issue 12: Tasks view, notification approvals, the CLI sees the same task)", { timeout: 240_000 }, () => {
+describe("background tasks in the workbench (issue 12: Tasks view, notification approvals, the CLI sees the same task)", {
+  timeout: 240_000,
+}, () => {
   const runDir = newRunDir("tasks");
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "hearth-e2e-tasks-"));
   const workspace = path.join(scratch, "workspace");
@@ -52,7 +58,10 @@ describe("background tasks in the workbench (issue 12: Tasks view, notification 
     const script = path.join(scratch, "task-script.json");
     fs.writeFileSync(script, JSON.stringify(SCRIPT));
     server = await startCodeServer({
-      tools, profileDir, vsix: packagedVsix(), workspace,
+      tools,
+      profileDir,
+      vsix: packagedVsix(),
+      workspace,
       settings: { "hearth.model": `scripted:${script}` },
       env: { HEARTH_ALLOW_SCRIPTED: "1", HEARTH_HOME: home },
     });
@@ -96,7 +105,10 @@ describe("background tasks in the workbench (issue 12: Tasks view, notification 
     await taskRow("waiting for approval").waitFor({ state: "visible", timeout: 30_000 });
     clock.mark("task approval notified");
     assert.equal(await page.locator(".monaco-dialog-box").count(), 0, "no modal dialog");
-    assert.ok(await page.locator(".statusbar-item", { hasText: "1 awaiting approval" }).count(), "the status bar counts the approval waiting");
+    assert.ok(
+      await page.locator(".statusbar-item", { hasText: "1 awaiting approval" }).count(),
+      "the status bar counts the approval waiting",
+    );
     assert.equal(fs.existsSync(path.join(workspace, "notes.txt")), false, "nothing is written before the person allows it");
     await shot("2-task-approval-notification.png");
 
@@ -106,7 +118,10 @@ describe("background tasks in the workbench (issue 12: Tasks view, notification 
     await taskRow("completed").waitFor({ state: "visible", timeout: 60_000 });
     clock.mark("task completed in the view");
     const log = readHearthLog(server!.userDataDir);
-    assert.match(log, /approval: write_file \(idempotent_write\) call \S+ in run \S+ → approve \(allowed from the notification of task "Write the task notes/);
+    assert.match(
+      log,
+      /approval: write_file \(idempotent_write\) call \S+ in run \S+ → approve \(allowed from the notification of task "Write the task notes/,
+    );
 
     // The chat's own turn asked for the same write in the file (its round 0); it is answered there.
     const lens = page.locator(".monaco-editor .codelens-decoration a").filter({ hasText: /^Reject$/ });
@@ -118,7 +133,9 @@ describe("background tasks in the workbench (issue 12: Tasks view, notification 
     // Expanded, the task shows its result.
     await taskRow("completed").click();
     await page.keyboard.press("ArrowRight");
-    await page.locator(".monaco-list-row", { hasText: "Result: Done: notes.txt is written." }).waitFor({ state: "visible", timeout: 30_000 });
+    await page
+      .locator(".monaco-list-row", { hasText: "Result: Done: notes.txt is written." })
+      .waitFor({ state: "visible", timeout: 30_000 });
     await shot("3-task-completed.png");
   });
 
@@ -129,13 +146,20 @@ describe("background tasks in the workbench (issue 12: Tasks view, notification 
     const env: NodeJS.ProcessEnv = { ...process.env, HEARTH_HOME: home };
     delete env.NODE_OPTIONS;
     delete env.NODE_TEST_CONTEXT;
-    const cli = spawnSync(path.join(installed, "runtime/bin/node"), [path.join(installed, "dist/cli.mjs"), "tasks", "--workspace", workspace, "--json"], { encoding: "utf8", env, timeout: 60_000 });
+    const cli = spawnSync(
+      path.join(installed, "runtime/bin/node"),
+      [path.join(installed, "dist/cli.mjs"), "tasks", "--workspace", workspace, "--json"],
+      { encoding: "utf8", env, timeout: 60_000 },
+    );
     assert.equal(cli.status, 0, cli.stderr);
     fs.writeFileSync(path.join(runDir, "hearth-tasks.json"), cli.stdout);
     const { tasks } = JSON.parse(cli.stdout) as { tasks: { delegationId: string; title: string; state: string }[] };
     const started = /tasks: started task (\S+) "/.exec(readHearthLog(server!.userDataDir));
     assert.ok(started, "the editor logged the task it started");
-    assert.deepEqual(tasks.map((t) => [t.delegationId, t.title, t.state]), [[started[1], TITLE, "completed"]]);
+    assert.deepEqual(
+      tasks.map((t) => [t.delegationId, t.title, t.state]),
+      [[started[1], TITLE, "completed"]],
+    );
     passed = true;
   });
 });

@@ -76,18 +76,31 @@ describe("undo a turn's edits from the chat and the command (issue 14 item 5)", 
     await panel.locator('[data-testid="undo-edits"]').click();
     const confirm = panel.locator('[data-testid="undo-confirm"]');
     await confirm.waitFor({ state: "visible", timeout: 10_000 });
-    assert.deepEqual(await confirm.locator("li").allTextContents(), ["restore app.txt", "remove new.txt"], "the question names each file and what happens to it");
+    assert.deepEqual(
+      await confirm.locator("li").allTextContents(),
+      ["restore app.txt", "remove new.txt"],
+      "the question names each file and what happens to it",
+    );
     assert.equal(fs.readFileSync(file("app.txt"), "utf8"), "one\nTWO\nthree\n", "nothing is undone before the person confirms");
     await shot("e-undo-confirm");
     await confirm.locator('[data-testid="undo-confirm-go"]').click();
 
     const outcomes = panel.locator('[data-testid="undo-outcome"]');
     await outcomes.nth(1).waitFor({ state: "attached", timeout: 30_000 });
-    assert.deepEqual(await outcomes.evaluateAll((items) => items.map((i) => [(i as HTMLElement).dataset.path, (i as HTMLElement).dataset.outcome])), [["app.txt", "restored"], ["new.txt", "removed"]]);
+    assert.deepEqual(
+      await outcomes.evaluateAll((items) => items.map((i) => [(i as HTMLElement).dataset.path, (i as HTMLElement).dataset.outcome])),
+      [
+        ["app.txt", "restored"],
+        ["new.txt", "removed"],
+      ],
+    );
     assert.deepEqual(fs.readFileSync(file("app.txt")), APP, "the exact bytes before the turn");
     assert.equal(fs.existsSync(file("new.txt")), false, "the file the turn created is gone");
     await panel.locator('[data-testid="undo-done"]').waitFor({ state: "visible", timeout: 10_000 });
-    assert.match(readHearthLog(started.server!.userDataDir), /undo of run \S+: app\.txt restored: restored `app\.txt` to its 14 bytes before the turn/);
+    assert.match(
+      readHearthLog(started.server!.userDataDir),
+      /undo of run \S+: app\.txt restored: restored `app\.txt` to its 14 bytes before the turn/,
+    );
     await shot("e-undone-from-chat");
     passed++;
   });

@@ -12,16 +12,25 @@ import { DIST, startTestKernel, tempDir } from "../support/kernelProcess.js";
 /** Sends raw bytes and collects raw framed replies: the way a broken client would talk. */
 function rawKernel() {
   const root = tempDir("raw");
-  const child = spawn(process.execPath, [path.join(DIST, "sidecar.mjs"), "--workspace", root, "--db", path.join(tempDir("rawdb"), "j.sqlite")], { stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(
+    process.execPath,
+    [path.join(DIST, "sidecar.mjs"), "--workspace", root, "--db", path.join(tempDir("rawdb"), "j.sqlite")],
+    { stdio: ["pipe", "pipe", "pipe"] },
+  );
   let buffer = "";
   const waiters: (() => void)[] = [];
   child.stdout.setEncoding("utf8");
   child.stdout.on("data", (d: string) => {
     buffer += d;
-    waiters.splice(0).forEach((w) => { w(); });
+    waiters.splice(0).forEach((w) => {
+      w();
+    });
   });
   const replies = (): { id: unknown; result?: unknown; error?: { code: number; message: string } }[] =>
-    buffer.split(/Content-Length: \d+\r\n\r\n/).filter(Boolean).map((b) => JSON.parse(b));
+    buffer
+      .split(/Content-Length: \d+\r\n\r\n/)
+      .filter(Boolean)
+      .map((b) => JSON.parse(b));
   return {
     child,
     sendBody(body: string | Buffer) {
@@ -36,7 +45,10 @@ function rawKernel() {
       const deadline = Date.now() + 10_000;
       while (replies().length < n) {
         if (Date.now() > deadline) throw new Error(`timed out waiting for ${n} replies; got ${buffer}`);
-        await new Promise<void>((r) => { waiters.push(r); setTimeout(r, 200); });
+        await new Promise<void>((r) => {
+          waiters.push(r);
+          setTimeout(r, 200);
+        });
       }
       return replies();
     },
@@ -45,7 +57,9 @@ function rawKernel() {
 
 describe("kernel protocol", () => {
   const kernels: { stop(): Promise<void> }[] = [];
-  after(async () => { for (const k of kernels) await k.stop(); });
+  after(async () => {
+    for (const k of kernels) await k.stop();
+  });
 
   it("initialize returns kernel version, protocol version, workspace root and capabilities", async () => {
     const k = startTestKernel();
@@ -61,7 +75,10 @@ describe("kernel protocol", () => {
   it("refuses a client that speaks another protocol version", async () => {
     const k = startTestKernel();
     kernels.push(k);
-    await assert.rejects(k.client.request("initialize", { clientName: "t", clientVersion: "0", protocolVersion: PROTOCOL_VERSION + 1 }), (e: KernelRequestError) => e.code === ErrorCode.InvalidParams && /protocol mismatch/.test(e.message));
+    await assert.rejects(
+      k.client.request("initialize", { clientName: "t", clientVersion: "0", protocolVersion: PROTOCOL_VERSION + 1 }),
+      (e: KernelRequestError) => e.code === ErrorCode.InvalidParams && /protocol mismatch/.test(e.message),
+    );
   });
 
   it("every protocol method answers: implemented, or NotImplemented with a clear message, never MethodNotFound", async () => {
@@ -86,8 +103,19 @@ describe("kernel protocol", () => {
       raw.send({ hello: "world", id: 2 });
       raw.send({ jsonrpc: "2.0", id: 3, method: "no/such-method", params: {} });
       raw.send({ jsonrpc: "2.0", id: 4, method: "session/history", params: { sessionId: 42 } });
-      raw.sendBody(Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":5,"method":"initialize","params":{"pad":"'), Buffer.alloc(9 * 1024 * 1024, 97), Buffer.from('"}}')]));
-      raw.send({ jsonrpc: "2.0", id: 6, method: "initialize", params: { clientName: "raw", clientVersion: "0", protocolVersion: PROTOCOL_VERSION } });
+      raw.sendBody(
+        Buffer.concat([
+          Buffer.from('{"jsonrpc":"2.0","id":5,"method":"initialize","params":{"pad":"'),
+          Buffer.alloc(9 * 1024 * 1024, 97),
+          Buffer.from('"}}'),
+        ]),
+      );
+      raw.send({
+        jsonrpc: "2.0",
+        id: 6,
+        method: "initialize",
+        params: { clientName: "raw", clientVersion: "0", protocolVersion: PROTOCOL_VERSION },
+      });
       const replies = await raw.waitForReplies(6);
       const byId = new Map(replies.map((r) => [r.id, r]));
       assert.equal(replies[0]!.error?.code, ErrorCode.ParseError);

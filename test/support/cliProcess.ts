@@ -18,12 +18,18 @@ export function isolatedEnv(root: string, idleSeconds = 2): Record<string, strin
 
 export function startCli(args: string[], env: Record<string, string>, extra: SpawnOptions = {}) {
   const child = spawn(process.execPath, [path.join(DIST, "cli.mjs"), ...args], {
-    stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env }, ...extra,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, ...env },
+    ...extra,
   });
   let stdout = "";
   let stderr = "";
-  child.stdout!.setEncoding("utf8").on("data", (c: string) => { stdout += c; });
-  child.stderr!.setEncoding("utf8").on("data", (c: string) => { stderr += c; });
+  child.stdout!.setEncoding("utf8").on("data", (c: string) => {
+    stdout += c;
+  });
+  child.stderr!.setEncoding("utf8").on("data", (c: string) => {
+    stderr += c;
+  });
   const result = new Promise<CliResult>((resolve) => child.once("close", (code, signal) => resolve({ code, signal, stdout, stderr })));
   return { child, result };
 }

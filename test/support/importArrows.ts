@@ -11,7 +11,8 @@ export interface Violation {
 }
 
 const NODE_BUILTINS = new Set(builtinModules);
-const IMPORT_RE = /(?:^|[^\w.])(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|require\(\s*["']([^"']+)["']\s*\)|^\s*import\s*["']([^"']+)["']/gm;
+const IMPORT_RE =
+  /(?:^|[^\w.])(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|require\(\s*["']([^"']+)["']\s*\)|^\s*import\s*["']([^"']+)["']/gm;
 
 /** The area a file belongs to: the most specific matching folder. */
 export function areaOf(rel: string): string | null {
@@ -32,7 +33,16 @@ const ALLOWED_AREAS: Record<string, string[]> = {
   extension: ["shared", "shared/node"],
   webview: ["shared"],
   "sidecar/cli": ["shared", "shared/node"],
-  "sidecar/main": ["sidecar/rpc", "sidecar/kernel", "sidecar/agent", "sidecar/tools", "sidecar/inference", "sidecar/journal", "shared", "shared/node"],
+  "sidecar/main": [
+    "sidecar/rpc",
+    "sidecar/kernel",
+    "sidecar/agent",
+    "sidecar/tools",
+    "sidecar/inference",
+    "sidecar/journal",
+    "shared",
+    "shared/node",
+  ],
   // shared/node: the socket handshake both ends speak is defined once, beside its client (issue 12).
   "sidecar/rpc": ["sidecar/kernel", "shared", "shared/node"],
   "sidecar/kernel": ["sidecar/agent", "sidecar/tools", "sidecar/inference", "sidecar/journal", "shared", "shared/node"],
@@ -54,7 +64,11 @@ const ALLOWED_PACKAGES: Record<string, (pkg: string) => boolean> = {
 const SIDECAR_FORBIDDEN = new Set(["vscode"]);
 /** Folders held to a narrower rule than their area's: the scripted adapter reaches the agent only through its ports. */
 const NARROWER: { folder: string; mayImport: string[]; packages: string[] }[] = [
-  { folder: "sidecar/inference/scripted/", mayImport: ["sidecar/inference/scripted/", "sidecar/agent/ports/", "shared/"], packages: ["zod"] },
+  {
+    folder: "sidecar/inference/scripted/",
+    mayImport: ["sidecar/inference/scripted/", "sidecar/agent/ports/", "shared/"],
+    packages: ["zod"],
+  },
 ];
 
 function packageName(spec: string): string {
@@ -91,7 +105,8 @@ function judge(file: string, area: string, spec: string): string | null {
   if (spec.startsWith(".")) {
     const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), spec));
     if (target === "package.json") return null;
-    if (narrow && !narrow.mayImport.some((p) => target.startsWith(p))) return `${narrow.folder} may import only ${narrow.mayImport.join(", ")}`;
+    if (narrow && !narrow.mayImport.some((p) => target.startsWith(p)))
+      return `${narrow.folder} may import only ${narrow.mayImport.join(", ")}`;
     const targetArea = areaOf(target);
     if (!targetArea) return `${area} imports ${target}, outside the source folders`;
     if (targetArea === area || ALLOWED_AREAS[area]!.includes(targetArea)) return null;
@@ -106,7 +121,8 @@ function judge(file: string, area: string, spec: string): string | null {
   if (narrow && !narrow.packages.includes(pkg)) return `${narrow.folder} may not import the package ${pkg}`;
   if (area.startsWith("sidecar")) {
     if (SIDECAR_FORBIDDEN.has(pkg)) return "the sidecar never imports vscode";
-    if (area === "sidecar/cli" && (pkg === "better-sqlite3" || pkg === "node-llama-cpp")) return "the CLI is a protocol client: no kernel natives";
+    if (area === "sidecar/cli" && (pkg === "better-sqlite3" || pkg === "node-llama-cpp"))
+      return "the CLI is a protocol client: no kernel natives";
     return null;
   }
   const allowed = ALLOWED_PACKAGES[area];

@@ -21,14 +21,21 @@ export function kernelParts(holdModelLoad?: Promise<void>) {
   const journal = openJournal(path.join(root, "journal.sqlite"));
   const control = new ControlPlane(journal, { ownerId: "local:tester", workspace, bootEpoch: uuidv7() });
   const tools = buildWorkspaceTools({ workspaceRoot: workspace, shell: false });
-  const models = new ModelHost({ stateDir: path.join(root, "kv"), modelsDir: path.join(root, "models"), scripted: async (file) => ScriptedModel.fromFile(file, { HEARTH_ALLOW_SCRIPTED: "1" }) });
+  const models = new ModelHost({
+    stateDir: path.join(root, "kv"),
+    modelsDir: path.join(root, "models"),
+    scripted: async (file) => ScriptedModel.fromFile(file, { HEARTH_ALLOW_SCRIPTED: "1" }),
+  });
   const events: TurnEvent[] = [];
   const client: ClientChannel = {
-    notify: (method, params) => { if (method === "turn/event") events.push((params as { event: TurnEvent }).event); },
+    notify: (method, params) => {
+      if (method === "turn/event") events.push((params as { event: TurnEvent }).event);
+    },
     request: async () => ({ decision: "deny", reason: "denied by the test" }) as never,
   };
   const turns = new TurnService({
-    control, log: () => undefined,
+    control,
+    log: () => undefined,
     buildAgent: async (run: RunRef, c: ClientChannel) => {
       await holdModelLoad; // the kernel's one model slot is still loading
       return buildSessionAgent({ control, models, tools, offered: tools.tools }, run, c);
@@ -42,8 +49,16 @@ export function kernelParts(holdModelLoad?: Promise<void>) {
     }
     return events.find((e) => e.type === "completed") as Extract<TurnEvent, { type: "completed" }>;
   };
-  const attemptRow = (runId: string) => journal.db.prepare(`SELECT status, cancel_dispatch_attempted AS d, cancel_adapter_acknowledged AS a FROM run_attempts WHERE run_id = ?`).get(runId);
-  const close = async () => { await turns.stopAll(); await models.unload(); tools.close(); journal.close(); };
+  const attemptRow = (runId: string) =>
+    journal.db
+      .prepare(`SELECT status, cancel_dispatch_attempted AS d, cancel_adapter_acknowledged AS a FROM run_attempts WHERE run_id = ?`)
+      .get(runId);
+  const close = async () => {
+    await turns.stopAll();
+    await models.unload();
+    tools.close();
+    journal.close();
+  };
   return { control, journal, turns, client, events, completion, attemptRow, close, root };
 }
 

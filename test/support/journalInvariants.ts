@@ -26,7 +26,10 @@ export function assertJournalInvariants(view: SessionView, label: string): void 
 export function assertOneActiveAttempt(runs: RunSummary[], label: string): void {
   for (const run of runs) {
     const active = run.attempts.filter((a) => ACTIVE_ATTEMPT.has(a.status));
-    assert.ok(active.length <= 1, `${label}: run ${run.runId} has ${active.length} active attempts (${active.map((a) => a.status).join(", ")})`);
+    assert.ok(
+      active.length <= 1,
+      `${label}: run ${run.runId} has ${active.length} active attempts (${active.map((a) => a.status).join(", ")})`,
+    );
     if (run.status !== "active") assert.equal(active.length, 0, `${label}: ${run.status} run ${run.runId} still has an active attempt`);
   }
   const activeRuns = runs.filter((r) => r.status === "active");
@@ -52,16 +55,25 @@ export function assertLedgerMatchesHistory(view: SessionView, label: string): vo
     for (const r of results) {
       const row = run.ledger.find((l) => l.callId === r.callId);
       if (!row) {
-        assert.ok(UNCLAIMED_RESULT_PREFIXES.some((p) => r.output.startsWith(p)), `${label}: result of ${r.name} call ${r.callId} has no ledger row in run ${run.runId}`);
+        assert.ok(
+          UNCLAIMED_RESULT_PREFIXES.some((p) => r.output.startsWith(p)),
+          `${label}: result of ${r.name} call ${r.callId} has no ledger row in run ${run.runId}`,
+        );
         assert.equal(r.ok, false, `${label}: an unclaimed result of call ${r.callId} says ok`);
         continue;
       }
       assert.equal(row.tool, r.name, `${label}: call ${r.callId} is ${r.name} in history and ${row.tool} in the ledger`);
       const expected = r.ok ? ["succeeded"] : ["failed", "outcome_unknown"];
-      assert.ok(expected.includes(row.status), `${label}: call ${r.callId} is ${r.ok ? "ok" : "not ok"} in history and ${row.status} in the ledger`);
+      assert.ok(
+        expected.includes(row.status),
+        `${label}: call ${r.callId} is ${r.ok ? "ok" : "not ok"} in history and ${row.status} in the ledger`,
+      );
     }
     for (const row of run.ledger.filter((l) => l.status === "succeeded")) {
-      assert.ok(results.some((r) => r.callId === row.callId), `${label}: ledger row ${row.callId} (${row.tool}) succeeded but its result is not in run ${run.runId}'s history`);
+      assert.ok(
+        results.some((r) => r.callId === row.callId),
+        `${label}: ledger row ${row.callId} (${row.tool}) succeeded but its result is not in run ${run.runId}'s history`,
+      );
     }
   });
 }

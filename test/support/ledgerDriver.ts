@@ -15,7 +15,11 @@ const [file, seedArg, mode = "run", dieOp, dieNth] = process.argv.slice(2);
 if (!file || seedArg === undefined) throw new Error("usage: ledgerDriver.ts JOURNAL SEED [die-in|die-after OP N | run]");
 let seed = Number(seedArg) >>> 0 || 1;
 const rand = (): number => {
-  seed ^= seed << 13; seed >>>= 0; seed ^= seed >>> 17; seed ^= seed << 5; seed >>>= 0;
+  seed ^= seed << 13;
+  seed >>>= 0;
+  seed ^= seed >>> 17;
+  seed ^= seed << 5;
+  seed >>>= 0;
   return seed / 2 ** 32;
 };
 const counts = new Map<string, number>();
@@ -32,12 +36,13 @@ const journal: Journal = {
   db: inner.db,
   path: inner.path,
   close: () => inner.close(),
-  withTransaction: (fn, options) => inner.withTransaction((db) => {
-    const result = fn(db);
-    const n = (counts.get(op) ?? 0) + 1;
-    if (mode === "die-in" && op === dieOp && n === Number(dieNth)) kill();
-    return result;
-  }, options),
+  withTransaction: (fn, options) =>
+    inner.withTransaction((db) => {
+      const result = fn(db);
+      const n = (counts.get(op) ?? 0) + 1;
+      if (mode === "die-in" && op === dieOp && n === Number(dieNth)) kill();
+      return result;
+    }, options),
 };
 const control = new ControlPlane(journal, { ownerId: "local:crash", workspace: "/ws", bootEpoch: uuidv7() });
 control.reconcile();
@@ -68,15 +73,32 @@ for (let i = 0; ; i++) {
   const calls = 1 + Math.floor(rand() * 3);
   for (let c = 0; c < calls; c++) {
     const callId = `call-${i}-${c}`;
-    const claim = step("prepare", () => control.prepareInvocation({ runId, attemptId, callId, tool: "write_file", input: { i, c }, manifestDigest: "m1", effectClass: EFFECTS[Math.floor(rand() * EFFECTS.length)]! }));
+    const claim = step("prepare", () =>
+      control.prepareInvocation({
+        runId,
+        attemptId,
+        callId,
+        tool: "write_file",
+        input: { i, c },
+        manifestDigest: "m1",
+        effectClass: EFFECTS[Math.floor(rand() * EFFECTS.length)]!,
+      }),
+    );
     committed("prepare", { k: "inv", id: claim.invocationId, s: "prepared" });
     step("dispatch", () => control.markDispatched(claim));
     committed("dispatch", { k: "inv", id: claim.invocationId, s: "dispatched" });
     const ok = rand() < 0.8;
-    const seqs = step("batch", () => control.appendMessages(sessionId, runId, [
-      { role: "assistant", text: "", toolCalls: [{ callId, name: "write_file", arguments: { i, c } }] },
-      { role: "tool", callId, name: "write_file", ok, output: ok ? "done" : "error" },
-    ], [{ claim, outcome: { status: ok ? "succeeded" : "failed" } }]));
+    const seqs = step("batch", () =>
+      control.appendMessages(
+        sessionId,
+        runId,
+        [
+          { role: "assistant", text: "", toolCalls: [{ callId, name: "write_file", arguments: { i, c } }] },
+          { role: "tool", callId, name: "write_file", ok, output: ok ? "done" : "error" },
+        ],
+        [{ claim, outcome: { status: ok ? "succeeded" : "failed" } }],
+      ),
+    );
     committed("batch", { k: "inv", id: claim.invocationId, s: ok ? "succeeded" : "failed", session: sessionId, seqs });
   }
   const end = rand();

@@ -27,7 +27,9 @@ export async function startModelFileServer(body: Buffer): Promise<ModelFileServe
     const start = m ? Number(m[1]) : 0;
     const end = m?.[2] ? Math.min(Number(m[2]), body.length - 1) : body.length - 1;
     res.writeHead(m ? 206 : 200, {
-      "content-type": "application/octet-stream", "accept-ranges": "bytes", "content-length": end - start + 1,
+      "content-type": "application/octet-stream",
+      "accept-ranges": "bytes",
+      "content-length": end - start + 1,
       ...(m ? { "content-range": `bytes ${start}-${end}/${body.length}` } : {}),
     });
     if (req.method === "HEAD") return res.end();
@@ -63,8 +65,12 @@ export async function startModelFileServer(body: Buffer): Promise<ModelFileServe
       sent = 0;
     },
     requests,
-    get slowFirstChunk() { return state.slowFirstChunk; },
-    set slowFirstChunk(v: boolean) { state.slowFirstChunk = v; },
+    get slowFirstChunk() {
+      return state.slowFirstChunk;
+    },
+    set slowFirstChunk(v: boolean) {
+      state.slowFirstChunk = v;
+    },
     close: async () => {
       for (const timer of trickling) clearInterval(timer);
       server.closeAllConnections();

@@ -30,7 +30,11 @@ export function sampleRss(pid: number, everyMs: number): { stop(): number[] } {
   };
 }
 
-interface LiveProcess { pid: number; ppid: number; cmdline: string }
+interface LiveProcess {
+  pid: number;
+  ppid: number;
+  cmdline: string;
+}
 
 /** Every live (non-zombie) process on the machine, from /proc. */
 function liveProcesses(): LiveProcess[] {
@@ -43,7 +47,9 @@ function liveProcesses(): LiveProcess[] {
       if (state === "Z" || state === "X") continue;
       const cmdline = fs.readFileSync(`/proc/${p}/cmdline`, "utf8").replaceAll("\u0000", " ").trim();
       found.push({ pid: Number(p), ppid: Number(ppid), cmdline });
-    } catch { /* exited meanwhile */ }
+    } catch {
+      /* exited meanwhile */
+    }
   }
   return found;
 }

@@ -9,14 +9,21 @@ export class TurnDriver {
   readonly approvals: ServerRequestParams<"approval/request">[] = [];
   private waiters: (() => void)[] = [];
 
-  constructor(readonly client: KernelClient, answer: ApprovalAnswer = () => ({ decision: "deny", reason: "denied by the test" })) {
+  constructor(
+    readonly client: KernelClient,
+    answer: ApprovalAnswer = () => ({ decision: "deny", reason: "denied by the test" }),
+  ) {
     client.onNotification("turn/event", (n: NotificationParams<"turn/event">) => {
       this.events.set(n.runId, [...(this.events.get(n.runId) ?? []), n.event]);
-      this.waiters.splice(0).forEach((w) => { w(); });
+      this.waiters.splice(0).forEach((w) => {
+        w();
+      });
     });
     client.onServerRequest("approval/request", async (req) => {
       this.approvals.push(req);
-      this.waiters.splice(0).forEach((w) => { w(); });
+      this.waiters.splice(0).forEach((w) => {
+        w();
+      });
       return answer(req);
     });
   }
@@ -25,7 +32,10 @@ export class TurnDriver {
     const deadline = Date.now() + timeoutMs;
     while (!predicate()) {
       if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise<void>((r) => { this.waiters.push(r); setTimeout(r, 100); });
+      await new Promise<void>((r) => {
+        this.waiters.push(r);
+        setTimeout(r, 100);
+      });
     }
   }
 
@@ -36,6 +46,9 @@ export class TurnDriver {
   }
 
   answerText(runId: string): string {
-    return (this.events.get(runId) ?? []).filter((e) => e.type === "answer_delta").map((e) => (e as { text: string }).text).join("");
+    return (this.events.get(runId) ?? [])
+      .filter((e) => e.type === "answer_delta")
+      .map((e) => (e as { text: string }).text)
+      .join("");
   }
 }

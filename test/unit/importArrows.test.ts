@@ -27,8 +27,14 @@ describe("import arrows", () => {
     write(root, "sidecar/cli/main.ts", 'import { k } from "../kernel/kernel.js";\nimport D from "better-sqlite3";');
     write(root, "extension/main.ts", 'import { k } from "../sidecar/kernel/kernel.js";\nimport D from "better-sqlite3";');
     write(root, "webview/main.ts", 'import { launch } from "../shared/node/kernelLauncher.js";\nimport os from "os";');
-    write(root, "sidecar/inference/scripted/model.ts", 'import { t } from "../../agent/turnRun.js";\nimport { p } from "../../agent/ports/model.js";\nimport D from "better-sqlite3";');
-    const found = checkArrows(root).map((v) => `${v.file} -> ${v.specifier}`).sort();
+    write(
+      root,
+      "sidecar/inference/scripted/model.ts",
+      'import { t } from "../../agent/turnRun.js";\nimport { p } from "../../agent/ports/model.js";\nimport D from "better-sqlite3";',
+    );
+    const found = checkArrows(root)
+      .map((v) => `${v.file} -> ${v.specifier}`)
+      .sort();
     assert.deepEqual(found, [
       "extension/main.ts -> ../sidecar/kernel/kernel.js",
       "extension/main.ts -> better-sqlite3",

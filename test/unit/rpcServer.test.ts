@@ -10,14 +10,29 @@ it("rejects requests beyond the in-flight bound with Overloaded and serves again
   const toServer = new PassThrough();
   const toClient = new PassThrough();
   let release!: () => void;
-  const gate = new Promise<void>((r) => { release = r; });
+  const gate = new Promise<void>((r) => {
+    release = r;
+  });
   startRpcServer({
-    input: toServer, output: toClient, log: () => {}, maxInFlight: 3,
-    handlers: { "model/status": async () => { await gate; return { state: "none" as const, spec: null, error: null }; } },
+    input: toServer,
+    output: toClient,
+    log: () => {},
+    maxInFlight: 3,
+    handlers: {
+      "model/status": async () => {
+        await gate;
+        return { state: "none" as const, spec: null, error: null };
+      },
+    },
   });
   const client = createMessageConnection(new StreamMessageReader(toClient), new StreamMessageWriter(toServer));
   client.listen();
-  const calls = Array.from({ length: 5 }, () => client.sendRequest("model/status").then(() => "ok", (e: { code: number }) => e.code));
+  const calls = Array.from({ length: 5 }, () =>
+    client.sendRequest("model/status").then(
+      () => "ok",
+      (e: { code: number }) => e.code,
+    ),
+  );
   await new Promise((r) => setTimeout(r, 100));
   release();
   const outcomes = await Promise.all(calls);

@@ -1,6 +1,13 @@
 // The only place that touches @vscode/webview-ui-toolkit. Its repository was archived in January
 // 2025; swapping to @vscode-elements/elements means rewriting this folder and nothing else.
-import { provideVSCodeDesignSystem, vsCodeButton, vsCodeDivider, vsCodeProgressRing, vsCodeTextArea, vsCodeTextField } from "@vscode/webview-ui-toolkit";
+import {
+  provideVSCodeDesignSystem,
+  vsCodeButton,
+  vsCodeDivider,
+  vsCodeProgressRing,
+  vsCodeTextArea,
+  vsCodeTextField,
+} from "@vscode/webview-ui-toolkit";
 
 let registered = false;
 
@@ -10,7 +17,11 @@ function register(): void {
   registered = true;
 }
 
-export function button(label: string, onClick: () => void, opts: { id?: string; secondary?: boolean; ariaLabel?: string; testId?: string } = {}): HTMLElement {
+export function button(
+  label: string,
+  onClick: () => void,
+  opts: { id?: string; secondary?: boolean; ariaLabel?: string; testId?: string } = {},
+): HTMLElement {
   register();
   const el = document.createElement("vscode-button");
   el.textContent = label;
@@ -65,7 +76,10 @@ export function divider(): HTMLElement {
 }
 
 /** A one-line text box with a visible label; `value()` reads it. */
-export function textField(label: string, opts: { id?: string; placeholder?: string; value?: string } = {}): { el: HTMLElement; value(): string } {
+export function textField(
+  label: string,
+  opts: { id?: string; placeholder?: string; value?: string } = {},
+): { el: HTMLElement; value(): string } {
   register();
   const el = document.createElement("vscode-text-field") as HTMLElement & { value: string };
   el.textContent = label;

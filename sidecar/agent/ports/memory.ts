@@ -45,9 +45,7 @@ export interface InvocationClaim {
   readonly retryPolicy: RetryPolicy;
 }
 
-export type InvocationSettlement =
-  | { readonly status: "succeeded" }
-  | { readonly status: "failed"; readonly reason: string };
+export type InvocationSettlement = { readonly status: "succeeded" } | { readonly status: "failed"; readonly reason: string };
 
 export type TurnClose =
   | { readonly status: "completed"; readonly messages: AgentMessage[] }

@@ -37,9 +37,7 @@ export interface GenerationRequest {
 }
 
 /** A streamed piece of one model round. Presentation only; the terminal round is the truth. */
-export type ModelChunk =
-  | { type: "answer"; text: string }
-  | { type: "reasoning"; text: string };
+export type ModelChunk = { type: "answer"; text: string } | { type: "reasoning"; text: string };
 
 /** A tool call as the provider proposed it: name and arguments are untrusted (spec 000 #4, #5). */
 export interface ProposedToolCall {

@@ -16,6 +16,9 @@ export async function compact(argv: string[]): Promise<number> {
   const { condensation: c } = await withKernel(args, (k) => k.request("session/compact", { sessionId }));
   if (args.flags.has("json")) process.stdout.write(JSON.stringify(c, null, 2) + "\n");
   else if (!c) process.stdout.write(`session ${sessionId}: nothing older than its last turn to condense\n`);
-  else process.stdout.write(`session ${sessionId}: messages #${c.fromSeq}–#${c.throughSeq} condensed into one summary; the prompt went from ${c.tokensBefore} to ${c.tokensAfter} tokens\n`);
+  else
+    process.stdout.write(
+      `session ${sessionId}: messages #${c.fromSeq}–#${c.throughSeq} condensed into one summary; the prompt went from ${c.tokensBefore} to ${c.tokensAfter} tokens\n`,
+    );
   return ExitCode.Ok;
 }

@@ -33,7 +33,9 @@ function loadsUnder(nodePath: string, moduleName: string, body: string): { ok: b
   fs.writeFileSync(script, `import * as m from ${JSON.stringify(import.meta.resolve(moduleName))};\n${body}\n`);
   try {
     const out = execFileSync(nodePath, [script], {
-      encoding: "utf8", timeout: 60_000, stdio: ["ignore", "pipe", "pipe"],
+      encoding: "utf8",
+      timeout: 60_000,
+      stdio: ["ignore", "pipe", "pipe"],
       env: { ...process.env, UV_THREADPOOL_SIZE: "1", NODE_OPTIONS: "" },
     });
     return { ok: true, detail: out.trim() };
@@ -53,7 +55,11 @@ export async function doctor(argv: string[]): Promise<number> {
   const build = readBuildInfo(dist);
   checks.push({ name: "hearth", ok: true, detail: `${HEARTH_VERSION} (${dist})` });
   checks.push({ name: "cli runtime", ok: true, detail: `${process.execPath} Node ${process.version} ABI ${process.versions.modules}` });
-  checks.push({ name: "build runtime", ok: true, detail: `${build.bundledRuntime ? "bundled runtime/bin/node" : build.nodePath} Node ${build.nodeVersion} ABI ${build.modulesAbi}` });
+  checks.push({
+    name: "build runtime",
+    ok: true,
+    detail: `${build.bundledRuntime ? "bundled runtime/bin/node" : build.nodePath} Node ${build.nodeVersion} ABI ${build.modulesAbi}`,
+  });
   let kernelNode: string | null = null;
   try {
     const rt = resolveRuntime(build, flagString(args, "node") ?? process.env.HEARTH_NODE_PATH, dist);
@@ -63,9 +69,17 @@ export async function doctor(argv: string[]): Promise<number> {
     checks.push({ name: "kernel runtime", ok: false, detail: (e as Error).message });
   }
   if (kernelNode) {
-    const sqlite = loadsUnder(kernelNode, "better-sqlite3", `const db = new m.default(":memory:"); console.log("SQLite " + db.prepare("select sqlite_version() v").get().v);`);
+    const sqlite = loadsUnder(
+      kernelNode,
+      "better-sqlite3",
+      `const db = new m.default(":memory:"); console.log("SQLite " + db.prepare("select sqlite_version() v").get().v);`,
+    );
     checks.push({ name: "better-sqlite3", ...sqlite });
-    const llama = loadsUnder(kernelNode, "node-llama-cpp", `const l = await m.getLlama({ gpu: "auto", build: "never", logLevel: m.LlamaLogLevel.error }); console.log("llama.cpp " + l.llamaCppRelease.release + ", gpu: " + (l.gpu || "none") + ", cores: " + l.cpuMathCores); await l.dispose();`);
+    const llama = loadsUnder(
+      kernelNode,
+      "node-llama-cpp",
+      `const l = await m.getLlama({ gpu: "auto", build: "never", logLevel: m.LlamaLogLevel.error }); console.log("llama.cpp " + l.llamaCppRelease.release + ", gpu: " + (l.gpu || "none") + ", cores: " + l.cpuMathCores); await l.dispose();`,
+    );
     checks.push({ name: "node-llama-cpp", ...llama });
   }
   const workspace = fs.realpathSync(flagString(args, "workspace") ?? process.cwd());

@@ -46,7 +46,7 @@ function printHuman(event: TurnEvent): void {
 export async function exec(argv: string[]): Promise<number> {
   const args = parseArgs(argv, { workspace: true, db: true, model: true, approve: true, session: true, json: false }, "exec");
   const prompt = args.positionals.join(" ").trim();
-  if (!prompt) throw new UsageError("missing PROMPT: say what the agent should do, e.g. `hearth exec \"list the files\"`");
+  if (!prompt) throw new UsageError('missing PROMPT: say what the agent should do, e.g. `hearth exec "list the files"`');
   const policy = (flagString(args, "approve") ?? "never") as ApprovePolicy;
   if (!APPROVE_POLICIES.includes(policy)) throw new UsageError(`--approve ${policy} is not one of ${APPROVE_POLICIES.join(", ")}`);
   const sessionArg = flagString(args, "session");
@@ -60,7 +60,9 @@ export async function exec(argv: string[]): Promise<number> {
     kernel.client.onServerRequest("approval/request", (req, signal) => askPerson(req, policy, signal));
     type Ended = Extract<TurnEvent, { type: "completed" }>["status"];
     let finished!: (status: Ended) => void;
-    const done = new Promise<Ended>((r) => { finished = r; });
+    const done = new Promise<Ended>((r) => {
+      finished = r;
+    });
     kernel.client.onNotification("turn/event", (n) => {
       if (n.sessionId !== sessionId) return;
       if (json) process.stdout.write(JSON.stringify(n) + "\n");
@@ -75,7 +77,11 @@ export async function exec(argv: string[]): Promise<number> {
       void kernel.client.request("turn/cancel", { runId }).catch(() => {});
     };
     process.on("SIGINT", onSigint);
-    const died = kernel.closed.then(() => { throw new Error(`the kernel (pid ${kernel.info.kernelPid}) closed the connection during the turn; \`hearth show ${sessionId}\` shows what the journal kept`); });
+    const died = kernel.closed.then(() => {
+      throw new Error(
+        `the kernel (pid ${kernel.info.kernelPid}) closed the connection during the turn; \`hearth show ${sessionId}\` shows what the journal kept`,
+      );
+    });
     try {
       const status = await Promise.race([done, died]);
       if (!json) process.stderr.write(`session ${sessionId} · run ${runId} · ${status}\n`);

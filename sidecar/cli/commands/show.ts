@@ -27,7 +27,8 @@ function render(h: History): string {
   for (const r of h.runs) {
     out.push(`  run ${r.runId} ${r.status} (started ${r.startedAt})`);
     for (const a of r.attempts) out.push(`    attempt ${a.attemptId} ${a.status}${a.reason ? ` (${a.reason})` : ""}`);
-    for (const l of r.ledger) out.push(`    tool ${l.tool} call ${l.callId} ${l.status} [${l.effectClass}, ${l.retryPolicy}]${l.reason ? ` (${l.reason})` : ""}`);
+    for (const l of r.ledger)
+      out.push(`    tool ${l.tool} call ${l.callId} ${l.status} [${l.effectClass}, ${l.retryPolicy}]${l.reason ? ` (${l.reason})` : ""}`);
   }
   return out.join("\n") + "\n";
 }

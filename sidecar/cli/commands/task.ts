@@ -44,7 +44,8 @@ export async function tasks(argv: string[]): Promise<number> {
 
 export async function task(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
-  if (!SUBCOMMANDS.includes(sub as Subcommand)) throw new UsageError(`\`hearth task\` needs one of ${SUBCOMMANDS.join(", ")}; see \`hearth task --help\``);
+  if (!SUBCOMMANDS.includes(sub as Subcommand))
+    throw new UsageError(`\`hearth task\` needs one of ${SUBCOMMANDS.join(", ")}; see \`hearth task --help\``);
   if (sub === "start") return start(rest);
   const args = parseArgs(rest, { workspace: true, db: true, json: false }, `task ${sub}`);
   const [delegationId, ...extra] = args.positionals;
@@ -52,11 +53,22 @@ export async function task(argv: string[]): Promise<number> {
   switch (sub as Exclude<Subcommand, "start">) {
     case "show": {
       const shown = await withKernel(args, (c) => c.request("task/show", { delegationId }));
-      return print(args, shown, line(shown.task) + `session ${shown.task.sessionId} (\`hearth show ${shown.task.sessionId}\` for its transcript)\n` + (shown.result === null ? "" : `\n${shown.result}\n`));
+      return print(
+        args,
+        shown,
+        line(shown.task) +
+          `session ${shown.task.sessionId} (\`hearth show ${shown.task.sessionId}\` for its transcript)\n` +
+          (shown.result === null ? "" : `\n${shown.result}\n`),
+      );
     }
     case "cancel": {
       const r = await withKernel(args, (c) => c.request("task/cancel", { delegationId }));
-      return print(args, r, line(r.task) + `cancel dispatched to the model: ${r.dispatchAttempted ? "yes" : "no"}; acknowledged: ${r.adapterAcknowledged ? "yes" : "no"}\n`);
+      return print(
+        args,
+        r,
+        line(r.task) +
+          `cancel dispatched to the model: ${r.dispatchAttempted ? "yes" : "no"}; acknowledged: ${r.adapterAcknowledged ? "yes" : "no"}\n`,
+      );
     }
     case "resume": {
       const r = await withKernel(args, (c) => c.request("task/resume", { delegationId }));
@@ -72,10 +84,16 @@ export async function task(argv: string[]): Promise<number> {
 async function start(argv: string[]): Promise<number> {
   const args = parseArgs(argv, { workspace: true, db: true, model: true, title: true, tools: true, json: false }, "task start");
   const instruction = args.positionals.join(" ").trim();
-  if (!instruction) throw new UsageError("missing INSTRUCTION: say what the task should do, e.g. `hearth task start \"add tests for the parser\"`");
+  if (!instruction)
+    throw new UsageError('missing INSTRUCTION: say what the task should do, e.g. `hearth task start "add tests for the parser"`');
   const model = flagString(args, "model") ?? process.env.HEARTH_MODEL;
-  const tools = flagString(args, "tools")?.split(",").map((t) => t.trim()).filter(Boolean);
+  const tools = flagString(args, "tools")
+    ?.split(",")
+    .map((t) => t.trim())
+    .filter(Boolean);
   const title = flagString(args, "title");
-  const r = await withKernel(args, (c) => c.request("task/start", { instruction, ...(title ? { title } : {}), ...(model ? { model } : {}), ...(tools ? { tools } : {}) }));
+  const r = await withKernel(args, (c) =>
+    c.request("task/start", { instruction, ...(title ? { title } : {}), ...(model ? { model } : {}), ...(tools ? { tools } : {}) }),
+  );
   return print(args, r, line(r.task));
 }

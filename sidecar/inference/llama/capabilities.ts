@@ -6,7 +6,15 @@ import type { ModelCapabilities } from "../../agent/ports/model.js";
 // Wrappers that render tool calls in the syntax the model family was trained on; others fall back
 // to node-llama-cpp's generic function-calling text, which a model may or may not follow.
 const NATIVE_TOOL_SYNTAX = new Set([
-  "Qwen", "Llama3_1", "Llama3_2Lightweight", "Functionary", "Mistral", "DeepSeek", "Harmony", "Seed", "Gemma4",
+  "Qwen",
+  "Llama3_1",
+  "Llama3_2Lightweight",
+  "Functionary",
+  "Mistral",
+  "DeepSeek",
+  "Harmony",
+  "Seed",
+  "Gemma4",
 ]);
 
 export function capabilitiesOf(wrapper: ChatWrapper): ModelCapabilities {

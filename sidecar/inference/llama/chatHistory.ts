@@ -19,7 +19,10 @@ export function toChatHistory(messages: readonly ModelMessage[]): ChatHistoryIte
       for (const call of m.toolCalls) {
         const output = results.get(call.callId);
         // spec 000: every proposed call is answered by a tool message before the next round.
-        if (output === undefined) throw new Error(`tool call ${call.callId} (${call.name}) has no tool result message; the harness must answer every call before the next round`);
+        if (output === undefined)
+          throw new Error(
+            `tool call ${call.callId} (${call.name}) has no tool result message; the harness must answer every call before the next round`,
+          );
         const item: ChatModelFunctionCall = { type: "functionCall", name: call.name, params: call.arguments, result: output };
         response.push(item);
       }
@@ -55,7 +58,12 @@ export function toGbnfSchema(s: JsonSchema): GbnfJsonSchema {
   switch (s.type) {
     case "string":
       if (s.enum) return { enum: s.enum, ...description };
-      return { type: "string", ...description, ...(s.minLength === undefined ? {} : { minLength: s.minLength }), ...(s.maxLength === undefined ? {} : { maxLength: s.maxLength }) };
+      return {
+        type: "string",
+        ...description,
+        ...(s.minLength === undefined ? {} : { minLength: s.minLength }),
+        ...(s.maxLength === undefined ? {} : { maxLength: s.maxLength }),
+      };
     case "integer": {
       const { minimum: min, maximum: max } = s;
       if (min !== undefined && max !== undefined && max >= min && max - Math.ceil(min) < GRAMMAR_INTEGER_RANGE_LIMIT) {

@@ -25,7 +25,8 @@ export async function chunkedPrefill(
   const reusedTokens = commonPrefixLength(held, prompt);
   // What the sequence holds beyond the shared prefix (a different rendering of the last answer,
   // or a branch of history) is erased so the cache encodes exactly the prompt's prefix.
-  if (reusedTokens < sequence.nextTokenIndex) await sequence.eraseContextTokenRanges([{ start: reusedTokens, end: sequence.nextTokenIndex }]);
+  if (reusedTokens < sequence.nextTokenIndex)
+    await sequence.eraseContextTokenRanges([{ start: reusedTokens, end: sequence.nextTokenIndex }]);
   const remaining = prompt.length - reusedTokens;
   const end = reusedTokens + chunkedPart(remaining, sizes.chunk, sizes.lastBatch);
   for (let i = reusedTokens; i < end; i += sizes.chunk) {

@@ -24,7 +24,12 @@ export async function defaultContextSize(loaded: LoadedLlama, opts: { sequences:
   const trained = model.trainContextSize || MIN_CONTEXT_SIZE;
   const freeBytes = loaded.gpu === false ? (await loaded.llama.getRamState()).free : (await loaded.llama.getVramState()).free;
   const kvBytesOf = async (contextSize: number) => {
-    const need = await model.fileInsights.estimateContextResourceRequirementsV2({ contextSize, modelGpuLayers: model.gpuLayers, batchSize: opts.batchSize, sequences: opts.sequences });
+    const need = await model.fileInsights.estimateContextResourceRequirementsV2({
+      contextSize,
+      modelGpuLayers: model.gpuLayers,
+      batchSize: opts.batchSize,
+      sequences: opts.sequences,
+    });
     return loaded.gpu === false ? need.cpuRam : need.gpuVram;
   };
   const { contextSize, kvBytes } = await chooseContextSize(trained, freeBytes * MEMORY_SHARE, kvBytesOf);
@@ -32,8 +37,16 @@ export async function defaultContextSize(loaded: LoadedLlama, opts: { sequences:
 }
 
 /** The trained size (capped), halved until every session's KV cache fits the budget, never below the minimum. */
-export async function chooseContextSize(trained: number, budgetBytes: number, kvBytesOf: (contextSize: number) => Promise<number>): Promise<{ contextSize: number; kvBytes: number }> {
-  for (let size = Math.max(MIN_CONTEXT_SIZE, Math.min(trained, MAX_DEFAULT_CONTEXT_SIZE)); ; size = Math.max(MIN_CONTEXT_SIZE, 2 ** Math.floor(Math.log2(size - 1)))) {
+export async function chooseContextSize(
+  trained: number,
+  budgetBytes: number,
+  kvBytesOf: (contextSize: number) => Promise<number>,
+): Promise<{ contextSize: number; kvBytes: number }> {
+  for (
+    let size = Math.max(MIN_CONTEXT_SIZE, Math.min(trained, MAX_DEFAULT_CONTEXT_SIZE));
+    ;
+    size = Math.max(MIN_CONTEXT_SIZE, 2 ** Math.floor(Math.log2(size - 1)))
+  ) {
     const kvBytes = await kvBytesOf(size);
     if (kvBytes <= budgetBytes || size === MIN_CONTEXT_SIZE) return { contextSize: size, kvBytes };
   }

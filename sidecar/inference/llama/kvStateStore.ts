@@ -30,7 +30,11 @@ export function tokensDigest(tokens: readonly number[]): string {
 /** Identifies a model file's content cheaply: same path, size and mtime means the same weights. */
 export function modelFileKey(modelPath: string): string {
   const st = fs.statSync(modelPath);
-  return crypto.createHash("sha256").update(`${path.resolve(modelPath)}\0${st.size}\0${st.mtimeMs}`).digest("hex").slice(0, 32);
+  return crypto
+    .createHash("sha256")
+    .update(`${path.resolve(modelPath)}\0${st.size}\0${st.mtimeMs}`)
+    .digest("hex")
+    .slice(0, 32);
 }
 
 export function commonPrefixLength(a: readonly number[], b: readonly number[]): number {
@@ -51,7 +55,11 @@ export class KvStateStore {
   }
 
   keyFor(modelKey: string, wrapper: string, tokens: readonly number[]): string {
-    return crypto.createHash("sha256").update(`${modelKey}\0${wrapper}\0${tokensDigest(tokens)}`).digest("hex").slice(0, 40);
+    return crypto
+      .createHash("sha256")
+      .update(`${modelKey}\0${wrapper}\0${tokensDigest(tokens)}`)
+      .digest("hex")
+      .slice(0, 40);
   }
 
   statePath(key: string): string {
@@ -59,7 +67,10 @@ export class KvStateStore {
   }
 
   /** Saves through `write` (which writes the native state to the given path), then evicts over budget. */
-  async save(meta: { sessionKey: string; modelKey: string; wrapper: string; tokens: readonly number[] }, write: (file: string) => Promise<void>): Promise<KvStateEntry> {
+  async save(
+    meta: { sessionKey: string; modelKey: string; wrapper: string; tokens: readonly number[] },
+    write: (file: string) => Promise<void>,
+  ): Promise<KvStateEntry> {
     const key = this.keyFor(meta.modelKey, meta.wrapper, meta.tokens);
     const file = this.statePath(key);
     const tmp = `${file}.tmp-${process.pid}`;

@@ -2,12 +2,25 @@
 // owns a context sequence kept across rounds and turns, so a round evaluates only the tokens its KV
 // cache does not already hold, restored from saved state after a restart when it matches.
 import {
-  LlamaChat, resolveChatWrapper, type ChatHistoryItem, type ChatWrapper, type LlamaContext, type LlamaContextSequence,
-  type LlamaChatResponseChunk, type Token,
+  LlamaChat,
+  resolveChatWrapper,
+  type ChatHistoryItem,
+  type ChatWrapper,
+  type LlamaContext,
+  type LlamaContextSequence,
+  type LlamaChatResponseChunk,
+  type Token,
 } from "node-llama-cpp";
 import { ErrorCode, HearthError } from "../../../shared/errors.js";
 import type { ContextMeasure } from "../../agent/ports/context.js";
-import type { AgentModel, GenerationRequest, ModelCapabilities, ModelChunk, ModelRound, ProposedToolCall } from "../../agent/ports/model.js";
+import type {
+  AgentModel,
+  GenerationRequest,
+  ModelCapabilities,
+  ModelChunk,
+  ModelRound,
+  ProposedToolCall,
+} from "../../agent/ports/model.js";
 import { capabilitiesOf } from "./capabilities.js";
 import { defaultContextSize } from "./contextSizing.js";
 import { toChatHistory, toFunctions } from "./chatHistory.js";
@@ -105,7 +118,10 @@ export class LlamaAgentModel implements AgentModel {
     private readonly loaded: LoadedLlama,
     private readonly context: LlamaContext,
     private readonly wrapper: ChatWrapper,
-    private readonly opts: Required<Pick<LlamaAdapterOptions, "contextSize" | "maxSessions" | "batchSize" | "prefillChunk" | "idleSaveMs">> & LlamaAdapterOptions,
+    private readonly opts: Required<
+      Pick<LlamaAdapterOptions, "contextSize" | "maxSessions" | "batchSize" | "prefillChunk" | "idleSaveMs">
+    > &
+      LlamaAdapterOptions,
     private readonly gate: LockstepGate,
   ) {
     this.modelId = loaded.model.filename ?? opts.modelPath;
@@ -123,7 +139,10 @@ export class LlamaAgentModel implements AgentModel {
     try {
       opts.contextSize ||= (await defaultContextSize(loaded, { sequences: opts.maxSessions, batchSize: opts.batchSize })).contextSize;
       const context = await loaded.model.createContext({
-        contextSize: opts.contextSize, sequences: opts.maxSessions, batchSize: opts.batchSize, threads: loaded.threads,
+        contextSize: opts.contextSize,
+        sequences: opts.maxSessions,
+        batchSize: opts.batchSize,
+        threads: loaded.threads,
       });
       const gate = new LockstepGate();
       if (opts.lockstep) gate.install(context);
@@ -131,7 +150,10 @@ export class LlamaAgentModel implements AgentModel {
       return new LlamaAgentModel(loaded, context, wrapper, opts, gate);
     } catch (e) {
       await loaded.llama.dispose();
-      throw new HearthError(ErrorCode.ModelUnavailable, `cannot create a ${opts.contextSize}-token context for ${opts.modelPath}: ${(e as Error).message}; lower the context size or the number of sessions`);
+      throw new HearthError(
+        ErrorCode.ModelUnavailable,
+        `cannot create a ${opts.contextSize}-token context for ${opts.modelPath}: ${(e as Error).message}; lower the context size or the number of sessions`,
+      );
     }
   }
 
@@ -162,7 +184,11 @@ export class LlamaAgentModel implements AgentModel {
 
   /** Renders a request the way the chat wrapper will, for prefix comparison and saved-state lookup. */
   renderPrompt(history: ChatHistoryItem[], functions: ReturnType<typeof toFunctions>, wrapper: ChatWrapper = this.wrapper): Token[] {
-    const { contextText } = wrapper.generateContextState({ chatHistory: history, availableFunctions: functions, documentFunctionParams: true });
+    const { contextText } = wrapper.generateContextState({
+      chatHistory: history,
+      availableFunctions: functions,
+      documentFunctionParams: true,
+    });
     return contextText.tokenize(this.loaded.model.tokenizer);
   }
 
@@ -178,7 +204,8 @@ export class LlamaAgentModel implements AgentModel {
   }
 
   async generate(request: GenerationRequest, onChunk: (chunk: ModelChunk) => void): Promise<ModelRound> {
-    if (this.disposed) throw new HearthError(ErrorCode.ShuttingDown, "the model is unloading; start the turn again once the kernel has restarted");
+    if (this.disposed)
+      throw new HearthError(ErrorCode.ShuttingDown, "the model is unloading; start the turn again once the kernel has restarted");
     // spec 000 #18: one round per session at a time, so the barrier of one round covers its sequence.
     this.roundsInFlight++;
     try {
@@ -197,7 +224,10 @@ export class LlamaAgentModel implements AgentModel {
     const prompt = this.renderPrompt(history, functions, wrapper);
     const maxTokens = request.options.maxTokens ?? 1024;
     if (prompt.length + 1 > this.opts.contextSize) {
-      throw new HearthError(ErrorCode.Refused, `refused: the prompt is ${prompt.length} tokens and this model's context holds ${this.opts.contextSize}; compact the session or raise the context size`);
+      throw new HearthError(
+        ErrorCode.Refused,
+        `refused: the prompt is ${prompt.length} tokens and this model's context holds ${this.opts.contextSize}; compact the session or raise the context size`,
+      );
     }
 
     const session = await this.openSession(request.sessionKey, prompt);
@@ -217,34 +247,46 @@ export class LlamaAgentModel implements AgentModel {
     let prefillMs = 0;
     let firstTokenMs: number | null = null;
     const out0 = meter.usedOutputTokens;
-    const firstToken = () => { firstTokenMs ??= performance.now() - t0; };
+    const firstToken = () => {
+      firstTokenMs ??= performance.now() - t0;
+    };
     const streamed = new StreamedText();
     try {
       // The last batch of the prompt is evaluated by generation, together with its logits.
-      prefill = await chunkedPrefill(session.sequence, prompt, { chunk: Math.min(this.opts.prefillChunk, this.opts.batchSize), lastBatch: this.opts.batchSize }, inner.signal);
+      prefill = await chunkedPrefill(
+        session.sequence,
+        prompt,
+        { chunk: Math.min(this.opts.prefillChunk, this.opts.batchSize), lastBatch: this.opts.batchSize },
+        inner.signal,
+      );
       prefillMs = performance.now() - t0;
       this.gate.begin(session.sequence);
-      const res = await session.chat.generateResponse(history, {
-        functions,
-        documentFunctionParams: true,
-        signal: inner.signal,
-        maxTokens,
-        temperature: request.options.temperature ?? 0,
-        topP: request.options.topP,
-        seed: request.options.seed,
-        onToken: firstToken,
-        onFunctionCallParamsChunk: firstToken,
-        onResponseChunk: (c: LlamaChatResponseChunk) => {
-          firstToken();
-          const chunk: ModelChunk = c.type === "segment" ? { type: "reasoning", text: c.text } : { type: "answer", text: c.text };
-          streamed.add(chunk.type, chunk.text);
-          emit(chunk);
-        },
-      }).finally(() => this.gate.end(session.sequence));
+      const res = await session.chat
+        .generateResponse(history, {
+          functions,
+          documentFunctionParams: true,
+          signal: inner.signal,
+          maxTokens,
+          temperature: request.options.temperature ?? 0,
+          topP: request.options.topP,
+          seed: request.options.seed,
+          onToken: firstToken,
+          onFunctionCallParamsChunk: firstToken,
+          onResponseChunk: (c: LlamaChatResponseChunk) => {
+            firstToken();
+            const chunk: ModelChunk = c.type === "segment" ? { type: "reasoning", text: c.text } : { type: "answer", text: c.text };
+            streamed.add(chunk.type, chunk.text);
+            emit(chunk);
+          },
+        })
+        .finally(() => this.gate.end(session.sequence));
       inner.throwIfSinkFailed();
       request.signal.throwIfAborted();
       const toolCalls: ProposedToolCall[] = (res.functionCalls ?? []).map((c) => ({ name: c.functionName, arguments: c.params }));
-      const reasoning = res.fullResponse.filter((p) => typeof p !== "string").map((p) => p.text).join("");
+      const reasoning = res.fullResponse
+        .filter((p) => typeof p !== "string")
+        .map((p) => p.text)
+        .join("");
       const stop = res.metadata.stopReason;
       return {
         text: res.response,
@@ -263,9 +305,15 @@ export class LlamaAgentModel implements AgentModel {
       session.lastUsedMs = Date.now();
       this.scheduleIdleSave(session);
       this.opts.onRoundStats?.({
-        sessionKey: request.sessionKey, promptTokens: prompt.length, restoredTokens: session.restoredThisRound,
-        reusedTokens: prefill.reusedTokens, prefillEvaluatedTokens: prefill.evaluatedTokens, generatedTokens: meter.usedOutputTokens - out0,
-        prefillMs, firstTokenMs, totalMs: performance.now() - t0,
+        sessionKey: request.sessionKey,
+        promptTokens: prompt.length,
+        restoredTokens: session.restoredThisRound,
+        reusedTokens: prefill.reusedTokens,
+        prefillEvaluatedTokens: prefill.evaluatedTokens,
+        generatedTokens: meter.usedOutputTokens - out0,
+        prefillMs,
+        firstTokenMs,
+        totalMs: performance.now() - t0,
       });
       session.restoredThisRound = 0;
     }
@@ -276,14 +324,17 @@ export class LlamaAgentModel implements AgentModel {
     if (existing) return existing;
     // Opening takes a sequence from a shared pool: one open at a time, or two could take the same one.
     return this.locks.run(OPEN_LOCK, async () => {
-      const sequence = this.freeSequences.pop() ?? (this.sessions.size < this.opts.maxSessions ? this.context.getSequence() : await this.takeLeastRecentSequence());
+      const sequence =
+        this.freeSequences.pop() ??
+        (this.sessions.size < this.opts.maxSessions ? this.context.getSequence() : await this.takeLeastRecentSequence());
       if (sequence.contextTokens.length > 0) await sequence.clearHistory();
       let restoredTokens = 0;
       const match = this.opts.stateStore?.find(this.modelKey, this.wrapperName, prompt, key);
       if (match) {
         try {
           await sequence.loadStateFromFile(match.statePath, { acceptRisk: true });
-          if (tokensDigest(sequence.contextTokens) !== tokensDigest(match.entry.tokens)) throw new Error("restored tokens differ from the index");
+          if (tokensDigest(sequence.contextTokens) !== tokensDigest(match.entry.tokens))
+            throw new Error("restored tokens differ from the index");
           restoredTokens = match.commonPrefix;
         } catch {
           // A state that does not load as recorded is not trusted: re-evaluate from scratch.
@@ -291,7 +342,15 @@ export class LlamaAgentModel implements AgentModel {
         }
       }
       const chat = new LlamaChat({ contextSequence: sequence, chatWrapper: this.wrapper, autoDisposeSequence: false });
-      const session: Session = { key, sequence, chat, lastUsedMs: Date.now(), savedDigest: restoredTokens > 0 && match ? tokensDigest(match.entry.tokens) : null, idleTimer: null, restoredThisRound: restoredTokens };
+      const session: Session = {
+        key,
+        sequence,
+        chat,
+        lastUsedMs: Date.now(),
+        savedDigest: restoredTokens > 0 && match ? tokensDigest(match.entry.tokens) : null,
+        idleTimer: null,
+        restoredThisRound: restoredTokens,
+      };
       this.sessions.set(key, session);
       return session;
     });
@@ -302,7 +361,10 @@ export class LlamaAgentModel implements AgentModel {
     const idle = [...this.sessions.values()].filter((s) => !this.locks.busy(s.key)).sort((a, b) => a.lastUsedMs - b.lastUsedMs);
     const victim = idle[0];
     if (!victim) {
-      throw new HearthError(ErrorCode.Overloaded, `all ${this.opts.maxSessions} model sessions are generating; retry when one finishes or raise the number of sessions`);
+      throw new HearthError(
+        ErrorCode.Overloaded,
+        `all ${this.opts.maxSessions} model sessions are generating; retry when one finishes or raise the number of sessions`,
+      );
     }
     // Out of the table before any await: a round for it arriving now opens a fresh session after us.
     this.sessions.delete(victim.key);

@@ -37,7 +37,10 @@ export async function loadLlama(opts: {
   onProgress?: (fraction: number) => void;
 }): Promise<LoadedLlama> {
   if (!fs.existsSync(opts.modelPath)) {
-    throw new HearthError(ErrorCode.ModelUnavailable, `model file ${opts.modelPath} does not exist; set the model to an existing GGUF file, an hf: URI, or openai:URL#model`);
+    throw new HearthError(
+      ErrorCode.ModelUnavailable,
+      `model file ${opts.modelPath} does not exist; set the model to an existing GGUF file, an hf: URI, or openai:URL#model`,
+    );
   }
   const threads = opts.threads ?? physicalCores();
   const start = async (gpu: "auto" | false) => getLlama({ build: "never", gpu, maxThreads: threads, logLevel: LlamaLogLevel.error });
@@ -46,7 +49,9 @@ export async function loadLlama(opts: {
     llama = await start(opts.gpu ?? "auto");
   } catch (e) {
     if (opts.gpu === false) throw noBinary(e);
-    llama = await start(false).catch((e2: unknown) => { throw noBinary(e2); });
+    llama = await start(false).catch((e2: unknown) => {
+      throw noBinary(e2);
+    });
   }
   try {
     const model = await llama.loadModel({ modelPath: opts.modelPath, onLoadProgress: opts.onProgress });
@@ -56,7 +61,9 @@ export async function loadLlama(opts: {
       // spec: GPU auto-detect with CPU fallback (a driver that is present but cannot hold the model).
       await llama.dispose();
       const cpu = await start(false);
-      const model = await cpu.loadModel({ modelPath: opts.modelPath, onLoadProgress: opts.onProgress }).catch((e2: unknown) => { throw badModel(opts.modelPath, e2); });
+      const model = await cpu.loadModel({ modelPath: opts.modelPath, onLoadProgress: opts.onProgress }).catch((e2: unknown) => {
+        throw badModel(opts.modelPath, e2);
+      });
       return { llama: cpu, model, gpu: false, threads };
     }
     await llama.dispose();
@@ -65,9 +72,15 @@ export async function loadLlama(opts: {
 }
 
 function noBinary(e: unknown): HearthError {
-  return new HearthError(ErrorCode.ModelUnavailable, `no prebuilt llama.cpp binary could be loaded for this platform (${(e as Error).message}); Hearth never compiles llama.cpp at run time. Reinstall the extension for your platform, or use an OpenAI-compatible server (model setting openai:URL#model)`);
+  return new HearthError(
+    ErrorCode.ModelUnavailable,
+    `no prebuilt llama.cpp binary could be loaded for this platform (${(e as Error).message}); Hearth never compiles llama.cpp at run time. Reinstall the extension for your platform, or use an OpenAI-compatible server (model setting openai:URL#model)`,
+  );
 }
 
 function badModel(modelPath: string, e: unknown): HearthError {
-  return new HearthError(ErrorCode.ModelUnavailable, `cannot load the model ${modelPath}: ${(e as Error).message}; check that it is a complete GGUF file (a partial download is not) of an architecture llama.cpp supports`);
+  return new HearthError(
+    ErrorCode.ModelUnavailable,
+    `cannot load the model ${modelPath}: ${(e as Error).message}; check that it is a complete GGUF file (a partial download is not) of an architecture llama.cpp supports`,
+  );
 }

@@ -17,7 +17,12 @@ export const PROBE_TOOL = "hearth_probe";
 
 const TOOL_PROBE = {
   messages: [{ role: "user", content: `Call the ${PROBE_TOOL} tool now.` }],
-  tools: [{ type: "function", function: { name: PROBE_TOOL, description: "Answers the capability probe.", parameters: { type: "object", properties: {} } } }],
+  tools: [
+    {
+      type: "function",
+      function: { name: PROBE_TOOL, description: "Answers the capability probe.", parameters: { type: "object", properties: {} } },
+    },
+  ],
   // "required" makes a server with tool calls produce one (llama.cpp constrains it by grammar).
   tool_choice: "required",
   max_tokens: 64,

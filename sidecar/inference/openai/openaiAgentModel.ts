@@ -3,7 +3,15 @@
 // caller or the environment (the extension passes the one in VS Code's secret storage as
 // HEARTH_OPENAI_API_KEY) and never appears in errors or logs.
 import { ErrorCode, HearthError } from "../../../shared/errors.js";
-import type { AgentModel, GenerationRequest, ModelCapabilities, ModelChunk, ModelMessage, ModelRound, ModelToolDefinition } from "../../agent/ports/model.js";
+import type {
+  AgentModel,
+  GenerationRequest,
+  ModelCapabilities,
+  ModelChunk,
+  ModelMessage,
+  ModelRound,
+  ModelToolDefinition,
+} from "../../agent/ports/model.js";
 import { RoundAbort } from "../../agent/roundAbort.js";
 import { probeCapabilities, type CompletionMessage } from "./capabilityProbe.js";
 import { sseData } from "./sse.js";
@@ -17,7 +25,10 @@ export interface OpenAiAdapterOptions {
 }
 
 interface StreamEvent {
-  choices?: { delta?: { content?: string | null; reasoning_content?: string | null; reasoning?: string | null; tool_calls?: ToolCallDelta[] }; finish_reason?: string | null }[];
+  choices?: {
+    delta?: { content?: string | null; reasoning_content?: string | null; reasoning?: string | null; tool_calls?: ToolCallDelta[] };
+    finish_reason?: string | null;
+  }[];
   error?: { message?: string };
 }
 
@@ -92,15 +103,28 @@ export class OpenAiAgentModel implements AgentModel {
       try {
         event = JSON.parse(data) as StreamEvent;
       } catch {
-        throw new HearthError(ErrorCode.ModelUnavailable, `the model server at ${this.opts.baseUrl} sent a stream event that is not JSON: ${this.redact(data.slice(0, 200))}`);
+        throw new HearthError(
+          ErrorCode.ModelUnavailable,
+          `the model server at ${this.opts.baseUrl} sent a stream event that is not JSON: ${this.redact(data.slice(0, 200))}`,
+        );
       }
-      if (event.error) throw new HearthError(ErrorCode.ModelUnavailable, `the model server reported: ${this.redact(event.error.message ?? "unknown error")}`);
+      if (event.error)
+        throw new HearthError(
+          ErrorCode.ModelUnavailable,
+          `the model server reported: ${this.redact(event.error.message ?? "unknown error")}`,
+        );
       const choice = event.choices?.[0];
       if (!choice) continue;
       const d = choice.delta ?? {};
       const think = d.reasoning_content ?? d.reasoning;
-      if (think) { reasoning += think; emit({ type: "reasoning", text: think }); }
-      if (d.content) { text += d.content; emit({ type: "answer", text: d.content }); }
+      if (think) {
+        reasoning += think;
+        emit({ type: "reasoning", text: think });
+      }
+      if (d.content) {
+        text += d.content;
+        emit({ type: "answer", text: d.content });
+      }
       for (const tc of d.tool_calls ?? []) calls.add(tc);
       if (choice.finish_reason) finish = choice.finish_reason;
       if (signal.aborted) throw signal.reason;
@@ -108,7 +132,9 @@ export class OpenAiAgentModel implements AgentModel {
     signal.throwIfAborted();
     const toolCalls = calls.finish();
     return {
-      text, reasoning, toolCalls,
+      text,
+      reasoning,
+      toolCalls,
       stopReason: toolCalls.length > 0 ? "tool_calls" : finish === "length" ? "max_tokens" : "end",
     };
   }
@@ -129,7 +155,10 @@ export class OpenAiAgentModel implements AgentModel {
       return json?.choices?.[0]?.message ?? {};
     } catch (e) {
       if (timeout.aborted && !signal?.aborted) {
-        throw new HearthError(ErrorCode.ModelUnavailable, `the model server at ${this.opts.baseUrl} did not answer the capability probe within ${PROBE_TIMEOUT_MS / 1000} s; check that the model is loaded there and try again`);
+        throw new HearthError(
+          ErrorCode.ModelUnavailable,
+          `the model server at ${this.opts.baseUrl} did not answer the capability probe within ${PROBE_TIMEOUT_MS / 1000} s; check that the model is loaded there and try again`,
+        );
       }
       throw e;
     }
@@ -147,14 +176,23 @@ export class OpenAiAgentModel implements AgentModel {
       });
     } catch (e) {
       if (signal.aborted) throw signal.reason;
-      throw new HearthError(ErrorCode.ModelUnavailable, `cannot reach the model server at ${this.opts.baseUrl} (${(e as { cause?: { code?: string } }).cause?.code ?? (e as Error).message}); start the server or fix the URL in the model setting`);
+      throw new HearthError(
+        ErrorCode.ModelUnavailable,
+        `cannot reach the model server at ${this.opts.baseUrl} (${(e as { cause?: { code?: string } }).cause?.code ?? (e as Error).message}); start the server or fix the URL in the model setting`,
+      );
     }
     const clientError = res.status === 400 || res.status === 422;
     if (res.ok && res.body) return res;
     if (allowClientError && clientError) return res;
     const detail = (await res.text().catch(() => "")).slice(0, 300);
-    const hint = res.status === 401 || res.status === 403 ? "run Hearth: Set API Key in the editor, or set HEARTH_OPENAI_API_KEY in a terminal" : "check the model name and the server's log";
-    throw new HearthError(ErrorCode.ModelUnavailable, `the model server at ${this.opts.baseUrl} answered HTTP ${res.status}: ${this.redact(detail)}; ${hint}`);
+    const hint =
+      res.status === 401 || res.status === 403
+        ? "run Hearth: Set API Key in the editor, or set HEARTH_OPENAI_API_KEY in a terminal"
+        : "check the model name and the server's log";
+    throw new HearthError(
+      ErrorCode.ModelUnavailable,
+      `the model server at ${this.opts.baseUrl} answered HTTP ${res.status}: ${this.redact(detail)}; ${hint}`,
+    );
   }
 
   private redact(s: string): string {
@@ -176,9 +214,15 @@ export function toOpenAiMessages(messages: readonly ModelMessage[]): unknown[] {
         return {
           role: "assistant",
           content: m.text === "" ? null : m.text,
-          ...(m.toolCalls.length > 0 ? {
-            tool_calls: m.toolCalls.map((c) => ({ id: c.callId, type: "function", function: { name: c.name, arguments: JSON.stringify(c.arguments) } })),
-          } : {}),
+          ...(m.toolCalls.length > 0
+            ? {
+                tool_calls: m.toolCalls.map((c) => ({
+                  id: c.callId,
+                  type: "function",
+                  function: { name: c.name, arguments: JSON.stringify(c.arguments) },
+                })),
+              }
+            : {}),
         };
       case "tool":
         return { role: "tool", tool_call_id: m.callId, content: m.output };

@@ -22,14 +22,16 @@ export class ToolCallAssembler {
 
   /** Arguments that are not JSON stay text: they are untrusted and re-validated by the harness (spec 000 #5). */
   finish(): ProposedToolCall[] {
-    return [...this.calls.entries()].sort(([a], [b]) => a - b).map(([, c]) => {
-      let args: unknown = c.args;
-      try {
-        args = c.args.trim() === "" ? {} : JSON.parse(c.args);
-      } catch {
-        // keep the raw text
-      }
-      return { name: c.name, arguments: args, ...(c.id ? { providerCallId: c.id } : {}) };
-    });
+    return [...this.calls.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([, c]) => {
+        let args: unknown = c.args;
+        try {
+          args = c.args.trim() === "" ? {} : JSON.parse(c.args);
+        } catch {
+          // keep the raw text
+        }
+        return { name: c.name, arguments: args, ...(c.id ? { providerCallId: c.id } : {}) };
+      });
   }
 }

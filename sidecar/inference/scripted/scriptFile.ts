@@ -9,12 +9,16 @@ const Delay = z.number().int().min(0).max(60_000);
 export const ScriptRound = z.strictObject({
   reasoning: z.array(z.string()).default([]),
   text: z.array(z.string()).default([]),
-  toolCalls: z.array(z.strictObject({
-    name: z.string().min(1).max(64),
-    arguments: z.unknown().default({}),
-    /** Optional provider id: the harness ignores it and mints its own (spec 000 #4). */
-    id: z.string().optional(),
-  })).default([]),
+  toolCalls: z
+    .array(
+      z.strictObject({
+        name: z.string().min(1).max(64),
+        arguments: z.unknown().default({}),
+        /** Optional provider id: the harness ignores it and mints its own (spec 000 #4). */
+        id: z.string().optional(),
+      }),
+    )
+    .default([]),
   /** Delay before each delta of this round, in milliseconds. */
   delayMs: Delay.default(0),
   /** Test-only: a terminal answer that differs from the streamed deltas (exercises spec 000 #3). */
@@ -34,12 +38,14 @@ export type ScriptRound = z.infer<typeof ScriptRound>;
 export const ScriptFile = z.strictObject({
   rounds: z.array(ScriptRound).min(1),
   modelId: z.string().min(1).max(200).optional(),
-  capabilities: z.strictObject({
-    systemRole: z.enum(["proven", "disproven", "unknown"]).default("proven"),
-    toolCalls: z.enum(["proven", "disproven", "unknown"]).default("proven"),
-    reasoningHistory: z.enum(["proven", "disproven", "unknown"]).default("proven"),
-    thinkingToggle: z.enum(["proven", "disproven", "unknown"]).default("proven"),
-  }).optional(),
+  capabilities: z
+    .strictObject({
+      systemRole: z.enum(["proven", "disproven", "unknown"]).default("proven"),
+      toolCalls: z.enum(["proven", "disproven", "unknown"]).default("proven"),
+      reasoningHistory: z.enum(["proven", "disproven", "unknown"]).default("proven"),
+      thinkingToggle: z.enum(["proven", "disproven", "unknown"]).default("proven"),
+    })
+    .optional(),
 });
 export type ScriptFile = z.infer<typeof ScriptFile>;
 
@@ -48,7 +54,10 @@ export function parseScript(json: unknown, source: string): ScriptFile {
   const parsed = ScriptFile.safeParse(json);
   if (parsed.success) return parsed.data;
   const issues = parsed.error.issues.slice(0, 3).map((i) => `${fieldPath(i.path)}: ${i.message}`);
-  throw new HearthError(ErrorCode.InvalidParams, `refused scripted model ${source}: ${issues.join("; ")}; see docs/scripted-adapter.md for the format`);
+  throw new HearthError(
+    ErrorCode.InvalidParams,
+    `refused scripted model ${source}: ${issues.join("; ")}; see docs/scripted-adapter.md for the format`,
+  );
 }
 
 export function readScriptFile(file: string): ScriptFile {

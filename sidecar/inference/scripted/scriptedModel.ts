@@ -24,7 +24,10 @@ export class ScriptedModel implements AgentModel {
     this.rounds = script.rounds;
     this.modelId = script.modelId ?? `scripted:${source}`;
     this.capabilities = {
-      systemRole: "proven", toolCalls: "proven", reasoningHistory: "proven", thinkingToggle: "proven",
+      systemRole: "proven",
+      toolCalls: "proven",
+      reasoningHistory: "proven",
+      thinkingToggle: "proven",
       ...script.capabilities,
     };
   }
@@ -36,7 +39,10 @@ export class ScriptedModel implements AgentModel {
   /** Opens a model spec `scripted:FILE` (the form `--model` and `session/create` take). */
   static fromSpec(spec: string, env?: Readonly<Record<string, string | undefined>>): ScriptedModel {
     if (!spec.startsWith(SCRIPTED_PREFIX) || spec.length === SCRIPTED_PREFIX.length) {
-      throw new HearthError(ErrorCode.InvalidParams, `model spec ${JSON.stringify(spec)} is not a scripted spec; write scripted:PATH_TO_SCRIPT.json`);
+      throw new HearthError(
+        ErrorCode.InvalidParams,
+        `model spec ${JSON.stringify(spec)} is not a scripted spec; write scripted:PATH_TO_SCRIPT.json`,
+      );
     }
     return ScriptedModel.fromFile(spec.slice(SCRIPTED_PREFIX.length), env);
   }
@@ -58,26 +64,38 @@ export class ScriptedModel implements AgentModel {
     const index = this.roundIndexFor(request);
     const round = this.rounds[index];
     if (!round) {
-      throw new HearthError(ErrorCode.ModelUnavailable, `scripted model ${this.modelId} has ${this.rounds.length} rounds and the session asks for round ${index + 1}; add rounds to the script`);
+      throw new HearthError(
+        ErrorCode.ModelUnavailable,
+        `scripted model ${this.modelId} has ${this.rounds.length} rounds and the session asks for round ${index + 1}; add rounds to the script`,
+      );
     }
     const shown = request.messages.flatMap((m) => (m.role === "user" ? [m.text] : []));
     if (round.expectUsers && JSON.stringify(shown) !== JSON.stringify(round.expectUsers)) {
-      throw new Error(`scripted round ${index + 1} expects the user messages ${JSON.stringify(round.expectUsers)} and was shown ${JSON.stringify(shown)}`);
+      throw new Error(
+        `scripted round ${index + 1} expects the user messages ${JSON.stringify(round.expectUsers)} and was shown ${JSON.stringify(shown)}`,
+      );
     }
     const offered = request.tools.map((t) => t.name).sort();
     if (round.expectTools && JSON.stringify(offered) !== JSON.stringify([...round.expectTools].sort())) {
-      throw new Error(`scripted round ${index + 1} expects the tools ${JSON.stringify(round.expectTools)} and was offered ${JSON.stringify(offered)}`);
+      throw new Error(
+        `scripted round ${index + 1} expects the tools ${JSON.stringify(round.expectTools)} and was offered ${JSON.stringify(offered)}`,
+      );
     }
     if (round.expectToolOutputs) {
       const lastAssistant = request.messages.map((m) => m.role).lastIndexOf("assistant");
       const outputs = request.messages.slice(lastAssistant + 1).flatMap((m) => (m.role === "tool" ? [m.output] : []));
       if (JSON.stringify(outputs) !== JSON.stringify(round.expectToolOutputs)) {
-        throw new Error(`scripted round ${index + 1} expects the tool outputs ${JSON.stringify(round.expectToolOutputs)} and was shown ${JSON.stringify(outputs)}`);
+        throw new Error(
+          `scripted round ${index + 1} expects the tool outputs ${JSON.stringify(round.expectToolOutputs)} and was shown ${JSON.stringify(outputs)}`,
+        );
       }
     }
     const { signal } = request;
     // Every await happens inside this call, so the returned promise is the completion barrier.
-    for (const [type, parts] of [["reasoning", round.reasoning], ["answer", round.text]] as const) {
+    for (const [type, parts] of [
+      ["reasoning", round.reasoning],
+      ["answer", round.text],
+    ] as const) {
       for (const text of parts) {
         if (round.delayMs > 0) await sleep(round.delayMs, signal);
         throwIfAborted(signal);

@@ -3,7 +3,13 @@
 import { ErrorCode, HearthError } from "../../../shared/errors.js";
 
 export const CAPABILITY_KEYS = [
-  "toolCalls", "streaming", "cancelAcknowledgement", "nativeResume", "pinnedWorker", "reasoning", "systemRole",
+  "toolCalls",
+  "streaming",
+  "cancelAcknowledgement",
+  "nativeResume",
+  "pinnedWorker",
+  "reasoning",
+  "systemRole",
 ] as const;
 export type CapabilityKey = (typeof CAPABILITY_KEYS)[number];
 export type CapabilityLevel = "required" | "unsupported" | "known_limitation";
@@ -32,8 +38,15 @@ export const ADAPTER_CAPABILITY_MATRIX = {
     credentialScope: "local_user",
     resumeFidelity: "none",
     capabilities: {
-      toolCalls: req, streaming: req, cancelAcknowledgement: req, nativeResume: no, pinnedWorker: req,
-      reasoning: { level: "known_limitation", followUp: "docs/control-plane.md#known-limitations (reasoning depends on the GGUF chat template)" },
+      toolCalls: req,
+      streaming: req,
+      cancelAcknowledgement: req,
+      nativeResume: no,
+      pinnedWorker: req,
+      reasoning: {
+        level: "known_limitation",
+        followUp: "docs/control-plane.md#known-limitations (reasoning depends on the GGUF chat template)",
+      },
       systemRole: req,
     },
   },
@@ -42,9 +55,16 @@ export const ADAPTER_CAPABILITY_MATRIX = {
     credentialScope: "local_user",
     resumeFidelity: "none",
     capabilities: {
-      toolCalls: req, streaming: req,
-      cancelAcknowledgement: { level: "known_limitation", followUp: "docs/control-plane.md#known-limitations (closing the HTTP stream does not confirm the server stopped)" },
-      nativeResume: no, pinnedWorker: no, reasoning: no, systemRole: req,
+      toolCalls: req,
+      streaming: req,
+      cancelAcknowledgement: {
+        level: "known_limitation",
+        followUp: "docs/control-plane.md#known-limitations (closing the HTTP stream does not confirm the server stopped)",
+      },
+      nativeResume: no,
+      pinnedWorker: no,
+      reasoning: no,
+      systemRole: req,
     },
   },
   // Replays a script for tests and demos (explicit opt-in); everything is in-process.
@@ -52,7 +72,13 @@ export const ADAPTER_CAPABILITY_MATRIX = {
     credentialScope: "local_user",
     resumeFidelity: "none",
     capabilities: {
-      toolCalls: req, streaming: req, cancelAcknowledgement: req, nativeResume: no, pinnedWorker: req, reasoning: req, systemRole: req,
+      toolCalls: req,
+      streaming: req,
+      cancelAcknowledgement: req,
+      nativeResume: no,
+      pinnedWorker: req,
+      reasoning: req,
+      systemRole: req,
     },
   },
 } as const satisfies Record<string, AdapterDeclaration>;
@@ -62,7 +88,10 @@ export type AdapterName = keyof typeof ADAPTER_CAPABILITY_MATRIX;
 /** Unknown adapters fail closed (spec 004). */
 export function adapterDeclaration(adapter: string): AdapterDeclaration {
   if (!Object.hasOwn(ADAPTER_CAPABILITY_MATRIX, adapter)) {
-    throw new HearthError(ErrorCode.Refused, `refused: unknown adapter \`${adapter}\`; Hearth runs only ${Object.keys(ADAPTER_CAPABILITY_MATRIX).join(", ")}; choose a model spec for one of them`);
+    throw new HearthError(
+      ErrorCode.Refused,
+      `refused: unknown adapter \`${adapter}\`; Hearth runs only ${Object.keys(ADAPTER_CAPABILITY_MATRIX).join(", ")}; choose a model spec for one of them`,
+    );
   }
   return ADAPTER_CAPABILITY_MATRIX[adapter as AdapterName];
 }
@@ -87,13 +116,20 @@ export function providerBoundary(adapter: string): string {
 export function resolveAdapterWithinBoundary(boundary: string, requested: string | undefined): string {
   const pinned = boundary.startsWith("local_user:") ? boundary.slice("local_user:".length) : null;
   if (requested === undefined) {
-    if (pinned === null) throw new HearthError(ErrorCode.Refused, `refused: session boundary ${boundary} needs an explicit managed adapter, and Hearth has none`);
+    if (pinned === null)
+      throw new HearthError(
+        ErrorCode.Refused,
+        `refused: session boundary ${boundary} needs an explicit managed adapter, and Hearth has none`,
+      );
     adapterDeclaration(pinned);
     return pinned;
   }
   const d = adapterDeclaration(requested);
   if (pinned !== null && requested !== pinned) {
-    throw new HearthError(ErrorCode.Refused, `refused: this session is pinned to adapter ${pinned} (boundary ${boundary}); it cannot switch to ${requested}; start a new session for ${requested}`);
+    throw new HearthError(
+      ErrorCode.Refused,
+      `refused: this session is pinned to adapter ${pinned} (boundary ${boundary}); it cannot switch to ${requested}; start a new session for ${requested}`,
+    );
   }
   if (pinned === null && d.credentialScope !== "managed_cloud") {
     throw new HearthError(ErrorCode.Refused, `refused: a managed session may select only managed-cloud adapters, not ${requested}`);

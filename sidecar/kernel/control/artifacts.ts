@@ -21,7 +21,19 @@ export function recordArtifact(db: Db, scope: KernelScope, a: NewArtifact): stri
 export function insertArtifact(db: Db, a: NewArtifact): string {
   const id = uuidv7();
   const at = nowIso();
-  db.prepare(`INSERT INTO artifacts (artifact_id, session_id, run_id, kind, title, body_json, created_at) VALUES (?,?,?,?,?,?,?)`).run(id, a.sessionId, a.runId, a.kind, a.title, JSON.stringify(a.body), at);
-  appendEvent(db, { entityKind: "artifact", entityId: id, sessionId: a.sessionId, runId: a.runId, type: "artifact.recorded", payload: { kind: a.kind } }, at);
+  db.prepare(`INSERT INTO artifacts (artifact_id, session_id, run_id, kind, title, body_json, created_at) VALUES (?,?,?,?,?,?,?)`).run(
+    id,
+    a.sessionId,
+    a.runId,
+    a.kind,
+    a.title,
+    JSON.stringify(a.body),
+    at,
+  );
+  appendEvent(
+    db,
+    { entityKind: "artifact", entityId: id, sessionId: a.sessionId, runId: a.runId, type: "artifact.recorded", payload: { kind: a.kind } },
+    at,
+  );
   return id;
 }

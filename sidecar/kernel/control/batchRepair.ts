@@ -24,14 +24,16 @@ function resultText(call: OrphanCall): string {
 
 /** Calls of finished runs that the ledger knows and the conversation journal does not. */
 function orphanCalls(db: Db): OrphanCall[] {
-  return db.prepare(`
+  return db
+    .prepare(`
     SELECT r.session_id, t.run_id, t.call_id, t.tool, t.status, t.input_json
     FROM tool_invocations t JOIN runs r ON r.run_id = t.run_id
     WHERE r.status <> 'active' AND t.status IN ('failed', 'outcome_unknown') AND t.input_json IS NOT NULL
       AND NOT EXISTS (
         SELECT 1 FROM conversation_journal c, json_each(c.body_json, '$.toolCalls') j
         WHERE c.session_id = r.session_id AND c.role = 'assistant' AND json_extract(j.value, '$.callId') = t.call_id)
-    ORDER BY r.session_id, t.run_id, t.created_at, t.call_id`).all() as OrphanCall[];
+    ORDER BY r.session_id, t.run_id, t.created_at, t.call_id`)
+    .all() as OrphanCall[];
 }
 
 export function repairInterruptedBatches(db: Db, at: string): number {
@@ -40,11 +42,26 @@ export function repairInterruptedBatches(db: Db, at: string): number {
   for (const [runId, calls] of byRun) {
     const sessionId = calls[0]!.session_id;
     const messages: NewMessage[] = [
-      { role: "assistant", text: "", toolCalls: calls.map((c) => ({ callId: c.call_id, name: c.tool, arguments: JSON.parse(c.input_json!) as Record<string, unknown> })) },
+      {
+        role: "assistant",
+        text: "",
+        toolCalls: calls.map((c) => ({ callId: c.call_id, name: c.tool, arguments: JSON.parse(c.input_json!) as Record<string, unknown> })),
+      },
       ...calls.map((c): NewMessage => ({ role: "tool", callId: c.call_id, name: c.tool, ok: false, output: resultText(c) })),
     ];
     appendComplete(db, sessionId, runId, messages);
-    appendEvent(db, { entityKind: "run", entityId: runId, sessionId, runId, type: "journal.batch_repaired", payload: { calls: calls.map((c) => c.call_id) } }, at);
+    appendEvent(
+      db,
+      {
+        entityKind: "run",
+        entityId: runId,
+        sessionId,
+        runId,
+        type: "journal.batch_repaired",
+        payload: { calls: calls.map((c) => c.call_id) },
+      },
+      at,
+    );
   }
   return byRun.size;
 }

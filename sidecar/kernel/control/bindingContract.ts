@@ -21,10 +21,16 @@ export function assertAdapterBindingContract(binding: BindingIdentity, kernelIds
   }
 }
 
-export function assertAdapterAttemptResultContract(binding: BindingIdentity, result: { adapterNativeSessionId: string | null }, kernelIds: readonly string[] = []): void {
+export function assertAdapterAttemptResultContract(
+  binding: BindingIdentity,
+  result: { adapterNativeSessionId: string | null },
+  kernelIds: readonly string[] = [],
+): void {
   assertAdapterBindingContract({ ...binding, adapterNativeSessionId: result.adapterNativeSessionId }, kernelIds);
   if (binding.adapterNativeSessionId !== null && result.adapterNativeSessionId !== binding.adapterNativeSessionId) {
-    refuse(`the attempt result names native session ${String(result.adapterNativeSessionId)} but binding ${binding.bindingId} is bound to ${binding.adapterNativeSessionId} (drift)`);
+    refuse(
+      `the attempt result names native session ${String(result.adapterNativeSessionId)} but binding ${binding.bindingId} is bound to ${binding.adapterNativeSessionId} (drift)`,
+    );
   }
 }
 
@@ -42,8 +48,22 @@ const REQUEST_SCOPED_ENV = /^HEARTH_REQUEST_/;
 
 export function compatibilityHash(inputs: CompatibilityInputs): string {
   const servers = inputs.toolServers
-    .map((s) => ({ name: s.name, command: s.command, env: Object.fromEntries(Object.entries(s.env ?? {}).filter(([k]) => !REQUEST_SCOPED_ENV.test(k)).sort()) }))
+    .map((s) => ({
+      name: s.name,
+      command: s.command,
+      env: Object.fromEntries(
+        Object.entries(s.env ?? {})
+          .filter(([k]) => !REQUEST_SCOPED_ENV.test(k))
+          .sort(),
+      ),
+    }))
     .sort((a, b) => a.name.localeCompare(b.name));
-  const canonical = JSON.stringify([inputs.profileGeneration, inputs.kernelPolicyVersion, inputs.workingDirectory, inputs.systemPrompt, servers]);
+  const canonical = JSON.stringify([
+    inputs.profileGeneration,
+    inputs.kernelPolicyVersion,
+    inputs.workingDirectory,
+    inputs.systemPrompt,
+    servers,
+  ]);
   return createHash("sha256").update(canonical).digest("hex");
 }

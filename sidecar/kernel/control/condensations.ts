@@ -18,30 +18,74 @@ export interface NewCondensation {
 }
 
 interface Row {
-  condensation_id: string; trigger: Condensation["trigger"]; replaces_from_seq: number | null; replaces_through_seq: number | null;
-  summary: string | null; elided_call_ids_json: string; tokens_before: number; tokens_after: number; created_at: string;
+  condensation_id: string;
+  trigger: Condensation["trigger"];
+  replaces_from_seq: number | null;
+  replaces_through_seq: number | null;
+  summary: string | null;
+  elided_call_ids_json: string;
+  tokens_before: number;
+  tokens_after: number;
+  created_at: string;
 }
 
 export function recordCondensation(db: Db, c: NewCondensation): Condensation {
   const at = nowIso();
   const id = uuidv7();
   db.prepare(`INSERT INTO context_condensations (condensation_id, session_id, run_id, trigger, replaces_from_seq, replaces_through_seq, summary, elided_call_ids_json, tokens_before, tokens_after, created_at)
-    VALUES (?,?,?,?,?,?,?,?,?,?,?)`).run(id, c.sessionId, c.runId, c.trigger, c.fromSeq, c.throughSeq, c.summary, JSON.stringify(c.elidedCallIds), c.tokensBefore, c.tokensAfter, at);
-  appendEvent(db, {
-    entityKind: "journal", entityId: c.sessionId, sessionId: c.sessionId, runId: c.runId, type: "journal.condensed",
-    payload: { condensationId: id, trigger: c.trigger, fromSeq: c.fromSeq, throughSeq: c.throughSeq, elided: c.elidedCallIds.length, tokensBefore: c.tokensBefore, tokensAfter: c.tokensAfter },
-  }, at);
+    VALUES (?,?,?,?,?,?,?,?,?,?,?)`).run(
+    id,
+    c.sessionId,
+    c.runId,
+    c.trigger,
+    c.fromSeq,
+    c.throughSeq,
+    c.summary,
+    JSON.stringify(c.elidedCallIds),
+    c.tokensBefore,
+    c.tokensAfter,
+    at,
+  );
+  appendEvent(
+    db,
+    {
+      entityKind: "journal",
+      entityId: c.sessionId,
+      sessionId: c.sessionId,
+      runId: c.runId,
+      type: "journal.condensed",
+      payload: {
+        condensationId: id,
+        trigger: c.trigger,
+        fromSeq: c.fromSeq,
+        throughSeq: c.throughSeq,
+        elided: c.elidedCallIds.length,
+        tokensBefore: c.tokensBefore,
+        tokensAfter: c.tokensAfter,
+      },
+    },
+    at,
+  );
   return toCondensation(db.prepare(`SELECT * FROM context_condensations WHERE condensation_id = ?`).get(id) as Row);
 }
 
 /** Every condensation of the session, oldest first; the last is the view the model is shown. */
 export function sessionCondensations(db: Db, sessionId: string): Condensation[] {
-  return (db.prepare(`SELECT * FROM context_condensations WHERE session_id = ? ORDER BY created_at, condensation_id`).all(sessionId) as Row[]).map(toCondensation);
+  return (
+    db.prepare(`SELECT * FROM context_condensations WHERE session_id = ? ORDER BY created_at, condensation_id`).all(sessionId) as Row[]
+  ).map(toCondensation);
 }
 
 function toCondensation(r: Row): Condensation {
   return {
-    condensationId: r.condensation_id, trigger: r.trigger, fromSeq: r.replaces_from_seq, throughSeq: r.replaces_through_seq, summary: r.summary,
-    elidedCallIds: JSON.parse(r.elided_call_ids_json) as string[], tokensBefore: r.tokens_before, tokensAfter: r.tokens_after, createdAt: r.created_at,
+    condensationId: r.condensation_id,
+    trigger: r.trigger,
+    fromSeq: r.replaces_from_seq,
+    throughSeq: r.replaces_through_seq,
+    summary: r.summary,
+    elidedCallIds: JSON.parse(r.elided_call_ids_json) as string[],
+    tokensBefore: r.tokens_before,
+    tokensAfter: r.tokens_after,
+    createdAt: r.created_at,
   };
 }

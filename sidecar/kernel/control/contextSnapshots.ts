@@ -20,13 +20,20 @@ export interface SnapshotBody {
   workspace: string;
 }
 
-export function pinSnapshot(db: Db, sessionId: string, body: SnapshotBody): { snapshotId: string; generation: number; contentVersion: string } {
+export function pinSnapshot(
+  db: Db,
+  sessionId: string,
+  body: SnapshotBody,
+): { snapshotId: string; generation: number; contentVersion: string } {
   const json = JSON.stringify(body);
   const contentVersion = createHash("sha256").update(json).digest("hex");
-  const { g } = db.prepare(`SELECT COALESCE(MAX(generation), 0) AS g FROM context_snapshots WHERE session_id = ?`).get(sessionId) as { g: number };
+  const { g } = db.prepare(`SELECT COALESCE(MAX(generation), 0) AS g FROM context_snapshots WHERE session_id = ?`).get(sessionId) as {
+    g: number;
+  };
   const snapshotId = uuidv7();
-  db.prepare(`INSERT INTO context_snapshots (snapshot_id, session_id, generation, content_version, renderer_fingerprint, body_json, created_at) VALUES (?,?,?,?,?,?,?)`)
-    .run(snapshotId, sessionId, g + 1, contentVersion, RENDERER_FINGERPRINT, json, nowIso());
+  db.prepare(
+    `INSERT INTO context_snapshots (snapshot_id, session_id, generation, content_version, renderer_fingerprint, body_json, created_at) VALUES (?,?,?,?,?,?,?)`,
+  ).run(snapshotId, sessionId, g + 1, contentVersion, RENDERER_FINGERPRINT, json, nowIso());
   return { snapshotId, generation: g + 1, contentVersion };
 }
 
@@ -42,11 +49,14 @@ export interface RunContext {
  * newer sources (a later profile generation, messages committed after admission).
  */
 export function runContext(db: Db, run: { run_id: string; session_id: string; context_snapshot_id: string }): RunContext {
-  const row = db.prepare(`SELECT body_json FROM context_snapshots WHERE snapshot_id = ?`).get(run.context_snapshot_id) as { body_json: string };
+  const row = db.prepare(`SELECT body_json FROM context_snapshots WHERE snapshot_id = ?`).get(run.context_snapshot_id) as {
+    body_json: string;
+  };
   const body = JSON.parse(row.body_json) as SnapshotBody;
   const messages = replayMessages(db, run.session_id);
   const user = messages.find((m) => m.seq === body.journalThroughSeq);
-  if (user?.role !== "user") throw new Error(`run ${run.run_id}: its pinned user message (seq ${body.journalThroughSeq}) is missing from the journal`);
+  if (user?.role !== "user")
+    throw new Error(`run ${run.run_id}: its pinned user message (seq ${body.journalThroughSeq}) is missing from the journal`);
   return {
     profile: { ...profileAt(db, run.session_id, body.profileGeneration), system_prompt: body.systemPrompt },
     history: messages.filter((m) => m.seq < body.journalThroughSeq),

@@ -6,20 +6,60 @@ import type { Db, Journal } from "../../journal/journal.js";
 import { checkAttemptResult, ensureBinding, recordAdapterNativeSessionId } from "./bindings.js";
 import { appendComplete, completeMessages, settleTurn, stageTurn, type NewMessage } from "./conversation.js";
 import {
-  cancelIdleDelegation, createDelegation, delegationSummary, delegationTools, dismissDelegation, listDelegations, markDelegationRunning,
-  orphanDelegation, ownedDelegation, pendingRecoveries, queuedDelegations, resultArtifact, resumeDelegation, settleDelegation,
-  type NewDelegation, type RecoveryDispatch,
+  cancelIdleDelegation,
+  createDelegation,
+  delegationSummary,
+  delegationTools,
+  dismissDelegation,
+  listDelegations,
+  markDelegationRunning,
+  orphanDelegation,
+  ownedDelegation,
+  pendingRecoveries,
+  queuedDelegations,
+  resultArtifact,
+  resumeDelegation,
+  settleDelegation,
+  type NewDelegation,
+  type RecoveryDispatch,
 } from "./delegations.js";
 import type { TaskSummary } from "../../../shared/protocol/tasks.js";
-import { completeInvocation, markDispatched, prepareInvocation, type InvocationClaim, type InvocationOutcome, type PrepareRequest } from "./ledger.js";
+import {
+  completeInvocation,
+  markDispatched,
+  prepareInvocation,
+  type InvocationClaim,
+  type InvocationOutcome,
+  type PrepareRequest,
+} from "./ledger.js";
 import { recordOperationOutcome, requireOperation, type ObligationKind } from "./obligations.js";
 import { reconcileStartup, type ReconcileReport } from "./reconcile.js";
 import {
-  acknowledgeCancel, activeAttempt, admitRun, finishRun, newAttempt, requestCancel, transitionAttempt,
-  type Admission, type CancelDispatchResult, type ClientContext, type RunTerminal,
+  acknowledgeCancel,
+  activeAttempt,
+  admitRun,
+  finishRun,
+  newAttempt,
+  requestCancel,
+  transitionAttempt,
+  type Admission,
+  type CancelDispatchResult,
+  type ClientContext,
+  type RunTerminal,
 } from "./runs.js";
 import { ownedRun, ownedSession, type KernelScope } from "./scope.js";
-import { createSession, currentProfile, hideSession, listSessions, migrateProfile, renameSession, sessionSummary, type NewSession, type ProfileChange, type ProfileRow } from "./sessions.js";
+import {
+  createSession,
+  currentProfile,
+  hideSession,
+  listSessions,
+  migrateProfile,
+  renameSession,
+  sessionSummary,
+  type NewSession,
+  type ProfileChange,
+  type ProfileRow,
+} from "./sessions.js";
 import type { AttemptStatus } from "./stateMachines.js";
 import { runHistory } from "./history.js";
 import { pinAuthority, type AuthorityDigests } from "./authorityPins.js";
@@ -37,7 +77,10 @@ export interface SessionHistory {
 }
 
 export class ControlPlane {
-  constructor(private readonly journal: Journal, readonly scope: KernelScope) {}
+  constructor(
+    private readonly journal: Journal,
+    readonly scope: KernelScope,
+  ) {}
 
   /** Startup reconciliation; call once after opening, before serving requests. */
   reconcile(): ReconcileReport {
@@ -97,13 +140,23 @@ export class ControlPlane {
    * Appends complete messages (one writer, monotonic seq) and, in the same transaction, the ledger
    * completions of the tool calls they report: a call/result batch commits as one.
    */
-  appendMessages(sessionId: string, runId: string | null, messages: readonly NewMessage[], completions: readonly { claim: InvocationClaim; outcome: InvocationOutcome }[] = []): number[] {
+  appendMessages(
+    sessionId: string,
+    runId: string | null,
+    messages: readonly NewMessage[],
+    completions: readonly { claim: InvocationClaim; outcome: InvocationOutcome }[] = [],
+  ): number[] {
     return this.journal.withTransaction((db) => {
       ownedSession(db, this.scope, sessionId);
       if (runId !== null) {
         const run = ownedRun(db, this.scope, runId);
-        if (run.session_id !== sessionId) throw new HearthError(ErrorCode.Refused, `refused: run ${runId} belongs to session ${run.session_id}, not ${sessionId}`);
-        if (run.status !== "active") throw new HearthError(ErrorCode.Conflict, `refused: run ${runId} is ${run.status}; its history is closed, so nothing more can be appended to it`);
+        if (run.session_id !== sessionId)
+          throw new HearthError(ErrorCode.Refused, `refused: run ${runId} belongs to session ${run.session_id}, not ${sessionId}`);
+        if (run.status !== "active")
+          throw new HearthError(
+            ErrorCode.Conflict,
+            `refused: run ${runId} is ${run.status}; its history is closed, so nothing more can be appended to it`,
+          );
       }
       for (const c of completions) completeInvocation(db, this.scope, c.claim, c.outcome);
       return appendComplete(db, sessionId, runId, messages);
@@ -135,10 +188,16 @@ export class ControlPlane {
    * The run's last messages (and the ledger completions they report), then its terminal state, in
    * one transaction (spec 000 #10: a turn's close and its final checkpoint commit together).
    */
-  finishRun(runId: string, status: RunTerminal, error?: string, final: { messages?: readonly NewMessage[]; completions?: readonly { claim: InvocationClaim; outcome: InvocationOutcome }[] } = {}): void {
+  finishRun(
+    runId: string,
+    status: RunTerminal,
+    error?: string,
+    final: { messages?: readonly NewMessage[]; completions?: readonly { claim: InvocationClaim; outcome: InvocationOutcome }[] } = {},
+  ): void {
     this.journal.withTransaction((db) => {
       const run = ownedRun(db, this.scope, runId);
-      if (run.status !== "active") throw new HearthError(ErrorCode.Conflict, `refused: run ${runId} is already ${run.status}; a terminal state is written once`);
+      if (run.status !== "active")
+        throw new HearthError(ErrorCode.Conflict, `refused: run ${runId} is already ${run.status}; a terminal state is written once`);
       for (const c of final.completions ?? []) completeInvocation(db, this.scope, c.claim, c.outcome);
       if (final.messages?.length) appendComplete(db, run.session_id, runId, final.messages);
       finishRun(db, this.scope, runId, status, error);
@@ -188,7 +247,9 @@ export class ControlPlane {
     const db = this.journal.db;
     return queuedDelegations(db, this.scope).flatMap((d) => {
       const attempt = d.run_id ? activeAttempt(db, d.run_id) : undefined;
-      return d.run_id && attempt ? [{ delegationId: d.delegation_id, sessionId: d.child_session_id, runId: d.run_id, attemptId: attempt.attempt_id }] : [];
+      return d.run_id && attempt
+        ? [{ delegationId: d.delegation_id, sessionId: d.child_session_id, runId: d.run_id, attemptId: attempt.attempt_id }]
+        : [];
     });
   }
 
@@ -254,7 +315,12 @@ export class ControlPlane {
   history(sessionId: string): SessionHistory {
     const db = this.journal.db;
     ownedSession(db, this.scope, sessionId);
-    return { session: sessionSummary(db, sessionId), messages: completeMessages(db, sessionId), runs: runHistory(db, sessionId), condensations: sessionCondensations(db, sessionId) };
+    return {
+      session: sessionSummary(db, sessionId),
+      messages: completeMessages(db, sessionId),
+      runs: runHistory(db, sessionId),
+      condensations: sessionCondensations(db, sessionId),
+    };
   }
 
   /** Journals a condensed view of the session's history as its own event (issue 13). */

@@ -10,13 +10,20 @@ import { nowIso, appendEvent } from "./transition.js";
 export type NewMessage =
   | { role: "system"; text: string }
   | { role: "user"; text: string }
-  | { role: "assistant"; text: string; reasoning?: string; toolCalls?: { callId: string; name: string; arguments: Record<string, unknown> }[] }
+  | {
+      role: "assistant";
+      text: string;
+      reasoning?: string;
+      toolCalls?: { callId: string; name: string; arguments: Record<string, unknown> }[];
+    }
   | { role: "tool"; callId: string; name: string; ok: boolean; output: string };
 
 export type TurnStatus = "pending" | "streaming" | "complete" | "failed";
 
 function nextSeq(db: Db, sessionId: string): number {
-  const { s } = db.prepare(`SELECT COALESCE(MAX(seq), 0) AS s FROM conversation_journal WHERE session_id = ?`).get(sessionId) as { s: number };
+  const { s } = db.prepare(`SELECT COALESCE(MAX(seq), 0) AS s FROM conversation_journal WHERE session_id = ?`).get(sessionId) as {
+    s: number;
+  };
   return s + 1;
 }
 
@@ -25,8 +32,9 @@ function insert(db: Db, sessionId: string, runId: string | null, message: NewMes
   const checked = HistoryMessage.parse({ seq: 0, ...message });
   const { seq: _ignored, ...body } = checked;
   const seq = nextSeq(db, sessionId);
-  db.prepare(`INSERT INTO conversation_journal (session_id, seq, run_id, role, status, body_json, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?)`)
-    .run(sessionId, seq, runId, message.role, status, JSON.stringify(body), at, at);
+  db.prepare(
+    `INSERT INTO conversation_journal (session_id, seq, run_id, role, status, body_json, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?)`,
+  ).run(sessionId, seq, runId, message.role, status, JSON.stringify(body), at, at);
   return seq;
 }
 
@@ -35,7 +43,19 @@ export function appendComplete(db: Db, sessionId: string, runId: string | null, 
   assertResultsClaimed(db, sessionId, runId, messages);
   const at = nowIso();
   const seqs = messages.map((m) => insert(db, sessionId, runId, m, "complete", at));
-  if (seqs.length > 0) appendEvent(db, { entityKind: "journal", entityId: sessionId, sessionId, runId, type: "journal.appended", payload: { fromSeq: seqs[0], toSeq: seqs.at(-1) } }, at);
+  if (seqs.length > 0)
+    appendEvent(
+      db,
+      {
+        entityKind: "journal",
+        entityId: sessionId,
+        sessionId,
+        runId,
+        type: "journal.appended",
+        payload: { fromSeq: seqs[0], toSeq: seqs.at(-1) },
+      },
+      at,
+    );
   db.prepare(`UPDATE sessions SET updated_at = ? WHERE session_id = ?`).run(at, sessionId);
   return seqs;
 }
@@ -48,17 +68,36 @@ export function stageTurn(db: Db, sessionId: string, runId: string, status: "pen
 /** Settles a staged turn: complete with its final message, or failed with a bounded code. */
 export function settleTurn(db: Db, sessionId: string, seq: number, outcome: { message: NewMessage } | { failed: string }): void {
   const at = nowIso();
-  const sets = "message" in outcome
-    ? db.prepare(`UPDATE conversation_journal SET status = 'complete', role = ?, body_json = ?, updated_at = ? WHERE session_id = ? AND seq = ? AND status IN ('pending','streaming')`)
-      .run(outcome.message.role, JSON.stringify((({ seq: _s, ...b }) => b)(HistoryMessage.parse({ seq: 0, ...outcome.message }))), at, sessionId, seq)
-    : db.prepare(`UPDATE conversation_journal SET status = 'failed', repair_code = ?, updated_at = ? WHERE session_id = ? AND seq = ? AND status IN ('pending','streaming')`)
-      .run(outcome.failed.slice(0, 64), at, sessionId, seq);
-  if (sets.changes !== 1) throw new HearthError(ErrorCode.Conflict, `refused: journal turn ${seq} of session ${sessionId} is not pending or streaming; it was already settled`);
+  const sets =
+    "message" in outcome
+      ? db
+          .prepare(
+            `UPDATE conversation_journal SET status = 'complete', role = ?, body_json = ?, updated_at = ? WHERE session_id = ? AND seq = ? AND status IN ('pending','streaming')`,
+          )
+          .run(
+            outcome.message.role,
+            JSON.stringify((({ seq: _s, ...b }) => b)(HistoryMessage.parse({ seq: 0, ...outcome.message }))),
+            at,
+            sessionId,
+            seq,
+          )
+      : db
+          .prepare(
+            `UPDATE conversation_journal SET status = 'failed', repair_code = ?, updated_at = ? WHERE session_id = ? AND seq = ? AND status IN ('pending','streaming')`,
+          )
+          .run(outcome.failed.slice(0, 64), at, sessionId, seq);
+  if (sets.changes !== 1)
+    throw new HearthError(
+      ErrorCode.Conflict,
+      `refused: journal turn ${seq} of session ${sessionId} is not pending or streaming; it was already settled`,
+    );
 }
 
 /** Complete messages in seq order: what clients show. */
 export function completeMessages(db: Db, sessionId: string): HistoryMessage[] {
-  return toHistory(db.prepare(`SELECT seq, body_json FROM conversation_journal WHERE session_id = ? AND status = 'complete' ORDER BY seq`).all(sessionId));
+  return toHistory(
+    db.prepare(`SELECT seq, body_json FROM conversation_journal WHERE session_id = ? AND status = 'complete' ORDER BY seq`).all(sessionId),
+  );
 }
 
 /**
@@ -69,13 +108,15 @@ export function completeMessages(db: Db, sessionId: string): HistoryMessage[] {
  * committed a call/result batch keeps its user message with the batch.
  */
 export function replayMessages(db: Db, sessionId: string): HistoryMessage[] {
-  const rows = db.prepare(`
+  const rows = db
+    .prepare(`
     SELECT c.seq, c.body_json FROM conversation_journal c
     WHERE c.session_id = ? AND c.status = 'complete'
       AND NOT (c.role = 'user'
         AND EXISTS (SELECT 1 FROM runs r WHERE r.run_id = c.run_id AND r.status IN ('failed', 'cancelled'))
         AND NOT EXISTS (SELECT 1 FROM conversation_journal o WHERE o.session_id = c.session_id AND o.run_id = c.run_id AND o.seq <> c.seq AND o.status = 'complete'))
-    ORDER BY c.seq`).all(sessionId);
+    ORDER BY c.seq`)
+    .all(sessionId);
   return toHistory(rows);
 }
 
@@ -94,14 +135,21 @@ function assertResultsClaimed(db: Db, sessionId: string, runId: string | null, m
   for (const m of messages) {
     if (m.role !== "tool") continue;
     const refuse: (why: string) => never = (why) => {
-      throw new HearthError(ErrorCode.Conflict, `refused: the result of call ${m.callId} (${m.name}) cannot enter history: ${why}; a tool result is written only with its ledger claim`);
+      throw new HearthError(
+        ErrorCode.Conflict,
+        `refused: the result of call ${m.callId} (${m.name}) cannot enter history: ${why}; a tool result is written only with its ledger claim`,
+      );
     };
     if (runId === null) refuse("it belongs to no run");
     if (!calls.includes(m.callId) && !callIssuedByRun(db, sessionId, runId, m.callId)) refuse(`run ${runId} never made that call`);
-    if (resultRecorded(db, sessionId, m.callId) || calls.indexOf(m.callId) !== calls.lastIndexOf(m.callId)) refuse("the call already has a result");
-    const claim = db.prepare(`SELECT status FROM tool_invocations WHERE run_id = ? AND call_id = ?`).get(runId, m.callId) as { status: string } | undefined;
+    if (resultRecorded(db, sessionId, m.callId) || calls.indexOf(m.callId) !== calls.lastIndexOf(m.callId))
+      refuse("the call already has a result");
+    const claim = db.prepare(`SELECT status FROM tool_invocations WHERE run_id = ? AND call_id = ?`).get(runId, m.callId) as
+      | { status: string }
+      | undefined;
     if (!claim) {
-      if (m.ok || !UNCLAIMED_RESULT_PREFIXES.some((p) => m.output.startsWith(p))) refuse("the ledger has no claim for it, and it is not a refusal of a call that never ran");
+      if (m.ok || !UNCLAIMED_RESULT_PREFIXES.some((p) => m.output.startsWith(p)))
+        refuse("the ledger has no claim for it, and it is not a refusal of a call that never ran");
     } else if (claim.status === "prepared" || claim.status === "dispatched") {
       refuse(`its ledger claim is still ${claim.status}; complete the claim in the same commit`);
     } else if (m.ok !== (claim.status === "succeeded")) {
@@ -111,11 +159,21 @@ function assertResultsClaimed(db: Db, sessionId: string, runId: string | null, m
 }
 
 function callIssuedByRun(db: Db, sessionId: string, runId: string, callId: string): boolean {
-  return db.prepare(`
+  return (
+    db
+      .prepare(`
     SELECT 1 FROM conversation_journal c, json_each(c.body_json, '$.toolCalls') j
-    WHERE c.session_id = ? AND c.run_id = ? AND c.role = 'assistant' AND c.status = 'complete' AND json_extract(j.value, '$.callId') = ?`).get(sessionId, runId, callId) !== undefined;
+    WHERE c.session_id = ? AND c.run_id = ? AND c.role = 'assistant' AND c.status = 'complete' AND json_extract(j.value, '$.callId') = ?`)
+      .get(sessionId, runId, callId) !== undefined
+  );
 }
 
 function resultRecorded(db: Db, sessionId: string, callId: string): boolean {
-  return db.prepare(`SELECT 1 FROM conversation_journal WHERE session_id = ? AND role = 'tool' AND status = 'complete' AND json_extract(body_json, '$.callId') = ?`).get(sessionId, callId) !== undefined;
+  return (
+    db
+      .prepare(
+        `SELECT 1 FROM conversation_journal WHERE session_id = ? AND role = 'tool' AND status = 'complete' AND json_extract(body_json, '$.callId') = ?`,
+      )
+      .get(sessionId, callId) !== undefined
+  );
 }

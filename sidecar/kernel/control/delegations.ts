@@ -44,11 +44,19 @@ export interface DelegationRow {
 export const TASK_RESULT_KIND = "task_result";
 
 /** spec 004: spawning requires a coordinator caller session or an explicit trusted-user spawn. */
-export function createDelegation(db: Db, scope: KernelScope, input: NewDelegation, client: ClientContext): Admission & { delegationId: string; sessionId: string } {
+export function createDelegation(
+  db: Db,
+  scope: KernelScope,
+  input: NewDelegation,
+  client: ClientContext,
+): Admission & { delegationId: string; sessionId: string } {
   if (input.parentSessionId !== null) {
     const parent = ownedSession(db, scope, input.parentSessionId);
     if (parent.execution_role !== "coordinator") {
-      throw new HearthError(ErrorCode.Refused, `refused: session ${parent.session_id} is a leaf and may not start background tasks; ask the coordinating session`);
+      throw new HearthError(
+        ErrorCode.Refused,
+        `refused: session ${parent.session_id} is a leaf and may not start background tasks; ask the coordinating session`,
+      );
     }
   }
   const workstreamId = input.workstreamId ?? createWorkstream(db, scope, input.title);
@@ -56,8 +64,20 @@ export function createDelegation(db: Db, scope: KernelScope, input: NewDelegatio
   const admission = admitRun(db, scope, sessionId, input.prompt, client);
   const delegationId = uuidv7();
   const at = nowIso();
-  db.prepare(`INSERT INTO delegations (delegation_id, parent_session_id, child_session_id, run_id, workstream_id, title, status, instruction, tools_json, created_at, updated_at) VALUES (?,?,?,?,?,?, 'queued', ?,?,?,?)`)
-    .run(delegationId, input.parentSessionId, sessionId, admission.runId, workstreamId, input.title, input.prompt, input.tools ? JSON.stringify(input.tools) : null, at, at);
+  db.prepare(
+    `INSERT INTO delegations (delegation_id, parent_session_id, child_session_id, run_id, workstream_id, title, status, instruction, tools_json, created_at, updated_at) VALUES (?,?,?,?,?,?, 'queued', ?,?,?,?)`,
+  ).run(
+    delegationId,
+    input.parentSessionId,
+    sessionId,
+    admission.runId,
+    workstreamId,
+    input.title,
+    input.prompt,
+    input.tools ? JSON.stringify(input.tools) : null,
+    at,
+    at,
+  );
   appendEvent(db, { entityKind: "delegation", entityId: delegationId, sessionId, runId: admission.runId, type: "delegation.created" }, at);
   return { ...admission, delegationId, sessionId };
 }
@@ -65,31 +85,40 @@ export function createDelegation(db: Db, scope: KernelScope, input: NewDelegatio
 /** The delegation, if this owner's (its child session is checked against the kernel's owner). */
 export function ownedDelegation(db: Db, scope: KernelScope, delegationId: string): DelegationRow {
   const row = db.prepare(`SELECT * FROM delegations WHERE delegation_id = ?`).get(delegationId) as DelegationRow | undefined;
-  if (!row) throw new HearthError(ErrorCode.NotFound, `no task ${delegationId} in this workspace's journal; list them with \`hearth tasks\``);
+  if (!row)
+    throw new HearthError(ErrorCode.NotFound, `no task ${delegationId} in this workspace's journal; list them with \`hearth tasks\``);
   ownedSession(db, scope, row.child_session_id);
   return row;
 }
 
 export function listDelegations(db: Db, scope: KernelScope, limit: number): DelegationRow[] {
-  return db.prepare(`SELECT d.* FROM delegations d JOIN sessions s ON s.session_id = d.child_session_id WHERE s.owner_id = ?
-    ORDER BY d.created_at DESC, d.delegation_id DESC LIMIT ?`).all(scope.ownerId, limit) as DelegationRow[];
+  return db
+    .prepare(`SELECT d.* FROM delegations d JOIN sessions s ON s.session_id = d.child_session_id WHERE s.owner_id = ?
+    ORDER BY d.created_at DESC, d.delegation_id DESC LIMIT ?`)
+    .all(scope.ownerId, limit) as DelegationRow[];
 }
 
 /** Queued tasks, oldest first: the order they take free slots in. */
 export function queuedDelegations(db: Db, scope: KernelScope): DelegationRow[] {
-  return db.prepare(`SELECT d.* FROM delegations d JOIN sessions s ON s.session_id = d.child_session_id WHERE s.owner_id = ? AND d.status = 'queued'
-    ORDER BY d.updated_at, d.delegation_id`).all(scope.ownerId) as DelegationRow[];
+  return db
+    .prepare(`SELECT d.* FROM delegations d JOIN sessions s ON s.session_id = d.child_session_id WHERE s.owner_id = ? AND d.status = 'queued'
+    ORDER BY d.updated_at, d.delegation_id`)
+    .all(scope.ownerId) as DelegationRow[];
 }
 
 /** The tool ceiling of a task session, or null for a session that is no task. */
 export function delegationTools(db: Db, sessionId: string): string[] | null {
-  const row = db.prepare(`SELECT tools_json FROM delegations WHERE child_session_id = ?`).get(sessionId) as { tools_json: string | null } | undefined;
+  const row = db.prepare(`SELECT tools_json FROM delegations WHERE child_session_id = ?`).get(sessionId) as
+    | { tools_json: string | null }
+    | undefined;
   return row?.tools_json ? (JSON.parse(row.tools_json) as string[]) : null;
 }
 
 function move(db: Db, d: DelegationRow, to: DelegationStatus, reason: string | null, set: Record<string, string | null> = {}): void {
   transition(db, delegationMachine, {
-    id: d.delegation_id, to, set: { reason, ...set },
+    id: d.delegation_id,
+    to,
+    set: { reason, ...set },
     event: { type: `delegation.${to}`, sessionId: d.child_session_id, runId: set.run_id ?? d.run_id, payload: reason ? { reason } : {} },
   });
 }
@@ -102,24 +131,41 @@ export function markDelegationRunning(db: Db, scope: KernelScope, delegationId: 
 }
 
 /** The task's run ended: the task takes its outcome; a completed one records its final answer as an artifact. */
-export function settleDelegation(db: Db, scope: KernelScope, delegationId: string, outcome: { status: RunTerminal; reason?: string }): void {
+export function settleDelegation(
+  db: Db,
+  scope: KernelScope,
+  delegationId: string,
+  outcome: { status: RunTerminal; reason?: string },
+): void {
   const d = ownedDelegation(db, scope, delegationId);
   if (d.status !== "running" && d.status !== "queued") return; // already settled (a cancel, a shutdown)
   if (outcome.status === "completed" && d.run_id) {
-    insertArtifact(db, { sessionId: d.child_session_id, runId: d.run_id, kind: TASK_RESULT_KIND, title: d.title, body: { text: finalAnswer(db, d.run_id) } });
+    insertArtifact(db, {
+      sessionId: d.child_session_id,
+      runId: d.run_id,
+      kind: TASK_RESULT_KIND,
+      title: d.title,
+      body: { text: finalAnswer(db, d.run_id) },
+    });
   }
   move(db, d, outcome.status, outcome.reason?.slice(0, 240) ?? null);
 }
 
 /** The run's last complete assistant message: a task's result. */
 function finalAnswer(db: Db, runId: string): string {
-  const row = db.prepare(`SELECT body_json FROM conversation_journal WHERE run_id = ? AND role = 'assistant' AND status = 'complete' ORDER BY seq DESC LIMIT 1`).get(runId) as { body_json: string } | undefined;
-  return row ? (JSON.parse(row.body_json) as { text?: string }).text ?? "" : "";
+  const row = db
+    .prepare(
+      `SELECT body_json FROM conversation_journal WHERE run_id = ? AND role = 'assistant' AND status = 'complete' ORDER BY seq DESC LIMIT 1`,
+    )
+    .get(runId) as { body_json: string } | undefined;
+  return row ? ((JSON.parse(row.body_json) as { text?: string }).text ?? "") : "";
 }
 
 export function resultArtifact(db: Db, d: DelegationRow): { artifactId: string; text: string } | null {
   if (!d.run_id) return null;
-  const row = db.prepare(`SELECT artifact_id, body_json FROM artifacts WHERE run_id = ? AND kind = ? ORDER BY created_at DESC LIMIT 1`).get(d.run_id, TASK_RESULT_KIND) as { artifact_id: string; body_json: string } | undefined;
+  const row = db
+    .prepare(`SELECT artifact_id, body_json FROM artifacts WHERE run_id = ? AND kind = ? ORDER BY created_at DESC LIMIT 1`)
+    .get(d.run_id, TASK_RESULT_KIND) as { artifact_id: string; body_json: string } | undefined;
   return row ? { artifactId: row.artifact_id, text: (JSON.parse(row.body_json) as { text: string }).text } : null;
 }
 
@@ -127,7 +173,12 @@ export function resultArtifact(db: Db, d: DelegationRow): { artifactId: string; 
  * A queued task is cancelled at once with its run (nothing reached an adapter); an orphaned one
  * ends cancelled and its recovery is abandoned. A running task is cancelled through its turn.
  */
-export function cancelIdleDelegation(db: Db, scope: KernelScope, delegationId: string, reason: string): { dispatchAttempted: boolean; adapterAcknowledged: boolean } {
+export function cancelIdleDelegation(
+  db: Db,
+  scope: KernelScope,
+  delegationId: string,
+  reason: string,
+): { dispatchAttempted: boolean; adapterAcknowledged: boolean } {
   const d = ownedDelegation(db, scope, delegationId);
   if (d.status === "queued") {
     const r = d.run_id ? requestCancel(db, scope, d.run_id) : { dispatchAttempted: false, adapterAcknowledged: false };
@@ -139,7 +190,10 @@ export function cancelIdleDelegation(db: Db, scope: KernelScope, delegationId: s
     move(db, d, "cancelled", reason);
     return { dispatchAttempted: false, adapterAcknowledged: false };
   }
-  throw new HearthError(ErrorCode.Conflict, `refused: task ${delegationId} is ${d.status}; only a queued, running or orphaned task can be cancelled`);
+  throw new HearthError(
+    ErrorCode.Conflict,
+    `refused: task ${delegationId} is ${d.status}; only a queued, running or orphaned task can be cancelled`,
+  );
 }
 
 function abandonRecoveries(db: Db, delegationId: string): void {
@@ -157,11 +211,16 @@ export function resumeMessage(instruction: string): string {
  */
 export function resumeDelegation(db: Db, scope: KernelScope, delegationId: string, client: ClientContext): DelegationRow {
   const d = ownedDelegation(db, scope, delegationId);
-  if (d.status !== "interrupted") throw new HearthError(ErrorCode.Conflict, `refused: task ${delegationId} is ${d.status === "queued" || d.status === "running" ? d.status : `${d.status} (ended)`}; only an orphaned task can be resumed`);
+  if (d.status !== "interrupted")
+    throw new HearthError(
+      ErrorCode.Conflict,
+      `refused: task ${delegationId} is ${d.status === "queued" || d.status === "running" ? d.status : `${d.status} (ended)`}; only an orphaned task can be resumed`,
+    );
   if (d.run_id) {
     const run = db.prepare(`SELECT status FROM runs WHERE run_id = ?`).get(d.run_id) as { status: string };
     // A run still active here holds no attempt (reconciliation of an older journal): close it first.
-    if (run.status === "active" && !activeAttempt(db, d.run_id)) finishRun(db, scope, d.run_id, "failed", "interrupted; the task was resumed as a new run");
+    if (run.status === "active" && !activeAttempt(db, d.run_id))
+      finishRun(db, scope, d.run_id, "failed", "interrupted; the task was resumed as a new run");
   }
   const admission = admitRun(db, scope, d.child_session_id, resumeMessage(d.instruction ?? d.title), client);
   db.prepare(`UPDATE recovery_dispatches SET status = 'dispatched' WHERE delegation_id = ? AND status = 'pending'`).run(delegationId);
@@ -172,7 +231,11 @@ export function resumeDelegation(db: Db, scope: KernelScope, delegationId: strin
 /** An orphaned task the person will not resume ends cancelled. */
 export function dismissDelegation(db: Db, scope: KernelScope, delegationId: string): void {
   const d = ownedDelegation(db, scope, delegationId);
-  if (d.status !== "interrupted") throw new HearthError(ErrorCode.Conflict, `refused: task ${delegationId} is ${d.status}; only an orphaned task can be dismissed (cancel a queued or running one)`);
+  if (d.status !== "interrupted")
+    throw new HearthError(
+      ErrorCode.Conflict,
+      `refused: task ${delegationId} is ${d.status}; only an orphaned task can be dismissed (cancel a queued or running one)`,
+    );
   cancelIdleDelegation(db, scope, delegationId, "dismissed by the user after the kernel stopped under it");
 }
 
@@ -184,7 +247,9 @@ export function orphanDelegation(db: Db, scope: KernelScope, delegationId: strin
   const d = ownedDelegation(db, scope, delegationId);
   if (d.status !== "running" && d.status !== "queued") return;
   move(db, d, "interrupted", reason);
-  db.prepare(`INSERT OR IGNORE INTO recovery_dispatches (recovery_id, delegation_id, interrupted_attempt_id, status, created_at) VALUES (?,?,?, 'pending', ?)`).run(uuidv7(), delegationId, attemptId, nowIso());
+  db.prepare(
+    `INSERT OR IGNORE INTO recovery_dispatches (recovery_id, delegation_id, interrupted_attempt_id, status, created_at) VALUES (?,?,?, 'pending', ?)`,
+  ).run(uuidv7(), delegationId, attemptId, nowIso());
 }
 
 export interface RecoveryDispatch {
@@ -196,24 +261,43 @@ export interface RecoveryDispatch {
 
 /** Recovery dispatches reconciliation created and nobody has taken yet. */
 export function pendingRecoveries(db: Db): RecoveryDispatch[] {
-  return db.prepare(`SELECT r.recovery_id AS recoveryId, r.delegation_id AS delegationId, d.run_id AS runId, r.interrupted_attempt_id AS interruptedAttemptId
-    FROM recovery_dispatches r JOIN delegations d ON d.delegation_id = r.delegation_id WHERE r.status = 'pending' ORDER BY r.recovery_id`).all() as RecoveryDispatch[];
+  return db
+    .prepare(`SELECT r.recovery_id AS recoveryId, r.delegation_id AS delegationId, d.run_id AS runId, r.interrupted_attempt_id AS interruptedAttemptId
+    FROM recovery_dispatches r JOIN delegations d ON d.delegation_id = r.delegation_id WHERE r.status = 'pending' ORDER BY r.recovery_id`)
+    .all() as RecoveryDispatch[];
 }
 
 /** The task as every client sees it (the Tasks view, `hearth tasks`): its row, its run's attempt, its result. */
 export function delegationSummary(db: Db, d: DelegationRow): TaskSummary {
-  const { model_profile } = db.prepare(`SELECT p.model_profile FROM sessions s JOIN session_execution_profiles p ON p.session_id = s.session_id AND p.generation = s.profile_generation WHERE s.session_id = ?`)
+  const { model_profile } = db
+    .prepare(
+      `SELECT p.model_profile FROM sessions s JOIN session_execution_profiles p ON p.session_id = s.session_id AND p.generation = s.profile_generation WHERE s.session_id = ?`,
+    )
     .get(d.child_session_id) as { model_profile: string };
   const waiting = d.status === "running" && d.run_id !== null && activeAttempt(db, d.run_id)?.status === "waiting_approval";
   return {
-    delegationId: d.delegation_id, sessionId: d.child_session_id, runId: d.run_id, parentSessionId: d.parent_session_id,
-    workstreamId: d.workstream_id, title: d.title, instruction: d.instruction ?? "", model: model_profile,
+    delegationId: d.delegation_id,
+    sessionId: d.child_session_id,
+    runId: d.run_id,
+    parentSessionId: d.parent_session_id,
+    workstreamId: d.workstream_id,
+    title: d.title,
+    instruction: d.instruction ?? "",
+    model: model_profile,
     tools: d.tools_json ? (JSON.parse(d.tools_json) as string[]) : [],
-    state: waiting ? "waiting_approval" : TASK_STATE[d.status], reason: d.reason,
-    createdAt: d.created_at, updatedAt: d.updated_at, resultArtifactId: resultArtifact(db, d)?.artifactId ?? null,
+    state: waiting ? "waiting_approval" : TASK_STATE[d.status],
+    reason: d.reason,
+    createdAt: d.created_at,
+    updatedAt: d.updated_at,
+    resultArtifactId: resultArtifact(db, d)?.artifactId ?? null,
   };
 }
 
 const TASK_STATE: Record<DelegationStatus, TaskState> = {
-  queued: "queued", running: "running", interrupted: "orphaned", completed: "completed", failed: "failed", cancelled: "cancelled",
+  queued: "queued",
+  running: "running",
+  interrupted: "orphaned",
+  completed: "completed",
+  failed: "failed",
+  cancelled: "cancelled",
 };

@@ -3,11 +3,17 @@ import type { RunSummary } from "../../../shared/protocol/records.js";
 import type { Db } from "../../journal/journal.js";
 
 export function runHistory(db: Db, sessionId: string): RunSummary[] {
-  const runs = db.prepare(`SELECT run_id, status, created_at FROM runs WHERE session_id = ? ORDER BY created_at, run_id`).all(sessionId) as { run_id: string; status: RunSummary["status"]; created_at: string }[];
+  const runs = db
+    .prepare(`SELECT run_id, status, created_at FROM runs WHERE session_id = ? ORDER BY created_at, run_id`)
+    .all(sessionId) as { run_id: string; status: RunSummary["status"]; created_at: string }[];
   const attempts = db.prepare(`SELECT attempt_id AS attemptId, status, reason FROM run_attempts WHERE run_id = ? ORDER BY attempt_number`);
-  const ledger = db.prepare(`SELECT call_id AS callId, tool, status, effect_class AS effectClass, retry_policy AS retryPolicy, input_hash AS inputHash, reason FROM tool_invocations WHERE run_id = ? ORDER BY created_at, invocation_id`);
+  const ledger = db.prepare(
+    `SELECT call_id AS callId, tool, status, effect_class AS effectClass, retry_policy AS retryPolicy, input_hash AS inputHash, reason FROM tool_invocations WHERE run_id = ? ORDER BY created_at, invocation_id`,
+  );
   return runs.map((r) => ({
-    runId: r.run_id, status: r.status, startedAt: r.created_at,
+    runId: r.run_id,
+    status: r.status,
+    startedAt: r.created_at,
     attempts: attempts.all(r.run_id) as RunSummary["attempts"],
     ledger: ledger.all(r.run_id) as RunSummary["ledger"],
   }));

@@ -43,7 +43,15 @@ export function retryPolicyFor(effect: EffectClass): RetryPolicy {
 }
 
 function claimColumns(c: InvocationClaim): Record<string, string> {
-  return { run_id: c.runId, attempt_id: c.attemptId, call_id: c.callId, tool: c.tool, input_hash: c.inputHash, manifest_digest: c.manifestDigest, boot_epoch: c.bootEpoch };
+  return {
+    run_id: c.runId,
+    attempt_id: c.attemptId,
+    call_id: c.callId,
+    tool: c.tool,
+    input_hash: c.inputHash,
+    manifest_digest: c.manifestDigest,
+    boot_epoch: c.bootEpoch,
+  };
 }
 
 type ClaimStep = "prepare" | "dispatch" | "complete";
@@ -55,20 +63,34 @@ type ClaimStep = "prepare" | "dispatch" | "complete";
  */
 function assertClaimAuthority(db: Db, scope: KernelScope, runId: string, attemptId: string, step: ClaimStep): RunRow {
   const run = ownedRun(db, scope, runId);
-  if (run.status !== "active") throw new HearthError(ErrorCode.Conflict, `refused to ${step} a tool call: run ${runId} is ${run.status}; a finished run cannot call tools`);
-  const attempt = db.prepare(`SELECT status FROM run_attempts WHERE attempt_id = ? AND run_id = ?`).get(attemptId, runId) as { status: string } | undefined;
+  if (run.status !== "active")
+    throw new HearthError(
+      ErrorCode.Conflict,
+      `refused to ${step} a tool call: run ${runId} is ${run.status}; a finished run cannot call tools`,
+    );
+  const attempt = db.prepare(`SELECT status FROM run_attempts WHERE attempt_id = ? AND run_id = ?`).get(attemptId, runId) as
+    | { status: string }
+    | undefined;
   if (!attempt || !(ACTIVE_ATTEMPT_STATUSES as readonly string[]).includes(attempt.status)) {
-    throw new HearthError(ErrorCode.Refused, `refused to ${step} a tool call: attempt ${attemptId} has no execution authority in run ${runId} (${attempt?.status ?? "not this run's attempt"}); only the run's active attempt acts`);
+    throw new HearthError(
+      ErrorCode.Refused,
+      `refused to ${step} a tool call: attempt ${attemptId} has no execution authority in run ${runId} (${attempt?.status ?? "not this run's attempt"}); only the run's active attempt acts`,
+    );
   }
   if (attempt.status === "cancelling" && step !== "complete") {
-    throw new HearthError(ErrorCode.Refused, `refused to ${step} a tool call: attempt ${attemptId} of run ${runId} is cancelling; a cancelled turn starts no new effects`);
+    throw new HearthError(
+      ErrorCode.Refused,
+      `refused to ${step} a tool call: attempt ${attemptId} of run ${runId} is cancelling; a cancelled turn starts no new effects`,
+    );
   }
   return run;
 }
 
 /** Authority of the attempt the claim was recorded under; a forged tuple then fails the exact match. */
 function assertRecordedAuthority(db: Db, scope: KernelScope, claim: InvocationClaim, step: ClaimStep): void {
-  const row = db.prepare(`SELECT run_id, attempt_id FROM tool_invocations WHERE invocation_id = ?`).get(claim.invocationId) as { run_id: string; attempt_id: string } | undefined;
+  const row = db.prepare(`SELECT run_id, attempt_id FROM tool_invocations WHERE invocation_id = ?`).get(claim.invocationId) as
+    | { run_id: string; attempt_id: string }
+    | undefined;
   if (row) assertClaimAuthority(db, scope, row.run_id, row.attempt_id, step);
 }
 
@@ -78,25 +100,71 @@ function assertRecordedAuthority(db: Db, scope: KernelScope, claim: InvocationCl
  */
 export function prepareInvocation(db: Db, scope: KernelScope, req: PrepareRequest): InvocationClaim {
   const run = assertClaimAuthority(db, scope, req.runId, req.attemptId, "prepare");
-  const { execution_role } = db.prepare(`SELECT execution_role FROM sessions WHERE session_id = ?`).get(run.session_id) as { execution_role: "coordinator" | "leaf" };
+  const { execution_role } = db.prepare(`SELECT execution_role FROM sessions WHERE session_id = ?`).get(run.session_id) as {
+    execution_role: "coordinator" | "leaf";
+  };
   assertToolAllowedForRole(execution_role, req.tool, run.session_id);
-  const dup = db.prepare(`SELECT status FROM tool_invocations WHERE run_id = ? AND call_id = ?`).get(req.runId, req.callId) as { status: string } | undefined;
-  if (dup) throw new HearthError(ErrorCode.Conflict, `refused: call ${req.callId} of run ${req.runId} was already claimed (${dup.status}); a call id is single use, so it cannot run twice`);
+  const dup = db.prepare(`SELECT status FROM tool_invocations WHERE run_id = ? AND call_id = ?`).get(req.runId, req.callId) as
+    | { status: string }
+    | undefined;
+  if (dup)
+    throw new HearthError(
+      ErrorCode.Conflict,
+      `refused: call ${req.callId} of run ${req.runId} was already claimed (${dup.status}); a call id is single use, so it cannot run twice`,
+    );
   const claim: InvocationClaim = {
-    invocationId: uuidv7(), runId: req.runId, attemptId: req.attemptId, callId: req.callId, tool: req.tool,
-    inputHash: inputHashOf(req.input), manifestDigest: req.manifestDigest, bootEpoch: scope.bootEpoch,
+    invocationId: uuidv7(),
+    runId: req.runId,
+    attemptId: req.attemptId,
+    callId: req.callId,
+    tool: req.tool,
+    inputHash: inputHashOf(req.input),
+    manifestDigest: req.manifestDigest,
+    bootEpoch: scope.bootEpoch,
   };
   const at = nowIso();
-  db.prepare(`INSERT INTO tool_invocations (invocation_id, run_id, attempt_id, call_id, tool, input_hash, manifest_digest, boot_epoch, status, effect_class, retry_policy, input_json, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,'prepared',?,?,?,?,?)`)
-    .run(claim.invocationId, claim.runId, claim.attemptId, claim.callId, claim.tool, claim.inputHash, claim.manifestDigest, claim.bootEpoch, req.effectClass, req.retryPolicy === "never_auto_retry" ? "never_auto_retry" : retryPolicyFor(req.effectClass), JSON.stringify(req.input ?? null), at, at);
-  appendEvent(db, { entityKind: "tool_invocation", entityId: claim.invocationId, sessionId: run.session_id, runId: run.run_id, type: "tool.prepared", payload: { callId: claim.callId, tool: claim.tool } }, at);
+  db.prepare(
+    `INSERT INTO tool_invocations (invocation_id, run_id, attempt_id, call_id, tool, input_hash, manifest_digest, boot_epoch, status, effect_class, retry_policy, input_json, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,'prepared',?,?,?,?,?)`,
+  ).run(
+    claim.invocationId,
+    claim.runId,
+    claim.attemptId,
+    claim.callId,
+    claim.tool,
+    claim.inputHash,
+    claim.manifestDigest,
+    claim.bootEpoch,
+    req.effectClass,
+    req.retryPolicy === "never_auto_retry" ? "never_auto_retry" : retryPolicyFor(req.effectClass),
+    JSON.stringify(req.input ?? null),
+    at,
+    at,
+  );
+  appendEvent(
+    db,
+    {
+      entityKind: "tool_invocation",
+      entityId: claim.invocationId,
+      sessionId: run.session_id,
+      runId: run.run_id,
+      type: "tool.prepared",
+      payload: { callId: claim.callId, tool: claim.tool },
+    },
+    at,
+  );
   return claim;
 }
 
 /** prepared → dispatched. The caller commits this with synchronous=FULL before the effect runs. */
 export function markDispatched(db: Db, scope: KernelScope, claim: InvocationClaim): void {
   assertRecordedAuthority(db, scope, claim, "dispatch");
-  transition(db, invocationMachine, { id: claim.invocationId, to: "dispatched", from: ["prepared"], match: claimColumns(claim), event: { type: "tool.dispatched", runId: claim.runId } });
+  transition(db, invocationMachine, {
+    id: claim.invocationId,
+    to: "dispatched",
+    from: ["prepared"],
+    match: claimColumns(claim),
+    event: { type: "tool.dispatched", runId: claim.runId },
+  });
 }
 
 export interface InvocationOutcome {
@@ -113,8 +181,14 @@ export interface InvocationOutcome {
 export function completeInvocation(db: Db, scope: KernelScope, claim: InvocationClaim, outcome: InvocationOutcome): void {
   assertRecordedAuthority(db, scope, claim, "complete");
   transition(db, invocationMachine, {
-    id: claim.invocationId, to: outcome.status, from: outcome.status === "succeeded" ? ["dispatched"] : ["prepared", "dispatched"], match: claimColumns(claim),
-    set: { result_json: outcome.result === undefined ? null : JSON.stringify(outcome.result), reason: outcome.reason?.slice(0, 240) ?? null },
+    id: claim.invocationId,
+    to: outcome.status,
+    from: outcome.status === "succeeded" ? ["dispatched"] : ["prepared", "dispatched"],
+    match: claimColumns(claim),
+    set: {
+      result_json: outcome.result === undefined ? null : JSON.stringify(outcome.result),
+      reason: outcome.reason?.slice(0, 240) ?? null,
+    },
     event: { type: `tool.${outcome.status}`, runId: claim.runId },
   });
 }

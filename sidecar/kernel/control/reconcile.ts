@@ -36,45 +36,104 @@ function list(values: readonly string[]): string {
  * Moves every row of `m` matching `where` from one of the statuses that the machine allows to go to
  * `to`, writing one event per row first (same transaction). Set-based: 100k rows in one statement.
  */
-function bulkTransition<S extends string>(db: Db, m: Machine<S>, to: S, from: readonly S[], where: string, reason: string, at: string, eventRun: string, eventSession: string): number {
+function bulkTransition<S extends string>(
+  db: Db,
+  m: Machine<S>,
+  to: S,
+  from: readonly S[],
+  where: string,
+  reason: string,
+  at: string,
+  eventRun: string,
+  eventSession: string,
+): number {
   for (const s of from) if (!m.allowed[s].includes(to)) throw new Error(`reconcile: ${m.entity} ${s} → ${to} is not in the machine`);
   const cond = `status IN ${list(from)}${where ? ` AND ${where}` : ""}`;
   db.prepare(`INSERT INTO events (entity_kind, entity_id, session_id, run_id, type, payload_json, created_at)
-    SELECT '${m.entity}', ${m.idColumn}, ${eventSession}, ${eventRun}, '${m.entity}.${to}', json_object('from', status, 'to', '${to}', 'reason', ?), ? FROM ${m.table} WHERE ${cond} ORDER BY ${m.idColumn}`).run(reason, at);
+    SELECT '${m.entity}', ${m.idColumn}, ${eventSession}, ${eventRun}, '${m.entity}.${to}', json_object('from', status, 'to', '${to}', 'reason', ?), ? FROM ${m.table} WHERE ${cond} ORDER BY ${m.idColumn}`).run(
+    reason,
+    at,
+  );
   const reasonColumn = m.table === bindingMachine.table ? "stale_reason" : "reason";
   return db.prepare(`UPDATE ${m.table} SET status = '${to}', ${reasonColumn} = ?, updated_at = ? WHERE ${cond}`).run(reason, at).changes;
 }
 
 export function reconcileStartup(journal: Journal): ReconcileReport {
-  return journal.withTransaction((db) => {
-    const at = nowIso();
-    const report: ReconcileReport = {
-      invocationsFailed: bulkTransition(db, invocationMachine, "failed", ["prepared"], "", REPAIR.beforeDispatch, at, "run_id", "NULL"),
-      invocationsOutcomeUnknown: bulkTransition(db, invocationMachine, "outcome_unknown", ["dispatched"], "", REPAIR.afterDispatch, at, "run_id", "NULL"),
-      attemptsOrphaned: bulkTransition(db, attemptMachine, "orphaned", sourcesOf(attemptMachine, "orphaned"), "", REPAIR.attemptOrphaned, at, "run_id", "NULL"),
-      // Before the runs close: an interrupted delegation is found by its run still being active.
-      recoveryDispatches: recoverDelegations(db, at),
-      // A run without an active attempt has ended: failed, not success. A delegation's too (issue 12
-      // item 7): its task is orphaned and resumes as a new run, so its session never refuses turns.
-      runsFailed: bulkTransition(db, runMachine, "failed", ["active"],
-        `NOT EXISTS (SELECT 1 FROM run_attempts a WHERE a.run_id = runs.run_id AND a.status IN ${list(sourcesOf(attemptMachine, "orphaned"))})`,
-        REPAIR.runInterrupted, at, "run_id", "session_id"),
-      delegationsSettled: settleFinishedDelegations(db, at),
-      bindingsStaled: bulkTransition(db, bindingMachine, "stale", ["active"], "resume_fidelity = 'none'", REPAIR.bindingStale, at, "NULL", "session_id"),
-      turnsRepaired: repairTurns(db, at),
-      // After the ledger and runs are closed: cut-off batches return to history with their outcome.
-      batchesRepaired: 0,
-    };
-    report.batchesRepaired = repairInterruptedBatches(db, at);
-    return report;
-  }, { durable: true });
+  return journal.withTransaction(
+    (db) => {
+      const at = nowIso();
+      const report: ReconcileReport = {
+        invocationsFailed: bulkTransition(db, invocationMachine, "failed", ["prepared"], "", REPAIR.beforeDispatch, at, "run_id", "NULL"),
+        invocationsOutcomeUnknown: bulkTransition(
+          db,
+          invocationMachine,
+          "outcome_unknown",
+          ["dispatched"],
+          "",
+          REPAIR.afterDispatch,
+          at,
+          "run_id",
+          "NULL",
+        ),
+        attemptsOrphaned: bulkTransition(
+          db,
+          attemptMachine,
+          "orphaned",
+          sourcesOf(attemptMachine, "orphaned"),
+          "",
+          REPAIR.attemptOrphaned,
+          at,
+          "run_id",
+          "NULL",
+        ),
+        // Before the runs close: an interrupted delegation is found by its run still being active.
+        recoveryDispatches: recoverDelegations(db, at),
+        // A run without an active attempt has ended: failed, not success. A delegation's too (issue 12
+        // item 7): its task is orphaned and resumes as a new run, so its session never refuses turns.
+        runsFailed: bulkTransition(
+          db,
+          runMachine,
+          "failed",
+          ["active"],
+          `NOT EXISTS (SELECT 1 FROM run_attempts a WHERE a.run_id = runs.run_id AND a.status IN ${list(sourcesOf(attemptMachine, "orphaned"))})`,
+          REPAIR.runInterrupted,
+          at,
+          "run_id",
+          "session_id",
+        ),
+        delegationsSettled: settleFinishedDelegations(db, at),
+        bindingsStaled: bulkTransition(
+          db,
+          bindingMachine,
+          "stale",
+          ["active"],
+          "resume_fidelity = 'none'",
+          REPAIR.bindingStale,
+          at,
+          "NULL",
+          "session_id",
+        ),
+        turnsRepaired: repairTurns(db, at),
+        // After the ledger and runs are closed: cut-off batches return to history with their outcome.
+        batchesRepaired: 0,
+      };
+      report.batchesRepaired = repairInterruptedBatches(db, at);
+      return report;
+    },
+    { durable: true },
+  );
 }
 
 function repairTurns(db: Db, at: string): number {
   const cond = `status IN ('pending','streaming')`;
   db.prepare(`INSERT INTO events (entity_kind, entity_id, session_id, run_id, type, payload_json, created_at)
-    SELECT 'journal', session_id, session_id, run_id, 'journal.turn_repaired', json_object('seq', seq, 'from', status, 'repairCode', ?), ? FROM conversation_journal WHERE ${cond} ORDER BY session_id, seq`).run(REPAIR.turnInterrupted, at);
-  return db.prepare(`UPDATE conversation_journal SET status = 'failed', repair_code = ?, updated_at = ? WHERE ${cond}`).run(REPAIR.turnInterrupted, at).changes;
+    SELECT 'journal', session_id, session_id, run_id, 'journal.turn_repaired', json_object('seq', seq, 'from', status, 'repairCode', ?), ? FROM conversation_journal WHERE ${cond} ORDER BY session_id, seq`).run(
+    REPAIR.turnInterrupted,
+    at,
+  );
+  return db
+    .prepare(`UPDATE conversation_journal SET status = 'failed', repair_code = ?, updated_at = ? WHERE ${cond}`)
+    .run(REPAIR.turnInterrupted, at).changes;
 }
 
 /**
@@ -83,19 +142,27 @@ function repairTurns(db: Db, at: string): number {
  * interrupted run); the person resumes the task (a new run of its session) or dismisses it.
  */
 function recoverDelegations(db: Db, at: string): number {
-  const interrupted = db.prepare(`
+  const interrupted = db
+    .prepare(`
     SELECT d.delegation_id, d.run_id, d.child_session_id,
       (SELECT a.attempt_id FROM run_attempts a WHERE a.run_id = d.run_id ORDER BY a.attempt_number DESC LIMIT 1) AS last_attempt
     FROM delegations d JOIN runs r ON r.run_id = d.run_id
     WHERE d.status IN ('queued','running') AND r.status = 'active'
       AND NOT EXISTS (SELECT 1 FROM run_attempts a WHERE a.run_id = d.run_id AND a.status IN ${list(sourcesOf(attemptMachine, "orphaned"))})
-    ORDER BY d.delegation_id`).all() as { delegation_id: string; run_id: string; child_session_id: string; last_attempt: string | null }[];
+    ORDER BY d.delegation_id`)
+    .all() as { delegation_id: string; run_id: string; child_session_id: string; last_attempt: string | null }[];
   let created = 0;
   for (const d of interrupted) {
     db.prepare(`UPDATE delegations SET status = 'interrupted', updated_at = ? WHERE delegation_id = ?`).run(at, d.delegation_id);
-    db.prepare(`INSERT INTO events (entity_kind, entity_id, session_id, run_id, type, payload_json, created_at) VALUES ('delegation', ?, ?, ?, 'delegation.interrupted', '{}', ?)`).run(d.delegation_id, d.child_session_id, d.run_id, at);
+    db.prepare(
+      `INSERT INTO events (entity_kind, entity_id, session_id, run_id, type, payload_json, created_at) VALUES ('delegation', ?, ?, ?, 'delegation.interrupted', '{}', ?)`,
+    ).run(d.delegation_id, d.child_session_id, d.run_id, at);
     if (d.last_attempt === null) continue;
-    const r = db.prepare(`INSERT OR IGNORE INTO recovery_dispatches (recovery_id, delegation_id, interrupted_attempt_id, status, created_at) VALUES (?,?,?, 'pending', ?)`).run(uuidv7(), d.delegation_id, d.last_attempt, at);
+    const r = db
+      .prepare(
+        `INSERT OR IGNORE INTO recovery_dispatches (recovery_id, delegation_id, interrupted_attempt_id, status, created_at) VALUES (?,?,?, 'pending', ?)`,
+      )
+      .run(uuidv7(), d.delegation_id, d.last_attempt, at);
     created += r.changes;
   }
   return created;
@@ -106,12 +173,15 @@ function recoverDelegations(db: Db, at: string): number {
  * task's settlement are two commits): the task takes its run's outcome, so it never stays running.
  */
 function settleFinishedDelegations(db: Db, at: string): number {
-  const rows = db.prepare(`SELECT d.delegation_id, d.child_session_id, d.run_id, r.status FROM delegations d JOIN runs r ON r.run_id = d.run_id
-    WHERE d.status IN ('queued','running') AND r.status IN ('completed','failed','cancelled') ORDER BY d.delegation_id`).all() as { delegation_id: string; child_session_id: string; run_id: string; status: string }[];
+  const rows = db
+    .prepare(`SELECT d.delegation_id, d.child_session_id, d.run_id, r.status FROM delegations d JOIN runs r ON r.run_id = d.run_id
+    WHERE d.status IN ('queued','running') AND r.status IN ('completed','failed','cancelled') ORDER BY d.delegation_id`)
+    .all() as { delegation_id: string; child_session_id: string; run_id: string; status: string }[];
   for (const d of rows) {
     db.prepare(`UPDATE delegations SET status = ?, updated_at = ? WHERE delegation_id = ?`).run(d.status, at, d.delegation_id);
-    db.prepare(`INSERT INTO events (entity_kind, entity_id, session_id, run_id, type, payload_json, created_at) VALUES ('delegation', ?, ?, ?, ?, '{"reason":"daemon_restart_settled_from_run"}', ?)`)
-      .run(d.delegation_id, d.child_session_id, d.run_id, `delegation.${d.status}`, at);
+    db.prepare(
+      `INSERT INTO events (entity_kind, entity_id, session_id, run_id, type, payload_json, created_at) VALUES ('delegation', ?, ?, ?, ?, '{"reason":"daemon_restart_settled_from_run"}', ?)`,
+    ).run(d.delegation_id, d.child_session_id, d.run_id, `delegation.${d.status}`, at);
   }
   return rows.length;
 }

@@ -13,6 +13,9 @@ export function projectToolsForRole<T extends { name: string }>(role: ExecutionR
 /** The independent kernel check, from the persisted role (never from the caller's projection). */
 export function assertToolAllowedForRole(role: ExecutionRole, tool: string, sessionId: string): void {
   if (role === "leaf" && LEAF_RESTRICTED_TOOLS.has(tool)) {
-    throw new HearthError(ErrorCode.Refused, `refused: session ${sessionId} is a leaf (a background task); it may not call \`${tool}\`, which creates or continues agents; ask the coordinating session to do it`);
+    throw new HearthError(
+      ErrorCode.Refused,
+      `refused: session ${sessionId} is a leaf (a background task); it may not call \`${tool}\`, which creates or continues agents; ask the coordinating session to do it`,
+    );
   }
 }

@@ -26,16 +26,24 @@ export interface Admission {
 const ACTIVE_SQL = `(${ACTIVE_ATTEMPT_STATUSES.map((s) => `'${s}'`).join(",")})`;
 
 export function activeAttempt(db: Db, runId: string): { attempt_id: string; status: AttemptStatus } | undefined {
-  return db.prepare(`SELECT attempt_id, status FROM run_attempts WHERE run_id = ? AND status IN ${ACTIVE_SQL}`).get(runId) as { attempt_id: string; status: AttemptStatus } | undefined;
+  return db.prepare(`SELECT attempt_id, status FROM run_attempts WHERE run_id = ? AND status IN ${ACTIVE_SQL}`).get(runId) as
+    | { attempt_id: string; status: AttemptStatus }
+    | undefined;
 }
 
 function insertAttempt(db: Db, runId: string, at: string): string {
   // spec 004: the kernel refuses a second active attempt; the partial unique index is the backstop.
   const live = activeAttempt(db, runId);
-  if (live) throw new HearthError(ErrorCode.Conflict, `refused: run ${runId} already has active attempt ${live.attempt_id} (${live.status}); only one attempt may hold execution authority`);
+  if (live)
+    throw new HearthError(
+      ErrorCode.Conflict,
+      `refused: run ${runId} already has active attempt ${live.attempt_id} (${live.status}); only one attempt may hold execution authority`,
+    );
   const { n } = db.prepare(`SELECT COALESCE(MAX(attempt_number), 0) AS n FROM run_attempts WHERE run_id = ?`).get(runId) as { n: number };
   const attemptId = uuidv7();
-  db.prepare(`INSERT INTO run_attempts (attempt_id, run_id, attempt_number, status, created_at, updated_at) VALUES (?,?,?, 'queued', ?, ?)`).run(attemptId, runId, n + 1, at, at);
+  db.prepare(
+    `INSERT INTO run_attempts (attempt_id, run_id, attempt_number, status, created_at, updated_at) VALUES (?,?,?, 'queued', ?, ?)`,
+  ).run(attemptId, runId, n + 1, at, at);
   appendEvent(db, { entityKind: "attempt", entityId: attemptId, runId, type: "attempt.created", payload: { attemptNumber: n + 1 } }, at);
   return attemptId;
 }
@@ -43,16 +51,32 @@ function insertAttempt(db: Db, runId: string, at: string): string {
 /** Run + its single active attempt + pinned context snapshot + the user message, in the caller's transaction. */
 export function admitRun(db: Db, scope: KernelScope, sessionId: string, userMessage: string, client: ClientContext): Admission {
   const session = ownedSession(db, scope, sessionId);
-  const busy = db.prepare(`SELECT run_id FROM runs WHERE session_id = ? AND status = 'active'`).get(sessionId) as { run_id: string } | undefined;
-  if (busy) throw new HearthError(ErrorCode.Conflict, `refused: session ${sessionId} already has an active run ${busy.run_id}; wait for it to finish or cancel it first`);
+  const busy = db.prepare(`SELECT run_id FROM runs WHERE session_id = ? AND status = 'active'`).get(sessionId) as
+    | { run_id: string }
+    | undefined;
+  if (busy)
+    throw new HearthError(
+      ErrorCode.Conflict,
+      `refused: session ${sessionId} already has an active run ${busy.run_id}; wait for it to finish or cancel it first`,
+    );
   const profile = currentProfile(db, sessionId);
   const runId = uuidv7();
   const at = nowIso();
   const userSeq = nextJournalSeq(db, sessionId);
-  const snapshot = pinSnapshot(db, sessionId, { profileGeneration: profile.generation, systemPrompt: profile.system_prompt, journalThroughSeq: userSeq, workspace: profile.working_directory });
-  db.prepare(`INSERT INTO runs (run_id, session_id, owner_id, profile_generation, context_snapshot_id, status, client_id, request_id, created_at, updated_at) VALUES (?,?,?,?,?, 'active', ?,?,?,?)`)
-    .run(runId, sessionId, session.owner_id, profile.generation, snapshot.snapshotId, client.clientId, client.requestId, at, at);
-  appendEvent(db, { entityKind: "run", entityId: runId, sessionId, runId, type: "run.admitted", payload: { snapshotGeneration: snapshot.generation } }, at);
+  const snapshot = pinSnapshot(db, sessionId, {
+    profileGeneration: profile.generation,
+    systemPrompt: profile.system_prompt,
+    journalThroughSeq: userSeq,
+    workspace: profile.working_directory,
+  });
+  db.prepare(
+    `INSERT INTO runs (run_id, session_id, owner_id, profile_generation, context_snapshot_id, status, client_id, request_id, created_at, updated_at) VALUES (?,?,?,?,?, 'active', ?,?,?,?)`,
+  ).run(runId, sessionId, session.owner_id, profile.generation, snapshot.snapshotId, client.clientId, client.requestId, at, at);
+  appendEvent(
+    db,
+    { entityKind: "run", entityId: runId, sessionId, runId, type: "run.admitted", payload: { snapshotGeneration: snapshot.generation } },
+    at,
+  );
   const [written] = appendComplete(db, sessionId, runId, [{ role: "user", text: userMessage }]);
   if (written !== userSeq) throw new Error(`journal seq moved during admission (${userSeq} → ${String(written)})`);
   const attemptId = insertAttempt(db, runId, at);
@@ -61,21 +85,34 @@ export function admitRun(db: Db, scope: KernelScope, sessionId: string, userMess
 
 /** The seq the user message will take: the snapshot pins it before the run row exists. */
 function nextJournalSeq(db: Db, sessionId: string): number {
-  const { s } = db.prepare(`SELECT COALESCE(MAX(seq), 0) AS s FROM conversation_journal WHERE session_id = ?`).get(sessionId) as { s: number };
+  const { s } = db.prepare(`SELECT COALESCE(MAX(seq), 0) AS s FROM conversation_journal WHERE session_id = ?`).get(sessionId) as {
+    s: number;
+  };
   return s + 1;
 }
 
 /** A new attempt for a run whose previous attempt ended (retry, recovery); refused while one is active. */
 export function newAttempt(db: Db, scope: KernelScope, runId: string): string {
   const run = ownedRun(db, scope, runId);
-  if (run.status !== "active") throw new HearthError(ErrorCode.Conflict, `refused: run ${runId} is ${run.status}; a finished run takes no new attempts`);
+  if (run.status !== "active")
+    throw new HearthError(ErrorCode.Conflict, `refused: run ${runId} is ${run.status}; a finished run takes no new attempts`);
   return insertAttempt(db, runId, nowIso());
 }
 
-export function transitionAttempt(db: Db, scope: KernelScope, runId: string, attemptId: string, to: AttemptStatus, reason?: string): AttemptStatus {
+export function transitionAttempt(
+  db: Db,
+  scope: KernelScope,
+  runId: string,
+  attemptId: string,
+  to: AttemptStatus,
+  reason?: string,
+): AttemptStatus {
   const run = ownedRun(db, scope, runId);
   const from = transition(db, attemptMachine, {
-    id: attemptId, to, match: { run_id: runId }, set: reason === undefined ? {} : { reason: reason.slice(0, 240) },
+    id: attemptId,
+    to,
+    match: { run_id: runId },
+    set: reason === undefined ? {} : { reason: reason.slice(0, 240) },
     event: { type: `attempt.${to}`, sessionId: run.session_id, runId, payload: reason ? { reason } : {} },
   });
   // spec 004: a claim's authority ends with its attempt, so its open calls close with it.
@@ -92,28 +129,54 @@ export type RunTerminal = "completed" | "failed" | "cancelled";
 export function finishRun(db: Db, scope: KernelScope, runId: string, status: RunTerminal, error?: string): void {
   const run: RunRow = ownedRun(db, scope, runId);
   if (status === "completed") {
-    const open = db.prepare(`SELECT COUNT(*) AS n FROM control_obligations WHERE run_id = ? AND status = 'unresolved'`).get(runId) as { n: number };
-    if (open.n > 0) throw new HearthError(ErrorCode.Conflict, `refused: run ${runId} has ${open.n} unresolved required spawn/delegate operation(s); retry the same operation until it succeeds, or finish the run as failed`);
-    const calls = db.prepare(`SELECT COUNT(*) AS n FROM tool_invocations WHERE run_id = ? AND status IN ('prepared','dispatched')`).get(runId) as { n: number };
-    if (calls.n > 0) throw new HearthError(ErrorCode.Conflict, `refused: run ${runId} still has ${calls.n} tool call(s) without a result; complete them before completing the run`);
+    const open = db.prepare(`SELECT COUNT(*) AS n FROM control_obligations WHERE run_id = ? AND status = 'unresolved'`).get(runId) as {
+      n: number;
+    };
+    if (open.n > 0)
+      throw new HearthError(
+        ErrorCode.Conflict,
+        `refused: run ${runId} has ${open.n} unresolved required spawn/delegate operation(s); retry the same operation until it succeeds, or finish the run as failed`,
+      );
+    const calls = db
+      .prepare(`SELECT COUNT(*) AS n FROM tool_invocations WHERE run_id = ? AND status IN ('prepared','dispatched')`)
+      .get(runId) as { n: number };
+    if (calls.n > 0)
+      throw new HearthError(
+        ErrorCode.Conflict,
+        `refused: run ${runId} still has ${calls.n} tool call(s) without a result; complete them before completing the run`,
+      );
   }
   const live = activeAttempt(db, runId);
   // spec 004: a run completes only through an attempt that completes; silence is not success.
-  if (status === "completed" && !live) throw new HearthError(ErrorCode.Conflict, `refused: run ${runId} has no attempt that can complete (its last attempt already ended); start a new attempt, or finish the run as failed`);
+  if (status === "completed" && !live)
+    throw new HearthError(
+      ErrorCode.Conflict,
+      `refused: run ${runId} has no attempt that can complete (its last attempt already ended); start a new attempt, or finish the run as failed`,
+    );
   if (live) {
-    if (status === "cancelled" && live.status !== "cancelling" && live.status !== "queued") transitionAttempt(db, scope, runId, live.attempt_id, "cancelling");
+    if (status === "cancelled" && live.status !== "cancelling" && live.status !== "queued")
+      transitionAttempt(db, scope, runId, live.attempt_id, "cancelling");
     transitionAttempt(db, scope, runId, live.attempt_id, status, error);
   }
-  transition(db, runMachine, { id: runId, to: status, set: { reason: error?.slice(0, 240) ?? null }, event: { type: `run.${status}`, sessionId: run.session_id, runId, payload: error ? { error } : {} } });
+  transition(db, runMachine, {
+    id: runId,
+    to: status,
+    set: { reason: error?.slice(0, 240) ?? null },
+    event: { type: `run.${status}`, sessionId: run.session_id, runId, payload: error ? { error } : {} },
+  });
 }
 
 /** An attempt that ends with calls in flight: never dispatched → failed; dispatched → outcome_unknown. */
 function closeOpenInvocations(db: Db, runId: string, attemptId: string): void {
-  const open = db.prepare(`SELECT invocation_id, status FROM tool_invocations WHERE attempt_id = ? AND status IN ('prepared','dispatched')`).all(attemptId) as { invocation_id: string; status: string }[];
+  const open = db
+    .prepare(`SELECT invocation_id, status FROM tool_invocations WHERE attempt_id = ? AND status IN ('prepared','dispatched')`)
+    .all(attemptId) as { invocation_id: string; status: string }[];
   for (const o of open) {
     const prepared = o.status === "prepared";
     transition(db, invocationMachine, {
-      id: o.invocation_id, to: prepared ? "failed" : "outcome_unknown", set: { reason: prepared ? "attempt_ended_before_dispatch" : "attempt_ended_during_dispatch" },
+      id: o.invocation_id,
+      to: prepared ? "failed" : "outcome_unknown",
+      set: { reason: prepared ? "attempt_ended_before_dispatch" : "attempt_ended_during_dispatch" },
       event: { type: prepared ? "tool.failed" : "tool.outcome_unknown", runId },
     });
   }
@@ -134,7 +197,8 @@ export interface CancelDispatchResult {
  */
 export function requestCancel(db: Db, scope: KernelScope, runId: string, dispatch?: (attemptId: string) => boolean): CancelDispatchResult {
   const run = ownedRun(db, scope, runId);
-  if (run.status !== "active") throw new HearthError(ErrorCode.Conflict, `refused: run ${runId} is already ${run.status}; nothing to cancel`);
+  if (run.status !== "active")
+    throw new HearthError(ErrorCode.Conflict, `refused: run ${runId} is already ${run.status}; nothing to cancel`);
   const live = activeAttempt(db, runId);
   if (!live || live.status === "queued") {
     finishRun(db, scope, runId, "cancelled", "cancelled before it started");
@@ -149,9 +213,17 @@ export function requestCancel(db: Db, scope: KernelScope, runId: string, dispatc
     // A dispatch that throws was still attempted; it acknowledged nothing (cancellation truth).
   }
   const adapterAcknowledged = confirmed && canAcknowledge(db, run);
-  db.prepare(`UPDATE run_attempts SET cancel_dispatch_attempted = MAX(cancel_dispatch_attempted, ?), cancel_adapter_acknowledged = MAX(cancel_adapter_acknowledged, ?) WHERE attempt_id = ?`)
-    .run(dispatchAttempted ? 1 : 0, adapterAcknowledged ? 1 : 0, live.attempt_id);
-  appendEvent(db, { entityKind: "attempt", entityId: live.attempt_id, sessionId: run.session_id, runId, type: "attempt.cancel_requested", payload: { dispatchAttempted, adapterAcknowledged } });
+  db.prepare(
+    `UPDATE run_attempts SET cancel_dispatch_attempted = MAX(cancel_dispatch_attempted, ?), cancel_adapter_acknowledged = MAX(cancel_adapter_acknowledged, ?) WHERE attempt_id = ?`,
+  ).run(dispatchAttempted ? 1 : 0, adapterAcknowledged ? 1 : 0, live.attempt_id);
+  appendEvent(db, {
+    entityKind: "attempt",
+    entityId: live.attempt_id,
+    sessionId: run.session_id,
+    runId,
+    type: "attempt.cancel_requested",
+    payload: { dispatchAttempted, adapterAcknowledged },
+  });
   return { runId, dispatchAttempted, adapterAcknowledged };
 }
 
@@ -161,10 +233,22 @@ export function requestCancel(db: Db, scope: KernelScope, runId: string, dispatc
  */
 export function acknowledgeCancel(db: Db, scope: KernelScope, runId: string, attemptId: string): boolean {
   const run = ownedRun(db, scope, runId);
-  const dispatched = db.prepare(`SELECT 1 FROM run_attempts WHERE attempt_id = ? AND run_id = ? AND cancel_dispatch_attempted = 1`).get(attemptId, runId);
-  if (!dispatched) throw new HearthError(ErrorCode.Conflict, `refused: attempt ${attemptId} of run ${runId} had no cancellation dispatched; an acknowledgement needs a dispatch`);
+  const dispatched = db
+    .prepare(`SELECT 1 FROM run_attempts WHERE attempt_id = ? AND run_id = ? AND cancel_dispatch_attempted = 1`)
+    .get(attemptId, runId);
+  if (!dispatched)
+    throw new HearthError(
+      ErrorCode.Conflict,
+      `refused: attempt ${attemptId} of run ${runId} had no cancellation dispatched; an acknowledgement needs a dispatch`,
+    );
   if (!canAcknowledge(db, run)) {
-    appendEvent(db, { entityKind: "attempt", entityId: attemptId, runId, type: "attempt.cancel_unacknowledged", payload: { reason: "the adapter's capability matrix lists cancel acknowledgement as a known limitation" } });
+    appendEvent(db, {
+      entityKind: "attempt",
+      entityId: attemptId,
+      runId,
+      type: "attempt.cancel_unacknowledged",
+      payload: { reason: "the adapter's capability matrix lists cancel acknowledgement as a known limitation" },
+    });
     return false;
   }
   db.prepare(`UPDATE run_attempts SET cancel_adapter_acknowledged = 1 WHERE attempt_id = ?`).run(attemptId);
@@ -177,6 +261,8 @@ export function acknowledgeCancel(db: Db, scope: KernelScope, runId: string, att
  * turn finished": closing an HTTP stream does not prove a remote server stopped generating.
  */
 function canAcknowledge(db: Db, run: RunRow): boolean {
-  const { adapter } = db.prepare(`SELECT adapter FROM session_execution_profiles WHERE session_id = ? AND generation = ?`).get(run.session_id, run.profile_generation) as { adapter: string };
+  const { adapter } = db
+    .prepare(`SELECT adapter FROM session_execution_profiles WHERE session_id = ? AND generation = ?`)
+    .get(run.session_id, run.profile_generation) as { adapter: string };
   return adapterDeclaration(adapter).capabilities.cancelAcknowledgement.level === "required";
 }

@@ -39,14 +39,18 @@ export interface RunRow {
 export function ownedSession(db: Db, scope: KernelScope, sessionId: string): SessionRow {
   const s = db.prepare(`SELECT * FROM sessions WHERE session_id = ?`).get(sessionId) as SessionRow | undefined;
   if (!s) throw new HearthError(ErrorCode.NotFound, `no session ${sessionId} in this journal; list sessions with \`hearth sessions\``);
-  if (s.owner_id !== scope.ownerId) throw new HearthError(ErrorCode.Refused, `refused: session ${sessionId} belongs to another owner; this kernel acts for ${scope.ownerId}`);
+  if (s.owner_id !== scope.ownerId)
+    throw new HearthError(
+      ErrorCode.Refused,
+      `refused: session ${sessionId} belongs to another owner; this kernel acts for ${scope.ownerId}`,
+    );
   return s;
 }
 
 export function ownedRun(db: Db, scope: KernelScope, runId: string): RunRow {
   const r = db.prepare(`SELECT * FROM runs WHERE run_id = ?`).get(runId) as RunRow | undefined;
   if (!r) throw new HearthError(ErrorCode.NotFound, `no run ${runId} in this journal; check the id`);
-  if (r.owner_id !== scope.ownerId) throw new HearthError(ErrorCode.Refused, `refused: run ${runId} belongs to another owner; this kernel acts for ${scope.ownerId}`);
+  if (r.owner_id !== scope.ownerId)
+    throw new HearthError(ErrorCode.Refused, `refused: run ${runId} belongs to another owner; this kernel acts for ${scope.ownerId}`);
   return r;
 }
-

@@ -36,25 +36,62 @@ export function createSession(db: Db, scope: KernelScope, input: NewSession): { 
   const sessionId = uuidv7();
   const at = nowIso();
   const role = input.role ?? "coordinator";
-  db.prepare(`INSERT INTO sessions (session_id, owner_id, workspace, title, execution_role, provider_boundary, profile_generation, workstream_id, created_at, updated_at) VALUES (?,?,?,?,?,?,1,?,?,?)`)
-    .run(sessionId, scope.ownerId, scope.workspace, input.title ?? "", role, providerBoundary(adapter), input.workstreamId ?? null, at, at);
-  insertProfile(db, { session_id: sessionId, generation: 1, adapter, credential_scope: decl.credentialScope, model_profile: model, working_directory: scope.workspace, execution_role: role, system_prompt: input.systemPrompt ?? "", options_json: JSON.stringify(input.options ?? {}) }, at);
-  appendEvent(db, { entityKind: "session", entityId: sessionId, sessionId, type: "session.created", payload: { role, adapter, profileGeneration: 1 } }, at);
+  db.prepare(
+    `INSERT INTO sessions (session_id, owner_id, workspace, title, execution_role, provider_boundary, profile_generation, workstream_id, created_at, updated_at) VALUES (?,?,?,?,?,?,1,?,?,?)`,
+  ).run(sessionId, scope.ownerId, scope.workspace, input.title ?? "", role, providerBoundary(adapter), input.workstreamId ?? null, at, at);
+  insertProfile(
+    db,
+    {
+      session_id: sessionId,
+      generation: 1,
+      adapter,
+      credential_scope: decl.credentialScope,
+      model_profile: model,
+      working_directory: scope.workspace,
+      execution_role: role,
+      system_prompt: input.systemPrompt ?? "",
+      options_json: JSON.stringify(input.options ?? {}),
+    },
+    at,
+  );
+  appendEvent(
+    db,
+    { entityKind: "session", entityId: sessionId, sessionId, type: "session.created", payload: { role, adapter, profileGeneration: 1 } },
+    at,
+  );
   return { sessionId, profileGeneration: 1 };
 }
 
 function insertProfile(db: Db, p: ProfileRow, at: string): void {
-  db.prepare(`INSERT INTO session_execution_profiles (session_id, generation, adapter, credential_scope, model_profile, working_directory, execution_role, system_prompt, options_json, created_at) VALUES (?,?,?,?,?,?,?,?,?,?)`)
-    .run(p.session_id, p.generation, p.adapter, p.credential_scope, p.model_profile, p.working_directory, p.execution_role, p.system_prompt, p.options_json, at);
+  db.prepare(
+    `INSERT INTO session_execution_profiles (session_id, generation, adapter, credential_scope, model_profile, working_directory, execution_role, system_prompt, options_json, created_at) VALUES (?,?,?,?,?,?,?,?,?,?)`,
+  ).run(
+    p.session_id,
+    p.generation,
+    p.adapter,
+    p.credential_scope,
+    p.model_profile,
+    p.working_directory,
+    p.execution_role,
+    p.system_prompt,
+    p.options_json,
+    at,
+  );
 }
 
 /** One generation of a session's profile (a run's pinned one). */
 export function profileAt(db: Db, sessionId: string, generation: number): ProfileRow {
-  return db.prepare(`SELECT * FROM session_execution_profiles WHERE session_id = ? AND generation = ?`).get(sessionId, generation) as ProfileRow;
+  return db
+    .prepare(`SELECT * FROM session_execution_profiles WHERE session_id = ? AND generation = ?`)
+    .get(sessionId, generation) as ProfileRow;
 }
 
 export function currentProfile(db: Db, sessionId: string): ProfileRow {
-  return db.prepare(`SELECT p.* FROM session_execution_profiles p JOIN sessions s ON s.session_id = p.session_id AND s.profile_generation = p.generation WHERE s.session_id = ?`).get(sessionId) as ProfileRow;
+  return db
+    .prepare(
+      `SELECT p.* FROM session_execution_profiles p JOIN sessions s ON s.session_id = p.session_id AND s.profile_generation = p.generation WHERE s.session_id = ?`,
+    )
+    .get(sessionId) as ProfileRow;
 }
 
 export interface ProfileChange {
@@ -70,41 +107,91 @@ export interface ProfileChange {
 export function migrateProfile(db: Db, scope: KernelScope, sessionId: string, expectedGeneration: number, change: ProfileChange): number {
   const s = ownedSession(db, scope, sessionId);
   if (s.profile_generation !== expectedGeneration) {
-    throw new HearthError(ErrorCode.Conflict, `refused: session ${sessionId} is at profile generation ${s.profile_generation}, not ${expectedGeneration}; reload the session and retry`);
+    throw new HearthError(
+      ErrorCode.Conflict,
+      `refused: session ${sessionId} is at profile generation ${s.profile_generation}, not ${expectedGeneration}; reload the session and retry`,
+    );
   }
-  const active = db.prepare(`SELECT run_id FROM runs WHERE session_id = ? AND status = 'active'`).get(sessionId) as { run_id: string } | undefined;
-  if (active) throw new HearthError(ErrorCode.Conflict, `refused: session ${sessionId} has an active run ${active.run_id}; cancel it or wait for it to finish, then change the profile`);
+  const active = db.prepare(`SELECT run_id FROM runs WHERE session_id = ? AND status = 'active'`).get(sessionId) as
+    | { run_id: string }
+    | undefined;
+  if (active)
+    throw new HearthError(
+      ErrorCode.Conflict,
+      `refused: session ${sessionId} has an active run ${active.run_id}; cancel it or wait for it to finish, then change the profile`,
+    );
   const prev = currentProfile(db, sessionId);
   const model = change.model ?? prev.model_profile;
   const adapter = resolveAdapterWithinBoundary(s.provider_boundary, adapterForModelSpec(model));
   const generation = prev.generation + 1;
   const at = nowIso();
-  insertProfile(db, {
-    ...prev, generation, adapter, model_profile: model,
-    system_prompt: change.systemPrompt ?? prev.system_prompt,
-    options_json: change.options ? JSON.stringify(change.options) : prev.options_json,
-  }, at);
-  db.prepare(`UPDATE sessions SET profile_generation = ?, updated_at = ? WHERE session_id = ? AND profile_generation = ?`).run(generation, at, sessionId, expectedGeneration);
+  insertProfile(
+    db,
+    {
+      ...prev,
+      generation,
+      adapter,
+      model_profile: model,
+      system_prompt: change.systemPrompt ?? prev.system_prompt,
+      options_json: change.options ? JSON.stringify(change.options) : prev.options_json,
+    },
+    at,
+  );
+  db.prepare(`UPDATE sessions SET profile_generation = ?, updated_at = ? WHERE session_id = ? AND profile_generation = ?`).run(
+    generation,
+    at,
+    sessionId,
+    expectedGeneration,
+  );
   staleBindingsOf(db, sessionId, "profile_migrated");
-  appendEvent(db, { entityKind: "session", entityId: sessionId, sessionId, type: "profile.migrated", payload: { from: expectedGeneration, to: generation } }, at);
+  appendEvent(
+    db,
+    {
+      entityKind: "session",
+      entityId: sessionId,
+      sessionId,
+      type: "profile.migrated",
+      payload: { from: expectedGeneration, to: generation },
+    },
+    at,
+  );
   return generation;
 }
 
 export function sessionSummary(db: Db, sessionId: string): SessionSummary {
-  const row = db.prepare(`
+  const row = db
+    .prepare(`
     SELECT s.session_id, s.title, s.execution_role, s.created_at, s.updated_at, p.adapter, p.model_profile,
       (SELECT run_id FROM runs r WHERE r.session_id = s.session_id AND r.status = 'active') AS active_run_id
     FROM sessions s JOIN session_execution_profiles p ON p.session_id = s.session_id AND p.generation = s.profile_generation
-    WHERE s.session_id = ?`).get(sessionId) as { session_id: string; title: string; execution_role: ExecutionRole; created_at: string; updated_at: string; adapter: string; model_profile: string; active_run_id: string | null };
+    WHERE s.session_id = ?`)
+    .get(sessionId) as {
+    session_id: string;
+    title: string;
+    execution_role: ExecutionRole;
+    created_at: string;
+    updated_at: string;
+    adapter: string;
+    model_profile: string;
+    active_run_id: string | null;
+  };
   return {
-    sessionId: row.session_id, title: row.title, role: row.execution_role, adapter: row.adapter, model: row.model_profile,
-    createdAt: row.created_at, updatedAt: row.updated_at, activeRunId: row.active_run_id,
+    sessionId: row.session_id,
+    title: row.title,
+    role: row.execution_role,
+    adapter: row.adapter,
+    model: row.model_profile,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    activeRunId: row.active_run_id,
   };
 }
 
 export function listSessions(db: Db, scope: KernelScope, limit: number): SessionSummary[] {
   // A hidden chat (issue 15: deleted from the history list) stays in the journal, not in the list.
-  const ids = db.prepare(`SELECT session_id FROM sessions WHERE owner_id = ? AND hidden_at IS NULL ORDER BY updated_at DESC, session_id DESC LIMIT ?`).all(scope.ownerId, limit) as { session_id: string }[];
+  const ids = db
+    .prepare(`SELECT session_id FROM sessions WHERE owner_id = ? AND hidden_at IS NULL ORDER BY updated_at DESC, session_id DESC LIMIT ?`)
+    .all(scope.ownerId, limit) as { session_id: string }[];
   return ids.map((r) => sessionSummary(db, r.session_id));
 }
 

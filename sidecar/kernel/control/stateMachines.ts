@@ -17,7 +17,14 @@ function machine<S extends string>(table: string, idColumn: string, entity: stri
   return { table, idColumn, entity, statuses: Object.keys(allowed) as S[], allowed };
 }
 
-export const ACTIVE_ATTEMPT_STATUSES = ["queued", "starting", "running", "waiting_input", "waiting_approval", "cancelling"] as const satisfies readonly AttemptStatus[];
+export const ACTIVE_ATTEMPT_STATUSES = [
+  "queued",
+  "starting",
+  "running",
+  "waiting_input",
+  "waiting_approval",
+  "cancelling",
+] as const satisfies readonly AttemptStatus[];
 
 // spec 004: silence is not success, so every active status may be orphaned, none may jump to completed
 // except running (the adapter finished) and cancelling never becomes completed (cancellation truth).

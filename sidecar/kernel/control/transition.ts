@@ -21,8 +21,20 @@ export function nowIso(): string {
   return new Date().toISOString();
 }
 
-export function appendEvent(db: Db, e: { entityKind: string; entityId: string; type: string; sessionId?: string | null; runId?: string | null; payload?: Record<string, unknown> }, at = nowIso()): number {
-  const r = db.prepare(`INSERT INTO events (entity_kind, entity_id, session_id, run_id, type, payload_json, created_at) VALUES (?,?,?,?,?,?,?)`)
+export function appendEvent(
+  db: Db,
+  e: {
+    entityKind: string;
+    entityId: string;
+    type: string;
+    sessionId?: string | null;
+    runId?: string | null;
+    payload?: Record<string, unknown>;
+  },
+  at = nowIso(),
+): number {
+  const r = db
+    .prepare(`INSERT INTO events (entity_kind, entity_id, session_id, run_id, type, payload_json, created_at) VALUES (?,?,?,?,?,?,?)`)
     .run(e.entityKind, e.entityId, e.sessionId ?? null, e.runId ?? null, e.type, JSON.stringify(e.payload ?? {}), at);
   return Number(r.lastInsertRowid);
 }
@@ -36,22 +48,47 @@ export function transition<S extends string>(db: Db, m: Machine<S>, req: Transit
   if (!row) throw new HearthError(ErrorCode.NotFound, `no ${m.entity} ${req.id} in the journal; check the id`);
   const from = row.status;
   if (req.from && !req.from.includes(from)) {
-    throw new HearthError(ErrorCode.Conflict, `refused: ${m.entity} ${req.id} is ${from}, expected ${req.from.join("|")}; reload its state before retrying`);
+    throw new HearthError(
+      ErrorCode.Conflict,
+      `refused: ${m.entity} ${req.id} is ${from}, expected ${req.from.join("|")}; reload its state before retrying`,
+    );
   }
   if (!(m.allowed[from] ?? []).includes(req.to)) {
-    throw new HearthError(ErrorCode.Conflict, `refused: ${m.entity} ${req.id} cannot go from ${from} to ${req.to} (allowed: ${m.allowed[from]?.join(", ") || "none, it is terminal"})`);
+    throw new HearthError(
+      ErrorCode.Conflict,
+      `refused: ${m.entity} ${req.id} cannot go from ${from} to ${req.to} (allowed: ${m.allowed[from]?.join(", ") || "none, it is terminal"})`,
+    );
   }
   const at = nowIso();
   const sets = { ...req.set, status: req.to, updated_at: at };
   const match = req.match ?? {};
   for (const c of [...Object.keys(sets), ...Object.keys(match)]) if (!COLUMN.test(c)) throw new Error(`bad column name ${c}`);
-  const setSql = Object.keys(sets).map((c) => `${c} = ?`).join(", ");
-  const matchSql = Object.keys(match).map((c) => ` AND ${c} IS ?`).join("");
-  const changed = db.prepare(`UPDATE ${m.table} SET ${setSql} WHERE ${m.idColumn} = ?${matchSql} AND status = ?`)
+  const setSql = Object.keys(sets)
+    .map((c) => `${c} = ?`)
+    .join(", ");
+  const matchSql = Object.keys(match)
+    .map((c) => ` AND ${c} IS ?`)
+    .join("");
+  const changed = db
+    .prepare(`UPDATE ${m.table} SET ${setSql} WHERE ${m.idColumn} = ?${matchSql} AND status = ?`)
     .run(...Object.values(sets), req.id, ...Object.values(match), from).changes;
   if (changed !== 1) {
-    throw new HearthError(ErrorCode.Conflict, `refused: ${m.entity} ${req.id} does not match the claim (${Object.keys(match).join(", ") || "status"}); a stale or forged update cannot land`);
+    throw new HearthError(
+      ErrorCode.Conflict,
+      `refused: ${m.entity} ${req.id} does not match the claim (${Object.keys(match).join(", ") || "status"}); a stale or forged update cannot land`,
+    );
   }
-  appendEvent(db, { entityKind: m.entity, entityId: req.id, type: req.event.type, sessionId: req.event.sessionId, runId: req.event.runId, payload: { from, to: req.to, ...req.event.payload } }, at);
+  appendEvent(
+    db,
+    {
+      entityKind: m.entity,
+      entityId: req.id,
+      type: req.event.type,
+      sessionId: req.event.sessionId,
+      runId: req.event.runId,
+      payload: { from, to: req.to, ...req.event.payload },
+    },
+    at,
+  );
   return from;
 }

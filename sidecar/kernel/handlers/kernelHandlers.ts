@@ -22,7 +22,10 @@ export function kernelHandlers(deps: KernelHandlerDeps): Handlers {
   return {
     initialize: async (params) => {
       if (params.protocolVersion !== PROTOCOL_VERSION) {
-        throw new HearthError(ErrorCode.InvalidParams, `protocol mismatch: the client speaks protocol ${params.protocolVersion}, this kernel (Hearth ${deps.config.kernelVersion}) speaks ${PROTOCOL_VERSION}; install matching versions of the client and kernel`);
+        throw new HearthError(
+          ErrorCode.InvalidParams,
+          `protocol mismatch: the client speaks protocol ${params.protocolVersion}, this kernel (Hearth ${deps.config.kernelVersion}) speaks ${PROTOCOL_VERSION}; install matching versions of the client and kernel`,
+        );
       }
       return {
         kernelVersion: deps.config.kernelVersion,

@@ -4,7 +4,11 @@ import type { ShutdownGate } from "../shutdownGate.js";
 import type { TurnService } from "../turns/turnService.js";
 import type { ClientChannel, Handlers } from "./types.js";
 
-export function turnHandlers(deps: { turns: TurnService; gate: ShutdownGate; compact: (sessionId: string, client: ClientChannel) => Promise<Condensation | null> }): Handlers {
+export function turnHandlers(deps: {
+  turns: TurnService;
+  gate: ShutdownGate;
+  compact: (sessionId: string, client: ClientChannel) => Promise<Condensation | null>;
+}): Handlers {
   return {
     "turn/start": async (params, ctx) => {
       deps.gate.assertAccepting("turn/start");

@@ -1,7 +1,13 @@
 // The method table's types: one handler per protocol method, each receiving parsed params.
 import type {
-  NotificationMethod, NotificationParams, RequestMethod, RequestParams, RequestResult,
-  ServerRequestMethod, ServerRequestParams, ServerRequestResult,
+  NotificationMethod,
+  NotificationParams,
+  RequestMethod,
+  RequestParams,
+  RequestResult,
+  ServerRequestMethod,
+  ServerRequestParams,
+  ServerRequestResult,
 } from "../../../shared/protocol/index.js";
 import type { requests } from "../../../shared/protocol/index.js";
 import type { z } from "zod";

@@ -6,16 +6,32 @@ import { discoverModels } from "../../inference/discovery.js";
 import { downloadedModelPath } from "../../inference/modelDownload.js";
 import { recommendedModels } from "../../inference/recommended.js";
 
-export async function modelCatalog(opts: { modelsDir: string; home?: string; totalMemoryBytes?: number }): Promise<RequestResult<"model/discover">> {
+export async function modelCatalog(opts: {
+  modelsDir: string;
+  home?: string;
+  totalMemoryBytes?: number;
+}): Promise<RequestResult<"model/discover">> {
   const totalMemoryBytes = opts.totalMemoryBytes ?? os.totalmem();
   // node-llama-cpp's GGUF reader, loaded on first use like the rest of it.
   const { readQuantization } = await import("../../inference/ggufQuant.js");
-  const found = await Promise.all(discoverModels(opts.home, opts.modelsDir).map(async (m) => ({
-    path: m.path, name: m.name, source: m.source, sizeBytes: m.sizeBytes, quantization: await readQuantization(m.path),
-  })));
-  const recommended = await Promise.all(recommendedModels(totalMemoryBytes).map(async (r) => ({
-    spec: r.spec, name: r.name, sizeBytes: r.sizeBytes, quantization: r.quantization, isDefault: r.isDefault,
-    downloaded: (await downloadedModelPath(r.spec, opts.modelsDir)) !== null,
-  })));
+  const found = await Promise.all(
+    discoverModels(opts.home, opts.modelsDir).map(async (m) => ({
+      path: m.path,
+      name: m.name,
+      source: m.source,
+      sizeBytes: m.sizeBytes,
+      quantization: await readQuantization(m.path),
+    })),
+  );
+  const recommended = await Promise.all(
+    recommendedModels(totalMemoryBytes).map(async (r) => ({
+      spec: r.spec,
+      name: r.name,
+      sizeBytes: r.sizeBytes,
+      quantization: r.quantization,
+      isDefault: r.isDefault,
+      downloaded: (await downloadedModelPath(r.spec, opts.modelsDir)) !== null,
+    })),
+  );
   return { found, recommended, modelsDir: opts.modelsDir, totalMemoryBytes };
 }

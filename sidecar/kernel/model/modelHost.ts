@@ -10,7 +10,6 @@ import { KvStateStore } from "../../inference/llama/kvStateStore.js";
 import { parseModelSpec } from "../../inference/modelSpec.js";
 import { OpenAiAgentModel } from "../../inference/openai/openaiAgentModel.js";
 
-
 export interface ModelProgress extends Partial<DownloadProgress> {
   spec: string;
   fraction: number;
@@ -50,7 +49,9 @@ export class ModelHost {
 
   status(): { state: ModelState; spec: string | null; error: string | null; capabilities?: ModelCapabilities; adapter?: string } {
     return {
-      state: this.state, spec: this.spec, error: this.error,
+      state: this.state,
+      spec: this.spec,
+      error: this.error,
       ...(this.model ? { capabilities: this.model.capabilities, adapter: this.model.adapter } : {}),
     };
   }
@@ -58,15 +59,21 @@ export class ModelHost {
   /** The loaded model, or a refusal that says how to get one. */
   /** How full a session's context is (issue 13); null for engines that cannot tell or no loaded model. */
   contextFill(sessionKey: string): { usedTokens: number; contextSize: number } | null {
-    const fill = (this.model as { contextFill?: (key: string) => { promptTokens: number; contextSize: number } | null } | null)?.contextFill?.(sessionKey);
+    const fill = (
+      this.model as { contextFill?: (key: string) => { promptTokens: number; contextSize: number } | null } | null
+    )?.contextFill?.(sessionKey);
     return fill ? { usedTokens: fill.promptTokens, contextSize: fill.contextSize } : null;
   }
 
   current(): AgentModel {
     if (this.model && this.state === "loaded") return this.model;
-    if (this.state === "loading") throw new HearthError(ErrorCode.ModelUnavailable, `the model ${this.spec} is still loading; retry when model/status says loaded`);
+    if (this.state === "loading")
+      throw new HearthError(ErrorCode.ModelUnavailable, `the model ${this.spec} is still loading; retry when model/status says loaded`);
     if (this.state === "error") throw new HearthError(ErrorCode.ModelUnavailable, `the model ${this.spec} failed to load: ${this.error}`);
-    throw new HearthError(ErrorCode.ModelUnavailable, "no model is loaded; set the model to a GGUF file, an hf: URI or openai:URL#model (model/load)");
+    throw new HearthError(
+      ErrorCode.ModelUnavailable,
+      "no model is loaded; set the model to a GGUF file, an hf: URI or openai:URL#model (model/load)",
+    );
   }
 
   /** Loads `spec`, replacing the current model once its rounds have finished. */
@@ -124,24 +131,43 @@ export class ModelHost {
     return { cancelled: true, spec: this.spec };
   }
 
-  private async open(parsed: ReturnType<typeof parseModelSpec>, spec: string, onProgress: (p: ModelProgress) => void, signal: AbortSignal): Promise<Disposable> {
+  private async open(
+    parsed: ReturnType<typeof parseModelSpec>,
+    spec: string,
+    onProgress: (p: ModelProgress) => void,
+    signal: AbortSignal,
+  ): Promise<Disposable> {
     switch (parsed.kind) {
       case "openai":
         // spec 000 #20: probe requests prove what the server's template can do before a turn relies on it.
         return OpenAiAgentModel.connect({ baseUrl: parsed.baseUrl, model: parsed.model }, signal);
       case "scripted":
-        if (!this.opts.scripted) throw new HearthError(ErrorCode.ModelUnavailable, "the scripted replay adapter is not available in this kernel; use a GGUF model or openai:URL#model");
+        if (!this.opts.scripted)
+          throw new HearthError(
+            ErrorCode.ModelUnavailable,
+            "the scripted replay adapter is not available in this kernel; use a GGUF model or openai:URL#model",
+          );
         return this.opts.scripted(parsed.path);
       case "hf":
       case "gguf": {
-        const modelPath = parsed.kind === "gguf" ? parsed.path : await downloadModel(parsed.uri, this.opts.modelsDir, {
-          signal, onProgress: (p) => p.totalBytes > 0 && onProgress({ spec, phase: "download", fraction: Math.min(1, p.receivedBytes / p.totalBytes), ...p }),
-        });
+        const modelPath =
+          parsed.kind === "gguf"
+            ? parsed.path
+            : await downloadModel(parsed.uri, this.opts.modelsDir, {
+                signal,
+                onProgress: (p) =>
+                  p.totalBytes > 0 && onProgress({ spec, phase: "download", fraction: Math.min(1, p.receivedBytes / p.totalBytes), ...p }),
+              });
         // Loaded on first use: a kernel serving an openai: model never maps llama.cpp into memory.
         const { LlamaAgentModel } = await import("../../inference/llama/llamaAgentModel.js");
         return LlamaAgentModel.load({
-          modelPath, threads: this.opts.threads, gpu: this.opts.gpu, contextSize: this.opts.contextSize, maxSessions: this.opts.maxSessions,
-          stateStore: this.store, onLoadProgress: (fraction) => onProgress({ spec, phase: "load", fraction: Math.max(0, Math.min(1, fraction)) }),
+          modelPath,
+          threads: this.opts.threads,
+          gpu: this.opts.gpu,
+          contextSize: this.opts.contextSize,
+          maxSessions: this.opts.maxSessions,
+          stateStore: this.store,
+          onLoadProgress: (fraction) => onProgress({ spec, phase: "load", fraction: Math.max(0, Math.min(1, fraction)) }),
           // One line per round in the kernel log: what a turn evaluated and what it reused or restored.
           onRoundStats: (stats) => this.opts.log?.(`llama round ${JSON.stringify(stats)}`),
         });

@@ -33,7 +33,9 @@ export class ClientRegistry {
   /** Calls `listener` for every client that becomes ready from now on; returns the way to stop. */
   onArrive(listener: (client: ClientChannel) => void): () => void {
     this.arrivals.add(listener);
-    return () => { this.arrivals.delete(listener); };
+    return () => {
+      this.arrivals.delete(listener);
+    };
   }
 
   notifyAll<M extends NotificationMethod>(method: M, params: NotificationParams<M>): void {

@@ -11,13 +11,23 @@ import type { ClientRegistry } from "./clientRegistry.js";
 export function taskChannel(clients: ClientRegistry, delegationId: string, onApprovalChange: () => void): ClientChannel {
   return {
     notify: (method, params) => clients.notifyAll(method, params),
-    request<M extends ServerRequestMethod>(method: M, params: ServerRequestParams<M>, signal?: AbortSignal): Promise<ServerRequestResult<M>> {
+    request<M extends ServerRequestMethod>(
+      method: M,
+      params: ServerRequestParams<M>,
+      signal?: AbortSignal,
+    ): Promise<ServerRequestResult<M>> {
       return firstAnswer(clients, method, { ...params, delegationId }, signal, onApprovalChange);
     },
   };
 }
 
-function firstAnswer<M extends ServerRequestMethod>(clients: ClientRegistry, method: M, params: ServerRequestParams<M>, signal: AbortSignal | undefined, onChange: () => void): Promise<ServerRequestResult<M>> {
+function firstAnswer<M extends ServerRequestMethod>(
+  clients: ClientRegistry,
+  method: M,
+  params: ServerRequestParams<M>,
+  signal: AbortSignal | undefined,
+  onChange: () => void,
+): Promise<ServerRequestResult<M>> {
   return new Promise((resolve, reject) => {
     const asked = new Map<ClientChannel, AbortController>();
     let settled = false;
@@ -39,7 +49,9 @@ function firstAnswer<M extends ServerRequestMethod>(clients: ClientRegistry, met
           finish();
           resolve(answer);
         },
-        () => { /* this client could not answer; another one (or a later one) will */ },
+        () => {
+          /* this client could not answer; another one (or a later one) will */
+        },
       );
     };
     const onAbort = () => {

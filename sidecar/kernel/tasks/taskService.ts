@@ -42,11 +42,21 @@ export class TaskService {
 
   start(params: StartTask, ctx: RequestContext): TaskSummary {
     const model = params.model ?? this.deps.defaultModel;
-    if (!model) throw new HearthError(ErrorCode.InvalidParams, "no model for the task: pass `model` (hearth task start --model SPEC, or set HEARTH_MODEL), or start the kernel with --model");
-    const { delegationId } = this.deps.control.createDelegation({
-      parentSessionId: null, title: params.title ?? titleOf(params.instruction), prompt: params.instruction, model,
-      tools: this.ceiling(params.tools),
-    }, { clientId: ctx.clientId, requestId: ctx.requestId });
+    if (!model)
+      throw new HearthError(
+        ErrorCode.InvalidParams,
+        "no model for the task: pass `model` (hearth task start --model SPEC, or set HEARTH_MODEL), or start the kernel with --model",
+      );
+    const { delegationId } = this.deps.control.createDelegation(
+      {
+        parentSessionId: null,
+        title: params.title ?? titleOf(params.instruction),
+        prompt: params.instruction,
+        model,
+        tools: this.ceiling(params.tools),
+      },
+      { clientId: ctx.clientId, requestId: ctx.requestId },
+    );
     this.publish(delegationId);
     this.pump();
     return this.deps.control.task(delegationId);
@@ -54,11 +64,17 @@ export class TaskService {
 
   /** A task's tools: what was asked, refused when it is wider than the ceiling; the ceiling when nothing was asked. */
   private ceiling(asked: string[] | undefined): string[] {
-    const ceiling = projectToolsForRole("leaf", this.deps.offeredTools().map((name) => ({ name }))).map((t) => t.name);
+    const ceiling = projectToolsForRole(
+      "leaf",
+      this.deps.offeredTools().map((name) => ({ name })),
+    ).map((t) => t.name);
     if (asked === undefined) return ceiling;
     const wider = asked.filter((t) => !ceiling.includes(t));
     if (wider.length > 0) {
-      throw new HearthError(ErrorCode.Refused, `refused: a task's tools cannot be wider than its ceiling; ${wider.join(", ")} ${wider.length === 1 ? "is" : "are"} not among ${ceiling.join(", ") || "(none)"}. Ask for a subset of those`);
+      throw new HearthError(
+        ErrorCode.Refused,
+        `refused: a task's tools cannot be wider than its ceiling; ${wider.join(", ")} ${wider.length === 1 ? "is" : "are"} not among ${ceiling.join(", ") || "(none)"}. Ask for a subset of those`,
+      );
     }
     return [...new Set(asked)];
   }
@@ -114,7 +130,9 @@ export class TaskService {
     this.publish(q.delegationId);
     const { userMessage } = control.runContext(q.runId);
     const channel = taskChannel(this.deps.clients, q.delegationId, () => this.publish(q.delegationId));
-    turns.launch({ sessionId: q.sessionId, runId: q.runId, attemptId: q.attemptId }, { message: userMessage }, channel, (completed) => this.settle(q.delegationId, q.attemptId, completed));
+    turns.launch({ sessionId: q.sessionId, runId: q.runId, attemptId: q.attemptId }, { message: userMessage }, channel, (completed) =>
+      this.settle(q.delegationId, q.attemptId, completed),
+    );
   }
 
   private settle(delegationId: string, attemptId: string, completed: TurnCompletion): void {

@@ -17,13 +17,25 @@ export class ClientApproval implements ApprovalPort {
     const echo = { callId: req.call.callId, inputHash: req.inputHash };
     this.control.transitionAttempt(this.run.runId, this.run.attemptId, "waiting_approval");
     try {
-      const answer = await this.client.request("approval/request", {
-        sessionId: this.run.sessionId, runId: this.run.runId, call: req.call, inputHash: req.inputHash,
-        effectClass: req.effectClass, preview: req.preview,
-      }, req.signal);
+      const answer = await this.client.request(
+        "approval/request",
+        {
+          sessionId: this.run.sessionId,
+          runId: this.run.runId,
+          call: req.call,
+          inputHash: req.inputHash,
+          effectClass: req.effectClass,
+          preview: req.preview,
+        },
+        req.signal,
+      );
       return { ...echo, decision: answer.decision, reason: singleLine(answer.reason) };
     } catch (e) {
-      return { ...echo, decision: "deny", reason: singleLine(`denied: the client could not answer the approval request (${(e as Error).message})`) };
+      return {
+        ...echo,
+        decision: "deny",
+        reason: singleLine(`denied: the client could not answer the approval request (${(e as Error).message})`),
+      };
     } finally {
       if (!req.signal.aborted) this.control.transitionAttempt(this.run.runId, this.run.attemptId, "running");
     }

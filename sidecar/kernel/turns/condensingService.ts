@@ -20,12 +20,17 @@ export interface CompactDeps {
 
 /** session/compact: every turn but the last into one summary, journaled; null when there is nothing older to condense. */
 export async function compactSession(deps: CompactDeps, sessionId: string, client: ClientChannel): Promise<Condensation | null> {
-  if (deps.running(sessionId)) throw new HearthError(ErrorCode.Conflict, `refused: session ${sessionId} is running a turn; compact it once the turn has finished`);
+  if (deps.running(sessionId))
+    throw new HearthError(ErrorCode.Conflict, `refused: session ${sessionId} is running a turn; compact it once the turn has finished`);
   const profile = deps.control.profile(sessionId);
   await ensureModel(deps.models, profile.model_profile, client);
   const { history, latest } = deps.control.condensationContext(sessionId);
   const messages = history.map(({ seq: _seq, ...m }) => m as AgentMessage);
-  const condenser = new ContextCondenser(deps.models.current(), new JournalCondensations(deps.control, sessionId, null, history), viewFromJournal(latest, history));
+  const condenser = new ContextCondenser(
+    deps.models.current(),
+    new JournalCondensations(deps.control, sessionId, null, history),
+    viewFromJournal(latest, history),
+  );
   const done = await condenser.compact({
     sessionKey: sessionId,
     instructions: [{ role: "system", text: profile.system_prompt || defaultInstructions(deps.workspacePath) }],

@@ -17,12 +17,18 @@ export class JournalCondensations implements CondensationStore {
   async save(record: CondensationRecord): Promise<void> {
     const { view } = record;
     // The harness only condenses turns before the current one: they are all in `base`.
-    if (view.replacedCount > this.base.length) throw new Error(`a condensed view replaces ${view.replacedCount} messages of ${this.base.length} journaled`);
+    if (view.replacedCount > this.base.length)
+      throw new Error(`a condensed view replaces ${view.replacedCount} messages of ${this.base.length} journaled`);
     this.control.recordCondensation({
-      sessionId: this.sessionId, runId: this.runId, trigger: record.trigger,
+      sessionId: this.sessionId,
+      runId: this.runId,
+      trigger: record.trigger,
       fromSeq: view.replacedCount > 0 ? this.base[0]!.seq : null,
       throughSeq: view.replacedCount > 0 ? this.base[view.replacedCount - 1]!.seq : null,
-      summary: view.summary, elidedCallIds: view.elidedCallIds, tokensBefore: record.tokensBefore, tokensAfter: record.tokensAfter,
+      summary: view.summary,
+      elidedCallIds: view.elidedCallIds,
+      tokensBefore: record.tokensBefore,
+      tokensAfter: record.tokensAfter,
     });
   }
 }
@@ -31,5 +37,9 @@ export class JournalCondensations implements CondensationStore {
 export function viewFromJournal(latest: Condensation | null, base: readonly HistoryMessage[]): CondensedView {
   if (!latest) return NO_CONDENSATION;
   const through = latest.throughSeq;
-  return { summary: latest.summary, replacedCount: through === null ? 0 : base.filter((m) => m.seq <= through).length, elidedCallIds: latest.elidedCallIds };
+  return {
+    summary: latest.summary,
+    replacedCount: through === null ? 0 : base.filter((m) => m.seq <= through).length,
+    elidedCallIds: latest.elidedCallIds,
+  };
 }

@@ -49,7 +49,8 @@ export class JournalMemory implements AgentMemory {
   }
 
   async recordSettled(callId: string, settlement: InvocationSettlement): Promise<void> {
-    const outcome: InvocationOutcome = settlement.status === "succeeded" ? { status: "succeeded" } : { status: "failed", reason: settlement.reason };
+    const outcome: InvocationOutcome =
+      settlement.status === "succeeded" ? { status: "succeeded" } : { status: "failed", reason: settlement.reason };
     const claim = this.claimOf(callId);
     // A call that never ran settles at once; a dispatched one settles with its batch (one commit).
     if (this.dispatched.has(callId)) this.completions.push({ claim, outcome });
@@ -58,13 +59,17 @@ export class JournalMemory implements AgentMemory {
 
   async checkpoint(_turnId: string, messages: AgentMessage[]): Promise<void> {
     this.commitWithCompletions((completions) =>
-      this.control.appendMessages(this.run.sessionId, this.run.runId, withoutAdmittedUser(messages), completions));
+      this.control.appendMessages(this.run.sessionId, this.run.runId, withoutAdmittedUser(messages), completions),
+    );
   }
 
   async closeTurn(_turnId: string, close: TurnClose): Promise<void> {
     this.commitWithCompletions((completions) =>
-      this.control.finishRun(this.run.runId, close.status, close.status === "completed" ? undefined : close.reason,
-        { messages: withoutAdmittedUser(close.messages), completions }));
+      this.control.finishRun(this.run.runId, close.status, close.status === "completed" ? undefined : close.reason, {
+        messages: withoutAdmittedUser(close.messages),
+        completions,
+      }),
+    );
   }
 
   /**

@@ -87,5 +87,8 @@ export async function buildSessionAgent(deps: SessionAgentDeps, run: RunRef, cli
 function sessionTools(deps: SessionAgentDeps, role: ExecutionRole, sessionId: string): Tool[] {
   const ceiling = deps.control.taskTools(sessionId);
   const withinCeiling = ceiling === null ? deps.offered : deps.offered.filter((t) => ceiling.includes(t.definition.name));
-  return projectToolsForRole(role, withinCeiling.map((t) => ({ name: t.definition.name, tool: t }))).map((t) => t.tool);
+  return projectToolsForRole(
+    role,
+    withinCeiling.map((t) => ({ name: t.definition.name, tool: t })),
+  ).map((t) => t.tool);
 }

@@ -40,9 +40,17 @@ export class TurnService {
   constructor(private readonly deps: TurnServiceDeps) {}
 
   /** Admits the run (run + attempt + pinned snapshot + user message, one transaction) and starts it. */
-  start(params: { sessionId: string; message: string; options?: GenerationOptions; readOnly?: boolean }, ctx: RequestContext): { runId: string; attemptId: string } {
+  start(
+    params: { sessionId: string; message: string; options?: GenerationOptions; readOnly?: boolean },
+    ctx: RequestContext,
+  ): { runId: string; attemptId: string } {
     const admission = this.deps.control.admitRun(params.sessionId, params.message, { clientId: ctx.clientId, requestId: ctx.requestId });
-    const run: RunRef = { sessionId: params.sessionId, runId: admission.runId, attemptId: admission.attemptId, readOnly: params.readOnly === true };
+    const run: RunRef = {
+      sessionId: params.sessionId,
+      runId: admission.runId,
+      attemptId: admission.attemptId,
+      readOnly: params.readOnly === true,
+    };
     this.launch(run, params, ctx.client);
     return { runId: run.runId, attemptId: run.attemptId };
   }
@@ -51,7 +59,12 @@ export class TurnService {
    * Drives a run admitted already (a chat turn, or a background task's run when a slot frees) as a
    * normal turn. `onCompleted` hears its completion before `cancel` and `stopAll` see it end.
    */
-  launch(run: RunRef, params: { message: string; options?: GenerationOptions }, client: ClientChannel, onCompleted?: (completed: TurnCompletion) => void): void {
+  launch(
+    run: RunRef,
+    params: { message: string; options?: GenerationOptions },
+    client: ClientChannel,
+    onCompleted?: (completed: TurnCompletion) => void,
+  ): void {
     const controller = new AbortController();
     const turn: ActiveTurn = { ...run, controller, done: Promise.resolve(), client, sent: [] };
     // Resolved at each use, so a client that follows the turn (turn/follow) takes over its stream.
@@ -74,7 +87,10 @@ export class TurnService {
     // The local turn stops also when its attempt never reached an adapter (still queued behind a
     // model load): the journal already says cancelled, so the stream must say it too (issue 11 item 8).
     turn.controller.abort(new Error("cancelled by the user"));
-    const stopped = await Promise.race([turn.done.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), CANCEL_ACK_WAIT_MS))]);
+    const stopped = await Promise.race([
+      turn.done.then(() => true),
+      new Promise<false>((r) => setTimeout(() => r(false), CANCEL_ACK_WAIT_MS)),
+    ]);
     if (!result.dispatchAttempted) return result;
     // spec 004: the turn reaching its completion barrier is evidence; whether it proves the adapter
     // stopped is the adapter matrix's call (an HTTP server may keep generating after a disconnect).
@@ -112,7 +128,11 @@ export class TurnService {
     await Promise.allSettled(turns.map((t) => t.done));
   }
 
-  private async drive(turn: ActiveTurn, params: { message: string; options?: GenerationOptions }, client: ClientChannel): Promise<TurnCompletion> {
+  private async drive(
+    turn: ActiveTurn,
+    params: { message: string; options?: GenerationOptions },
+    client: ClientChannel,
+  ): Promise<TurnCompletion> {
     const coalescer = new EventCoalescer((seq, event) => {
       recordEvent(turn.sent, event);
       client.notify("turn/event", { sessionId: turn.sessionId, runId: turn.runId, seq, event });
@@ -122,7 +142,9 @@ export class TurnService {
       // A cancel while the model loads ends the turn at once; the load goes on for the next turn.
       const agent = await untilAborted(this.deps.buildAgent(turn, client), turn.controller.signal);
       const outcome = await agent.runTurn(params.message, {
-        signal: turn.controller.signal, turnId: turn.runId, overrides: params.options,
+        signal: turn.controller.signal,
+        turnId: turn.runId,
+        overrides: params.options,
         onEvent: (e) => coalescer.push(e),
       });
       const context = this.deps.contextFill?.(turn.sessionId);
@@ -166,12 +188,18 @@ function completionOf(outcome: TurnOutcome): Extract<TurnEvent, { type: "complet
   if (outcome.status === "completed") return { type: "completed", status: "completed" };
   if ((STOPPED_KINDS as readonly string[]).includes(outcome.failure.kind)) {
     // issue 13: a loop guard's stop is its own status; the journal keeps the run failed with the reason.
-    return { type: "completed", status: "stopped", error: { code: ErrorCode.Refused, message: outcome.failure.message.replace(/^stopped: /, "") } };
+    return {
+      type: "completed",
+      status: "stopped",
+      error: { code: ErrorCode.Refused, message: outcome.failure.message.replace(/^stopped: /, "") },
+    };
   }
   return {
     type: "completed",
     status: outcome.status,
-    error: { code: outcome.status === "cancelled" ? ErrorCode.Refused : ErrorCode.InternalError, message: `${outcome.failure.kind}: ${outcome.failure.message}` },
+    error: {
+      code: outcome.status === "cancelled" ? ErrorCode.Refused : ErrorCode.InternalError,
+      message: `${outcome.failure.kind}: ${outcome.failure.message}`,
+    },
   };
 }
-

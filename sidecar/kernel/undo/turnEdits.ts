@@ -36,8 +36,15 @@ export class TurnEditsService {
     const db = this.deps.journal.db;
     ownedSession(db, this.deps.scope, sessionId);
     const rows = writeRows(db, `w.session_id = ?`, sessionId);
-    const undone = new Set((db.prepare(`SELECT u.run_id, u.path FROM file_undos u JOIN runs r ON r.run_id = u.run_id WHERE r.session_id = ? AND u.outcome <> 'refused'`)
-      .all(sessionId) as { run_id: string; path: string }[]).map((u) => key(u.run_id, u.path)));
+    const undone = new Set(
+      (
+        db
+          .prepare(
+            `SELECT u.run_id, u.path FROM file_undos u JOIN runs r ON r.run_id = u.run_id WHERE r.session_id = ? AND u.outcome <> 'refused'`,
+          )
+          .all(sessionId) as { run_id: string; path: string }[]
+      ).map((u) => key(u.run_id, u.path)),
+    );
     const byRun = new Map<string, WriteRow[]>();
     for (const row of rows) byRun.set(row.run_id, [...(byRun.get(row.run_id) ?? []), row]);
     return [...byRun].map(([runId, runRows]) => ({
@@ -45,7 +52,7 @@ export class TurnEditsService {
       callIds: [...new Set(runRows.map((r) => r.call_id))],
       files: spansOf(runRows).map((f) => ({
         path: f.path,
-        change: f.created ? "created" as const : "modified" as const,
+        change: f.created ? ("created" as const) : ("modified" as const),
         undone: undone.has(key(runId, f.path)),
         notUndoable: f.created || f.before ? null : notKept(f.path),
       })),
@@ -57,16 +64,23 @@ export class TurnEditsService {
     const { journal, scope, restorer } = this.deps;
     const run = ownedRun(journal.db, scope, runId);
     if (run.status === "active") {
-      throw new HearthError(ErrorCode.Conflict, `refused: run ${runId} is still running; its edits can be undone once it ends (stop it or wait for it)`);
+      throw new HearthError(
+        ErrorCode.Conflict,
+        `refused: run ${runId} is still running; its edits can be undone once it ends (stop it or wait for it)`,
+      );
     }
     const spans = spansOf(writeRows(journal.db, `w.run_id = ?`, runId));
     if (spans.length === 0) {
-      throw new HearthError(ErrorCode.NotFound, `refused: run ${runId} wrote no files with write_file or edit_file, so there is nothing to undo (files changed by shell commands are not tracked)`);
+      throw new HearthError(
+        ErrorCode.NotFound,
+        `refused: run ${runId} wrote no files with write_file or edit_file, so there is nothing to undo (files changed by shell commands are not tracked)`,
+      );
     }
     const done = undoneAt(journal.db, runId);
     const files = spans.map((f): UndoFileOutcome => {
       const at = done.get(f.path);
-      if (at) return { path: f.path, outcome: "refused", message: `refused: \`${f.path}\` was already undone (${at}); nothing was changed` };
+      if (at)
+        return { path: f.path, outcome: "refused", message: `refused: \`${f.path}\` was already undone (${at}); nothing was changed` };
       const left = { path: f.path, sha256: f.afterSha256 };
       if (f.created) return outcomeOf(f.path, "removed", restorer.remove(left));
       if (!f.before) return { path: f.path, outcome: "refused", message: `refused: ${notKept(f.path)}` };
@@ -77,14 +91,21 @@ export class TurnEditsService {
       const at = nowIso();
       const insert = db.prepare(`INSERT INTO file_undos (undo_id, run_id, path, outcome, message, created_at) VALUES (?,?,?,?,?,?)`);
       for (const f of files) insert.run(undoId, runId, f.path, f.outcome, f.message, at);
-      appendEvent(db, { entityKind: "run", entityId: runId, sessionId: run.session_id, runId, type: "turn.edits_undone", payload: { undoId, files } }, at);
+      appendEvent(
+        db,
+        { entityKind: "run", entityId: runId, sessionId: run.session_id, runId, type: "turn.edits_undone", payload: { undoId, files } },
+        at,
+      );
     });
     return { runId, files };
   }
 }
 
 function writeRows(db: Db, where: string, value: string): WriteRow[] {
-  return db.prepare(`SELECT w.run_id, i.call_id, w.path, w.existed_before, w.before_content, w.after_sha256 FROM file_writes w JOIN tool_invocations i ON i.invocation_id = w.invocation_id WHERE ${where} ORDER BY w.rowid`)
+  return db
+    .prepare(
+      `SELECT w.run_id, i.call_id, w.path, w.existed_before, w.before_content, w.after_sha256 FROM file_writes w JOIN tool_invocations i ON i.invocation_id = w.invocation_id WHERE ${where} ORDER BY w.rowid`,
+    )
     .all(value) as WriteRow[];
 }
 
@@ -92,15 +113,20 @@ function spansOf(rows: readonly WriteRow[]): FileSpan[] {
   const spans = new Map<string, FileSpan>();
   for (const row of rows) {
     const span = spans.get(row.path);
-    if (span) span.afterSha256 = row.after_sha256; // the turn's last write is what it left
-    else spans.set(row.path, { path: row.path, created: row.existed_before === 0, before: row.before_content, afterSha256: row.after_sha256 });
+    if (span)
+      span.afterSha256 = row.after_sha256; // the turn's last write is what it left
+    else
+      spans.set(row.path, { path: row.path, created: row.existed_before === 0, before: row.before_content, afterSha256: row.after_sha256 });
   }
   return [...spans.values()];
 }
 
 /** When each file of the run was undone, if it was. */
 function undoneAt(db: Db, runId: string): Map<string, string> {
-  const rows = db.prepare(`SELECT path, created_at FROM file_undos WHERE run_id = ? AND outcome <> 'refused'`).all(runId) as { path: string; created_at: string }[];
+  const rows = db.prepare(`SELECT path, created_at FROM file_undos WHERE run_id = ? AND outcome <> 'refused'`).all(runId) as {
+    path: string;
+    created_at: string;
+  }[];
   return new Map(rows.map((r) => [r.path, r.created_at]));
 }
 

@@ -8,13 +8,19 @@ export const median = (a: number[]): number => {
   return v.length % 2 ? v[m]! : (v[m - 1]! + v[m]!) / 2;
 };
 
-const words = "the of and to in is was for on that with as by at from it his an were are which this be or has had not but first one their its new after who they have her she two been other when there all during into school time may years more most only over city some world would where later up such used many".split(" ");
+const words =
+  "the of and to in is was for on that with as by at from it his an were are which this be or has had not but first one their its new after who they have her she two been other when there all during into school time may years more most only over city some world would where later up such used many".split(
+    " ",
+  );
 
 /** `n` pseudo-random common words from `seed`: the same text in every run. */
 export function text(seed: number, n: number): string {
   let x = (seed * 2654435761) % 4294967296 || 1;
   const out: string[] = [];
-  for (let i = 0; i < n; i++) { x = (x * 1103515245 + 12345) % 2147483648; out.push(words[x % words.length]!); }
+  for (let i = 0; i < n; i++) {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    out.push(words[x % words.length]!);
+  }
   return out.join(" ");
 }
 
@@ -55,9 +61,19 @@ export async function openDirectAnchor(opts: { modelPath: string; threads: numbe
      * batching gives on this machine. Depth matters: a batch attends over every sequence's cells.
      */
     async lockstepDecodeTps(k: number, depth = 24): Promise<number> {
-      const shared = await model.createContext({ contextSize: (depth + opts.decodeTokens + 64) * k, sequences: k, batchSize: 128, threads: opts.threads });
+      const shared = await model.createContext({
+        contextSize: (depth + opts.decodeTokens + 64) * k,
+        sequences: k,
+        batchSize: 128,
+        threads: opts.threads,
+      });
       try {
-        const gens = Array.from({ length: k }, (_, i) => shared.getSequence().evaluate(tokens(200 + i, depth), { temperature: 0 })[Symbol.asyncIterator]());
+        const gens = Array.from({ length: k }, (_, i) =>
+          shared
+            .getSequence()
+            .evaluate(tokens(200 + i, depth), { temperature: 0 })
+            [Symbol.asyncIterator](),
+        );
         await Promise.all(gens.map((g) => g.next())); // prompts and first tokens
         const t0 = performance.now();
         let steps = 0;

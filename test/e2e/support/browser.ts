@@ -15,8 +15,16 @@ export async function launchBrowser(tools: E2eTools, dir: string): Promise<Brows
   const context: BrowserContext = await loadChromium(tools.playwrightCore).launchPersistentContext(path.join(dir, "chrome-profile"), {
     executablePath: tools.chromium,
     headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-      "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--disable-dev-shm-usage",
+    ],
     viewport: { width: 1400, height: 900 },
     // Chromium writes to the home folder: keep it inside the run.
     env: { ...process.env, HOME: home, XDG_CONFIG_HOME: path.join(home, ".config"), XDG_CACHE_HOME: path.join(home, ".cache") },
@@ -25,7 +33,8 @@ export async function launchBrowser(tools: E2eTools, dir: string): Promise<Brows
   const page = context.pages()[0] ?? (await context.newPage());
   const consoleErrors: string[] = [];
   page.on("console", (m) => {
-    if (m.type() === "error") consoleErrors.push(`${m.text().slice(0, 300)} [${m.location().url.replace(/\?.*/, "")}:${m.location().lineNumber}]`);
+    if (m.type() === "error")
+      consoleErrors.push(`${m.text().slice(0, 300)} [${m.location().url.replace(/\?.*/, "")}:${m.location().lineNumber}]`);
   });
   return { page, consoleErrors, close: () => context.close() };
 }

@@ -63,9 +63,11 @@ export function freePort(host = "127.0.0.1"): Promise<number> {
 
 /** Installs the .vsix the way a person does: `code-server --install-extension` (replaces an older one). */
 export function installVsix(tools: E2eTools, userDataDir: string, extensionsDir: string, vsix: string): void {
-  execFileSync(tools.node24, [
-    tools.codeServerEntry, "--user-data-dir", userDataDir, "--extensions-dir", extensionsDir, "--install-extension", vsix, "--force",
-  ], { stdio: ["ignore", "pipe", "pipe"], timeout: 120_000, env: codeServerEnv(path.dirname(userDataDir)) });
+  execFileSync(
+    tools.node24,
+    [tools.codeServerEntry, "--user-data-dir", userDataDir, "--extensions-dir", extensionsDir, "--install-extension", vsix, "--force"],
+    { stdio: ["ignore", "pipe", "pipe"], timeout: 120_000, env: codeServerEnv(path.dirname(userDataDir)) },
+  );
 }
 
 function healthy(url: string): Promise<boolean> {
@@ -102,25 +104,55 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
   fs.mkdirSync(path.join(userDataDir, "User"), { recursive: true });
   const untrusted = opts.workspaceTrust === "untrusted";
   const trust = untrusted ? { "security.workspace.trust.enabled": true, "security.workspace.trust.startupPrompt": "never" } : {};
-  fs.writeFileSync(path.join(userDataDir, "User", "settings.json"), JSON.stringify({ ...QUIET_SETTINGS, ...trust, ...opts.settings }, null, 2));
+  fs.writeFileSync(
+    path.join(userDataDir, "User", "settings.json"),
+    JSON.stringify({ ...QUIET_SETTINGS, ...trust, ...opts.settings }, null, 2),
+  );
   installVsix(opts.tools, userDataDir, extensionsDir, opts.vsix);
   const config = path.join(opts.profileDir, "config.yaml");
   fs.writeFileSync(config, "auth: none\ncert: false\n");
   const logFile = path.join(opts.profileDir, "code-server.log");
   const log = fs.openSync(logFile, "w");
-  const child = spawn(opts.tools.node24, [
-    opts.tools.codeServerEntry, "--config", config, "--user-data-dir", userDataDir, "--extensions-dir", extensionsDir,
-    "--bind-addr", `${host}:${port}`, "--auth", "none", "--disable-telemetry", "--disable-update-check",
-    ...(untrusted ? [] : ["--disable-workspace-trust"]), "--disable-getting-started-override", opts.workspace,
-  ], { env: codeServerEnv(opts.profileDir, opts.env), detached: true, stdio: ["ignore", log, log] });
+  const child = spawn(
+    opts.tools.node24,
+    [
+      opts.tools.codeServerEntry,
+      "--config",
+      config,
+      "--user-data-dir",
+      userDataDir,
+      "--extensions-dir",
+      extensionsDir,
+      "--bind-addr",
+      `${host}:${port}`,
+      "--auth",
+      "none",
+      "--disable-telemetry",
+      "--disable-update-check",
+      ...(untrusted ? [] : ["--disable-workspace-trust"]),
+      "--disable-getting-started-override",
+      opts.workspace,
+    ],
+    { env: codeServerEnv(opts.profileDir, opts.env), detached: true, stdio: ["ignore", log, log] },
+  );
   fs.closeSync(log);
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
 
   const stop = async (): Promise<void> => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     // The whole group: code-server and its extension host.
-    try { process.kill(-child.pid!, "SIGTERM"); } catch { return; }
-    const killer = setTimeout(() => { try { process.kill(-child.pid!, "SIGKILL"); } catch { /* gone */ } }, 5000);
+    try {
+      process.kill(-child.pid!, "SIGTERM");
+    } catch {
+      return;
+    }
+    const killer = setTimeout(() => {
+      try {
+        process.kill(-child.pid!, "SIGKILL");
+      } catch {
+        /* gone */
+      }
+    }, 5000);
     await exited;
     clearTimeout(killer);
     // The kernel runs detached and outlives the window by design (docs/kernel-lifetime.md); the
@@ -150,7 +182,9 @@ export function stopKernels(home: string): void {
     // A lock outlives its kernel: only a live kernel process with that pid is signalled.
     try {
       if (pid > 0 && fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("sidecar.mjs")) process.kill(pid, "SIGTERM");
-    } catch { /* gone already */ }
+    } catch {
+      /* gone already */
+    }
   }
 }
 
@@ -158,6 +192,8 @@ export function stopKernels(home: string): void {
 export function readHearthLog(userDataDir: string): string {
   const logs = path.join(userDataDir, "logs");
   if (!fs.existsSync(logs)) return "";
-  const found = (fs.readdirSync(logs, { recursive: true }) as string[]).filter((f) => /hearth\.hearth[\\/].*Hearth\.log$/.test(f) || f.endsWith("Hearth.log"));
+  const found = (fs.readdirSync(logs, { recursive: true }) as string[]).filter(
+    (f) => /hearth\.hearth[\\/].*Hearth\.log$/.test(f) || f.endsWith("Hearth.log"),
+  );
   return found.map((f) => fs.readFileSync(path.join(logs, f), "utf8")).join("\n");
 }

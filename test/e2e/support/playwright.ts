@@ -54,14 +54,17 @@ export interface BrowserContext {
 }
 
 export interface Chromium {
-  launchPersistentContext(userDataDir: string, opts: {
-    executablePath: string;
-    headless: boolean;
-    args: string[];
-    viewport: { width: number; height: number };
-    env: NodeJS.ProcessEnv;
-    timeout?: number;
-  }): Promise<BrowserContext>;
+  launchPersistentContext(
+    userDataDir: string,
+    opts: {
+      executablePath: string;
+      headless: boolean;
+      args: string[];
+      viewport: { width: number; height: number };
+      env: NodeJS.ProcessEnv;
+      timeout?: number;
+    },
+  ): Promise<BrowserContext>;
 }
 
 export function loadChromium(playwrightCore: string): Chromium {

@@ -8,7 +8,10 @@ const KEEP = 6;
 
 export function newRunDir(scenario: string): string {
   fs.mkdirSync(RUNS, { recursive: true });
-  const old = fs.readdirSync(RUNS).filter((d) => d.startsWith(`${scenario}-`)).sort();
+  const old = fs
+    .readdirSync(RUNS)
+    .filter((d) => d.startsWith(`${scenario}-`))
+    .sort();
   for (const d of old.slice(0, Math.max(0, old.length - (KEEP - 1)))) fs.rmSync(path.join(RUNS, d), { recursive: true, force: true });
   const dir = path.join(RUNS, `${scenario}-${new Date().toISOString().replace(/[:.]/g, "-")}`);
   fs.mkdirSync(dir, { recursive: true });
@@ -19,7 +22,10 @@ export function newRunDir(scenario: string): string {
 export function stopwatch(): { mark(name: string): void; marks: Record<string, number> } {
   const t0 = Date.now();
   const marks: Record<string, number> = {};
-  return { marks, mark: (name) => {
-    marks[name] = (Date.now() - t0) / 1000;
-  } };
+  return {
+    marks,
+    mark: (name) => {
+      marks[name] = (Date.now() - t0) / 1000;
+    },
+  };
 }

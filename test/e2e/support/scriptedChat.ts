@@ -13,10 +13,16 @@ import { openActivityBarContainer, webviewViewFrame } from "./webview.js";
  * Starts the workbench and opens the chat. `into` is filled as each part starts, so a scenario's
  * `after` can stop what did start when a later step fails.
  */
-export async function openScriptedChat(into: { server?: CodeServer; browser?: Browser }, opts: { scratch: string; workspace: string; script: string }): Promise<void> {
+export async function openScriptedChat(
+  into: { server?: CodeServer; browser?: Browser },
+  opts: { scratch: string; workspace: string; script: string },
+): Promise<void> {
   const tools = findTools();
   into.server = await startCodeServer({
-    tools, profileDir: path.join(opts.scratch, "profile"), vsix: packagedVsix(), workspace: opts.workspace,
+    tools,
+    profileDir: path.join(opts.scratch, "profile"),
+    vsix: packagedVsix(),
+    workspace: opts.workspace,
     settings: { "hearth.model": `scripted:${opts.script}` },
     env: { HEARTH_ALLOW_SCRIPTED: "1" },
   });
@@ -34,7 +40,9 @@ export async function sendChat(page: Page, extensionId: string, text: string): P
 
 /** Waits for the n-th turn status of the chat (1-based) and returns its status. */
 export async function turnEnds(page: Page, extensionId: string, n: number): Promise<string | null> {
-  const status = webviewViewFrame(page, extensionId).locator('[data-testid="turn-status"]').nth(n - 1);
+  const status = webviewViewFrame(page, extensionId)
+    .locator('[data-testid="turn-status"]')
+    .nth(n - 1);
   await status.waitFor({ state: "attached", timeout: 60_000 });
   return status.getAttribute("data-status");
 }

@@ -18,7 +18,10 @@ const USAGE = `usage: npm start -- [--port N] [FOLDER]
   --port N the port (default: $HEARTH_PORT, else 8080)
   Tools are cached in ${toolsDir()} (override with HEARTH_E2E_TOOLS); the workbench profile in its sibling serve/.`;
 
-interface ServeArgs { port: number; folder: string }
+interface ServeArgs {
+  port: number;
+  folder: string;
+}
 
 function parseArgs(argv: string[], env: NodeJS.ProcessEnv): ServeArgs | string {
   let port = env.HEARTH_PORT ? Number(env.HEARTH_PORT) : 8080;
@@ -32,7 +35,8 @@ function parseArgs(argv: string[], env: NodeJS.ProcessEnv): ServeArgs | string {
     else if (folder === undefined) folder = arg;
     else return `one folder only, got ${folder} and ${arg}\n${USAGE}`;
   }
-  if (!Number.isInteger(port) || port < 1 || port > 65535) return `refused: port ${port} is not a TCP port (1-65535); pass --port N or set HEARTH_PORT`;
+  if (!Number.isInteger(port) || port < 1 || port > 65535)
+    return `refused: port ${port} is not a TCP port (1-65535); pass --port N or set HEARTH_PORT`;
   // npm runs scripts from the package root; INIT_CWD is where the person typed `npm start`.
   const base = env.INIT_CWD ?? process.cwd();
   return { port, folder: path.resolve(base, folder ?? ".") };
@@ -82,9 +86,16 @@ export async function serve(argv: string[], env: NodeJS.ProcessEnv = process.env
   const tools = provisionedTools();
   const folder = fs.realpathSync(args.folder);
   const server = await startCodeServer({
-    tools, profileDir: path.join(tools.dir, "..", "serve"), vsix, workspace: folder, host: HOST, port: args.port,
+    tools,
+    profileDir: path.join(tools.dir, "..", "serve"),
+    vsix,
+    workspace: folder,
+    host: HOST,
+    port: args.port,
   });
-  console.log(`Hearth is running in VS Code on ${folder}\n\n  open ${server.workbenchUrl}\n\nThe Hearth icon in the activity bar opens the chat view. Logs: ${server.logFile}. Ctrl+C stops.`);
+  console.log(
+    `Hearth is running in VS Code on ${folder}\n\n  open ${server.workbenchUrl}\n\nThe Hearth icon in the activity bar opens the chat view. Logs: ${server.logFile}. Ctrl+C stops.`,
+  );
   await new Promise<void>((resolve) => {
     process.once("SIGINT", resolve);
     process.once("SIGTERM", resolve);

@@ -26,9 +26,13 @@ export function findTools(env: NodeJS.ProcessEnv = process.env): E2eTools {
     playwrightCore: path.join(dir, "pw/node_modules/playwright-core"),
     chromium: env.CHROMIUM ?? "/usr/bin/chromium",
   };
-  const missing = Object.entries(tools).filter(([k, p]) => k !== "dir" && !fs.existsSync(p)).map(([k, p]) => `${k} (${p})`);
+  const missing = Object.entries(tools)
+    .filter(([k, p]) => k !== "dir" && !fs.existsSync(p))
+    .map(([k, p]) => `${k} (${p})`);
   if (missing.length) {
-    throw new Error(`the e2e tools are not provisioned: missing ${missing.join(", ")}. Run \`bash test/e2e/provision.sh\` (cache: ${dir}, override with HEARTH_E2E_TOOLS)`);
+    throw new Error(
+      `the e2e tools are not provisioned: missing ${missing.join(", ")}. Run \`bash test/e2e/provision.sh\` (cache: ${dir}, override with HEARTH_E2E_TOOLS)`,
+    );
   }
   return tools;
 }

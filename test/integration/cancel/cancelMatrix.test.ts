@@ -35,14 +35,20 @@ let models: ReturnType<typeof ensureFixtureModels>;
 
 before(async () => {
   models = ensureFixtureModels();
-  k = startTestKernel({ env: { HEARTH_ALLOW_SCRIPTED: "1", HEARTH_HOME: tempDir("home"), HEARTH_THREADS: "1", HEARTH_CONTEXT_SIZE: "8192" } });
+  k = startTestKernel({
+    env: { HEARTH_ALLOW_SCRIPTED: "1", HEARTH_HOME: tempDir("home"), HEARTH_THREADS: "1", HEARTH_CONTEXT_SIZE: "8192" },
+  });
   kernelPid = (await k.client.initialize("cancel-matrix", "0")).kernelPid;
   driver = new TurnDriver(k.client);
   // One handler for the whole file; each case says how approvals are answered.
   k.client.onServerRequest("approval/request", (req, signal) => approver(req, signal));
-  k.client.onNotification("turn/event", (n) => { if (n.event.type === "completed") completedAt.set(n.runId, performance.now()); });
+  k.client.onNotification("turn/event", (n) => {
+    if (n.event.type === "completed") completedAt.set(n.runId, performance.now());
+  });
 });
-after(async () => { await k?.stop(); });
+after(async () => {
+  await k?.stop();
+});
 
 const approve: Approver = async () => ({ decision: "approve", reason: "approved by the test" });
 
@@ -63,14 +69,21 @@ async function cancelTimed(t: TestContext, runId: string, expected: { dispatchAt
   const answerMs = performance.now() - sent;
   const completed = await driver.completion(runId);
   const completedMs = completedAt.get(runId)! - sent;
-  t.diagnostic(`turn/cancel answered in ${answerMs.toFixed(1)} ms; completed(${completed.status}) arrived ${completedMs.toFixed(1)} ms after the send`);
+  t.diagnostic(
+    `turn/cancel answered in ${answerMs.toFixed(1)} ms; completed(${completed.status}) arrived ${completedMs.toFixed(1)} ms after the send`,
+  );
   assert.equal(completed.status, "cancelled", JSON.stringify(completed));
-  assert.ok(answerMs < CONTROL_BOUND_MS && completedMs < CONTROL_BOUND_MS, `control came back after ${answerMs.toFixed(0)} / ${completedMs.toFixed(0)} ms`);
+  assert.ok(
+    answerMs < CONTROL_BOUND_MS && completedMs < CONTROL_BOUND_MS,
+    `control came back after ${answerMs.toFixed(0)} / ${completedMs.toFixed(0)} ms`,
+  );
   assert.deepEqual(answer, { runId, ...expected });
   // The answer is the journal's: the attempt row records the same two facts.
   const db = new Database(k.journalPath, { readonly: true });
   try {
-    const row = db.prepare(`SELECT status, cancel_dispatch_attempted AS d, cancel_adapter_acknowledged AS a FROM run_attempts WHERE run_id = ?`).all(runId);
+    const row = db
+      .prepare(`SELECT status, cancel_dispatch_attempted AS d, cancel_adapter_acknowledged AS a FROM run_attempts WHERE run_id = ?`)
+      .all(runId);
     assert.deepEqual(row, [{ status: "cancelled", d: Number(expected.dispatchAttempted), a: Number(expected.adapterAcknowledged) }]);
   } finally {
     db.close();
@@ -114,14 +127,26 @@ describe("turn/cancel at every place a turn can be (issue 16 item 3; spec 000 #1
     assert.equal(hasDelta(runId), false, "the first token came before the cancel: the prefill was too short to hit");
     await cancelTimed(t, runId, { dispatchAttempted: true, adapterAcknowledged: true });
     assert.equal(hasDelta(runId), false, "no token after the cancel either");
-    assert.deepEqual(roles((await history(sessionId)).messages), ["user"], "no possible effect: the turn rolls back to its entry; the typed message stays in the journal");
+    assert.deepEqual(
+      roles((await history(sessionId)).messages),
+      ["user"],
+      "no possible effect: the turn rolls back to its entry; the typed message stays in the journal",
+    );
 
-    const rounds = () => k.stderr.filter((l) => l.includes("llama round ")).map((l) => JSON.parse(l.slice(l.indexOf("llama round ") + 12)) as { sessionKey: string; promptTokens: number });
+    const rounds = () =>
+      k.stderr
+        .filter((l) => l.includes("llama round "))
+        .map((l) => JSON.parse(l.slice(l.indexOf("llama round ") + 12)) as { sessionKey: string; promptTokens: number });
     const next = await k.client.request("turn/start", { sessionId, message: "And now?" });
     assert.equal((await driver.completion(next.runId)).status, "completed");
-    const prompt = rounds().filter((r) => r.sessionKey === sessionId).at(-1)!;
+    const prompt = rounds()
+      .filter((r) => r.sessionKey === sessionId)
+      .at(-1)!;
     const warmPrompt = rounds().find((r) => r.sessionKey === warm)!;
-    assert.ok(prompt.promptTokens < warmPrompt.promptTokens + 100, `the next turn's prompt holds ${prompt.promptTokens} tokens: the cancelled message was shown to the model (spec 000 #13)`);
+    assert.ok(
+      prompt.promptTokens < warmPrompt.promptTokens + 100,
+      `the next turn's prompt holds ${prompt.promptTokens} tokens: the cancelled message was shown to the model (spec 000 #13)`,
+    );
     assert.deepEqual(roles((await history(sessionId)).messages), ["user", "user", "assistant"]);
   });
 
@@ -133,17 +158,20 @@ describe("turn/cancel at every place a turn can be (issue 16 item 3; spec 000 #1
     await new Promise((r) => setTimeout(r, 200));
     await cancelTimed(t, runId, { dispatchAttempted: true, adapterAcknowledged: true });
     assert.ok(driver.answerText(runId).length > 0, "text was streamed before the cancel");
-    assert.deepEqual(roles((await history(sessionId)).messages), ["user"], "partial text is presentation only: no assistant message is committed");
+    assert.deepEqual(
+      roles((await history(sessionId)).messages),
+      ["user"],
+      "partial text is presentation only: no assistant message is committed",
+    );
   });
 
   it("during a shell command with grandchildren: the whole tree is gone when control returns, the call/result checkpoint stays (spec 000 #10, #14)", async (t) => {
     approver = approve;
     const marker = `30.${process.pid}${crypto.randomInt(1000)}`; // unique sleep lengths: this test's processes on the machine
     const command = `sh -c 'sleep ${marker}1 & sleep ${marker}2 & wait' & sleep ${marker}3; wait`;
-    const sessionId = await session(scripted("shell", [
-      { text: ["Running it."], toolCalls: [{ name: "shell", arguments: { command } }] },
-      { text: ["never reached"] },
-    ]));
+    const sessionId = await session(
+      scripted("shell", [{ text: ["Running it."], toolCalls: [{ name: "shell", arguments: { command } }] }, { text: ["never reached"] }]),
+    );
     const { runId } = await k.client.request("turn/start", { sessionId, message: "run the long job" });
     const sleeps = () => liveProcessesWith(marker).filter((p) => p.cmdline.startsWith("sleep "));
     await driver.until(() => sleeps().length === 3, "the three sleeps (two of them grandchildren) to start");
@@ -158,17 +186,22 @@ describe("turn/cancel at every place a turn can be (issue 16 item 3; spec 000 #1
     const result = h.messages[2] as Extract<HistoryMessage, { role: "tool" }>;
     assert.equal(result.ok, false);
     assert.match(result.output, /cancelled.*process group was killed/);
-    assert.deepEqual(h.runs[0]!.ledger.map((l) => l.status), ["failed"]);
+    assert.deepEqual(
+      h.runs[0]!.ledger.map((l) => l.status),
+      ["failed"],
+    );
   });
 
   // The install is one bounded blocking step (atomicWrite.ts), so the kernel reads the cancel once it is
   // done: the write finishes whole (FinishOnceStarted) and the turn stops before its next model round.
   it("during a write: the approved install completes whole and stays checkpointed, nothing after it runs (spec 000 #21, #22)", async (t) => {
     const content = `${"0123456789abcdef".repeat(64)}\n`.repeat(3800); // ~3.9 MB, under the 4 MiB write bound
-    const sessionId = await session(scripted("write", [
-      { text: ["Writing it."], toolCalls: [{ name: "write_file", arguments: { path: "big.txt", content } }] },
-      { text: ["never reached"], delayMs: 500 },
-    ]));
+    const sessionId = await session(
+      scripted("write", [
+        { text: ["Writing it."], toolCalls: [{ name: "write_file", arguments: { path: "big.txt", content } }] },
+        { text: ["never reached"], delayMs: 500 },
+      ]),
+    );
     let cancelledMidWrite = false;
     let cancel!: Promise<void>;
     approver = async (req) => {
@@ -184,27 +217,44 @@ describe("turn/cancel at every place a turn can be (issue 16 item 3; spec 000 #1
     await cancel;
     assert.ok(cancelledMidWrite, "the cancel left before the write's result came back");
     const written = fs.readFileSync(path.join(k.workspace, "big.txt"));
-    assert.equal(crypto.createHash("sha256").update(written).digest("hex"), crypto.createHash("sha256").update(content).digest("hex"), "the file is the whole new content");
+    assert.equal(
+      crypto.createHash("sha256").update(written).digest("hex"),
+      crypto.createHash("sha256").update(content).digest("hex"),
+      "the file is the whole new content",
+    );
     const h = await history(sessionId);
     assert.deepEqual(roles(h.messages), ["user", "assistant", "tool"]);
     assert.equal((h.messages[2] as Extract<HistoryMessage, { role: "tool" }>).ok, true);
-    assert.deepEqual(h.runs[0]!.ledger.map((l) => l.status), ["succeeded"]);
+    assert.deepEqual(
+      h.runs[0]!.ledger.map((l) => l.status),
+      ["succeeded"],
+    );
     assert.equal(driver.answerText(runId).includes("never reached"), false, "no model round after the cancel");
   });
 
   it("during an approval wait: the request is withdrawn, a late approval runs nothing, the turn rolls back (spec 000 #8, #10)", async (t) => {
     const effect = path.join(path.dirname(k.journalPath), "approved-too-late");
-    const sessionId = await session(scripted("approval", [
-      { text: ["May I?"], toolCalls: [{ name: "shell", arguments: { command: `touch ${effect}` } }] },
-      { text: ["never reached"] },
-    ]));
+    const sessionId = await session(
+      scripted("approval", [
+        { text: ["May I?"], toolCalls: [{ name: "shell", arguments: { command: `touch ${effect}` } }] },
+        { text: ["never reached"] },
+      ]),
+    );
     let asked = false;
     let withdrawn = false;
-    approver = (_req, signal) => new Promise((resolve) => {
-      asked = true;
-      // Never answered until withdrawn; then answered "approve", which must change nothing.
-      signal.addEventListener("abort", () => { withdrawn = true; resolve({ decision: "approve", reason: "too late" }); }, { once: true });
-    });
+    approver = (_req, signal) =>
+      new Promise((resolve) => {
+        asked = true;
+        // Never answered until withdrawn; then answered "approve", which must change nothing.
+        signal.addEventListener(
+          "abort",
+          () => {
+            withdrawn = true;
+            resolve({ decision: "approve", reason: "too late" });
+          },
+          { once: true },
+        );
+      });
     const { runId } = await k.client.request("turn/start", { sessionId, message: "touch the file" });
     await driver.until(() => asked, "the approval request");
     await cancelTimed(t, runId, { dispatchAttempted: true, adapterAcknowledged: true });

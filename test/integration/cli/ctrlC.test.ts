@@ -15,10 +15,15 @@ it("Ctrl+C to the terminal's process group cancels the turn (exit 130) and the k
   const marker = path.join(root, "started");
   const nap = `313.${process.pid}`;
   const script = path.join(root, "script.json");
-  fs.writeFileSync(script, JSON.stringify({ rounds: [
-    { text: ["Working."], toolCalls: [{ name: "shell", arguments: { command: `touch ${marker}; sleep ${nap}` } }] },
-    { text: ["Stopped."] },
-  ] }));
+  fs.writeFileSync(
+    script,
+    JSON.stringify({
+      rounds: [
+        { text: ["Working."], toolCalls: [{ name: "shell", arguments: { command: `touch ${marker}; sleep ${nap}` } }] },
+        { text: ["Stopped."] },
+      ],
+    }),
+  );
   const env = { HEARTH_ALLOW_SCRIPTED: "1", ...isolatedEnv(root, 3) };
   // detached: the CLI leads its own process group, as a shell's foreground job does.
   const cli = startCli(["exec", "--workspace", ws, "--model", `scripted:${script}`, "--approve", "all", "run it"], env, { detached: true });
@@ -32,5 +37,9 @@ it("Ctrl+C to the terminal's process group cancels the turn (exit 130) and the k
   const [session] = (JSON.parse(listed.stdout) as { sessions: { sessionId: string }[] }).sessions;
   const shown = await runCli(["show", "--workspace", ws, "--json", session!.sessionId], env);
   assert.equal((JSON.parse(shown.stdout) as { runs: { status: string }[] }).runs[0]!.status, "cancelled");
-  assert.equal(Number(fs.readFileSync(journalLockPath(defaultJournalPath(ws, env)), "utf8")), kernelPid, "the same kernel still owns the journal");
+  assert.equal(
+    Number(fs.readFileSync(journalLockPath(defaultJournalPath(ws, env)), "utf8")),
+    kernelPid,
+    "the same kernel still owns the journal",
+  );
 });

@@ -12,7 +12,10 @@ import { DIST, tempDir } from "../../support/kernelProcess.js";
 function hearth(args: string[], env: Record<string, string> = {}) {
   const r = spawnSync(process.execPath, [path.join(DIST, "cli.mjs"), ...args], {
     // The CLI leaves its detached kernel running for other clients; a short idle period ends it.
-    encoding: "utf8", timeout: 60_000, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, HEARTH_KERNEL_IDLE_SECONDS: "2", ...env },
+    encoding: "utf8",
+    timeout: 60_000,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, HEARTH_KERNEL_IDLE_SECONDS: "2", ...env },
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
@@ -29,15 +32,23 @@ function setup(rounds: unknown[]) {
 
 const ROUNDS = [
   { text: ["Reading."], toolCalls: [{ name: "read_file", arguments: { path: "todo.txt" } }] },
-  { text: ["Adding eggs."], toolCalls: [{ name: "edit_file", arguments: { path: "todo.txt", oldText: "buy milk\n", newText: "buy milk\nbuy eggs\n" } }] },
+  {
+    text: ["Adding eggs."],
+    toolCalls: [{ name: "edit_file", arguments: { path: "todo.txt", oldText: "buy milk\n", newText: "buy milk\nbuy eggs\n" } }],
+  },
   { text: ["Done."] },
 ];
 
 it("hearth exec runs a multi-round turn with tool calls, and hearth show prints complete batches (issue 4)", () => {
   const { ws, db, model } = setup(ROUNDS);
-  const run = hearth(["exec", "--workspace", ws, "--db", db, "--model", model, "--approve", "all", "--json", "add eggs to my list"], { HEARTH_ALLOW_SCRIPTED: "1" });
+  const run = hearth(["exec", "--workspace", ws, "--db", db, "--model", model, "--approve", "all", "--json", "add eggs to my list"], {
+    HEARTH_ALLOW_SCRIPTED: "1",
+  });
   assert.equal(run.code, 0, run.stderr);
-  const events = run.stdout.trim().split("\n").map((l) => JSON.parse(l) as { sessionId: string; event: { type: string } });
+  const events = run.stdout
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as { sessionId: string; event: { type: string } });
   assert.deepEqual(events.filter((e) => e.event.type === "tool_call").length, 2);
   assert.equal(events.at(-1)!.event.type, "completed");
   assert.equal(fs.readFileSync(path.join(ws, "todo.txt"), "utf8"), "buy milk\nbuy eggs\n");
@@ -46,9 +57,15 @@ it("hearth exec runs a multi-round turn with tool calls, and hearth show prints 
   const show = hearth(["show", "--workspace", ws, "--db", db, "--json", sessionId]);
   assert.equal(show.code, 0, show.stderr);
   const history = JSON.parse(show.stdout) as { messages: HistoryMessage[]; runs: { ledger: { status: string }[] }[] };
-  assert.deepEqual(history.messages.map((m) => m.role), ["user", "assistant", "tool", "assistant", "tool", "assistant"]);
+  assert.deepEqual(
+    history.messages.map((m) => m.role),
+    ["user", "assistant", "tool", "assistant", "tool", "assistant"],
+  );
   assertCompleteBatches(history.messages);
-  assert.deepEqual(history.runs[0]!.ledger.map((l) => l.status), ["succeeded", "succeeded"]);
+  assert.deepEqual(
+    history.runs[0]!.ledger.map((l) => l.status),
+    ["succeeded", "succeeded"],
+  );
   const human = hearth(["show", "--workspace", ws, "--db", db, sessionId]);
   assert.match(human.stdout, /edit_file .*succeeded/);
 });

@@ -35,8 +35,16 @@ function sessionScript(dir: string, s: number, marker: string): string {
   const rounds = [];
   for (let t = 0; t < TURNS; t++) {
     rounds.push(
-      { text: [`turn ${t}: running.`], delayMs: 15, toolCalls: [{ name: "shell", arguments: { command: `echo s${s}t${t} >> ${marker}; sleep 0.4` } }] },
-      { text: [`turn ${t}: saving.`], delayMs: 15, toolCalls: [{ name: "write_file", arguments: { path: `notes-${s}.txt`, content: `turn ${t}\n` } }] },
+      {
+        text: [`turn ${t}: running.`],
+        delayMs: 15,
+        toolCalls: [{ name: "shell", arguments: { command: `echo s${s}t${t} >> ${marker}; sleep 0.4` } }],
+      },
+      {
+        text: [`turn ${t}: saving.`],
+        delayMs: 15,
+        toolCalls: [{ name: "write_file", arguments: { path: `notes-${s}.txt`, content: `turn ${t}\n` } }],
+      },
       { text: [`turn ${t}: done.`], delayMs: 15 },
     );
   }
@@ -49,10 +57,12 @@ type Snapshot = { messages: HistoryMessage[]; runs: RunSummary[] }[];
 
 async function snapshot(k: TestKernel, sessionIds: string[]): Promise<Snapshot> {
   await k.client.initialize("crash-campaign", "0");
-  return Promise.all(sessionIds.map(async (sessionId) => {
-    const h = await k.client.request("session/history", { sessionId });
-    return { messages: h.messages, runs: h.runs };
-  }));
+  return Promise.all(
+    sessionIds.map(async (sessionId) => {
+      const h = await k.client.request("session/history", { sessionId });
+      return { messages: h.messages, runs: h.runs };
+    }),
+  );
 }
 
 it(`kill -9 at random moments of concurrent sessions loses no committed message and repeats no effect (${SEEDS} seeds; spec 000 #6, #10, spec 004)`, async (t) => {
@@ -71,15 +81,18 @@ it(`kill -9 at random moments of concurrent sessions loses no committed message 
     const first = startTestKernel({ workspace, journalPath, env });
     await first.client.initialize("crash-campaign", "0");
     const driver = new TurnDriver(first.client, () => ({ decision: "approve", reason: "approved by the campaign" }));
-    for (let s = 0; s < SESSIONS; s++) sessionIds.push((await first.client.request("session/create", { model: sessionScript(root, s, marker) })).sessionId);
-    const workload = sessionIds.map(async (sessionId, s) => {
-      for (let turn = 0; turn < TURNS; turn++) {
-        const message = `session ${s} turn ${turn}`;
-        const { runId } = await first.client.request("turn/start", { sessionId, message });
-        admitted.push({ sessionId, message }); // turn/start answers after the user message is committed
-        await driver.completion(runId);
-      }
-    }).map((p) => p.catch(() => undefined)); // the kill ends them mid-flight
+    for (let s = 0; s < SESSIONS; s++)
+      sessionIds.push((await first.client.request("session/create", { model: sessionScript(root, s, marker) })).sessionId);
+    const workload = sessionIds
+      .map(async (sessionId, s) => {
+        for (let turn = 0; turn < TURNS; turn++) {
+          const message = `session ${s} turn ${turn}`;
+          const { runId } = await first.client.request("turn/start", { sessionId, message });
+          admitted.push({ sessionId, message }); // turn/start answers after the user message is committed
+          await driver.completion(runId);
+        }
+      })
+      .map((p) => p.catch(() => undefined)); // the kill ends them mid-flight
     const killAfterMs = Math.round(100 + random() * 2700); // inside the ~3.5 s the workload takes
     await new Promise((r) => setTimeout(r, killAfterMs));
     first.child.kill("SIGKILL");
@@ -96,14 +109,21 @@ it(`kill -9 at random moments of concurrent sessions loses no committed message 
     await third.stop();
 
     const label = `seed ${seed}`;
-    t.diagnostic(`${label}: killed after ${killAfterMs} ms, ${admitted.length} turns admitted, ${after.flatMap((x) => x.runs).map((r) => r.status).join(",")}`);
+    t.diagnostic(
+      `${label}: killed after ${killAfterMs} ms, ${admitted.length} turns admitted, ${after
+        .flatMap((x) => x.runs)
+        .map((r) => r.status)
+        .join(",")}`,
+    );
     for (const [i, sessionId] of sessionIds.entries()) {
       const users = after[i]!.messages.filter((m) => m.role === "user").map((m) => (m as { text: string }).text);
-      for (const a of admitted.filter((x) => x.sessionId === sessionId)) assert.ok(users.includes(a.message), `${label}: committed message "${a.message}" lost`);
+      for (const a of admitted.filter((x) => x.sessionId === sessionId))
+        assert.ok(users.includes(a.message), `${label}: committed message "${a.message}" lost`);
       assertCompleteBatches(after[i]!.messages);
       for (const run of after[i]!.runs) {
         assert.ok(["completed", "failed", "cancelled"].includes(run.status), `${label}: run ${run.runId} left ${run.status}`);
-        for (const a of run.attempts) assert.ok(TERMINAL_ATTEMPTS.has(a.status), `${label}: an attempt of run ${run.runId} left ${a.status}`);
+        for (const a of run.attempts)
+          assert.ok(TERMINAL_ATTEMPTS.has(a.status), `${label}: an attempt of run ${run.runId} left ${a.status}`);
         for (const row of run.ledger) assert.ok(TERMINAL_CALLS.has(row.status), `${label}: call ${row.callId} left ${row.status}`);
         if (run.ledger.some((row) => row.status === "outcome_unknown")) killPoints.callInFlight++;
         else if (run.status === "failed") killPoints.betweenCalls++;
@@ -119,5 +139,7 @@ it(`kill -9 at random moments of concurrent sessions loses no committed message 
       db.close();
     }
   }
-  t.diagnostic(`seeds ${SEEDS}; runs interrupted with a call in flight ${killPoints.callInFlight}, between calls or in a model round ${killPoints.betweenCalls}`);
+  t.diagnostic(
+    `seeds ${SEEDS}; runs interrupted with a call in flight ${killPoints.callInFlight}, between calls or in a model round ${killPoints.betweenCalls}`,
+  );
 });

@@ -24,19 +24,25 @@ function harness(rounds: unknown[], model?: string) {
   const log = { info: () => {}, warn: () => {}, error: () => {} };
   const env = { ...isolatedEnv(root, 5), HEARTH_ALLOW_SCRIPTED: "1" };
   // A window's supervisor on the folder's shared kernel; a reloaded window is a new one.
-  const supervisor = () => new KernelSupervisor({
-    clientVersion: "test",
-    log,
-    env: () => env,
-    connect: (kernelEnv, onSpawn) => connectOrStartKernel({ distDir: DIST, workspace, env: kernelEnv, onSpawn }),
-  });
+  const supervisor = () =>
+    new KernelSupervisor({
+      clientVersion: "test",
+      log,
+      env: () => env,
+      connect: (kernelEnv, onSpawn) => connectOrStartKernel({ distDir: DIST, workspace, env: kernelEnv, onSpawn }),
+    });
   const kernel = supervisor();
   let stored: string | undefined;
-  const store = { get: () => stored, set: (id: string | undefined) => {
-    stored = id;
-  } };
+  const store = {
+    get: () => stored,
+    set: (id: string | undefined) => {
+      stored = id;
+    },
+  };
   const spec = model ?? script(root, rounds);
-  const controller = (on: KernelSupervisor = kernel): { chat: ChatController; posted: ToWebview[]; until(test: (m: ToWebview) => boolean): Promise<ToWebview> } => {
+  const controller = (
+    on: KernelSupervisor = kernel,
+  ): { chat: ChatController; posted: ToWebview[]; until(test: (m: ToWebview) => boolean): Promise<ToWebview> } => {
     const chat = new ChatController({ kernel: on, model: () => spec, store, log, restricted: () => false });
     const posted: ToWebview[] = [];
     const waiters: { test(m: ToWebview): boolean; resolve(m: ToWebview): void }[] = [];
@@ -52,7 +58,13 @@ function harness(rounds: unknown[], model?: string) {
       if (seen) return Promise.resolve(seen);
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`no such message; posted: ${JSON.stringify(posted.map((p) => p.type))}`)), 20_000);
-        waiters.push({ test, resolve: (m) => { clearTimeout(timer); resolve(m); } });
+        waiters.push({
+          test,
+          resolve: (m) => {
+            clearTimeout(timer);
+            resolve(m);
+          },
+        });
       });
     };
     return { chat, posted, until };
@@ -97,11 +109,17 @@ describe("chat controller with a real kernel", () => {
     const sessionId = h.store.get();
     assert.ok(sessionId, "the session id is remembered");
     const turn = posted.find((m) => m.type === "chat/turn");
-    assert.deepEqual(turn && { type: turn.type, message: turn.type === "chat/turn" && turn.message }, { type: "chat/turn", message: "what is in notes.txt?" });
+    assert.deepEqual(turn && { type: turn.type, message: turn.type === "chat/turn" && turn.message }, {
+      type: "chat/turn",
+      message: "what is in notes.txt?",
+    });
     const events = posted.flatMap((m) => (m.type === "chat/event" ? [m.event] : []));
     const answer = events.flatMap((e) => (e.type === "answer_delta" ? [e.text] : [])).join("");
     assert.equal(answer, "Reading notes.It says alpha.");
-    assert.deepEqual(events.filter((e) => e.type === "tool_call" || e.type === "tool_result").map((e) => e.type), ["tool_call", "tool_result"]);
+    assert.deepEqual(
+      events.filter((e) => e.type === "tool_call" || e.type === "tool_result").map((e) => e.type),
+      ["tool_call", "tool_result"],
+    );
     assert.deepEqual(events.at(-1), { type: "completed", status: "completed" });
     assert.deepEqual(posted.at(-1), { type: "chat/busy", busy: false });
     chat.dispose();
@@ -112,7 +130,10 @@ describe("chat controller with a real kernel", () => {
     const transcript = await reloaded.until((m) => m.type === "chat/transcript");
     assert.ok(transcript.type === "chat/transcript");
     assert.equal(transcript.sessionId, sessionId);
-    assert.deepEqual(transcript.messages.map((m) => m.role), ["user", "assistant", "tool", "assistant"]);
+    assert.deepEqual(
+      transcript.messages.map((m) => m.role),
+      ["user", "assistant", "tool", "assistant"],
+    );
     const committed = transcript.messages.flatMap((m) => (m.role === "assistant" ? [m.text] : [])).join("");
     assert.equal(committed, answer);
 
@@ -152,7 +173,10 @@ describe("chat controller with a real kernel", () => {
     const c = compacted.condensations[0]!;
     assert.equal(c.trigger, "on_demand");
     assert.equal(c.fromSeq, compacted.messages[0]!.seq);
-    assert.ok(c.throughSeq !== null && c.throughSeq < compacted.messages.findLast((m) => m.role === "user")!.seq, "the last turn stays whole");
+    assert.ok(
+      c.throughSeq !== null && c.throughSeq < compacted.messages.findLast((m) => m.role === "user")!.seq,
+      "the last turn stays whole",
+    );
     assert.equal(compacted.messages.length, 6, "every message stays in the transcript");
     const call = compacted.messages.find((m) => m.role === "tool");
     assert.ok(call?.role === "tool");
@@ -208,7 +232,10 @@ describe("chat controller with a real kernel", () => {
     // reload (from turn/follow) and after it, as if it had never left.
     const shown = reloaded.posted.slice(reloaded.posted.findLastIndex((m) => m.type === "chat/transcript"));
     assert.ok(shown[0]?.type === "chat/transcript");
-    assert.deepEqual({ sessionId: shown[0].sessionId, messages: shown[0].messages }, { sessionId: h.store.get(), messages: [{ seq: 1, role: "user", text: "count" }] });
+    assert.deepEqual(
+      { sessionId: shown[0].sessionId, messages: shown[0].messages },
+      { sessionId: h.store.get(), messages: [{ seq: 1, role: "user", text: "count" }] },
+    );
     assert.deepEqual({ ...shown[1], runId: "" }, { type: "chat/turn", runId: "", message: null }, "the view is told a turn is running");
     const answer = shown.flatMap((m) => (m.type === "chat/event" && m.event.type === "answer_delta" ? [m.event.text] : [])).join("");
     assert.equal(answer, "one two three four");
@@ -226,11 +253,20 @@ describe("chat controller with a real kernel", () => {
     process.kill(pid, "SIGKILL");
     const notice = await until((m) => m.type === "chat/notice");
     assert.ok(notice.type === "chat/notice");
-    assert.match(notice.message, new RegExp(`^The turn ended without an answer: the kernel \\(pid ${pid}\\) exited unexpectedly after [\\d.]+ s\\. Its committed part stays in the session\\.$`));
+    assert.match(
+      notice.message,
+      new RegExp(
+        `^The turn ended without an answer: the kernel \\(pid ${pid}\\) exited unexpectedly after [\\d.]+ s\\. Its committed part stays in the session\\.$`,
+      ),
+    );
     assert.notEqual(h.kernel.pid, pid, "a new kernel serves the folder");
     assert.deepEqual(posted.at(-1), { type: "chat/busy", busy: false });
     const transcript = posted.findLast((m) => m.type === "chat/transcript");
-    assert.deepEqual(transcript?.type === "chat/transcript" && transcript.messages.map((m) => m.role), ["user"], "the reconciled history: the message, no answer");
+    assert.deepEqual(
+      transcript?.type === "chat/transcript" && transcript.messages.map((m) => m.role),
+      ["user"],
+      "the reconciled history: the message, no answer",
+    );
     chat.dispose();
   });
 });

@@ -24,13 +24,18 @@ function harness(opts: { nodePathSetting?: string; missingWorkspace?: boolean; e
   const env = { ...isolatedEnv(root, 5), HEARTH_TOOLS: WINDOW_TOOLS, ...opts.env };
   const lines: string[] = [];
   const states: KernelState["kind"][] = [];
-  const log = { info: (m: string) => lines.push(`info ${m}`), warn: (m: string) => lines.push(`warn ${m}`), error: (m: string) => lines.push(`error ${m}`) };
+  const log = {
+    info: (m: string) => lines.push(`info ${m}`),
+    warn: (m: string) => lines.push(`warn ${m}`),
+    error: (m: string) => lines.push(`error ${m}`),
+  };
   const supervisor = new KernelSupervisor({
     clientVersion: "test",
     log,
     backoff: new Backoff({ initialMs: 50, factor: 2, maxMs: 400, healthyMs: 60_000 }),
     env: () => env,
-    connect: (kernelEnv, onSpawn) => connectOrStartKernel({ distDir: DIST, workspace, env: kernelEnv, nodePathSetting: opts.nodePathSetting, onSpawn }),
+    connect: (kernelEnv, onSpawn) =>
+      connectOrStartKernel({ distDir: DIST, workspace, env: kernelEnv, nodePathSetting: opts.nodePathSetting, onSpawn }),
   });
   supervisor.onState((s) => states.push(s.kind));
   return { supervisor, lines, states, workspace, env, root, journalPath: defaultJournalPath(workspace, env) };
@@ -64,7 +69,9 @@ describe("kernel supervisor (extension side) with real kernels", () => {
   });
   const track = (s: KernelSupervisor) => {
     toDispose.push(s);
-    s.onState((state) => { if (state.kind === "ready") pids.add(state.info.kernelPid); });
+    s.onState((state) => {
+      if (state.kind === "ready") pids.add(state.info.kernelPid);
+    });
   };
 
   it("starts nothing until first use, then starts one detached kernel that answers initialize with the package version (issue 2: lazy start; issue 12)", async () => {
@@ -79,16 +86,27 @@ describe("kernel supervisor (extension side) with real kernels", () => {
     assert.equal(state.info.workspaceRoot, fs.realpathSync(h.workspace));
     assert.equal(state.joined, false);
     assert.deepEqual(state.differences, []);
-    assert.equal(Number(fs.readFileSync(journalLockPath(h.journalPath), "utf8")), h.supervisor.pid, "the started kernel owns the folder's journal");
+    assert.equal(
+      Number(fs.readFileSync(journalLockPath(h.journalPath), "utf8")),
+      h.supervisor.pid,
+      "the started kernel owns the folder's journal",
+    );
     assert.equal(await h.supervisor.ensureStarted(), await h.supervisor.ensureStarted(), "one connection, not one per use");
-    assert.match(h.lines.join("\n"), /info kernel starting: pid \d+, Node v[\d.]+ \(ABI \d+\) at \S+ \(from (build|path)\); detached[\s\S]*info started kernel pid \d+\ninfo kernel \S+ ready in \d+ ms/);
+    assert.match(
+      h.lines.join("\n"),
+      /info kernel starting: pid \d+, Node v[\d.]+ \(ABI \d+\) at \S+ \(from (build|path)\); detached[\s\S]*info started kernel pid \d+\ninfo kernel \S+ ready in \d+ ms/,
+    );
   });
 
   it("joins the kernel a `hearth` command started instead of being refused, and says which of its settings are not this window's (issue 12, item 2)", async () => {
     const h = harness();
     track(h.supervisor);
     // The terminal's kernel: other tools, no API key; it stays up for its idle period after the command.
-    const cli = await runCli(["sessions", "--workspace", h.workspace, "--json"], { ...h.env, HEARTH_TOOLS: "read_file,list_dir", HEARTH_KERNEL_IDLE_SECONDS: "60" });
+    const cli = await runCli(["sessions", "--workspace", h.workspace, "--json"], {
+      ...h.env,
+      HEARTH_TOOLS: "read_file,list_dir",
+      HEARTH_KERNEL_IDLE_SECONDS: "60",
+    });
     assert.equal(cli.code, 0, cli.stderr);
     const cliKernel = Number(fs.readFileSync(journalLockPath(h.journalPath), "utf8"));
     pids.add(cliKernel);
@@ -98,11 +116,16 @@ describe("kernel supervisor (extension side) with real kernels", () => {
     assert.ok(state.kind === "ready", `ready, not ${state.kind}`);
     assert.equal(state.info.kernelPid, cliKernel, "the window joined the terminal's kernel");
     assert.equal(state.joined, true);
-    assert.deepEqual(state.differences, [`tools: the kernel offers read_file, list_dir; this window's settings offer ${WINDOW_TOOLS.split(",").join(", ")}`]);
+    assert.deepEqual(state.differences, [
+      `tools: the kernel offers read_file, list_dir; this window's settings offer ${WINDOW_TOOLS.split(",").join(", ")}`,
+    ]);
     const log = h.lines.join("\n");
     assert.match(log, new RegExp(`info joined kernel pid ${cliKernel}\\n`));
     assert.doesNotMatch(log, /kernel starting/, "nothing was started");
-    assert.match(log, new RegExp(`warn the kernel \\(pid ${cliKernel}\\) was started with other settings than this window's: tools: .*Restart it`));
+    assert.match(
+      log,
+      new RegExp(`warn the kernel \\(pid ${cliKernel}\\) was started with other settings than this window's: tools: .*Restart it`),
+    );
     const sessions = await (await h.supervisor.ensureStarted()).request("session/list", {});
     assert.equal(sessions.sessions.length, 0, "the shared journal answers through the joined kernel");
 
@@ -121,7 +144,11 @@ describe("kernel supervisor (extension side) with real kernels", () => {
   it("a different API key in the joined kernel is reported without its value (issue 12: never silently another window's settings)", async () => {
     const h = harness({ env: { HEARTH_OPENAI_API_KEY: "sk-window-key" } });
     track(h.supervisor);
-    const cli = await runCli(["sessions", "--workspace", h.workspace, "--json"], { ...h.env, HEARTH_OPENAI_API_KEY: "sk-terminal-key", HEARTH_KERNEL_IDLE_SECONDS: "60" });
+    const cli = await runCli(["sessions", "--workspace", h.workspace, "--json"], {
+      ...h.env,
+      HEARTH_OPENAI_API_KEY: "sk-terminal-key",
+      HEARTH_KERNEL_IDLE_SECONDS: "60",
+    });
     assert.equal(cli.code, 0, cli.stderr);
     await h.supervisor.ensureStarted();
     const state = stateOf(h.supervisor);
@@ -166,7 +193,8 @@ describe("kernel supervisor (extension side) with real kernels", () => {
     assert.match(h.lines.join("\n"), new RegExp(`disconnected from the kernel \\(pid ${pid}\\); it goes on`));
     // The same folder's journal: a reloaded window (a new supervisor) joins it.
     const reloaded = new KernelSupervisor({
-      clientVersion: "test", log: { info: () => {}, warn: () => {}, error: () => {} },
+      clientVersion: "test",
+      log: { info: () => {}, warn: () => {}, error: () => {} },
       env: () => h.env,
       connect: (kernelEnv, onSpawn) => connectOrStartKernel({ distDir: DIST, workspace: h.workspace, env: kernelEnv, onSpawn }),
     });
@@ -178,7 +206,10 @@ describe("kernel supervisor (extension side) with real kernels", () => {
   it("a kernel that dies before serving is reported with its own last words, then retried with backoff (issue 2)", async () => {
     const h = harness({ missingWorkspace: true });
     track(h.supervisor);
-    await assert.rejects(h.supervisor.ensureStarted(), /did not start: the kernel exited \(code [1-9]\d*\) before it served clients: .*--workspace .*ws/);
+    await assert.rejects(
+      h.supervisor.ensureStarted(),
+      /did not start: the kernel exited \(code [1-9]\d*\) before it served clients: .*--workspace .*ws/,
+    );
     assert.equal(h.supervisor.state.kind, "restarting");
   });
 

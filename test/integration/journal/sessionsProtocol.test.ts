@@ -26,10 +26,16 @@ describe("sessions over the protocol and the CLI", () => {
     const k2 = startTestKernel({ workspace: k.workspace, journalPath: k.journalPath });
     await k2.client.initialize("test", "0");
     const { sessions } = await k2.client.request("session/list", {});
-    assert.deepEqual(sessions.map((s) => [s.sessionId, s.title, s.adapter, s.role]), [[sessionId, "hello", "scripted", "coordinator"]]);
+    assert.deepEqual(
+      sessions.map((s) => [s.sessionId, s.title, s.adapter, s.role]),
+      [[sessionId, "hello", "scripted", "coordinator"]],
+    );
     const h = await k2.client.request("session/history", { sessionId });
     assert.deepEqual([h.messages, h.runs], [[], []]);
-    await assert.rejects(k2.client.request("session/history", { sessionId: "nope" }), (e: unknown) => e instanceof KernelRequestError && e.code === ErrorCode.NotFound);
+    await assert.rejects(
+      k2.client.request("session/history", { sessionId: "nope" }),
+      (e: unknown) => e instanceof KernelRequestError && e.code === ErrorCode.NotFound,
+    );
     await k2.stop();
   });
 
@@ -51,12 +57,24 @@ describe("sessions over the protocol and the CLI", () => {
     const db = path.join(dir, "j.sqlite");
     // Write a history with the control plane the kernel uses, as the local user the kernel acts for.
     const journal = openJournal(db);
-    const control = new ControlPlane(journal, { ownerId: `local:${os.userInfo().username}`, workspace: fs.realpathSync(ws), bootEpoch: uuidv7() });
+    const control = new ControlPlane(journal, {
+      ownerId: `local:${os.userInfo().username}`,
+      workspace: fs.realpathSync(ws),
+      bootEpoch: uuidv7(),
+    });
     const { sessionId } = control.createSession({ title: "cli", model: "scripted:demo" });
     const { runId, attemptId } = control.admitRun(sessionId, "list files", { clientId: "t", requestId: "1" });
     control.transitionAttempt(runId, attemptId, "starting");
     control.transitionAttempt(runId, attemptId, "running");
-    const claim = control.prepareInvocation({ runId, attemptId, callId: "call-1", tool: "write_file", input: { path: "a" }, manifestDigest: "m", effectClass: "non_idempotent_write" });
+    const claim = control.prepareInvocation({
+      runId,
+      attemptId,
+      callId: "call-1",
+      tool: "write_file",
+      input: { path: "a" },
+      manifestDigest: "m",
+      effectClass: "non_idempotent_write",
+    });
     control.markDispatched(claim);
     journal.close(); // the kernel dies here: the next start reconciles
 
@@ -69,7 +87,10 @@ describe("sessions over the protocol and the CLI", () => {
     assert.deepEqual([h.runs[0].ledger[0].status, h.runs[0].ledger[0].retryPolicy], ["outcome_unknown", "never_auto_retry"]);
     const text = await run(process.execPath, [CLI, "show", "--workspace", ws, "--db", db, sessionId]);
     assert.match(text.stdout, /#1 user: list files/);
-    assert.match(text.stdout, /tool write_file call call-1 outcome_unknown \[non_idempotent_write, never_auto_retry\] \(daemon_restart_after_dispatch\)/);
+    assert.match(
+      text.stdout,
+      /tool write_file call call-1 outcome_unknown \[non_idempotent_write, never_auto_retry\] \(daemon_restart_after_dispatch\)/,
+    );
     await assert.rejects(run(process.execPath, [CLI, "show", "--workspace", ws, "--db", db]), (e: { code?: number }) => e.code === 2);
   });
 });

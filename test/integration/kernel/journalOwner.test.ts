@@ -14,7 +14,9 @@ function killStrays(pattern: string): void {
   for (const p of fs.readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
     try {
       if (fs.readFileSync(`/proc/${p}/cmdline`, "utf8").includes(pattern)) process.kill(Number(p), "SIGKILL");
-    } catch { /* gone */ }
+    } catch {
+      /* gone */
+    }
   }
 }
 
@@ -24,10 +26,12 @@ function setup(prefix: string, shellCommand: (marker: string) => string) {
   fs.mkdirSync(workspace);
   const marker = path.join(root, "runs.log");
   const script = path.join(root, "script.json");
-  fs.writeFileSync(script, JSON.stringify({ rounds: [
-    { text: ["Building."], toolCalls: [{ name: "shell", arguments: { command: shellCommand(marker) } }] },
-    { text: ["Built."] },
-  ] }));
+  fs.writeFileSync(
+    script,
+    JSON.stringify({
+      rounds: [{ text: ["Building."], toolCalls: [{ name: "shell", arguments: { command: shellCommand(marker) } }] }, { text: ["Built."] }],
+    }),
+  );
   const env = { HEARTH_ALLOW_SCRIPTED: "1", ...isolatedEnv(root) };
   return { root, workspace, marker, model: `scripted:${script}`, journalPath: path.join(root, "journal.sqlite"), env };
 }
@@ -50,7 +54,13 @@ it("a second client on a live journal leaves the live run alone: the call ends s
 
     // A kernel of its own on the same journal is refused and names the owner.
     const rivalErr: string[] = [];
-    const rival = launchKernel({ distDir: DIST, workspace: t.workspace, journalPath: t.journalPath, env: t.env, onStderr: (l) => rivalErr.push(l) });
+    const rival = launchKernel({
+      distDir: DIST,
+      workspace: t.workspace,
+      journalPath: t.journalPath,
+      env: t.env,
+      onStderr: (l) => rivalErr.push(l),
+    });
     const rivalExit = await Promise.race([rival.exited, new Promise((r) => setTimeout(() => r("still running after 10 s"), 10_000))]);
     if (rivalExit === "still running after 10 s") rival.child.kill("SIGKILL");
     assert.deepEqual(rivalExit, { code: 3, signal: null });
@@ -60,7 +70,10 @@ it("a second client on a live journal leaves the live run alone: the call ends s
     assert.equal((await driver.completion(runId)).status, "completed");
     const history = await owner.client.request("session/history", { sessionId });
     assert.equal(history.runs[0]!.status, "completed");
-    assert.deepEqual(history.runs[0]!.ledger.map((l) => l.status), ["succeeded"]);
+    assert.deepEqual(
+      history.runs[0]!.ledger.map((l) => l.status),
+      ["succeeded"],
+    );
     assert.ok(!history.messages.some((m) => m.role === "tool" && /kernel stopped/.test(m.output)), "no false interruption in history");
   } finally {
     await owner.stop();
@@ -86,7 +99,10 @@ it("kill -9 of the owner releases its lock: the next client's kernel becomes own
     assert.equal(shown.code, 0, shown.stderr);
     const history = JSON.parse(shown.stdout) as { runs: { status: string; ledger: { status: string }[] }[] };
     assert.equal(history.runs[0]!.status, "failed");
-    assert.deepEqual(history.runs[0]!.ledger.map((l) => l.status), ["outcome_unknown"]);
+    assert.deepEqual(
+      history.runs[0]!.ledger.map((l) => l.status),
+      ["outcome_unknown"],
+    );
     const newOwner = Number(fs.readFileSync(journalLockPath(t.journalPath), "utf8"));
     assert.notEqual(newOwner, owner.child.pid);
     assert.ok(alive(newOwner), "the new owner serves the journal");

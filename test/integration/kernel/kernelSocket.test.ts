@@ -24,10 +24,15 @@ function rawExchange(socketPath: string, bytes: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const s = net.connect(socketPath, () => s.write(bytes));
     let answer = "";
-    s.setEncoding("utf8").on("data", (c: string) => { answer += c; });
+    s.setEncoding("utf8").on("data", (c: string) => {
+      answer += c;
+    });
     s.once("close", () => resolve(answer));
     s.once("error", reject);
-    setTimeout(() => { s.destroy(); reject(new Error(`the kernel kept the connection open; it answered ${JSON.stringify(answer)}`)); }, 10_000);
+    setTimeout(() => {
+      s.destroy();
+      reject(new Error(`the kernel kept the connection open; it answered ${JSON.stringify(answer)}`));
+    }, 10_000);
   });
 }
 
@@ -40,12 +45,21 @@ it("a socket client without the kernel's secret is refused before any request re
   try {
     const info = await kernel.client.initialize("test", "0");
     assert.equal(kernel.started, true);
-    const initialize = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { clientName: "x", clientVersion: "0", protocolVersion: 1 } });
+    const initialize = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { clientName: "x", clientVersion: "0", protocolVersion: 1 },
+    });
     const frame = `Content-Length: ${Buffer.byteLength(initialize)}\r\n\r\n${initialize}`;
     assert.match(await rawExchange(socketPath, frame), /^refused: this kernel serves only clients that present its secret/);
     assert.match(await rawExchange(socketPath, `HEARTH-AUTH ${"0".repeat(64)}\n${frame}`), /^refused: /);
     const secret = fs.readFileSync(secretPath, "utf8");
-    assert.match(await rawExchange(socketPath, `HEARTH-AUTH ${secret.slice(0, -1)}\n`), /^refused: /, "a prefix of the secret is not the secret");
+    assert.match(
+      await rawExchange(socketPath, `HEARTH-AUTH ${secret.slice(0, -1)}\n`),
+      /^refused: /,
+      "a prefix of the secret is not the secret",
+    );
     assert.equal(mode(secretPath), "600");
     assert.equal(mode(path.dirname(socketPath)), "700");
     // The same kernel still serves its authenticated client.
@@ -66,10 +80,22 @@ it("Hearth's folders are 0700 and its files 0600 from creation, and wider ones a
   try {
     const info = await kernel.client.initialize("test", "0");
     await kernel.client.request("session/create", { title: "private" }); // writes the WAL
-    for (const dir of [t.home, path.join(t.home, "journals"), path.join(t.home, "kv-state"), path.join(t.home, "models"), path.join(t.home, "run")]) {
+    for (const dir of [
+      t.home,
+      path.join(t.home, "journals"),
+      path.join(t.home, "kv-state"),
+      path.join(t.home, "models"),
+      path.join(t.home, "run"),
+    ]) {
       assert.equal(mode(dir), "700", dir);
     }
-    for (const file of [t.journalPath, `${t.journalPath}-wal`, `${t.journalPath}-shm`, `${t.journalPath}.lock`, kernelEndpoint(t.journalPath, t.env).logPath]) {
+    for (const file of [
+      t.journalPath,
+      `${t.journalPath}-wal`,
+      `${t.journalPath}-shm`,
+      `${t.journalPath}.lock`,
+      kernelEndpoint(t.journalPath, t.env).logPath,
+    ]) {
       assert.equal(mode(file), "600", file);
     }
     process.kill(info.kernelPid, "SIGTERM");

@@ -7,11 +7,17 @@ import { after, it } from "node:test";
 import { startTestKernel, tempDir, type TestKernel } from "../../support/kernelProcess.js";
 
 const kernels: TestKernel[] = [];
-after(async () => { for (const k of kernels) await k.stop(); });
+after(async () => {
+  for (const k of kernels) await k.stop();
+});
 
 it("session/rename retitles without reordering; session/hide removes from session/list only, the journal keeps the chat (issue 15)", async () => {
   const root = tempDir("sessions");
-  const shared = { workspace: path.join(root, "ws"), journalPath: path.join(root, "journal.sqlite"), env: { HEARTH_HOME: path.join(root, "home") } };
+  const shared = {
+    workspace: path.join(root, "ws"),
+    journalPath: path.join(root, "journal.sqlite"),
+    env: { HEARTH_HOME: path.join(root, "home") },
+  };
   let k = startTestKernel(shared);
   kernels.push(k);
   await k.client.initialize("test", "0");
@@ -27,7 +33,11 @@ it("session/rename retitles without reordering; session/hide removes from sessio
 
   assert.deepEqual(await k.client.request("session/hide", { sessionId: b }), { sessionId: b, hidden: true });
   assert.deepEqual(await ids(), [a]);
-  assert.equal((await k.client.request("session/history", { sessionId: b })).session.title, "second chat", "a hidden chat stays in the journal");
+  assert.equal(
+    (await k.client.request("session/history", { sessionId: b })).session.title,
+    "second chat",
+    "a hidden chat stays in the journal",
+  );
 
   await k.client.request("kernel/shutdown", undefined);
   await k.exited;

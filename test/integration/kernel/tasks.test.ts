@@ -44,14 +44,24 @@ it("tasks run beside a chat turn, HEARTH_MAX_TASKS=2 queues the third, each resu
     const { runId: chatRun } = await k.client.request("turn/start", { sessionId, message: "chat" });
     const started: TaskSummary[] = [];
     for (const n of [1, 2, 3]) started.push((await k.client.request("task/start", { instruction: `task ${n}`, model: t.model })).task);
-    assert.deepEqual(started.map((s) => s.state), ["running", "running", "queued"], "two run at once, the third waits");
+    assert.deepEqual(
+      started.map((s) => s.state),
+      ["running", "running", "queued"],
+      "two run at once, the third waits",
+    );
     assert.equal(started[0]!.title, "task 1", "an untitled task is named by its instruction");
-    assert.ok(!started[0]!.tools.includes("delegate_task") && started[0]!.tools.includes("shell"), "a leaf's ceiling: the kernel's tools without agent management");
+    assert.ok(
+      !started[0]!.tools.includes("delegate_task") && started[0]!.tools.includes("shell"),
+      "a leaf's ceiling: the kernel's tools without agent management",
+    );
 
     assert.equal((await driver.completion(chatRun)).status, "completed");
     const whileChat = (await k.client.request("task/list", {})).tasks;
     await waitFor(() => started.every((s) => watch.latest.get(s.delegationId)?.state === "completed"), "every task to complete", 30_000);
-    assert.ok(whileChat.some((x) => x.state === "running" || x.state === "completed"), "tasks ran while the chat turn ran");
+    assert.ok(
+      whileChat.some((x) => x.state === "running" || x.state === "completed"),
+      "tasks ran while the chat turn ran",
+    );
     assert.ok(watch.seen.get(started[2]!.delegationId)!.includes("running"), "the queued task ran once a slot freed");
     for (const s of started) {
       const shown = await k.client.request("task/show", { delegationId: s.delegationId });
@@ -62,7 +72,11 @@ it("tasks run beside a chat turn, HEARTH_MAX_TASKS=2 queues the third, each resu
     }
     const listed = await runCli(["tasks", "--workspace", t.workspace, "--db", t.journalPath, "--json"], t.env);
     assert.equal(listed.code, 0, listed.stderr);
-    assert.deepEqual(JSON.parse(listed.stdout), await k.client.request("task/list", {}), "the terminal sees exactly what the protocol shows");
+    assert.deepEqual(
+      JSON.parse(listed.stdout),
+      await k.client.request("task/list", {}),
+      "the terminal sees exactly what the protocol shows",
+    );
   } finally {
     await k.stop();
   }
@@ -77,7 +91,10 @@ it("cancel is truthful: a running task's cancel reaches the model and is acknowl
     const running = (await k.client.request("task/start", { instruction: "slow", model: t.model })).task;
     const queued = (await k.client.request("task/start", { instruction: "waits", model: t.model })).task;
     assert.equal(queued.state, "queued");
-    await driver.until(() => (driver.events.get(running.runId!) ?? []).some((e) => e.type === "answer_delta"), "the running task to stream");
+    await driver.until(
+      () => (driver.events.get(running.runId!) ?? []).some((e) => e.type === "answer_delta"),
+      "the running task to stream",
+    );
 
     const q = await k.client.request("task/cancel", { delegationId: queued.delegationId });
     assert.deepEqual([q.task.state, q.dispatchAttempted, q.adapterAcknowledged], ["cancelled", false, false]);
@@ -107,7 +124,10 @@ it("a task's approval waits for a person while no client is connected, reaches a
     return (JSON.parse(r.stdout) as { tasks: TaskSummary[] }).tasks;
   };
   try {
-    const started = await runCli(["task", "start", "--workspace", t.workspace, "--db", t.journalPath, "--model", t.model, "--title", "build", "--json", "build it"], t.env);
+    const started = await runCli(
+      ["task", "start", "--workspace", t.workspace, "--db", t.journalPath, "--model", t.model, "--title", "build", "--json", "build it"],
+      t.env,
+    );
     assert.equal(started.code, 0, started.stderr);
     const { task } = JSON.parse(started.stdout) as { task: TaskSummary };
     assert.equal(task.title, "build");
@@ -136,7 +156,10 @@ it("a task's approval waits for a person while no client is connected, reaches a
     assert.equal(orphaned!.state, "orphaned");
     const history = JSON.parse((await cli("show", task.sessionId)).stdout) as { runs: { status: string; ledger: { status: string }[] }[] };
     assert.equal(history.runs[0]!.status, "failed", "the interrupted run is closed: the session does not refuse turns");
-    assert.deepEqual(history.runs[0]!.ledger.map((l) => l.status), ["outcome_unknown"]);
+    assert.deepEqual(
+      history.runs[0]!.ledger.map((l) => l.status),
+      ["outcome_unknown"],
+    );
 
     const resumed = await cli("task", "resume", task.delegationId);
     assert.equal(resumed.code, 0, resumed.stderr);
@@ -154,7 +177,9 @@ it("a task's approval waits for a person while no client is connected, reaches a
     for (const p of fs.readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
       try {
         if (fs.readFileSync(`/proc/${p}/cmdline`, "utf8").includes(`sleep\u0000${nap}`)) process.kill(Number(p), "SIGKILL");
-      } catch { /* gone */ }
+      } catch {
+        /* gone */
+      }
     }
   }
 });

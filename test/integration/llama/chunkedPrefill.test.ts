@@ -20,9 +20,14 @@ before(async () => {
   model = await llama.loadModel({ modelPath: ensureFixtureModels().chat });
   context = await model.createContext({ contextSize: 512, sequences: 1, batchSize: BATCH, threads: 1 });
 });
-after(async () => { await context?.dispose(); await model?.dispose(); await llama?.dispose(); });
+after(async () => {
+  await context?.dispose();
+  await model?.dispose();
+  await llama?.dispose();
+});
 
-const prompt = (n: number) => model.tokenize("the build passed and the tests were green on every platform ".repeat(40)).slice(0, n) as Token[];
+const prompt = (n: number) =>
+  model.tokenize("the build passed and the tests were green on every platform ".repeat(40)).slice(0, n) as Token[];
 
 test("prefill leaves the last new tokens, up to one batch, to generation and keeps the evaluated prefix (issue 6, item 3)", async () => {
   const seq = context.getSequence();
@@ -50,13 +55,20 @@ test("prefill leaves the last new tokens, up to one batch, to generation and kee
 });
 
 test("the chunked part is whole chunks and leaves the final batch as full as it can be (issue 6, item 3)", () => {
-  fc.assert(fc.property(fc.integer({ min: 0, max: 5000 }), fc.integer({ min: 1, max: 256 }), fc.integer({ min: 0, max: 256 }), (n, chunk, extra) => {
-    const last = chunk + extra;
-    const part = chunkedPart(n, chunk, last);
-    assert.equal(part % chunk, 0);
-    assert.ok(n - part <= last, "the final batch holds at most one batch");
-    assert.ok(part === 0 || n - part > last - chunk, "one chunk fewer would still have fitted");
-  }));
+  fc.assert(
+    fc.property(
+      fc.integer({ min: 0, max: 5000 }),
+      fc.integer({ min: 1, max: 256 }),
+      fc.integer({ min: 0, max: 256 }),
+      (n, chunk, extra) => {
+        const last = chunk + extra;
+        const part = chunkedPart(n, chunk, last);
+        assert.equal(part % chunk, 0);
+        assert.ok(n - part <= last, "the final batch holds at most one batch");
+        assert.ok(part === 0 || n - part > last - chunk, "one chunk fewer would still have fitted");
+      },
+    ),
+  );
 });
 
 test("an aborted signal stops the prefill before the next chunk and rejects with its reason (issue 6, item 3; spec 000 #22)", async () => {

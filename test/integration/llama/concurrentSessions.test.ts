@@ -16,13 +16,27 @@ const stats: RoundStats[] = [];
 before(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "hearth-conc-"));
   model = await LlamaAgentModel.load({
-    modelPath: ensureFixtureModels().chat, threads: 1, contextSize: 512, maxSessions: 2, lockstep: true,
-    stateStore: new KvStateStore(dir, 64 << 20), onRoundStats: (s) => stats.push(s),
+    modelPath: ensureFixtureModels().chat,
+    threads: 1,
+    contextSize: 512,
+    maxSessions: 2,
+    lockstep: true,
+    stateStore: new KvStateStore(dir, 64 << 20),
+    onRoundStats: (s) => stats.push(s),
   });
 });
-after(async () => { await model?.dispose(); fs.rmSync(dir, { recursive: true, force: true }); });
+after(async () => {
+  await model?.dispose();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
 
-const req = (sessionKey: string, text: string, maxTokens = 24, signal = new AbortController().signal): GenerationRequest => ({ sessionKey, messages: [{ role: "user", text }], tools: [], options: { maxTokens, temperature: 0 }, signal });
+const req = (sessionKey: string, text: string, maxTokens = 24, signal = new AbortController().signal): GenerationRequest => ({
+  sessionKey,
+  messages: [{ role: "user", text }],
+  tools: [],
+  options: { maxTokens, temperature: 0 },
+  signal,
+});
 
 /** Sizes of the native decode batches, read where llama.cpp receives them (diagnostics only: internals of node-llama-cpp 3.21.1). */
 function recordBatchSizes(m: LlamaAgentModel): number[] {
@@ -32,7 +46,11 @@ function recordBatchSizes(m: LlamaAgentModel): number[] {
   context._ctx = new Proxy(native, {
     get: (target, prop) => {
       const value = target[prop as string];
-      if (prop === "initBatch") return (n: number) => { sizes.push(n); return (value as (n: number) => unknown).call(target, n); };
+      if (prop === "initBatch")
+        return (n: number) => {
+          sizes.push(n);
+          return (value as (n: number) => unknown).call(target, n);
+        };
       return typeof value === "function" ? value.bind(target) : value;
     },
   });
@@ -43,7 +61,10 @@ const gateOf = (m: LlamaAgentModel) => (m as unknown as { gate: LockstepGate }).
 test("sessions generating at once in lockstep give the same greedy text as each alone (issue 6, item 4; spec 000 #18)", async () => {
   const aloneA = await model.generate(req("a1", "the quick brown fox"), () => undefined);
   const aloneB = await model.generate(req("b1", "import fs from node"), () => undefined);
-  const [a, b] = await Promise.all([model.generate(req("a2", "the quick brown fox"), () => undefined), model.generate(req("b2", "import fs from node"), () => undefined)]);
+  const [a, b] = await Promise.all([
+    model.generate(req("a2", "the quick brown fox"), () => undefined),
+    model.generate(req("b2", "import fs from node"), () => undefined),
+  ]);
   assert.equal(a.text, aloneA.text);
   assert.equal(b.text, aloneB.text);
   assert.notEqual(a.text, b.text, "the two prompts give different answers, so mixing them up would show");
@@ -62,7 +83,10 @@ test("a third session takes the least recently used idle session's sequence afte
 
 test("sessions generating at once share their decode batches: one token of each per batch (issue 6, item 4)", async () => {
   const sizes = recordBatchSizes(model);
-  await Promise.all([model.generate(req("l1", "the quick brown fox"), () => undefined), model.generate(req("l2", "import fs from node"), () => undefined)]);
+  await Promise.all([
+    model.generate(req("l1", "the quick brown fox"), () => undefined),
+    model.generate(req("l2", "import fs from node"), () => undefined),
+  ]);
   const shared = sizes.filter((n) => n === 2).length;
   // Both generate 24 tokens; the first comes with the prompt batch, so 23 decode steps could be shared.
   assert.ok(shared >= 20, `decode batches ${JSON.stringify(sizes)}: ${shared} held both sessions' tokens`);
@@ -73,7 +97,9 @@ test("a session cancelled or finished mid-decode never holds the others back (is
   const before = { ...gateOf(model).released };
   const ac = new AbortController();
   let chunks = 0;
-  const short = model.generate(req("f2", "the quick brown fox", 40, ac.signal), () => { if (++chunks === 5) ac.abort(new Error("stop")); });
+  const short = model.generate(req("f2", "the quick brown fox", 40, ac.signal), () => {
+    if (++chunks === 5) ac.abort(new Error("stop"));
+  });
   const long = model.generate(req("f3", "import fs from node", 40), () => undefined);
   await assert.rejects(short, /stop/);
   assert.equal((await long).text, alone.text);
@@ -92,7 +118,14 @@ test("an idle session's state is saved only while no other round runs: a save wo
       return super.save(...args);
     }
   })(fs.mkdtempSync(path.join(os.tmpdir(), "hearth-idle-")), 64 << 20);
-  const quiet = await LlamaAgentModel.load({ modelPath: ensureFixtureModels().chat, threads: 1, contextSize: 1024, maxSessions: 2, idleSaveMs: 10, stateStore: store });
+  const quiet = await LlamaAgentModel.load({
+    modelPath: ensureFixtureModels().chat,
+    threads: 1,
+    contextSize: 1024,
+    maxSessions: 2,
+    idleSaveMs: 10,
+    stateStore: store,
+  });
   try {
     await quiet.generate(req("idle", "the quick brown fox", 4), () => undefined);
     // Another session generates for many times the idle delay, in one round.
@@ -100,9 +133,16 @@ test("an idle session's state is saved only while no other round runs: a save wo
     const busy = await quiet.generate(req("busy", "a long answer follows", 200), () => undefined);
     const t1 = performance.now();
     assert.ok(t1 - t0 > 60 && busy.text.length > 0, `the busy round took ${(t1 - t0).toFixed(0)} ms: too short to tell`);
-    assert.deepEqual(saves.filter((t) => t > t0 && t < t1), [], "no state was saved while the busy round ran");
+    assert.deepEqual(
+      saves.filter((t) => t > t0 && t < t1),
+      [],
+      "no state was saved while the busy round ran",
+    );
     await new Promise((r) => setTimeout(r, 200));
-    assert.ok(saves.some((t) => t >= t1), "the idle session was saved once the model was quiet");
+    assert.ok(
+      saves.some((t) => t >= t1),
+      "the idle session was saved once the model was quiet",
+    );
   } finally {
     await quiet.dispose();
   }

@@ -27,7 +27,9 @@ test("a memory budget too small for the trained context halves it until every se
   const llama = await getLlama({ build: "never", gpu: false, logLevel: LlamaLogLevel.error });
   const model = await llama.loadModel({ modelPath: ensureFixtureModels().chat });
   try {
-    const kvBytesOf = async (contextSize: number) => (await model.fileInsights.estimateContextResourceRequirementsV2({ contextSize, modelGpuLayers: 0, sequences: 4, batchSize: 128 })).cpuRam;
+    const kvBytesOf = async (contextSize: number) =>
+      (await model.fileInsights.estimateContextResourceRequirementsV2({ contextSize, modelGpuLayers: 0, sequences: 4, batchSize: 128 }))
+        .cpuRam;
     const full = await kvBytesOf(8192);
     const quarter = await kvBytesOf(2048);
     assert.ok(full > quarter * 2, `KV memory grows with the context: ${full} vs ${quarter}`);

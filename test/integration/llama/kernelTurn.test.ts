@@ -11,7 +11,9 @@ import { assertCompleteBatches } from "../../support/historyAssertions.js";
 import { ensureFixtureModels, TOOL_MODEL_ANSWER } from "../../fixtures/models.js";
 
 const kernels: TestKernel[] = [];
-after(async () => { for (const k of kernels) await k.stop(); });
+after(async () => {
+  for (const k of kernels) await k.stop();
+});
 
 it("native tool call → approval → anchored tool → result fed back → streamed, committed answer (spec 000 #1, #3, #6, #8)", async () => {
   const models = ensureFixtureModels();
@@ -36,13 +38,21 @@ it("native tool call → approval → anchored tool → result fed back → stre
   assert.ok(driver.approvals.length >= 1, "the write was put to the client for approval");
   const ledger = history.runs[0]!.ledger;
   assert.ok(ledger.length >= 1, `no call reached the ledger: ${JSON.stringify(history.messages)}`);
-  assert.ok(ledger.every((l) => l.tool === "write_file" && l.status === "succeeded"), JSON.stringify(ledger));
+  assert.ok(
+    ledger.every((l) => l.tool === "write_file" && l.status === "succeeded"),
+    JSON.stringify(ledger),
+  );
   const call = history.messages.flatMap((m) => (m.role === "assistant" ? m.toolCalls : []))[0]!;
   const written = String(call.arguments.path);
   assert.ok(fs.existsSync(path.join(k.workspace, written)), `the approved write created ${written} inside the workspace`);
 });
 
-interface RoundLog { promptTokens: number; restoredTokens: number; reusedTokens: number; prefillEvaluatedTokens: number }
+interface RoundLog {
+  promptTokens: number;
+  restoredTokens: number;
+  reusedTokens: number;
+  prefillEvaluatedTokens: number;
+}
 function rounds(stderr: string[]): RoundLog[] {
   return stderr.filter((l) => l.includes("llama round ")).map((l) => JSON.parse(l.slice(l.indexOf("llama round ") + 12)) as RoundLog);
 }
@@ -50,9 +60,15 @@ function rounds(stderr: string[]): RoundLog[] {
 it("a restarted kernel resumes a session from saved KV state without re-evaluating its history (issue 6)", async () => {
   const models = ensureFixtureModels();
   const root = tempDir("resume");
-  const shared = { workspace: path.join(root, "ws"), journalPath: path.join(root, "journal.sqlite"), env: { HEARTH_HOME: path.join(root, "home"), HEARTH_THREADS: "1", HEARTH_TOOLS: "write_file" } };
+  const shared = {
+    workspace: path.join(root, "ws"),
+    journalPath: path.join(root, "journal.sqlite"),
+    env: { HEARTH_HOME: path.join(root, "home"), HEARTH_THREADS: "1", HEARTH_TOOLS: "write_file" },
+  };
   fs.mkdirSync(shared.workspace);
-  const history = Array.from({ length: 20 }, (_, i) => `Note ${i}: the build passed and the tests were green on every platform.`).join("\n");
+  const history = Array.from({ length: 20 }, (_, i) => `Note ${i}: the build passed and the tests were green on every platform.`).join(
+    "\n",
+  );
   const approve = () => ({ decision: "approve" as const, reason: "approved by the test" });
 
   const first = startTestKernel(shared);
@@ -74,5 +90,8 @@ it("a restarted kernel resumes a session from saved KV state without re-evaluati
   const [resumed] = rounds(second.stderr);
   assert.ok(resumed, `no round logged: ${second.stderr.join("\n")}`);
   assert.ok(resumed.restoredTokens > 200, `restored only ${resumed.restoredTokens} tokens: ${JSON.stringify(resumed)}`);
-  assert.ok(resumed.prefillEvaluatedTokens < resumed.promptTokens / 4, `re-evaluated ${resumed.prefillEvaluatedTokens} of ${resumed.promptTokens} prompt tokens`);
+  assert.ok(
+    resumed.prefillEvaluatedTokens < resumed.promptTokens / 4,
+    `re-evaluated ${resumed.prefillEvaluatedTokens} of ${resumed.promptTokens} prompt tokens`,
+  );
 });

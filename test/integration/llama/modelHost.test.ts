@@ -16,22 +16,49 @@ after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 test("model/load reports progress notifications and model/status the chat wrapper's capabilities (issue 6; spec 000 #20)", async () => {
   const { chat } = ensureFixtureModels();
-  const host = new ModelHost({ stateDir: path.join(dir, "kv"), modelsDir: path.join(dir, "models"), threads: 1, contextSize: 512, maxSessions: 1 });
+  const host = new ModelHost({
+    stateDir: path.join(dir, "kv"),
+    modelsDir: path.join(dir, "models"),
+    threads: 1,
+    contextSize: 512,
+    maxSessions: 1,
+  });
   const handlers = modelHandlers({ host, gate: new ShutdownGate(), modelsDir: path.join(dir, "models") });
   const notes: ModelProgress[] = [];
-  const ctx = { clientId: "c", requestId: "1", signal: new AbortController().signal, client: { notify: (_m: string, p: ModelProgress) => notes.push(p), request: async () => { throw new Error("unused"); } } } as unknown as RequestContext;
+  const ctx = {
+    clientId: "c",
+    requestId: "1",
+    signal: new AbortController().signal,
+    client: {
+      notify: (_m: string, p: ModelProgress) => notes.push(p),
+      request: async () => {
+        throw new Error("unused");
+      },
+    },
+  } as unknown as RequestContext;
   assert.equal((await handlers["model/status"]!(undefined, ctx)).state, "none");
-  assert.throws(() => host.current(), (e: unknown) => e instanceof HearthError && e.code === ErrorCode.ModelUnavailable && /model\/load/.test(e.message));
+  assert.throws(
+    () => host.current(),
+    (e: unknown) => e instanceof HearthError && e.code === ErrorCode.ModelUnavailable && /model\/load/.test(e.message),
+  );
 
   const loaded = await handlers["model/load"]!({ spec: chat }, ctx);
   assert.equal(loaded.state, "loaded");
   assert.ok(notes.length > 0 && notes.every((n) => n.phase === "load" && n.spec === chat));
   assert.equal(notes.at(-1)!.fraction, 1);
   const status = await handlers["model/status"]!(undefined, ctx);
-  assert.deepEqual(status.capabilities, { systemRole: "proven", toolCalls: "proven", reasoningHistory: "disproven", thinkingToggle: "proven" });
+  assert.deepEqual(status.capabilities, {
+    systemRole: "proven",
+    toolCalls: "proven",
+    reasoningHistory: "disproven",
+    thinkingToggle: "proven",
+  });
   assert.equal(host.current().adapter, "llama");
 
-  await assert.rejects(host.load(path.join(dir, "missing.gguf")), (e: unknown) => e instanceof HearthError && /does not exist/.test(e.message));
+  await assert.rejects(
+    host.load(path.join(dir, "missing.gguf")),
+    (e: unknown) => e instanceof HearthError && /does not exist/.test(e.message),
+  );
   const failed = host.status();
   assert.equal(failed.state, "error");
   assert.match(failed.error ?? "", /existing GGUF file/);

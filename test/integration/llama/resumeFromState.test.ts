@@ -10,11 +10,13 @@ import { KvStateStore } from "../../../sidecar/inference/llama/kvStateStore.js";
 import type { GenerationRequest, ModelMessage, ModelToolDefinition } from "../../../sidecar/agent/ports/model.js";
 import { ensureFixtureModels, TOOL_MODEL_ANSWER } from "../../fixtures/models.js";
 
-const tools: ModelToolDefinition[] = [{
-  name: "get_weather",
-  description: "Get the weather for a city",
-  parameters: { type: "object", properties: { city: { type: "string", enum: ["Paris", "Tokyo", "Lima"] } }, required: ["city"] },
-}];
+const tools: ModelToolDefinition[] = [
+  {
+    name: "get_weather",
+    description: "Get the weather for a city",
+    parameters: { type: "object", properties: { city: { type: "string", enum: ["Paris", "Tokyo", "Lima"] } }, required: ["city"] },
+  },
+];
 const history = Array.from({ length: 12 }, (_, i) => `Earlier note ${i}: the build passed and the tests were green.`).join("\n");
 
 let dir: string;
@@ -25,10 +27,23 @@ before(() => {
 });
 after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-const req = (messages: ModelMessage[]): GenerationRequest => ({ sessionKey: "session-a", messages, tools, options: { maxTokens: 64 }, signal: new AbortController().signal });
+const req = (messages: ModelMessage[]): GenerationRequest => ({
+  sessionKey: "session-a",
+  messages,
+  tools,
+  options: { maxTokens: 64 },
+  signal: new AbortController().signal,
+});
 
 async function open(stats: RoundStats[], store: KvStateStore | null) {
-  return LlamaAgentModel.load({ modelPath, threads: 1, contextSize: 2048, maxSessions: 2, stateStore: store, onRoundStats: (s) => stats.push(s) });
+  return LlamaAgentModel.load({
+    modelPath,
+    threads: 1,
+    contextSize: 2048,
+    maxSessions: 2,
+    stateStore: store,
+    onRoundStats: (s) => stats.push(s),
+  });
 }
 
 test("a restarted engine resumes a session from saved state without re-evaluating its history (issue 6; spec 000 #22)", async () => {
@@ -57,7 +72,10 @@ test("a restarted engine resumes a session from saved state without re-evaluatin
   const resumed = afterRestart[0]!;
   const historyTokens = beforeRestart[0]!.promptTokens;
   assert.ok(resumed.restoredTokens >= historyTokens, `restored ${resumed.restoredTokens} tokens of a ${historyTokens}-token history`);
-  assert.ok(resumed.prefillEvaluatedTokens <= resumed.promptTokens - historyTokens, `evaluated ${resumed.prefillEvaluatedTokens} of ${resumed.promptTokens} prompt tokens`);
+  assert.ok(
+    resumed.prefillEvaluatedTokens <= resumed.promptTokens - historyTokens,
+    `evaluated ${resumed.prefillEvaluatedTokens} of ${resumed.promptTokens} prompt tokens`,
+  );
 
   // The anchor: without saved state the same round re-evaluates the whole prompt.
   const coldStats: RoundStats[] = [];

@@ -13,15 +13,30 @@ let model: LlamaAgentModel;
 const stats: RoundStats[] = [];
 
 before(async () => {
-  model = await LlamaAgentModel.load({ modelPath: ensureFixtureModels().chat, threads: 1, gpu: false, contextSize: 512, maxSessions: 2, onRoundStats: (s) => stats.push(s) });
+  model = await LlamaAgentModel.load({
+    modelPath: ensureFixtureModels().chat,
+    threads: 1,
+    gpu: false,
+    contextSize: 512,
+    maxSessions: 2,
+    onRoundStats: (s) => stats.push(s),
+  });
 });
-after(async () => { await model?.dispose(); });
+after(async () => {
+  await model?.dispose();
+});
 
 async function promptTokensWith(thinking: GenerationOptions["thinking"], sessionKey: string): Promise<number> {
-  await model.generate({
-    sessionKey, messages: [{ role: "user", text: "hello there" }], tools: [],
-    options: { maxTokens: 1, ...(thinking ? { thinking } : {}) }, signal: new AbortController().signal,
-  }, () => undefined);
+  await model.generate(
+    {
+      sessionKey,
+      messages: [{ role: "user", text: "hello there" }],
+      tools: [],
+      options: { maxTokens: 1, ...(thinking ? { thinking } : {}) },
+      signal: new AbortController().signal,
+    },
+    () => undefined,
+  );
   return stats.at(-1)!.promptTokens;
 }
 
@@ -38,7 +53,14 @@ it("thinking on/off changes the rendered prompt on a template with a proven togg
 it("the on/off wrapper variants differ from the base only in the thought (issue 11 item 2)", () => {
   const base = new QwenChatWrapper();
   const render = (w: QwenChatWrapper | ReturnType<typeof thinkingWrapper>) =>
-    w.generateContextState({ chatHistory: [{ type: "user", text: "hi" }, { type: "model", response: [] }] }).contextText.toString();
+    w
+      .generateContextState({
+        chatHistory: [
+          { type: "user", text: "hi" },
+          { type: "model", response: [] },
+        ],
+      })
+      .contextText.toString();
   assert.equal(thinkingWrapper(base, "auto"), base);
   assert.equal(thinkingWrapper(base, "on"), base, "the base already opens thoughts");
   assert.equal(render(thinkingWrapper(base, "off")), `${render(base)}<think>\n\n</think>\n\n`);

@@ -5,27 +5,42 @@ import { LlamaAgentModel, type RoundStats } from "../../../sidecar/inference/lla
 import type { GenerationRequest, ModelChunk, ModelMessage, ModelToolDefinition } from "../../../sidecar/agent/ports/model.js";
 import { ensureFixtureModels, TOOL_MODEL_ANSWER } from "../../fixtures/models.js";
 
-const tools: ModelToolDefinition[] = [{
-  name: "get_weather",
-  description: "Get the weather for a city",
-  parameters: { type: "object", properties: { city: { type: "string", enum: ["Paris", "Tokyo", "Lima"] } }, required: ["city"] },
-}];
+const tools: ModelToolDefinition[] = [
+  {
+    name: "get_weather",
+    description: "Get the weather for a city",
+    parameters: { type: "object", properties: { city: { type: "string", enum: ["Paris", "Tokyo", "Lima"] } }, required: ["city"] },
+  },
+];
 
 let model: LlamaAgentModel;
 const stats: RoundStats[] = [];
 
 before(async () => {
   const paths = ensureFixtureModels();
-  model = await LlamaAgentModel.load({ modelPath: paths.tool, threads: 1, contextSize: 2048, maxSessions: 3, batchSize: 32, stateStore: null, onRoundStats: (s) => stats.push(s) });
+  model = await LlamaAgentModel.load({
+    modelPath: paths.tool,
+    threads: 1,
+    contextSize: 2048,
+    maxSessions: 3,
+    batchSize: 32,
+    stateStore: null,
+    onRoundStats: (s) => stats.push(s),
+  });
 });
-after(async () => { await model?.dispose(); });
+after(async () => {
+  await model?.dispose();
+});
 
 function request(sessionKey: string, messages: ModelMessage[], signal = new AbortController().signal): GenerationRequest {
   return { sessionKey, messages, tools, options: { maxTokens: 64 }, signal };
 }
 
 test("a tool call is returned to the harness, not executed, and the answer after its result streams in chunks (spec 000 #1, #3)", async () => {
-  const user: ModelMessage[] = [{ role: "system", text: "You answer weather questions." }, { role: "user", text: "What is the weather in Paris?" }];
+  const user: ModelMessage[] = [
+    { role: "system", text: "You answer weather questions." },
+    { role: "user", text: "What is the weather in Paris?" },
+  ];
   const first = await model.generate(request("s1", user), () => undefined);
   assert.equal(first.stopReason, "tool_calls");
   assert.ok(first.toolCalls.length >= 1);
@@ -62,7 +77,13 @@ test("if onChunk throws, generation stops and rejects with that error (spec 000 
     { role: "tool", callId: "c", name: "get_weather", output: "sunny" },
   ];
   let calls = 0;
-  await assert.rejects(model.generate(request("s2", messages), () => { calls++; throw boom; }), (e) => e === boom);
+  await assert.rejects(
+    model.generate(request("s2", messages), () => {
+      calls++;
+      throw boom;
+    }),
+    (e) => e === boom,
+  );
   assert.equal(calls, 1, "no chunk is delivered after onChunk threw");
   // The barrier held: the session takes its next round normally.
   const again = await model.generate(request("s2", messages), () => undefined);
@@ -75,7 +96,10 @@ test("an abort during prefill rejects with the signal's reason and keeps the eva
   const ac = new AbortController();
   const reason = new Error("user cancelled");
   setImmediate(() => ac.abort(reason));
-  await assert.rejects(model.generate(request("s3", messages, ac.signal), () => undefined), (e) => e === reason);
+  await assert.rejects(
+    model.generate(request("s3", messages, ac.signal), () => undefined),
+    (e) => e === reason,
+  );
   const cancelled = stats.at(-1)!;
   assert.ok(cancelled.generatedTokens === 0, "no token was generated after the abort");
   await model.generate(request("s3", messages), () => undefined);
@@ -91,10 +115,17 @@ test("sessions making tool calls at once, in lockstep, each get their call and t
   const followUps = firsts.map((first, i): ModelMessage[] => {
     assert.equal(first.stopReason, "tool_calls");
     const calls = first.toolCalls.map((c, j) => ({ callId: `c${i}-${j}`, name: c.name, arguments: c.arguments }));
-    return [...asks[i]!, { role: "assistant", text: first.text, toolCalls: calls }, ...calls.map((c): ModelMessage => ({ role: "tool", callId: c.callId, name: c.name, output: "sunny" }))];
+    return [
+      ...asks[i]!,
+      { role: "assistant", text: first.text, toolCalls: calls },
+      ...calls.map((c): ModelMessage => ({ role: "tool", callId: c.callId, name: c.name, output: "sunny" })),
+    ];
   });
   const answers = await Promise.all(followUps.map((m, i) => model.generate(request(`both${i}`, m), () => undefined)));
-  assert.deepEqual(answers.map((a) => a.text), [TOOL_MODEL_ANSWER, TOOL_MODEL_ANSWER]);
+  assert.deepEqual(
+    answers.map((a) => a.text),
+    [TOOL_MODEL_ANSWER, TOOL_MODEL_ANSWER],
+  );
   // Grammar-constrained calls decode token by token too; the gate released every step without its timeout.
   assert.equal(gate.released.timedOut, before.timedOut);
   assert.ok(gate.released.shared - before.shared >= 10, `${gate.released.shared - before.shared} decode steps carried both sessions`);

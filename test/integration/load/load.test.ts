@@ -21,10 +21,17 @@ const TURNS = Number(process.env.HEARTH_LOAD_TURNS ?? 8);
 const RSS_CEILING_MIB = 512;
 
 const kernels: TestKernel[] = [];
-after(async () => { for (const k of kernels) await k.stop(); });
+after(async () => {
+  for (const k of kernels) await k.stop();
+});
 
 /** Client-side timing of one turn: turn/start sent, first event received, last event before `completed`, `completed`. */
-interface TurnTiming { sent: number; first?: number; lastBeforeDone?: number; done?: number }
+interface TurnTiming {
+  sent: number;
+  first?: number;
+  lastBeforeDone?: number;
+  done?: number;
+}
 
 function timeEvents(k: TestKernel): Map<string, TurnTiming> {
   const timings = new Map<string, TurnTiming>();
@@ -53,15 +60,19 @@ async function runWorkload(t: TestContext, k: TestKernel, w: Workload): Promise<
   const rss = sampleRss(kernelPid, 250);
   const history = (sessionId: string) => k.client.request("session/history", { sessionId });
   let running = true;
-  const workload = Promise.all(w.sessionIds.map(async (sessionId, s) => {
-    for (let turn = 0; turn < w.turns; turn++) {
-      const timing: TurnTiming = { sent: performance.now() };
-      const { runId } = await k.client.request("turn/start", { sessionId, message: w.message(s, turn) });
-      timings.set(runId, timing);
-      const done = await driver.completion(runId);
-      assert.equal(done.status, "completed", `session ${s} turn ${turn}: ${JSON.stringify(done)}`);
-    }
-  })).finally(() => { running = false; });
+  const workload = Promise.all(
+    w.sessionIds.map(async (sessionId, s) => {
+      for (let turn = 0; turn < w.turns; turn++) {
+        const timing: TurnTiming = { sent: performance.now() };
+        const { runId } = await k.client.request("turn/start", { sessionId, message: w.message(s, turn) });
+        timings.set(runId, timing);
+        const done = await driver.completion(runId);
+        assert.equal(done.status, "completed", `session ${s} turn ${turn}: ${JSON.stringify(done)}`);
+      }
+    }),
+  ).finally(() => {
+    running = false;
+  });
   let samples = 0;
   let samplesMidTurn = 0;
   const sampler = (async () => {
@@ -82,9 +93,13 @@ async function runWorkload(t: TestContext, k: TestKernel, w: Workload): Promise<
   const ms = (xs: number[]) => `${median(xs).toFixed(1)} ms (max ${Math.max(...xs).toFixed(1)})`;
   const mib = (kib: number) => `${(kib / 1024).toFixed(1)} MiB`;
   t.diagnostic(`${w.sessionIds.length} sessions x ${w.turns} turns; ${samples} history samples, ${samplesMidTurn} taken while a turn ran`);
-  t.diagnostic(`kernel RSS: first ${mib(rssKiB[0]!)}, peak ${mib(Math.max(...rssKiB))}, last ${mib(rssKiB.at(-1)!)} (${rssKiB.length} samples every 250 ms)`);
+  t.diagnostic(
+    `kernel RSS: first ${mib(rssKiB[0]!)}, peak ${mib(Math.max(...rssKiB))}, last ${mib(rssKiB.at(-1)!)} (${rssKiB.length} samples every 250 ms)`,
+  );
   t.diagnostic(`turn/start sent -> first turn/event: median ${ms(all.map((x) => x.first! - x.sent))}`);
-  t.diagnostic(`last event -> completed: median ${ms(all.map((x) => x.done! - x.lastBeforeDone!))}; turn/start -> completed: median ${ms(all.map((x) => x.done! - x.sent))}`);
+  t.diagnostic(
+    `last event -> completed: median ${ms(all.map((x) => x.done! - x.lastBeforeDone!))}; turn/start -> completed: median ${ms(all.map((x) => x.done! - x.sent))}`,
+  );
   assert.ok(samplesMidTurn > 0, "the sampler saw no turn running: it checked nothing mid-flight");
   assert.ok(Math.max(...rssKiB) < RSS_CEILING_MIB * 1024, `kernel RSS peaked at ${mib(Math.max(...rssKiB))}, over ${RSS_CEILING_MIB} MiB`);
   return views;
@@ -95,8 +110,17 @@ function sessionScript(dir: string, s: number, marker: string): string {
   for (let t = 0; t < TURNS; t++) {
     rounds.push(
       // Two calls in one batch: a read (no approval; the first turn's file is missing, so it fails) and a shell call.
-      { text: [`turn ${t}: `, "looking."], toolCalls: [{ name: "read_file", arguments: { path: `notes-${s}.txt` } }, { name: "shell", arguments: { command: `echo s${s}t${t} >> ${marker}` } }] },
-      { text: [`turn ${t}: saving.`], toolCalls: [{ name: "write_file", arguments: { path: `notes-${s}.txt`, content: `session ${s} turn ${t}\n` } }] },
+      {
+        text: [`turn ${t}: `, "looking."],
+        toolCalls: [
+          { name: "read_file", arguments: { path: `notes-${s}.txt` } },
+          { name: "shell", arguments: { command: `echo s${s}t${t} >> ${marker}` } },
+        ],
+      },
+      {
+        text: [`turn ${t}: saving.`],
+        toolCalls: [{ name: "write_file", arguments: { path: `notes-${s}.txt`, content: `session ${s} turn ${t}\n` } }],
+      },
       { text: [`turn ${t}`, " done", "."] },
     );
   }
@@ -114,17 +138,29 @@ it(`${SESSIONS} sessions x ${TURNS} turns with reads, approved writes and shell 
   kernels.push(k);
   await k.client.initialize("load", "0");
   const sessionIds: string[] = [];
-  for (let s = 0; s < SESSIONS; s++) sessionIds.push((await k.client.request("session/create", { model: sessionScript(root, s, marker) })).sessionId);
+  for (let s = 0; s < SESSIONS; s++)
+    sessionIds.push((await k.client.request("session/create", { model: sessionScript(root, s, marker) })).sessionId);
 
   const views = await runWorkload(t, k, { sessionIds, turns: TURNS, message: (s, turn) => `session ${s} turn ${turn}` });
 
   for (const [s, v] of views.entries()) {
     assert.equal(v.runs.length, TURNS);
-    assert.deepEqual(v.messages.map((m) => m.role), Array.from({ length: TURNS }, () => ["user", "assistant", "tool", "tool", "assistant", "tool", "assistant"]).flat(), `session ${s}'s history`);
+    assert.deepEqual(
+      v.messages.map((m) => m.role),
+      Array.from({ length: TURNS }, () => ["user", "assistant", "tool", "tool", "assistant", "tool", "assistant"]).flat(),
+      `session ${s}'s history`,
+    );
     for (const run of v.runs) {
       assert.equal(run.status, "completed");
-      assert.deepEqual(run.attempts.map((a) => a.status), ["completed"], `run ${run.runId} took one attempt`);
-      assert.deepEqual(run.ledger.map((l) => l.tool), ["read_file", "shell", "write_file"]);
+      assert.deepEqual(
+        run.attempts.map((a) => a.status),
+        ["completed"],
+        `run ${run.runId} took one attempt`,
+      );
+      assert.deepEqual(
+        run.ledger.map((l) => l.tool),
+        ["read_file", "shell", "write_file"],
+      );
     }
     assert.equal(v.runs[0]!.ledger[0]!.status, "failed", "the first read found no file: a failed call is ledgered too");
     assert.equal(fs.readFileSync(path.join(workspace, `notes-${s}.txt`), "utf8"), `session ${s} turn ${TURNS - 1}\n`);
@@ -141,13 +177,23 @@ it("2 sessions x 3 turns on the synthetic chat model keep every journal invarian
   kernels.push(k);
   await k.client.initialize("load", "0");
   const sessionIds: string[] = [];
-  for (let s = 0; s < 2; s++) sessionIds.push((await k.client.request("session/create", { model: models.chat, options: { maxTokens: 48, temperature: 0 } })).sessionId);
+  for (let s = 0; s < 2; s++)
+    sessionIds.push(
+      (await k.client.request("session/create", { model: models.chat, options: { maxTokens: 48, temperature: 0 } })).sessionId,
+    );
 
-  const views = await runWorkload(t, k, { sessionIds, turns: 3, message: (s, turn) => `Session ${s}, turn ${turn}: how is the build going?` });
+  const views = await runWorkload(t, k, {
+    sessionIds,
+    turns: 3,
+    message: (s, turn) => `Session ${s}, turn ${turn}: how is the build going?`,
+  });
 
   for (const v of views) {
     assert.equal(v.runs.length, 3);
-    assert.ok(v.runs.every((r) => r.status === "completed"), JSON.stringify(v.runs.map((r) => r.status)));
+    assert.ok(
+      v.runs.every((r) => r.status === "completed"),
+      JSON.stringify(v.runs.map((r) => r.status)),
+    );
     assert.equal(v.messages.filter((m) => m.role === "user").length, 3);
     assert.equal(v.messages.at(-1)!.role, "assistant");
   }

@@ -8,7 +8,9 @@ import { startTestKernel, tempDir, type TestKernel } from "../../support/kernelP
 import { TurnDriver } from "../../support/turnDriver.js";
 
 const kernels: TestKernel[] = [];
-after(async () => { for (const k of kernels) await k.stop(); });
+after(async () => {
+  for (const k of kernels) await k.stop();
+});
 
 /** One session per model spec, all first turns started at once; returns the kernel and each turn's completion. */
 async function firstTurnsAtOnce(modelSpecs: string[]) {
@@ -16,7 +18,9 @@ async function firstTurnsAtOnce(modelSpecs: string[]) {
   kernels.push(k);
   await k.client.initialize("test", "0");
   const driver = new TurnDriver(k.client);
-  const sessions = await Promise.all(modelSpecs.map((model) => k.client.request("session/create", { model, options: { maxTokens: 8, temperature: 0 } })));
+  const sessions = await Promise.all(
+    modelSpecs.map((model) => k.client.request("session/create", { model, options: { maxTokens: 8, temperature: 0 } })),
+  );
   const runs = await Promise.all(sessions.map(({ sessionId }) => k.client.request("turn/start", { sessionId, message: "Hello there." })));
   return { k, done: await Promise.all(runs.map(({ runId }) => driver.completion(runId))) };
 }
@@ -24,7 +28,11 @@ async function firstTurnsAtOnce(modelSpecs: string[]) {
 it("first turns of two sessions on one model, started at once, both complete on one load (issue 6: one model per kernel)", async () => {
   const models = ensureFixtureModels();
   const { k, done } = await firstTurnsAtOnce([models.chat, models.chat]);
-  assert.deepEqual(done.map((d) => d.status), ["completed", "completed"], JSON.stringify(done));
+  assert.deepEqual(
+    done.map((d) => d.status),
+    ["completed", "completed"],
+    JSON.stringify(done),
+  );
   assert.equal(k.stderr.filter((l) => l.includes("model loaded:")).length, 1, `the model loaded more than once:\n${k.stderr.join("\n")}`);
 });
 
@@ -32,8 +40,14 @@ it("first turns of two sessions on one model, started at once, both complete on 
 // whichever turn asks last. A turn reads the slot after its own load, so a second session's turn on
 // another model, started meanwhile, unloads the first turn's model before it is used. The fix wants
 // a lease on the model for a turn's life (ModelHost, sessionAgent, turnService).
-it("first turns of two sessions on two models, started at once, both complete (issue 6: one model per kernel)", { todo: "the second model's load unloads the first turn's model: it fails with 'no model is loaded'" }, async () => {
+it("first turns of two sessions on two models, started at once, both complete (issue 6: one model per kernel)", {
+  todo: "the second model's load unloads the first turn's model: it fails with 'no model is loaded'",
+}, async () => {
   const models = ensureFixtureModels();
   const { done } = await firstTurnsAtOnce([models.chat, models.tool]);
-  assert.deepEqual(done.map((d) => d.status), ["completed", "completed"], JSON.stringify(done));
+  assert.deepEqual(
+    done.map((d) => d.status),
+    ["completed", "completed"],
+    JSON.stringify(done),
+  );
 });

@@ -27,7 +27,10 @@ describe("the packaged .vsix", { timeout: 180_000 }, () => {
   });
 
   it("ships no source maps, no llama.cpp source bundle and no SQLite sources", () => {
-    assert.deepEqual(files.filter((f) => f.endsWith(".map")), []);
+    assert.deepEqual(
+      files.filter((f) => f.endsWith(".map")),
+      [],
+    );
     assert.ok(!files.includes("node_modules/node-llama-cpp/llama/gitRelease.bundle"));
     assert.ok(!files.some((f) => f.startsWith("node_modules/better-sqlite3/deps/")));
     assert.ok(files.includes("node_modules/better-sqlite3/build/Release/better_sqlite3.node"));
@@ -57,17 +60,34 @@ describe("the packaged .vsix", { timeout: 180_000 }, () => {
     const ws = path.join(root, "ws");
     fs.mkdirSync(ws);
     // A short idle time: the detached kernel the CLI starts exits soon after the turn, not 10 minutes later.
-    const env = { HOME: path.join(root, "home"), PATH: pathWithoutNode(path.join(root, "bin")), HEARTH_HOME: path.join(root, "hearth"), HEARTH_KERNEL_IDLE_SECONDS: "1" };
+    const env = {
+      HOME: path.join(root, "home"),
+      PATH: pathWithoutNode(path.join(root, "bin")),
+      HEARTH_HOME: path.join(root, "hearth"),
+      HEARTH_KERNEL_IDLE_SECONDS: "1",
+    };
     assert.notEqual(spawnSync("sh", ["-c", "command -v node"], { env }).status, 0, "node is still on PATH");
     const node = path.join(ext, "runtime/bin/node");
-    const doctor = spawnSync(node, [path.join(ext, "dist/cli.mjs"), "doctor", "--workspace", ws], { encoding: "utf8", env, timeout: 60_000 });
+    const doctor = spawnSync(node, [path.join(ext, "dist/cli.mjs"), "doctor", "--workspace", ws], {
+      encoding: "utf8",
+      env,
+      timeout: 60_000,
+    });
     assert.match(doctor.stdout, /kernel runtime.*runtime\/bin\/node.*from bundled/);
     const run = spawnSync(node, [path.join(ext, "dist/cli.mjs"), "exec", "--workspace", ws, "--model", chat, "--json", "hello"], {
-      encoding: "utf8", env, timeout: 120_000,
+      encoding: "utf8",
+      env,
+      timeout: 120_000,
     });
     assert.equal(run.status, 0, run.stderr);
-    const events = run.stdout.trim().split("\n").map((l) => JSON.parse(l) as { event: { type: string; status?: string } });
-    assert.ok(events.some((e) => e.event.type === "answer_delta"), run.stdout.slice(0, 500));
+    const events = run.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { event: { type: string; status?: string } });
+    assert.ok(
+      events.some((e) => e.event.type === "answer_delta"),
+      run.stdout.slice(0, 500),
+    );
     assert.equal(events.at(-1)?.event.type, "completed");
   });
 });

@@ -9,24 +9,34 @@ import { startTestKernel, tempDir, type TestKernel } from "../../support/kernelP
 import { TurnDriver } from "../../support/turnDriver.js";
 
 const kernels: TestKernel[] = [];
-after(async () => { for (const k of kernels) await k.stop(); });
+after(async () => {
+  for (const k of kernels) await k.stop();
+});
 
 it("with reads needing approval, read_file asks and a denied read returns no content (issue 10 item 5)", async () => {
   const k = startTestKernel({ env: { HEARTH_ALLOW_SCRIPTED: "1", HEARTH_APPROVE_READS: "1" } });
   kernels.push(k);
   fs.writeFileSync(path.join(k.workspace, "secret.txt"), "the secret\n");
   const file = path.join(tempDir("script"), "script.json");
-  fs.writeFileSync(file, JSON.stringify({ rounds: [
-    { toolCalls: [{ name: "read_file", arguments: { path: "secret.txt" } }] },
-    { text: ["I was not allowed to read it."] },
-  ] }));
+  fs.writeFileSync(
+    file,
+    JSON.stringify({
+      rounds: [{ toolCalls: [{ name: "read_file", arguments: { path: "secret.txt" } }] }, { text: ["I was not allowed to read it."] }],
+    }),
+  );
   await k.client.initialize("test", "0");
   const driver = new TurnDriver(k.client);
   const { sessionId } = await k.client.request("session/create", { model: `scripted:${file}` });
   const { runId } = await k.client.request("turn/start", { sessionId, message: "read secret.txt" });
   assert.equal((await driver.completion(runId)).status, "completed");
-  assert.deepEqual(driver.approvals.map((a) => [a.call.name, a.effectClass]), [["read_file", "read"]]);
-  const result = (await k.client.request("session/history", { sessionId })).messages.find((m) => m.role === "tool") as Extract<HistoryMessage, { role: "tool" }>;
+  assert.deepEqual(
+    driver.approvals.map((a) => [a.call.name, a.effectClass]),
+    [["read_file", "read"]],
+  );
+  const result = (await k.client.request("session/history", { sessionId })).messages.find((m) => m.role === "tool") as Extract<
+    HistoryMessage,
+    { role: "tool" }
+  >;
   assert.equal(result.ok, false);
   assert.doesNotMatch(result.output, /the secret/);
 });

@@ -11,11 +11,20 @@ import { kernelParts, requestContext } from "../../support/inProcessTurns.js";
 
 describe("turn/cancel tells one truth (spec 004 cancellation truth)", () => {
   const servers: http.Server[] = [];
-  after(() => { for (const s of servers) { s.closeAllConnections(); s.close(); } });
+  after(() => {
+    for (const s of servers) {
+      s.closeAllConnections();
+      s.close();
+    }
+  });
 
   it("issue 11 item 8: cancelling a run whose model is still loading answers, streams and journals `cancelled`", async () => {
     let loaded!: () => void;
-    const k = kernelParts(new Promise<void>((r) => { loaded = r; }));
+    const k = kernelParts(
+      new Promise<void>((r) => {
+        loaded = r;
+      }),
+    );
     const script = path.join(k.root, "script.json");
     fs.writeFileSync(script, JSON.stringify({ rounds: [{ text: ["never shown"] }] }));
     const { sessionId } = k.control.createSession({ model: `scripted:${script}` });
@@ -42,13 +51,24 @@ describe("turn/cancel tells one truth (spec 004 cancellation truth)", () => {
           // A capability probe at load: answer it with a call to whatever tool it offers.
           const tool = (JSON.parse(raw) as { tools?: { function: { name: string } }[] }).tools?.[0]?.function.name;
           res.writeHead(200, { "content-type": "application/json" });
-          res.end(JSON.stringify({ choices: [{ message: { content: "OK", tool_calls: tool ? [{ type: "function", function: { name: tool, arguments: "{}" } }] : [] } }] }));
+          res.end(
+            JSON.stringify({
+              choices: [
+                { message: { content: "OK", tool_calls: tool ? [{ type: "function", function: { name: tool, arguments: "{}" } }] : [] } },
+              ],
+            }),
+          );
           return;
         }
         res.writeHead(200, { "content-type": "text/event-stream" });
         // Like a real server: the disconnect does not stop generation on its side.
-        const tick = setInterval(() => { res.write(`data: ${JSON.stringify({ choices: [{ delta: { content: "word " } }] })}\n\n`); }, 20);
-        res.on("close", () => { disconnected = true; setTimeout(() => clearInterval(tick), 500); });
+        const tick = setInterval(() => {
+          res.write(`data: ${JSON.stringify({ choices: [{ delta: { content: "word " } }] })}\n\n`);
+        }, 20);
+        res.on("close", () => {
+          disconnected = true;
+          setTimeout(() => clearInterval(tick), 500);
+        });
       });
     });
     servers.push(server);

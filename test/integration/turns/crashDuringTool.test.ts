@@ -14,7 +14,9 @@ function killStrays(pattern: string): void {
   for (const p of fs.readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
     try {
       if (fs.readFileSync(`/proc/${p}/cmdline`, "utf8").includes(pattern)) process.kill(Number(p), "SIGKILL");
-    } catch { /* gone */ }
+    } catch {
+      /* gone */
+    }
   }
 }
 
@@ -26,10 +28,15 @@ it("a kernel killed during a tool call leaves the call outcome_unknown in a comp
   const marker = path.join(workspace, "runs.log");
   const scriptFile = path.join(root, "script.json");
   const nap = `311.${process.pid}`; // identifies this test's sleeper among the machine's processes
-  fs.writeFileSync(scriptFile, JSON.stringify({ rounds: [
-    { text: ["Starting the build."], toolCalls: [{ name: "shell", arguments: { command: `echo ran >> ${marker}; sleep ${nap}` } }] },
-    { text: ["The build was interrupted; I will not rerun it without you."] },
-  ] }));
+  fs.writeFileSync(
+    scriptFile,
+    JSON.stringify({
+      rounds: [
+        { text: ["Starting the build."], toolCalls: [{ name: "shell", arguments: { command: `echo ran >> ${marker}; sleep ${nap}` } }] },
+        { text: ["The build was interrupted; I will not rerun it without you."] },
+      ],
+    }),
+  );
   const env = { HEARTH_ALLOW_SCRIPTED: "1" };
   const first = startTestKernel({ workspace, journalPath, env });
   let sessionId = "";
@@ -59,7 +66,10 @@ it("a kernel killed during a tool call leaves the call outcome_unknown in a comp
     assert.equal((await driver.completion(runId)).status, "completed");
     const after = await second.client.request("session/history", { sessionId });
     assertCompleteBatches(after.messages);
-    assert.deepEqual(after.messages.map((m) => m.role), ["user", "assistant", "tool", "user", "assistant"]);
+    assert.deepEqual(
+      after.messages.map((m) => m.role),
+      ["user", "assistant", "tool", "user", "assistant"],
+    );
     const result = after.messages[2] as Extract<HistoryMessage, { role: "tool" }>;
     assert.equal(result.ok, false);
     assert.match(result.output, /outcome unknown.*not re-run/);

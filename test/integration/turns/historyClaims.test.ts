@@ -7,12 +7,24 @@ import type { NewMessage } from "../../../sidecar/kernel/control/conversation.js
 import { openFixture, runningRun, type Fixture } from "../../unit/journal/fixture.js";
 
 const CALL = "0190a4c2-7a3e-7c11-8d3f-2b1e4f5a6b7c";
-const call = (id = CALL): NewMessage => ({ role: "assistant", text: "", toolCalls: [{ callId: id, name: "read_file", arguments: { path: "a" } }] });
+const call = (id = CALL): NewMessage => ({
+  role: "assistant",
+  text: "",
+  toolCalls: [{ callId: id, name: "read_file", arguments: { path: "a" } }],
+});
 const result = (ok: boolean, output: string, id = CALL): NewMessage => ({ role: "tool", callId: id, name: "read_file", ok, output });
 const refused = (e: unknown) => e instanceof HearthError && (e.code === ErrorCode.Refused || e.code === ErrorCode.Conflict);
 
 function claimed(f: Fixture, run: { runId: string; attemptId: string }, id = CALL) {
-  const claim = f.control.prepareInvocation({ runId: run.runId, attemptId: run.attemptId, callId: id, tool: "read_file", input: { path: "a" }, manifestDigest: "sha256:m", effectClass: "read" });
+  const claim = f.control.prepareInvocation({
+    runId: run.runId,
+    attemptId: run.attemptId,
+    callId: id,
+    tool: "read_file",
+    input: { path: "a" },
+    manifestDigest: "sha256:m",
+    effectClass: "read",
+  });
   f.control.markDispatched(claim);
   return claim;
 }
@@ -23,8 +35,16 @@ describe("tool results and ledger claims", () => {
     const { sessionId, runId } = runningRun(f);
     const before = f.control.history(sessionId).messages.length;
     assert.throws(() => f.control.appendMessages(sessionId, runId, [call(), result(true, "A")]), refused, "a success the ledger never saw");
-    assert.throws(() => f.control.appendMessages(sessionId, runId, [call(), result(false, "failed: it broke")]), refused, "a failure that claims the tool ran");
-    assert.throws(() => f.control.finishRun(runId, "failed", "x", { messages: [call(), result(true, "A")] }), refused, "the closing commit is checked too");
+    assert.throws(
+      () => f.control.appendMessages(sessionId, runId, [call(), result(false, "failed: it broke")]),
+      refused,
+      "a failure that claims the tool ran",
+    );
+    assert.throws(
+      () => f.control.finishRun(runId, "failed", "x", { messages: [call(), result(true, "A")] }),
+      refused,
+      "the closing commit is checked too",
+    );
     assert.equal(f.control.history(sessionId).messages.length, before, "nothing of a refused batch was written");
     f.close();
   });
@@ -33,8 +53,22 @@ describe("tool results and ledger claims", () => {
     const f = openFixture();
     const run = runningRun(f);
     const claim = claimed(f, run);
-    assert.throws(() => f.control.appendMessages(run.sessionId, run.runId, [call(), result(true, "A")]), refused, "the claim is still dispatched");
-    assert.throws(() => f.control.appendMessages(run.sessionId, run.runId, [call(), result(true, "A")], [{ claim, outcome: { status: "failed", reason: "x" } }]), refused, "ok disagrees with the ledger");
+    assert.throws(
+      () => f.control.appendMessages(run.sessionId, run.runId, [call(), result(true, "A")]),
+      refused,
+      "the claim is still dispatched",
+    );
+    assert.throws(
+      () =>
+        f.control.appendMessages(
+          run.sessionId,
+          run.runId,
+          [call(), result(true, "A")],
+          [{ claim, outcome: { status: "failed", reason: "x" } }],
+        ),
+      refused,
+      "ok disagrees with the ledger",
+    );
     f.control.appendMessages(run.sessionId, run.runId, [call(), result(true, "A")], [{ claim, outcome: { status: "succeeded" } }]);
     assert.throws(() => f.control.appendMessages(run.sessionId, run.runId, [result(true, "again")]), refused, "a call gets one result");
     f.close();
@@ -44,8 +78,15 @@ describe("tool results and ledger claims", () => {
     const f = openFixture();
     const { sessionId, runId } = runningRun(f);
     f.control.appendMessages(sessionId, runId, [call(), result(false, "denied: not now")]);
-    assert.throws(() => f.control.appendMessages(sessionId, runId, [result(false, "refused: x", "0190a4c2-7a3e-7c11-8d3f-2b1e4f5a6b7d")]), refused, "a result for a call this run never made");
-    assert.deepEqual(f.control.history(sessionId).messages.map((m) => m.role), ["user", "assistant", "tool"]);
+    assert.throws(
+      () => f.control.appendMessages(sessionId, runId, [result(false, "refused: x", "0190a4c2-7a3e-7c11-8d3f-2b1e4f5a6b7d")]),
+      refused,
+      "a result for a call this run never made",
+    );
+    assert.deepEqual(
+      f.control.history(sessionId).messages.map((m) => m.role),
+      ["user", "assistant", "tool"],
+    );
     f.close();
   });
 });

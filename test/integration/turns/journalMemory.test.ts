@@ -21,7 +21,12 @@ class BusyOnceControlPlane extends ControlPlane {
     super(f.journal, f.scope);
   }
 
-  override appendMessages(sessionId: string, runId: string | null, messages: readonly NewMessage[], completions: readonly { claim: InvocationClaim; outcome: InvocationOutcome }[] = []): number[] {
+  override appendMessages(
+    sessionId: string,
+    runId: string | null,
+    messages: readonly NewMessage[],
+    completions: readonly { claim: InvocationClaim; outcome: InvocationOutcome }[] = [],
+  ): number[] {
     if (this.busyHits > 0) return super.appendMessages(sessionId, runId, messages, completions);
     this.busyHits++;
     const other = new Database(this.f.file);
@@ -46,7 +51,12 @@ describe("journal memory", () => {
     const { runId, attemptId } = control.admitRun(sessionId, "count", CLIENT);
     const tool = new CounterTool({ effectClass: "idempotent_write" });
     const model = scripted([{ toolCalls: [{ name: "counter", arguments: { by: 2 } }] }, { text: ["done"] }]);
-    const session = new AgentSessionBuilder().model(model).tools([tool]).memory(new JournalMemory(control, { sessionId, runId, attemptId })).authorityInputs(AUTHORITY).build();
+    const session = new AgentSessionBuilder()
+      .model(model)
+      .tools([tool])
+      .memory(new JournalMemory(control, { sessionId, runId, attemptId }))
+      .authorityInputs(AUTHORITY)
+      .build();
     const out = await session.runTurn("count", { turnId: runId });
     assert.equal(control.busyHits, 1);
     assert.equal(out.status === "failed" && out.failure.kind, "memory_failed");
@@ -54,10 +64,18 @@ describe("journal memory", () => {
     assert.equal(tool.effects.length, 1, "the tool ran once");
     const history = control.history(sessionId);
     const results = history.messages.filter((m) => m.role === "tool");
-    assert.deepEqual(results.map((m) => m.role === "tool" && [m.ok, m.output]), [[true, "counter=2"]], "history holds the real result");
+    assert.deepEqual(
+      results.map((m) => m.role === "tool" && [m.ok, m.output]),
+      [[true, "counter=2"]],
+      "history holds the real result",
+    );
     const run = history.runs.find((r) => r.runId === runId)!;
     assert.equal(run.status, "failed");
-    assert.deepEqual(run.ledger.map((l) => l.status), ["succeeded"], "the ledger says what history says");
+    assert.deepEqual(
+      run.ledger.map((l) => l.status),
+      ["succeeded"],
+      "the ledger says what history says",
+    );
     f.close();
   });
 });

@@ -11,7 +11,9 @@ import { TurnDriver } from "../../support/turnDriver.js";
 import { ensureFixtureModels } from "../../fixtures/models.js";
 
 const kernels: TestKernel[] = [];
-after(async () => { for (const k of kernels) await k.stop(); });
+after(async () => {
+  for (const k of kernels) await k.stop();
+});
 
 // The system prompt and every tool definition alone take more than 2,048 tokens: two tools leave room for turns.
 const TURNS = 60;
@@ -19,7 +21,11 @@ const TURNS = 60;
 it("60 turns in a 2,048-token context all complete; the journal keeps every message; condensations are journaled and survive a restart (issue 13, item 3)", async () => {
   const models = ensureFixtureModels();
   const root = tempDir("long");
-  const shared = { workspace: path.join(root, "ws"), journalPath: path.join(root, "journal.sqlite"), env: { HEARTH_HOME: path.join(root, "home"), HEARTH_THREADS: "1", HEARTH_CONTEXT_SIZE: "2048", HEARTH_TOOLS: "read_file,list_dir" } };
+  const shared = {
+    workspace: path.join(root, "ws"),
+    journalPath: path.join(root, "journal.sqlite"),
+    env: { HEARTH_HOME: path.join(root, "home"), HEARTH_THREADS: "1", HEARTH_CONTEXT_SIZE: "2048", HEARTH_TOOLS: "read_file,list_dir" },
+  };
   fs.mkdirSync(shared.workspace);
   let k = startTestKernel(shared);
   kernels.push(k);
@@ -33,7 +39,10 @@ it("60 turns in a 2,048-token context all complete; the journal keeps every mess
     const { runId } = await k.client.request("turn/start", { sessionId, message });
     const done = await driver.completion(runId);
     assert.equal(done.status, "completed", `turn ${i}: ${JSON.stringify(done)}`);
-    assert.ok(done.context && done.context.usedTokens <= 2048 && done.context.contextSize === 2048, `turn ${i}: ${JSON.stringify(done.context)}`);
+    assert.ok(
+      done.context && done.context.usedTokens <= 2048 && done.context.contextSize === 2048,
+      `turn ${i}: ${JSON.stringify(done.context)}`,
+    );
   }
   const history = await k.client.request("session/history", { sessionId });
   const users = history.messages.filter((m) => m.role === "user").map((m) => (m as { text: string }).text);

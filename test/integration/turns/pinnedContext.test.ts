@@ -8,7 +8,11 @@ import { kernelParts, requestContext } from "../../support/inProcessTurns.js";
 
 it("issue 11 item 13: a queued run executes with its pinned snapshot, not with sources that changed while it waited", async () => {
   let loaded!: () => void;
-  const k = kernelParts(new Promise<void>((r) => { loaded = r; }));
+  const k = kernelParts(
+    new Promise<void>((r) => {
+      loaded = r;
+    }),
+  );
   const script = path.join(k.root, "pinned.json");
   // The round fails unless the request's user messages are exactly these (what the model is shown).
   fs.writeFileSync(script, JSON.stringify({ rounds: [{ expectUsers: ["earlier", "the question"], text: ["answered"] }] }));
@@ -18,7 +22,9 @@ it("issue 11 item 13: a queued run executes with its pinned snapshot, not with s
   // While the model loads: a session-level message, and a newer profile generation naming another
   // model (written directly: the API refuses a migration while a run is active).
   k.control.appendMessages(sessionId, null, [{ role: "user", text: "committed after admission" }]);
-  k.journal.db.exec(`INSERT INTO session_execution_profiles SELECT session_id, 2, adapter, credential_scope, 'scripted:/nonexistent.json', working_directory, execution_role, 'newer prompt', options_json, created_at FROM session_execution_profiles WHERE session_id = '${sessionId}'`);
+  k.journal.db.exec(
+    `INSERT INTO session_execution_profiles SELECT session_id, 2, adapter, credential_scope, 'scripted:/nonexistent.json', working_directory, execution_role, 'newer prompt', options_json, created_at FROM session_execution_profiles WHERE session_id = '${sessionId}'`,
+  );
   k.journal.db.prepare(`UPDATE sessions SET profile_generation = 2 WHERE session_id = ?`).run(sessionId);
   loaded();
   const completed = await k.completion();

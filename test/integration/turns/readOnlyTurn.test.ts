@@ -15,18 +15,25 @@ const READ_ONLY = ["list_dir", "read_file", "search_files"];
 const ALL = [...READ_ONLY, "edit_file", "shell", "write_file"];
 
 const kernels: TestKernel[] = [];
-after(async () => { for (const k of kernels) await k.stop(); });
+after(async () => {
+  for (const k of kernels) await k.stop();
+});
 
 it("a read-only turn offers only read tools and refuses a write; the next trusted turn offers all (issue 10 item 6)", async () => {
   const k = startTestKernel({ env: { HEARTH_ALLOW_SCRIPTED: "1" } });
   kernels.push(k);
   const file = path.join(tempDir("script"), "script.json");
-  fs.writeFileSync(file, JSON.stringify({ rounds: [
-    { expectTools: READ_ONLY, text: ["Writing."], toolCalls: [{ name: "write_file", arguments: { path: "x.txt", content: "x" } }] },
-    // The refused call is in the transcript now: its definition comes along for replay only.
-    { expectTools: [...READ_ONLY, "write_file"], text: ["I may only read here."] },
-    { expectTools: ALL, text: ["Now I could write."] },
-  ] }));
+  fs.writeFileSync(
+    file,
+    JSON.stringify({
+      rounds: [
+        { expectTools: READ_ONLY, text: ["Writing."], toolCalls: [{ name: "write_file", arguments: { path: "x.txt", content: "x" } }] },
+        // The refused call is in the transcript now: its definition comes along for replay only.
+        { expectTools: [...READ_ONLY, "write_file"], text: ["I may only read here."] },
+        { expectTools: ALL, text: ["Now I could write."] },
+      ],
+    }),
+  );
   await k.client.initialize("test", "0");
   const driver = new TurnDriver(k.client);
   const { sessionId } = await k.client.request("session/create", { model: `scripted:${file}` });
@@ -42,5 +49,9 @@ it("a read-only turn offers only read tools and refuses a write; the next truste
   assert.match(refusal.output, /write_file/);
 
   const trusted = await k.client.request("turn/start", { sessionId, message: "and now?" });
-  assert.equal((await driver.completion(trusted.runId)).status, "completed", "the same session resumes with every tool: no authority drift");
+  assert.equal(
+    (await driver.completion(trusted.runId)).status,
+    "completed",
+    "the same session resumes with every tool: no authority drift",
+  );
 });

@@ -11,7 +11,9 @@ import { assertCompleteBatches } from "../../support/historyAssertions.js";
 import { ensureFixtureModels, TOOL_MODEL_ANSWER } from "../../fixtures/models.js";
 
 const kernels: TestKernel[] = [];
-after(async () => { for (const k of kernels) await k.stop(); });
+after(async () => {
+  for (const k of kernels) await k.stop();
+});
 
 it("a turn repeating a failing call ends 'stopped' within the guard's limit, journaled; the next message answers (issue 13, item 2)", async () => {
   const models = ensureFixtureModels();

@@ -22,7 +22,9 @@ describe("turns over the protocol", () => {
     kernels.push(k);
     return k;
   };
-  after(async () => { for (const k of kernels) await k.stop(); });
+  after(async () => {
+    for (const k of kernels) await k.stop();
+  });
 
   it("a multi-round turn streams lossless deltas and commits complete call/result batches (spec 000 #3, #6)", async () => {
     const k = kernel();
@@ -30,23 +32,39 @@ describe("turns over the protocol", () => {
     await k.client.initialize("test", "0");
     const driver = new TurnDriver(k.client);
     const model = script([
-      { reasoning: ["look first"], text: ["Reading ", "notes."], toolCalls: [{ name: "read_file", arguments: { path: "notes.txt" } }, { name: "list_dir", arguments: { path: "." } }] },
+      {
+        reasoning: ["look first"],
+        text: ["Reading ", "notes."],
+        toolCalls: [
+          { name: "read_file", arguments: { path: "notes.txt" } },
+          { name: "list_dir", arguments: { path: "." } },
+        ],
+      },
       { text: ["It says ", "alpha and beta."] },
     ]);
     const { sessionId } = await k.client.request("session/create", { model });
     const { runId } = await k.client.request("turn/start", { sessionId, message: "what is in notes.txt?" });
     assert.equal((await driver.completion(runId)).status, "completed");
     const history = await k.client.request("session/history", { sessionId });
-    const assistantText = history.messages.filter((m) => m.role === "assistant").map((m) => (m as { text: string }).text).join("");
+    const assistantText = history.messages
+      .filter((m) => m.role === "assistant")
+      .map((m) => (m as { text: string }).text)
+      .join("");
     assert.equal(driver.answerText(runId), assistantText, "concatenated deltas equal the committed text");
-    assert.deepEqual(history.messages.map((m) => m.role), ["user", "assistant", "tool", "tool", "assistant"]);
+    assert.deepEqual(
+      history.messages.map((m) => m.role),
+      ["user", "assistant", "tool", "tool", "assistant"],
+    );
     assertCompleteBatches(history.messages);
     const read = history.messages[2] as Extract<HistoryMessage, { role: "tool" }>;
     assert.equal(read.ok, true);
     assert.match(read.output, /alpha/);
     const run = history.runs.find((r) => r.runId === runId)!;
     assert.equal(run.status, "completed");
-    assert.deepEqual(run.ledger.map((l) => l.status), ["succeeded", "succeeded"]);
+    assert.deepEqual(
+      run.ledger.map((l) => l.status),
+      ["succeeded", "succeeded"],
+    );
     assert.equal(driver.approvals.length, 0, "reads need no approval");
   });
 
@@ -59,7 +77,12 @@ describe("turns over the protocol", () => {
       return { decision, reason: `${decision} by the test` };
     });
     const write = { name: "write_file", arguments: { path: "out.txt", content: "hello\n" } };
-    const model = script([{ text: ["Writing."], toolCalls: [write] }, { text: ["Denied, stopping."] }, { text: ["Again."], toolCalls: [write] }, { text: ["Done."] }]);
+    const model = script([
+      { text: ["Writing."], toolCalls: [write] },
+      { text: ["Denied, stopping."] },
+      { text: ["Again."], toolCalls: [write] },
+      { text: ["Done."] },
+    ]);
     const { sessionId } = await k.client.request("session/create", { model });
     const first = await k.client.request("turn/start", { sessionId, message: "write it" });
     assert.equal((await driver.completion(first.runId)).status, "completed");
@@ -85,7 +108,10 @@ describe("turns over the protocol", () => {
     const marker = path.join(k.workspace, "started");
     // A duration no other process on the machine is likely to use identifies this shell's sleeper.
     const nap = `${3000 + Math.floor(Math.random() * 5000)}.${process.pid}`;
-    const model = script([{ text: ["Running."], toolCalls: [{ name: "shell", arguments: { command: `touch ${marker}; sleep ${nap}` } }] }, { text: ["never"] }]);
+    const model = script([
+      { text: ["Running."], toolCalls: [{ name: "shell", arguments: { command: `touch ${marker}; sleep ${nap}` } }] },
+      { text: ["never"] },
+    ]);
     const { sessionId } = await k.client.request("session/create", { model });
     const { runId } = await k.client.request("turn/start", { sessionId, message: "run it" });
     await driver.until(() => fs.existsSync(marker), "the shell command to start");
@@ -96,9 +122,17 @@ describe("turns over the protocol", () => {
     const history = await k.client.request("session/history", { sessionId });
     assert.equal(history.runs.find((r) => r.runId === runId)!.status, "cancelled");
     assertCompleteBatches(history.messages);
-    const sleepers = fs.readdirSync("/proc").filter((p) => /^\d+$/.test(p)).filter((p) => {
-      try { return fs.readFileSync(`/proc/${p}/cmdline`, "utf8").includes(`sleep\u0000${nap}`); } catch { return false; }
-    }).filter((p) => !fs.readFileSync(`/proc/${p}/stat`, "utf8").includes(") Z "));
+    const sleepers = fs
+      .readdirSync("/proc")
+      .filter((p) => /^\d+$/.test(p))
+      .filter((p) => {
+        try {
+          return fs.readFileSync(`/proc/${p}/cmdline`, "utf8").includes(`sleep\u0000${nap}`);
+        } catch {
+          return false;
+        }
+      })
+      .filter((p) => !fs.readFileSync(`/proc/${p}/stat`, "utf8").includes(") Z "));
     assert.deepEqual(sleepers, [], "no live process of the cancelled shell remains");
   });
 
@@ -118,7 +152,10 @@ describe("turns over the protocol", () => {
     await k.client.initialize("test", "0");
     const driver = new TurnDriver(k.client);
     // Each round fails unless the model is shown exactly these user messages: the first turn fails on it.
-    const model = script([{ text: ["answered"], expectUsers: ["second"] }, { text: ["again"], expectUsers: ["second", "third"] }]);
+    const model = script([
+      { text: ["answered"], expectUsers: ["second"] },
+      { text: ["again"], expectUsers: ["second", "third"] },
+    ]);
     const { sessionId } = await k.client.request("session/create", { model });
     const first = await k.client.request("turn/start", { sessionId, message: "first" });
     const failed = await driver.completion(first.runId);
@@ -128,7 +165,17 @@ describe("turns over the protocol", () => {
     const third = await k.client.request("turn/start", { sessionId, message: "third" });
     assert.equal((await driver.completion(third.runId)).status, "completed", "a completed turn's message stays in the model's view");
     const history = await k.client.request("session/history", { sessionId });
-    assert.deepEqual(history.messages.map((m) => [m.role, "text" in m ? m.text : m.output]), [["user", "first"], ["user", "second"], ["assistant", "answered"], ["user", "third"], ["assistant", "again"]], "nothing a person typed is lost");
+    assert.deepEqual(
+      history.messages.map((m) => [m.role, "text" in m ? m.text : m.output]),
+      [
+        ["user", "first"],
+        ["user", "second"],
+        ["assistant", "answered"],
+        ["user", "third"],
+        ["assistant", "again"],
+      ],
+      "nothing a person typed is lost",
+    );
     assert.equal(history.runs.find((r) => r.runId === first.runId)?.status, "failed");
   });
 });

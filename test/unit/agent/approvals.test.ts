@@ -5,7 +5,8 @@ import { isBoundedReason } from "../../support/historyAssertions.js";
 import { inputHashOf, type AgentMessage, type ApprovalPort, type ApprovalRequest } from "../../../sidecar/agent/index.js";
 import { builder, collect, CounterTool, deferred, scripted } from "./harnessFixtures.js";
 
-const oneCall = (extra: unknown[] = []) => scripted([{ toolCalls: [{ name: "counter", arguments: { by: 1 } }, ...extra] }, { text: ["ok"] }]);
+const oneCall = (extra: unknown[] = []) =>
+  scripted([{ toolCalls: [{ name: "counter", arguments: { by: 1 } }, ...extra] }, { text: ["ok"] }]);
 const toolOutputs = (messages: AgentMessage[]) => messages.flatMap((m) => (m.role === "tool" ? [m.output] : []));
 
 describe("approvals", () => {
@@ -22,7 +23,12 @@ describe("approvals", () => {
 
   it("asks with the exact call, its input hash, effect class and preview (spec 000 #8)", async () => {
     const asked: ApprovalRequest[] = [];
-    const approval: ApprovalPort = { request: async (r) => { asked.push(r); return { decision: "approve", callId: r.call.callId, inputHash: r.inputHash, reason: "ok" }; } };
+    const approval: ApprovalPort = {
+      request: async (r) => {
+        asked.push(r);
+        return { decision: "approve", callId: r.call.callId, inputHash: r.inputHash, reason: "ok" };
+      },
+    };
     const tool = new CounterTool({ requiresApproval: true });
     const { builder: b } = builder(oneCall(), [tool]);
     const out = await b.approval(approval).build().runTurn("go");
@@ -37,11 +43,19 @@ describe("approvals", () => {
 
   it("asks before a read when the person wants reads approved, and runs it only when approved (issue 10 item 5; spec 000 #8)", async () => {
     const asked: ApprovalRequest[] = [];
-    const approval: ApprovalPort = { request: async (r) => { asked.push(r); return { decision: "deny", callId: r.call.callId, inputHash: r.inputHash, reason: "not now" }; } };
+    const approval: ApprovalPort = {
+      request: async (r) => {
+        asked.push(r);
+        return { decision: "deny", callId: r.call.callId, inputHash: r.inputHash, reason: "not now" };
+      },
+    };
     const read = new CounterTool({ effectClass: "read" });
     const { builder: b } = builder(oneCall(), [read]);
     const out = await b.approval(approval).approveReads(true).build().runTurn("go");
-    assert.deepEqual(asked.map((r) => r.effectClass), ["read"]);
+    assert.deepEqual(
+      asked.map((r) => r.effectClass),
+      ["read"],
+    );
     assert.equal(read.effects.length, 0, "a denied read does not run");
     assert.match(toolOutputs(out.messages)[0]!, /^denied: not now/);
     const plain = builder(oneCall(), [new CounterTool({ effectClass: "read" })]);
@@ -57,7 +71,12 @@ describe("approvals", () => {
 
   it("asks once per call, never reusing an answer for an identical call (spec 000 #8)", async () => {
     let asks = 0;
-    const approval: ApprovalPort = { request: async (r) => { asks++; return { decision: asks === 1 ? "approve" : "deny", callId: r.call.callId, inputHash: r.inputHash, reason: `answer ${asks}` }; } };
+    const approval: ApprovalPort = {
+      request: async (r) => {
+        asks++;
+        return { decision: asks === 1 ? "approve" : "deny", callId: r.call.callId, inputHash: r.inputHash, reason: `answer ${asks}` };
+      },
+    };
     const tool = new CounterTool({ requiresApproval: true });
     const { builder: b } = builder(oneCall([{ name: "counter", arguments: { by: 1 } }]), [tool]);
     const out = await b.approval(approval).build().runTurn("go");
@@ -68,7 +87,9 @@ describe("approvals", () => {
 
   it("treats an answer for another call or input as a denial (spec 000 #8)", async () => {
     const tool = new CounterTool({ requiresApproval: true });
-    const approval: ApprovalPort = { request: async (r) => ({ decision: "approve", callId: r.call.callId, inputHash: inputHashOf({ by: 99 }), reason: "yes" }) };
+    const approval: ApprovalPort = {
+      request: async (r) => ({ decision: "approve", callId: r.call.callId, inputHash: inputHashOf({ by: 99 }), reason: "yes" }),
+    };
     const { builder: b } = builder(oneCall(), [tool]);
     const out = await b.approval(approval).build().runTurn("go");
     assert.match(toolOutputs(out.messages)[0]!, /different call or input/);
@@ -78,7 +99,14 @@ describe("approvals", () => {
   it("treats a failing approver as a denial, never an approval (spec 000 #8)", async () => {
     const tool = new CounterTool({ requiresApproval: true });
     const { builder: b } = builder(oneCall(), [tool]);
-    const out = await b.approval({ request: async () => { throw new Error("client went away\nmid-question"); } }).build().runTurn("go");
+    const out = await b
+      .approval({
+        request: async () => {
+          throw new Error("client went away\nmid-question");
+        },
+      })
+      .build()
+      .runTurn("go");
     const [output] = toolOutputs(out.messages);
     assert.match(output!, /^denied: the approval request failed \(client went away mid-question\)/);
     assert.ok(isBoundedReason(output!));
@@ -88,7 +116,10 @@ describe("approvals", () => {
   it("bounds multi-line, empty and huge reasons to one line (spec 000 #8)", async () => {
     for (const reason of ["no\nway", "", "x".repeat(5000)]) {
       const { builder: b } = builder(oneCall(), [new CounterTool({ requiresApproval: true })]);
-      const out = await b.approval({ request: async (r) => ({ decision: "deny", callId: r.call.callId, inputHash: r.inputHash, reason }) }).build().runTurn("go");
+      const out = await b
+        .approval({ request: async (r) => ({ decision: "deny", callId: r.call.callId, inputHash: r.inputHash, reason }) })
+        .build()
+        .runTurn("go");
       const [output] = toolOutputs(out.messages);
       assert.ok(isBoundedReason(output!), JSON.stringify(output));
     }
@@ -97,7 +128,12 @@ describe("approvals", () => {
   it("waits asynchronously and reports waiting_approval as status (spec 000 #8)", async () => {
     const answer = deferred<void>();
     const sink = collect();
-    const approval: ApprovalPort = { request: async (r) => { await answer.promise; return { decision: "approve", callId: r.call.callId, inputHash: r.inputHash, reason: "later" }; } };
+    const approval: ApprovalPort = {
+      request: async (r) => {
+        await answer.promise;
+        return { decision: "approve", callId: r.call.callId, inputHash: r.inputHash, reason: "later" };
+      },
+    };
     const tool = new CounterTool({ requiresApproval: true });
     const { builder: b } = builder(oneCall(), [tool]);
     const turn = b.approval(approval).build().runTurn("go", { onEvent: sink.onEvent });
@@ -112,7 +148,15 @@ describe("approvals", () => {
   it("skips the approver for tools that do not require approval (spec 000 #8)", async () => {
     let asks = 0;
     const { builder: b } = builder(oneCall(), [new CounterTool({ requiresApproval: false })]);
-    await b.approval({ request: async (r) => { asks++; return { decision: "deny", callId: r.call.callId, inputHash: r.inputHash, reason: "no" }; } }).build().runTurn("go");
+    await b
+      .approval({
+        request: async (r) => {
+          asks++;
+          return { decision: "deny", callId: r.call.callId, inputHash: r.inputHash, reason: "no" };
+        },
+      })
+      .build()
+      .runTurn("go");
     assert.equal(asks, 0);
   });
 });

@@ -2,13 +2,26 @@
 // policy (#21), started mutations never abandoned (#22), and cancellation winning ties.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { AgentSessionBuilder, InMemoryAgentMemory, type AgentMemory, type ApprovalPort, type InvocationClaim } from "../../../sidecar/agent/index.js";
+import {
+  AgentSessionBuilder,
+  InMemoryAgentMemory,
+  type AgentMemory,
+  type ApprovalPort,
+  type InvocationClaim,
+} from "../../../sidecar/agent/index.js";
 import { AUTHORITY, builder, CounterTool, deferred, FnModel, scripted, assertStructurallyComplete } from "./harnessFixtures.js";
 
 const tick = () => new Promise((r) => setTimeout(r, 2));
 const pendingAfter = async (p: Promise<unknown>, ms = 15) => {
   let settled = false;
-  void p.then(() => { settled = true; }, () => { settled = true; });
+  void p.then(
+    () => {
+      settled = true;
+    },
+    () => {
+      settled = true;
+    },
+  );
   await new Promise((r) => setTimeout(r, ms));
   return !settled;
 };
@@ -36,7 +49,11 @@ describe("cancellation", () => {
     const log: string[] = [];
     const { memory, builder: b } = builder(streamingModel(log), []);
     let deltas = 0;
-    const out = await b.build().runTurn("go", { onEvent: (e) => { if (e.type === "answer_delta" && ++deltas === 3) throw new Error("client gone"); } });
+    const out = await b.build().runTurn("go", {
+      onEvent: (e) => {
+        if (e.type === "answer_delta" && ++deltas === 3) throw new Error("client gone");
+      },
+    });
     log.push("turn returned");
     assert.equal(out.status === "failed" && out.failure.kind, "sink_failed");
     assert.match(out.status === "failed" ? out.failure.message : "", /client gone/);
@@ -49,7 +66,11 @@ describe("cancellation", () => {
     const tool = new CounterTool();
     const { memory, builder: b } = builder(scripted([{ toolCalls: [{ name: "counter", arguments: { by: 1 } }] }, { text: ["x"] }]), [tool]);
     const session = b.build();
-    const out = await session.runTurn("go", { onEvent: (e) => { if (e.type === "tool_call") throw new Error("pipe closed"); } });
+    const out = await session.runTurn("go", {
+      onEvent: (e) => {
+        if (e.type === "tool_call") throw new Error("pipe closed");
+      },
+    });
     assert.equal(out.status === "failed" && out.failure.kind, "sink_failed");
     assert.deepEqual([memory.history.length, session.history().length, tool.effects.length], [0, 0, 0]);
   });
@@ -83,22 +104,59 @@ describe("cancellation", () => {
 
   it("cancellation wins a tie with a completed tool; its result stays checkpointed (spec 000 #10 #21)", async () => {
     const ac = new AbortController();
-    const tool = new CounterTool({ hold: async () => { ac.abort(); } });
-    const { memory, builder: b } = builder(scripted([{ toolCalls: [{ name: "counter", arguments: { by: 1 } }, { name: "counter", arguments: { by: 2 } }] }, { text: ["x"] }]), [tool]);
+    const tool = new CounterTool({
+      hold: async () => {
+        ac.abort();
+      },
+    });
+    const { memory, builder: b } = builder(
+      scripted([
+        {
+          toolCalls: [
+            { name: "counter", arguments: { by: 1 } },
+            { name: "counter", arguments: { by: 2 } },
+          ],
+        },
+        { text: ["x"] },
+      ]),
+      [tool],
+    );
     const out = await b.build().runTurn("go", { signal: ac.signal });
     assert.equal(out.status, "cancelled");
     assert.equal(tool.effects.length, 1);
-    assert.deepEqual(memory.history.map((m) => m.role), ["user", "assistant", "tool", "tool"]);
+    assert.deepEqual(
+      memory.history.map((m) => m.role),
+      ["user", "assistant", "tool", "tool"],
+    );
     const outputs = memory.history.flatMap((m) => (m.role === "tool" ? [m.output] : []));
     assert.deepEqual([outputs[0], /^not run: cancelled/.test(outputs[1]!)], ["counter=1", true]);
-    assert.deepEqual([...memory.ledger.values()].map((e) => e.status), ["succeeded"]);
+    assert.deepEqual(
+      [...memory.ledger.values()].map((e) => e.status),
+      ["succeeded"],
+    );
   });
 
   it("FinishOnceStarted: a started tool finishes, the rest of the batch stops (spec 000 #21 #22)", async () => {
     const release = deferred();
     const seen: boolean[] = [];
-    const tool = new CounterTool({ hold: async (signal) => { await release.promise; seen.push(signal.aborted); } });
-    const { memory, builder: b } = builder(scripted([{ toolCalls: [{ name: "counter", arguments: { by: 1 } }, { name: "counter", arguments: { by: 2 } }] }, { text: ["x"] }]), [tool]);
+    const tool = new CounterTool({
+      hold: async (signal) => {
+        await release.promise;
+        seen.push(signal.aborted);
+      },
+    });
+    const { memory, builder: b } = builder(
+      scripted([
+        {
+          toolCalls: [
+            { name: "counter", arguments: { by: 1 } },
+            { name: "counter", arguments: { by: 2 } },
+          ],
+        },
+        { text: ["x"] },
+      ]),
+      [tool],
+    );
     const ac = new AbortController();
     const turn = b.build().runTurn("go", { signal: ac.signal });
     await tick();
@@ -108,16 +166,30 @@ describe("cancellation", () => {
     const out = await turn;
     assert.equal(out.status, "cancelled");
     assert.deepEqual(seen, [false], "FinishOnceStarted tools are not interrupted");
-    assert.deepEqual(tool.effects.map((e) => e.finished), [true]);
+    assert.deepEqual(
+      tool.effects.map((e) => e.finished),
+      [true],
+    );
     assertStructurallyComplete(memory.history);
-    assert.deepEqual(memory.history.flatMap((m) => (m.role === "tool" ? [m.ok] : [])), [true, false]);
+    assert.deepEqual(
+      memory.history.flatMap((m) => (m.role === "tool" ? [m.ok] : [])),
+      [true, false],
+    );
   });
 
   it("Interruptible: the tool sees cancellation and is still awaited (spec 000 #21 #22)", async () => {
     const stopped: string[] = [];
     const tool = new CounterTool({
       cancellation: "Interruptible",
-      hold: (signal) => new Promise((_, reject) => signal.addEventListener("abort", () => setTimeout(() => { stopped.push("stopped"); reject(new Error("interrupted")); }, 5))),
+      hold: (signal) =>
+        new Promise((_, reject) =>
+          signal.addEventListener("abort", () =>
+            setTimeout(() => {
+              stopped.push("stopped");
+              reject(new Error("interrupted"));
+            }, 5),
+          ),
+        ),
     });
     const { memory, builder: b } = builder(scripted([{ toolCalls: [{ name: "counter", arguments: { by: 1 } }] }, { text: ["x"] }]), [tool]);
     const ac = new AbortController();
@@ -129,7 +201,10 @@ describe("cancellation", () => {
     assert.equal(out.status, "cancelled");
     const result = memory.history.find((m) => m.role === "tool");
     assert.match(result?.role === "tool" ? result.output : "", /^cancelled: the tool was interrupted/);
-    assert.deepEqual([...memory.ledger.values()].map((e) => e.status), ["failed"]);
+    assert.deepEqual(
+      [...memory.ledger.values()].map((e) => e.status),
+      ["failed"],
+    );
   });
 
   it("cancellation between prepare and dispatch fails the claim and runs nothing (spec 000 #6 #22)", async () => {
@@ -142,16 +217,26 @@ describe("cancellation", () => {
     })();
     const racing: AgentMemory = memory;
     const tool = new CounterTool();
-    const out = await new AgentSessionBuilder().model(scripted([{ toolCalls: [{ name: "counter", arguments: { by: 1 } }] }, { text: ["x"] }]))
-      .tools([tool]).memory(racing).authorityInputs(AUTHORITY).build().runTurn("go", { signal: ac.signal });
+    const out = await new AgentSessionBuilder()
+      .model(scripted([{ toolCalls: [{ name: "counter", arguments: { by: 1 } }] }, { text: ["x"] }]))
+      .tools([tool])
+      .memory(racing)
+      .authorityInputs(AUTHORITY)
+      .build()
+      .runTurn("go", { signal: ac.signal });
     assert.equal(out.status, "cancelled");
-    assert.deepEqual([...memory.ledger.values()].map((e) => [e.status, e.reason]), [["failed", "cancelled before dispatch"]]);
+    assert.deepEqual(
+      [...memory.ledger.values()].map((e) => [e.status, e.reason]),
+      [["failed", "cancelled before dispatch"]],
+    );
     assert.deepEqual([tool.effects.length, memory.history.length], [0, 0]);
   });
 
   it("cancelling while approval is pending withdraws the question and runs nothing (spec 000 #8 #10)", async () => {
     const withdrawn: boolean[] = [];
-    const approval: ApprovalPort = { request: (r) => new Promise((_resolve) => r.signal.addEventListener("abort", () => withdrawn.push(true))) };
+    const approval: ApprovalPort = {
+      request: (r) => new Promise((_resolve) => r.signal.addEventListener("abort", () => withdrawn.push(true))),
+    };
     const tool = new CounterTool({ requiresApproval: true });
     const { memory, builder: b } = builder(scripted([{ toolCalls: [{ name: "counter", arguments: { by: 1 } }] }, { text: ["x"] }]), [tool]);
     const ac = new AbortController();

@@ -14,8 +14,15 @@ const tokens = (messages: ModelMessage[]) => messages.reduce((n, m) => n + Math.
 
 /** A model that counts 4 characters a token and answers every request with a fixed summary. */
 function countingModel() {
-  const model = new FnModel(async () => ({ text: "SUMMARY: asked for files, read them.", reasoning: "", toolCalls: [], stopReason: "end" }));
-  return Object.assign(model, { measure: async (r: Omit<GenerationRequest, "signal">) => ({ promptTokens: tokens(r.messages), contextSize: CONTEXT }) });
+  const model = new FnModel(async () => ({
+    text: "SUMMARY: asked for files, read them.",
+    reasoning: "",
+    toolCalls: [],
+    stopReason: "end",
+  }));
+  return Object.assign(model, {
+    measure: async (r: Omit<GenerationRequest, "signal">) => ({ promptTokens: tokens(r.messages), contextSize: CONTEXT }),
+  });
 }
 
 function turn(i: number, outputChars: number): AgentMessage[] {
@@ -29,9 +36,25 @@ function turn(i: number, outputChars: number): AgentMessage[] {
 
 function fitInput(history: AgentMessage[]) {
   return {
-    sessionKey: "s", instructions: [{ role: "system" as const, text: "You are Hearth." }], history,
-    pending: [{ role: "user" as const, text: "next question" }], turnStart: history.length, signal: new AbortController().signal,
-    requestOf: (messages: AgentMessage[]) => ({ sessionKey: "s", messages: messages.map((m): ModelMessage => (m.role === "tool" ? { role: "tool", callId: m.callId, name: m.name, output: m.output } : m.role === "assistant" ? { role: "assistant", text: m.text, toolCalls: m.toolCalls } : m)), tools: [], options: { maxTokens: 100 } }),
+    sessionKey: "s",
+    instructions: [{ role: "system" as const, text: "You are Hearth." }],
+    history,
+    pending: [{ role: "user" as const, text: "next question" }],
+    turnStart: history.length,
+    signal: new AbortController().signal,
+    requestOf: (messages: AgentMessage[]) => ({
+      sessionKey: "s",
+      messages: messages.map(
+        (m): ModelMessage =>
+          m.role === "tool"
+            ? { role: "tool", callId: m.callId, name: m.name, output: m.output }
+            : m.role === "assistant"
+              ? { role: "assistant", text: m.text, toolCalls: m.toolCalls }
+              : m,
+      ),
+      tools: [],
+      options: { maxTokens: 100 },
+    }),
   };
 }
 
@@ -54,16 +77,30 @@ it("the biggest, oldest tool outputs are elided first, with a marker saying how 
   assert.equal(saved[0]!.view.summary, null, "eliding was enough: no summary");
   assert.ok(saved[0]!.tokensAfter + 100 <= CONTEXT && saved[0]!.tokensBefore > CONTEXT - 100, JSON.stringify(saved[0]));
   const marker = out.find((m) => m.role === "tool" && m.callId === "c2") as { output: string };
-  assert.match(marker.output, /^\[2000 characters of read_file output elided by Hearth to fit the context; call read_file again with \{"path":"f2.txt"\} to see it\]$/);
+  assert.match(
+    marker.output,
+    /^\[2000 characters of read_file output elided by Hearth to fit the context; call read_file again with \{"path":"f2.txt"\} to see it\]$/,
+  );
   assert.equal(out[0]!.role === "system" && out[0]!.text, "You are Hearth.", "the system prompt stays verbatim");
-  assert.deepEqual(out.slice(-5), [...turn(4, 2000), { role: "user", text: "next question" }], "the previous turn and this one stay verbatim");
+  assert.deepEqual(
+    out.slice(-5),
+    [...turn(4, 2000), { role: "user", text: "next question" }],
+    "the previous turn and this one stay verbatim",
+  );
   assert.equal(history.length, 16, "the committed history is never changed");
 });
 
 it("when eliding is not enough, older turns become one summary written by the model; the view is journaled before use (issue 13)", async () => {
   const saved: CondensationRecord[] = [];
   const model = countingModel();
-  const history = Array.from({ length: 12 }, (_, i) => [{ role: "user", text: `request ${i} ${"y".repeat(300)}` }, { role: "assistant", text: `answer ${i} ${"z".repeat(300)}`, toolCalls: [] }] as AgentMessage[]).flat();
+  const history = Array.from(
+    { length: 12 },
+    (_, i) =>
+      [
+        { role: "user", text: `request ${i} ${"y".repeat(300)}` },
+        { role: "assistant", text: `answer ${i} ${"z".repeat(300)}`, toolCalls: [] },
+      ] as AgentMessage[],
+  ).flat();
   const condenser = new ContextCondenser(model, { save: async (r) => void saved.push(r) });
   const out = await condenser.fit(fitInput(history));
   assert.equal(saved.length, 1);

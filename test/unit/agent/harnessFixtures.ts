@@ -1,6 +1,12 @@
 // Small real parts for harness tests: tools that record their effects, approvers, models driven
 // by the test. No mocks of the harness itself: every test runs the real turn loop.
-import { AgentSessionBuilder, InMemoryAgentMemory, type AgentEvent, type ApprovalPort, type AuthorityInputs } from "../../../sidecar/agent/index.js";
+import {
+  AgentSessionBuilder,
+  InMemoryAgentMemory,
+  type AgentEvent,
+  type ApprovalPort,
+  type AuthorityInputs,
+} from "../../../sidecar/agent/index.js";
 import type { AgentModel, GenerationRequest, ModelCapabilities, ModelChunk, ModelRound } from "../../../sidecar/agent/ports/model.js";
 import type { Tool, ToolCancellationPolicy, ToolResult } from "../../../sidecar/agent/ports/tools.js";
 import { ScriptedModel } from "../../../sidecar/inference/scripted/scriptedModel.js";
@@ -85,7 +91,12 @@ export class FnModel implements AgentModel {
   readonly requests: GenerationRequest[] = [];
   constructor(
     private readonly fn: (req: GenerationRequest, onChunk: (c: ModelChunk) => void, round: number) => Promise<ModelRound>,
-    readonly capabilities: ModelCapabilities = { systemRole: "proven", toolCalls: "proven", reasoningHistory: "proven", thinkingToggle: "proven" },
+    readonly capabilities: ModelCapabilities = {
+      systemRole: "proven",
+      toolCalls: "proven",
+      reasoningHistory: "proven",
+      thinkingToggle: "proven",
+    },
   ) {}
   generate(req: GenerationRequest, onChunk: (c: ModelChunk) => void): Promise<ModelRound> {
     this.requests.push(structuredClone({ ...req, signal: undefined }) as unknown as GenerationRequest);
@@ -110,7 +121,10 @@ export function collect(): { events: AgentEvent[]; onEvent: (e: AgentEvent) => v
 export function deferred<T = void>() {
   let resolve!: (v: T) => void;
   let reject!: (e: unknown) => void;
-  const promise = new Promise<T>((res, rej) => { resolve = res; reject = rej; });
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
   return { promise, resolve, reject };
 }
 

@@ -13,8 +13,10 @@ const demo = path.join(FIXTURES, "count-then-answer.json");
 
 describe("scripted model adapter", () => {
   it("refuses to load without the explicit opt-in and says how to opt in (spec 000 #1)", () => {
-    assert.throws(() => ScriptedModel.fromFile(demo, {}), (e: unknown) =>
-      e instanceof HearthError && e.code === ErrorCode.Refused && /set HEARTH_ALLOW_SCRIPTED=1/.test(e.message));
+    assert.throws(
+      () => ScriptedModel.fromFile(demo, {}),
+      (e: unknown) => e instanceof HearthError && e.code === ErrorCode.Refused && /set HEARTH_ALLOW_SCRIPTED=1/.test(e.message),
+    );
     assert.throws(() => ScriptedModel.fromFile(demo, { HEARTH_ALLOW_SCRIPTED: "true" }), /HEARTH_ALLOW_SCRIPTED=1/);
   });
 
@@ -25,8 +27,11 @@ describe("scripted model adapter", () => {
   });
 
   it("names the bad field of an invalid script", () => {
-    assert.throws(() => ScriptedModel.fromFile(path.join(FIXTURES, "bad-tool-name.json"), OPT_IN), (e: unknown) =>
-      e instanceof HearthError && /rounds\[1\]\.toolCalls\[0\]\.name: /.test(e.message) && /docs\/scripted-adapter\.md/.test(e.message));
+    assert.throws(
+      () => ScriptedModel.fromFile(path.join(FIXTURES, "bad-tool-name.json"), OPT_IN),
+      (e: unknown) =>
+        e instanceof HearthError && /rounds\[1\]\.toolCalls\[0\]\.name: /.test(e.message) && /docs\/scripted-adapter\.md/.test(e.message),
+    );
     assert.throws(() => ScriptedModel.fromJson({ rounds: [{ text: "not a list" }] }, "inline", OPT_IN), /rounds\[0\]\.text: /);
     assert.throws(() => ScriptedModel.fromJson({ rounds: [{ txt: ["typo"] }] }, "inline", OPT_IN), /rounds\[0\]: .*txt/);
     assert.throws(() => ScriptedModel.fromJson({ rounds: [] }, "inline", OPT_IN), /rounds: /);
@@ -44,20 +49,42 @@ describe("scripted model adapter", () => {
     assert.equal(tool.value, 5);
     assert.equal(sink.answer(), "I will count.The counter is 5.");
     assert.equal(sink.reasoning(), "The user wants a count.");
-    assert.deepEqual(sink.events.filter((e) => e.type === "tool_call" || e.type === "tool_result").map((e) => e.type), ["tool_call", "tool_result", "tool_call", "tool_result"]);
+    assert.deepEqual(
+      sink.events.filter((e) => e.type === "tool_call" || e.type === "tool_result").map((e) => e.type),
+      ["tool_call", "tool_result", "tool_call", "tool_result"],
+    );
     assertStructurallyComplete(memory.history);
   });
 
   it("a round can require the tool outputs it is shown, so a test asserts what a result or denial tells the model", async () => {
-    const script = (expected: string[]) => ScriptedModel.fromJson({ rounds: [
-      { toolCalls: [{ name: "counter", arguments: { by: 2 } }, { name: "counter", arguments: { by: 3 } }] },
-      { text: ["done"], expectToolOutputs: expected },
-    ] }, "inline", OPT_IN);
-    const shown = await builder(script(["counter=2", "counter=5"]), [new CounterTool()]).builder.build().runTurn("count");
+    const script = (expected: string[]) =>
+      ScriptedModel.fromJson(
+        {
+          rounds: [
+            {
+              toolCalls: [
+                { name: "counter", arguments: { by: 2 } },
+                { name: "counter", arguments: { by: 3 } },
+              ],
+            },
+            { text: ["done"], expectToolOutputs: expected },
+          ],
+        },
+        "inline",
+        OPT_IN,
+      );
+    const shown = await builder(script(["counter=2", "counter=5"]), [new CounterTool()])
+      .builder.build()
+      .runTurn("count");
     assert.equal(shown.status, "completed");
-    const other = await builder(script(["counter=5"]), [new CounterTool()]).builder.build().runTurn("count");
+    const other = await builder(script(["counter=5"]), [new CounterTool()])
+      .builder.build()
+      .runTurn("count");
     assert.equal(other.status, "failed");
-    assert.match(other.status === "failed" ? other.failure.message : "", /expects the tool outputs \["counter=5"\] and was shown \["counter=2","counter=5"\]/);
+    assert.match(
+      other.status === "failed" ? other.failure.message : "",
+      /expects the tool outputs \["counter=5"\] and was shown \["counter=2","counter=5"\]/,
+    );
   });
 
   it("derives the next round from committed history, so a restart continues the script", async () => {
@@ -65,8 +92,13 @@ describe("scripted model adapter", () => {
     const first = builder(ScriptedModel.fromFile(demo, OPT_IN), [tool]);
     await first.builder.build().runTurn("turn one");
     // A "restarted kernel": a fresh adapter and a session rebuilt from the journal's history.
-    const session = new AgentSessionBuilder().model(ScriptedModel.fromFile(demo, OPT_IN)).tools([tool]).memory(first.memory)
-      .authorityInputs(AUTHORITY).history(first.memory.history).build();
+    const session = new AgentSessionBuilder()
+      .model(ScriptedModel.fromFile(demo, OPT_IN))
+      .tools([tool])
+      .memory(first.memory)
+      .authorityInputs(AUTHORITY)
+      .history(first.memory.history)
+      .build();
     const out = await session.runTurn("turn two");
     assert.equal(out.status, "completed");
     assert.equal(tool.value, 6);
@@ -93,16 +125,22 @@ describe("scripted model adapter", () => {
       if (chunks.length === 2) ac.abort(new Error("stop now"));
     });
     await assert.rejects(run, /stop now/);
-    assert.deepEqual(chunks.map((c) => c.text), ["a", "b"]);
+    assert.deepEqual(
+      chunks.map((c) => c.text),
+      ["a", "b"],
+    );
   });
 
   it("stops generating when the chunk consumer throws (spec 000 #18)", async () => {
     const model = scripted([{ text: ["a", "b", "c"] }]);
     let calls = 0;
-    await assert.rejects(model.generate({ sessionKey: "s", messages: [], tools: [], options: {}, signal: new AbortController().signal }, () => {
-      calls++;
-      throw new Error("sink broke");
-    }), /sink broke/);
+    await assert.rejects(
+      model.generate({ sessionKey: "s", messages: [], tools: [], options: {}, signal: new AbortController().signal }, () => {
+        calls++;
+        throw new Error("sink broke");
+      }),
+      /sink broke/,
+    );
     assert.equal(calls, 1);
   });
 });

@@ -4,7 +4,13 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { HearthError } from "../../../shared/errors.js";
 import { uuidv7 } from "../../../shared/ids.js";
-import { AgentSessionBuilder, argumentProblems, inputHashOf, vocabularyProblems, type ApprovalRequest } from "../../../sidecar/agent/index.js";
+import {
+  AgentSessionBuilder,
+  argumentProblems,
+  inputHashOf,
+  vocabularyProblems,
+  type ApprovalRequest,
+} from "../../../sidecar/agent/index.js";
 import type { Tool } from "../../../sidecar/agent/ports/tools.js";
 import { approveAll, AUTHORITY, builder, collect, CounterTool, FnModel, scripted } from "./harnessFixtures.js";
 
@@ -24,7 +30,10 @@ describe("tool authority ceiling", () => {
     const session = builder(answerOnly(), [new CounterTool({ name: "a" }), new CounterTool({ name: "b" })]).builder.build();
     const before = session.authority.digests.authority;
     session.disableTools(["b"]);
-    assert.throws(() => session.disableTools(["a", "shell"]), (e: unknown) => e instanceof HearthError && /"shell": not in this session's tool ceiling/.test(e.message));
+    assert.throws(
+      () => session.disableTools(["a", "shell"]),
+      (e: unknown) => e instanceof HearthError && /"shell": not in this session's tool ceiling/.test(e.message),
+    );
     assert.deepEqual(session.activeTools(), ["a"]);
     assert.equal(session.authority.digests.authority, before);
   });
@@ -35,14 +44,18 @@ describe("tool authority ceiling", () => {
     const session = b.build();
     (tool.definition.parameters.properties as Record<string, unknown>).by = { type: "string" };
     assert.equal((session.authority.tools[0]!.parameters as { properties: { by: { type: string } } }).properties.by.type, "integer");
-    assert.throws(() => { (session.authority.tools as unknown as unknown[]).push({}); });
+    assert.throws(() => {
+      (session.authority.tools as unknown as unknown[]).push({});
+    });
   });
 
   it("advertises active definitions plus disabled ones that history calls (spec 000 #5)", async () => {
     const a = new CounterTool({ name: "a" });
-    const model = new FnModel(async (_r, _c, round) => round === 0
-      ? { text: "", reasoning: "", toolCalls: [{ name: "a", arguments: { by: 1 } }], stopReason: "tool_calls" }
-      : { text: "done", reasoning: "", toolCalls: [], stopReason: "end" });
+    const model = new FnModel(async (_r, _c, round) =>
+      round === 0
+        ? { text: "", reasoning: "", toolCalls: [{ name: "a", arguments: { by: 1 } }], stopReason: "tool_calls" }
+        : { text: "done", reasoning: "", toolCalls: [], stopReason: "end" },
+    );
     const session = builder(model, [a, new CounterTool({ name: "b" }), new CounterTool({ name: "c" })]).builder.build();
     await session.runTurn("go");
     session.disableTools(["a", "c"]);
@@ -56,8 +69,17 @@ describe("tool authority ceiling", () => {
     const tool = new CounterTool({ requiresApproval: true });
     const asked: ApprovalRequest[] = [];
     const sink = collect();
-    const { memory, builder: b } = builder(scripted([{ toolCalls: [{ name: "counter", arguments: { by: 1 } }] }, { text: ["ok"] }]), [tool]);
-    const session = b.approval({ request: async (r) => { asked.push(r); return approveAll.request(r); } }).build();
+    const { memory, builder: b } = builder(scripted([{ toolCalls: [{ name: "counter", arguments: { by: 1 } }] }, { text: ["ok"] }]), [
+      tool,
+    ]);
+    const session = b
+      .approval({
+        request: async (r) => {
+          asked.push(r);
+          return approveAll.request(r);
+        },
+      })
+      .build();
     session.disableTools(["counter"]);
     const out = await session.runTurn("go", { onEvent: sink.onEvent });
     assert.equal(out.status, "completed");
@@ -77,10 +99,20 @@ describe("tool authority ceiling", () => {
 
   it("rechecks proposed arguments against the schema before dispatch (spec 000 #5)", async () => {
     const tool = new CounterTool();
-    const { memory, builder: b } = builder(scripted([
-      { toolCalls: [{ name: "counter", arguments: { by: "lots" } }, { name: "counter", arguments: { by: 500 } }, { name: "counter", arguments: { by: 1, extra: true } }, { name: "counter", arguments: [1] }] },
-      { text: ["ok"] },
-    ]), [tool]);
+    const { memory, builder: b } = builder(
+      scripted([
+        {
+          toolCalls: [
+            { name: "counter", arguments: { by: "lots" } },
+            { name: "counter", arguments: { by: 500 } },
+            { name: "counter", arguments: { by: 1, extra: true } },
+            { name: "counter", arguments: [1] },
+          ],
+        },
+        { text: ["ok"] },
+      ]),
+      [tool],
+    );
     const out = await b.build().runTurn("go");
     const outputs = out.messages.flatMap((m) => (m.role === "tool" ? [m.output] : []));
     assert.equal(outputs.length, 4);
@@ -100,8 +132,14 @@ describe("bounded JSON Schema vocabulary (spec 000 #5)", () => {
       properties: { p: { type: "string", pattern: "^a" }, list: { type: "array", items: { type: "string" } } },
       required: ["missing"],
     };
-    assert.throws(() => builder(answerOnly(), [bad]).builder.build(), (e: unknown) =>
-      e instanceof HearthError && /properties\.p\.pattern/.test(e.message) && /maxItems: required/.test(e.message) && /required: must list/.test(e.message));
+    assert.throws(
+      () => builder(answerOnly(), [bad]).builder.build(),
+      (e: unknown) =>
+        e instanceof HearthError &&
+        /properties\.p\.pattern/.test(e.message) &&
+        /maxItems: required/.test(e.message) &&
+        /required: must list/.test(e.message),
+    );
   });
 
   it("accepts every keyword of the vocabulary and checks each (spec 000 #5)", () => {
@@ -119,7 +157,11 @@ describe("bounded JSON Schema vocabulary (spec 000 #5)", () => {
     assert.deepEqual(vocabularyProblems(schema), []);
     assert.deepEqual(argumentProblems(schema, { s: "bb", n: 0.5, b: true, l: [1, 2] }), []);
     assert.deepEqual(argumentProblems(schema, { s: "c", n: 2, b: 1, l: [1, 2.5, 3] }), [
-      '$.s: must be one of "a", "bb"', "$.n: above the maximum 1", "$.b: expected a boolean", "$.l: more than 2 items", "$.l[1]: expected an integer",
+      '$.s: must be one of "a", "bb"',
+      "$.n: above the maximum 1",
+      "$.b: expected a boolean",
+      "$.l: more than 2 items",
+      "$.l[1]: expected an integer",
     ]);
     assert.deepEqual(argumentProblems(schema, {}), ["$.s: required"]);
   });
@@ -139,12 +181,18 @@ describe("authority snapshot (spec 000 #19)", () => {
     const { builder: b } = builder(answerOnly(), tools());
     const snap = b.authoritySnapshot();
     assert.equal(snap.version, 1);
-    assert.deepEqual(snap.tools.map((t) => t.name), ["alpha", "zeta"]);
+    assert.deepEqual(
+      snap.tools.map((t) => t.name),
+      ["alpha", "zeta"],
+    );
     assert.deepEqual(snap.cancellationPolicies, { alpha: "Interruptible", zeta: "FinishOnceStarted" });
     assert.deepEqual(snap.workspace, { path: "/ws/project", dev: "2049", ino: "131073" });
     assert.deepEqual(b.build().authority, snap);
     assert.deepEqual(b.build().authority, snap, "the builder stays reusable");
-    assert.equal(new AgentSessionBuilder().tools(tools().reverse()).authorityInputs(AUTHORITY).authoritySnapshot().digests.authority, snap.digests.authority);
+    assert.equal(
+      new AgentSessionBuilder().tools(tools().reverse()).authorityInputs(AUTHORITY).authoritySnapshot().digests.authority,
+      snap.digests.authority,
+    );
   });
 
   it("leaves approval policy out of the snapshot (spec 000 #19)", () => {
@@ -156,7 +204,13 @@ describe("authority snapshot (spec 000 #19)", () => {
   it("fails a drifted resume closed and names what drifted (spec 000 #19)", () => {
     const recorded = builder(answerOnly(), tools()).builder.authoritySnapshot().digests;
     const resume = (inputs = AUTHORITY, ts: Tool[] = tools()) =>
-      new AgentSessionBuilder().model(answerOnly()).memory(builder(answerOnly(), []).memory).tools(ts).authorityInputs(inputs).expectAuthority(recorded).build();
+      new AgentSessionBuilder()
+        .model(answerOnly())
+        .memory(builder(answerOnly(), []).memory)
+        .tools(ts)
+        .authorityInputs(inputs)
+        .expectAuthority(recorded)
+        .build();
     assert.ok(resume());
     assert.throws(() => resume({ ...AUTHORITY, workspaceIdentity: { dev: "2049", ino: "999" } }), /authority drifted \(workspace changed/);
     assert.throws(() => resume({ ...AUTHORITY, ceilings: { shellTimeoutMs: 1_200_000 } }), /ceilings changed/);
@@ -179,9 +233,15 @@ describe("authority snapshot (spec 000 #19)", () => {
 
   it("refuses to resume a history that calls a tool outside the ceiling (spec 000 #5 #19)", () => {
     const id = uuidv7();
-    assert.throws(() => builder(answerOnly(), tools()).builder.history([
-      { role: "assistant", text: "", toolCalls: [{ callId: id, name: "shell", arguments: {} }] },
-      { role: "tool", callId: id, name: "shell", ok: true, output: "" },
-    ]).build(), /outside this session's tool ceiling/);
+    assert.throws(
+      () =>
+        builder(answerOnly(), tools())
+          .builder.history([
+            { role: "assistant", text: "", toolCalls: [{ callId: id, name: "shell", arguments: {} }] },
+            { role: "tool", callId: id, name: "shell", ok: true, output: "" },
+          ])
+          .build(),
+      /outside this session's tool ceiling/,
+    );
   });
 });

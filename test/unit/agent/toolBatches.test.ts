@@ -7,10 +7,11 @@ import { ErrorCode, HearthError } from "../../../shared/errors.js";
 import { AgentSessionBuilder, InMemoryAgentMemory, type AgentMemory } from "../../../sidecar/agent/index.js";
 import { approveAll, assertStructurallyComplete, AUTHORITY, builder, CounterTool, FnModel, scripted } from "./harnessFixtures.js";
 
-const twoRounds = (calls: number) => scripted([
-  { text: ["working"], toolCalls: Array.from({ length: calls }, (_, i) => ({ name: "counter", arguments: { by: i + 1 } })) },
-  { text: ["done"] },
-]);
+const twoRounds = (calls: number) =>
+  scripted([
+    { text: ["working"], toolCalls: Array.from({ length: calls }, (_, i) => ({ name: "counter", arguments: { by: i + 1 } })) },
+    { text: ["done"] },
+  ]);
 
 describe("tool call/result batches", () => {
   it("persists each complete batch before the next model round (spec 000 #6)", async () => {
@@ -41,25 +42,42 @@ describe("tool call/result batches", () => {
     const { memory, builder: b } = builder(twoRounds(3), [tool]);
     const out = await b.build().runTurn("go");
     assert.equal(out.status === "failed" && out.failure.kind, "tool_fatal");
-    assert.deepEqual(memory.history.map((m) => m.role), ["user", "assistant", "tool", "tool", "tool"]);
+    assert.deepEqual(
+      memory.history.map((m) => m.role),
+      ["user", "assistant", "tool", "tool", "tool"],
+    );
     assertStructurallyComplete(memory.history);
     const outputs = memory.history.flatMap((m) => (m.role === "tool" ? [m.output] : []));
     assert.match(outputs[0]!, /faulted: disk on fire/);
     assert.match(outputs[1]!, /^not run: /);
     assert.equal(tool.effects.length, 1, "the remaining calls never ran");
-    assert.deepEqual([...memory.ledger.values()].map((e) => e.status), ["failed"]);
+    assert.deepEqual(
+      [...memory.ledger.values()].map((e) => e.status),
+      ["failed"],
+    );
   });
 
   it("keeps checkpoints when the model fails after a tool batch (spec 000 #10)", async () => {
-    const { memory, builder: b } = builder(scripted([{ toolCalls: [{ name: "counter", arguments: { by: 1 } }] }, { text: ["par"], error: "provider hung up" }]), [new CounterTool()]);
+    const { memory, builder: b } = builder(
+      scripted([{ toolCalls: [{ name: "counter", arguments: { by: 1 } }] }, { text: ["par"], error: "provider hung up" }]),
+      [new CounterTool()],
+    );
     const out = await b.build().runTurn("go");
     assert.equal(out.status === "failed" && out.failure.kind, "model_failed");
-    assert.deepEqual(out.messages.map((m) => m.role), ["user", "assistant", "tool"]);
+    assert.deepEqual(
+      out.messages.map((m) => m.role),
+      ["user", "assistant", "tool"],
+    );
     assert.deepEqual(memory.history, out.messages);
   });
 
   it("keeps checkpoints when the round limit is exhausted (spec 000 #10)", async () => {
-    const model = new FnModel(async () => ({ text: "", reasoning: "", toolCalls: [{ name: "counter", arguments: { by: 1 } }], stopReason: "tool_calls" }));
+    const model = new FnModel(async () => ({
+      text: "",
+      reasoning: "",
+      toolCalls: [{ name: "counter", arguments: { by: 1 } }],
+      stopReason: "tool_calls",
+    }));
     const { memory, builder: b } = builder(model, [new CounterTool()]);
     const out = await b.maxRounds(2).build().runTurn("go");
     assert.equal(out.status === "failed" && out.failure.kind, "round_limit");
@@ -70,20 +88,35 @@ describe("tool call/result batches", () => {
   it("keeps the checkpoint when the event sink fails after a tool started (spec 000 #10 #18)", async () => {
     const tool = new CounterTool();
     const { memory, builder: b } = builder(twoRounds(2), [tool]);
-    const out = await b.build().runTurn("go", { onEvent: (e) => { if (e.type === "tool_result") throw new Error("socket closed"); } });
+    const out = await b.build().runTurn("go", {
+      onEvent: (e) => {
+        if (e.type === "tool_result") throw new Error("socket closed");
+      },
+    });
     assert.equal(out.status === "failed" && out.failure.kind, "sink_failed");
     assert.equal(tool.effects.length, 1);
-    assert.deepEqual(memory.history.map((m) => m.role), ["user", "assistant", "tool", "tool"]);
+    assert.deepEqual(
+      memory.history.map((m) => m.role),
+      ["user", "assistant", "tool", "tool"],
+    );
     assertStructurallyComplete(memory.history);
   });
 
   it("keeps the real result when journaling it fails after the effect (spec 000 #6 #10)", async () => {
     const memory = new InMemoryAgentMemory();
     const faulty: AgentMemory = Object.assign(Object.create(memory) as InMemoryAgentMemory, {
-      recordSettled: async () => { throw new Error("disk full"); },
+      recordSettled: async () => {
+        throw new Error("disk full");
+      },
     });
     const tool = new CounterTool();
-    const out = await new AgentSessionBuilder().model(twoRounds(2)).tools([tool]).memory(faulty).authorityInputs(AUTHORITY).build().runTurn("go");
+    const out = await new AgentSessionBuilder()
+      .model(twoRounds(2))
+      .tools([tool])
+      .memory(faulty)
+      .authorityInputs(AUTHORITY)
+      .build()
+      .runTurn("go");
     assert.equal(out.status === "failed" && out.failure.kind, "memory_failed");
     assert.match(out.status === "failed" ? out.failure.message : "", /journal failed at recordSettled: disk full/);
     const outputs = memory.history.flatMap((m) => (m.role === "tool" ? [m.output] : []));
@@ -94,10 +127,19 @@ describe("tool call/result batches", () => {
   it("refuses further turns after the journal could not close a turn (spec 000 #7)", async () => {
     const memory = new InMemoryAgentMemory();
     const faulty: AgentMemory = Object.assign(Object.create(memory) as InMemoryAgentMemory, {
-      closeTurn: async () => { throw new Error("database is locked"); },
+      closeTurn: async () => {
+        throw new Error("database is locked");
+      },
     });
-    const session = new AgentSessionBuilder().model(scripted([{ text: ["a"] }, { text: ["b"] }])).memory(faulty).authorityInputs(AUTHORITY).build();
-    await assert.rejects(session.runTurn("one"), (e: unknown) => e instanceof HearthError && e.code === ErrorCode.JournalUnavailable && /database is locked/.test(e.message));
+    const session = new AgentSessionBuilder()
+      .model(scripted([{ text: ["a"] }, { text: ["b"] }]))
+      .memory(faulty)
+      .authorityInputs(AUTHORITY)
+      .build();
+    await assert.rejects(
+      session.runTurn("one"),
+      (e: unknown) => e instanceof HearthError && e.code === ErrorCode.JournalUnavailable && /database is locked/.test(e.message),
+    );
     await assert.rejects(session.runTurn("two"), /rebuild the session from its journal/);
   });
 
@@ -107,7 +149,10 @@ describe("tool call/result batches", () => {
     void builder(twoRounds(1), [tool], memory).builder.build().runTurn("go");
     await new Promise((r) => setTimeout(r, 10));
     memory.reconcileAfterCrash();
-    assert.deepEqual([...memory.ledger.values()].map((e) => e.status), ["outcome_unknown"]);
+    assert.deepEqual(
+      [...memory.ledger.values()].map((e) => e.status),
+      ["outcome_unknown"],
+    );
     assert.deepEqual(memory.history, [], "no partial batch reached history");
   });
 
@@ -118,7 +163,11 @@ describe("tool call/result batches", () => {
     const gated = new CounterTool({ name: "write_file", requiresApproval: true });
     const model = new FnModel(async (_r, _c, round) => {
       if (round === 0) {
-        const toolCalls = [{ name: "write_file", arguments: { by: 1 } }, { name: "invented", arguments: {} }, { name: "write_file", arguments: { by: "x" } }];
+        const toolCalls = [
+          { name: "write_file", arguments: { by: 1 } },
+          { name: "invented", arguments: {} },
+          { name: "write_file", arguments: { by: "x" } },
+        ];
         return { text: "", reasoning: "", toolCalls, stopReason: "tool_calls" };
       }
       if (round === 1) throw new Error("provider hung up");
@@ -135,7 +184,10 @@ describe("tool call/result batches", () => {
     const next = await session.runTurn("second");
     assert.equal(next.status, "completed");
     assert.deepEqual(model.requests.at(-1)!.messages, [{ role: "user", text: "second" }], "the next turn sees only its own user message");
-    assert.deepEqual(memory.history.map((m) => m.role), ["user", "assistant"]);
+    assert.deepEqual(
+      memory.history.map((m) => m.role),
+      ["user", "assistant"],
+    );
   });
 
   it("a denied batch after an effectful one rolls back to the effectful checkpoint (spec 000 #10, issue 11 item 1)", async () => {
@@ -143,23 +195,34 @@ describe("tool call/result batches", () => {
     const gated = new CounterTool({ name: "write_file", requiresApproval: true });
     const model = new FnModel(async (_r, _c, round) => {
       if (round === 0) return { text: "", reasoning: "", toolCalls: [{ name: "counter", arguments: { by: 1 } }], stopReason: "tool_calls" };
-      if (round === 1) return { text: "", reasoning: "", toolCalls: [{ name: "write_file", arguments: { by: 2 } }], stopReason: "tool_calls" };
+      if (round === 1)
+        return { text: "", reasoning: "", toolCalls: [{ name: "write_file", arguments: { by: 2 } }], stopReason: "tool_calls" };
       throw new Error("provider hung up");
     });
     const { memory, builder: b } = builder(model, [counter, gated]);
     const out = await b.build().runTurn("go");
     assert.equal(out.status === "failed" && out.failure.kind, "model_failed");
-    assert.deepEqual(memory.history.map((m) => m.role), ["user", "assistant", "tool"], "the effectful batch stays; the denied one rolls back");
+    assert.deepEqual(
+      memory.history.map((m) => m.role),
+      ["user", "assistant", "tool"],
+      "the effectful batch stays; the denied one rolls back",
+    );
     assert.deepEqual(out.messages, memory.history);
     assert.equal(memory.history[1]!.role === "assistant" && memory.history[1]!.toolCalls[0]!.name, "counter");
   });
 
   it("a completed turn commits its effect-free batches with the answer (spec 000 #6 #7, issue 11 item 1)", async () => {
     const gated = new CounterTool({ name: "write_file", requiresApproval: true });
-    const { memory, builder: b } = builder(scripted([{ toolCalls: [{ name: "write_file", arguments: { by: 1 } }] }, { text: ["could not write"] }]), [gated]);
+    const { memory, builder: b } = builder(
+      scripted([{ toolCalls: [{ name: "write_file", arguments: { by: 1 } }] }, { text: ["could not write"] }]),
+      [gated],
+    );
     const out = await b.build().runTurn("go");
     assert.equal(out.status, "completed");
-    assert.deepEqual(memory.history.map((m) => m.role), ["user", "assistant", "tool", "assistant"]);
+    assert.deepEqual(
+      memory.history.map((m) => m.role),
+      ["user", "assistant", "tool", "assistant"],
+    );
     assert.match(memory.history[2]!.role === "tool" ? memory.history[2]!.output : "", /^denied: /);
     assertStructurallyComplete(memory.history);
   });
@@ -168,77 +231,111 @@ describe("tool call/result batches", () => {
     // Each call is, at random, approval-free (runs), approval-gated (denied by default), unknown, or
     // malformed; the model errors at a random round. Committed history must be the prefix up to the
     // last batch that dispatched something, and nothing at all when nothing was dispatched.
-    await fc.assert(fc.asyncProperty(
-      fc.array(fc.array(fc.constantFrom("run", "denied", "unknown", "malformed"), { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 4 }),
-      async (rounds) => {
-        const free = new CounterTool();
-        const gated = new CounterTool({ name: "write_file", requiresApproval: true });
-        const model = new FnModel(async (_r, _c, round) => {
-          const kinds = rounds[round];
-          if (!kinds) throw new Error("provider hung up");
-          return {
-            text: "", reasoning: "", stopReason: "tool_calls",
-            // Every refused call differs from the others, so no loop guard for repeated failures applies.
-            toolCalls: kinds.map((k, i) => k === "run" ? { name: "counter", arguments: { by: 1 } }
-              : k === "denied" ? { name: "write_file", arguments: { by: round * 3 + i + 1 } }
-              : k === "unknown" ? { name: `invented_${round}_${i}`, arguments: {} }
-              : { name: "counter", arguments: [round, i] }),
-          };
-        });
-        const { memory, builder: b } = builder(model, [free, gated]);
-        // The failure under test is the provider's: the loop guard must not stop repeated refusals first.
-        const session = b.repeatedFailureLimit(1000).build();
-        const out = await session.runTurn("go");
-        assert.equal(out.status, "failed");
-        const lastEffectful = rounds.findLastIndex((kinds) => kinds.includes("run"));
-        const expectedBatches = rounds.slice(0, lastEffectful + 1);
-        const expectedLength = lastEffectful < 0 ? 0 : 1 + expectedBatches.reduce((n, kinds) => n + 1 + kinds.length, 0);
-        assert.equal(memory.history.length, expectedLength);
-        assert.deepEqual(session.history(), memory.history);
-        assertStructurallyComplete(memory.history);
-        assert.equal(free.effects.length, rounds.flat().filter((k) => k === "run").length, "every approval-free call ran");
-      },
-    ), { numRuns: 100 });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.array(fc.constantFrom("run", "denied", "unknown", "malformed"), { minLength: 1, maxLength: 3 }), {
+          minLength: 1,
+          maxLength: 4,
+        }),
+        async (rounds) => {
+          const free = new CounterTool();
+          const gated = new CounterTool({ name: "write_file", requiresApproval: true });
+          const model = new FnModel(async (_r, _c, round) => {
+            const kinds = rounds[round];
+            if (!kinds) throw new Error("provider hung up");
+            return {
+              text: "",
+              reasoning: "",
+              stopReason: "tool_calls",
+              // Every refused call differs from the others, so no loop guard for repeated failures applies.
+              toolCalls: kinds.map((k, i) =>
+                k === "run"
+                  ? { name: "counter", arguments: { by: 1 } }
+                  : k === "denied"
+                    ? { name: "write_file", arguments: { by: round * 3 + i + 1 } }
+                    : k === "unknown"
+                      ? { name: `invented_${round}_${i}`, arguments: {} }
+                      : { name: "counter", arguments: [round, i] },
+              ),
+            };
+          });
+          const { memory, builder: b } = builder(model, [free, gated]);
+          // The failure under test is the provider's: the loop guard must not stop repeated refusals first.
+          const session = b.repeatedFailureLimit(1000).build();
+          const out = await session.runTurn("go");
+          assert.equal(out.status, "failed");
+          const lastEffectful = rounds.findLastIndex((kinds) => kinds.includes("run"));
+          const expectedBatches = rounds.slice(0, lastEffectful + 1);
+          const expectedLength = lastEffectful < 0 ? 0 : 1 + expectedBatches.reduce((n, kinds) => n + 1 + kinds.length, 0);
+          assert.equal(memory.history.length, expectedLength);
+          assert.deepEqual(session.history(), memory.history);
+          assertStructurallyComplete(memory.history);
+          assert.equal(free.effects.length, rounds.flat().filter((k) => k === "run").length, "every approval-free call ran");
+        },
+      ),
+      { numRuns: 100 },
+    );
   });
 
   it("rolls back or checkpoints correctly at any failure point (spec 000 #6 #10 #18, property)", async () => {
     // One failure is injected at a random point: a journal step, a tool fault, a sink failure or a
     // cancellation at the n-th presentation event. Whatever the point, history is structurally
     // complete; nothing is committed unless a call was dispatched; every effect has a ledger row.
-    await fc.assert(fc.asyncProperty(
-      fc.integer({ min: 1, max: 4 }),
-      fc.integer({ min: 0, max: 14 }),
-      fc.constantFrom("memory", "tool", "sink", "cancel"),
-      async (calls, failAt, where) => {
-        const memory = new InMemoryAgentMemory();
-        let step = 0;
-        const trip = (kind: string) => where === kind && step++ === failAt;
-        const faulty: AgentMemory = {
-          beginTurn: (s) => memory.beginTurn(s),
-          checkpoint: async (t, m) => { if (trip("memory")) throw new Error("journal busy"); return memory.checkpoint(t, m); },
-          closeTurn: (t, c) => memory.closeTurn(t, c),
-          recordPrepared: async (c) => { if (trip("memory")) throw new Error("journal busy"); return memory.recordPrepared(c); },
-          recordDispatched: async (id) => { if (trip("memory")) throw new Error("journal busy"); return memory.recordDispatched(id); },
-          recordSettled: async (id, s) => { if (trip("memory")) throw new Error("journal busy"); return memory.recordSettled(id, s); },
-        };
-        const ac = new AbortController();
-        const tool = new CounterTool({ hold: async () => { if (trip("tool")) throw new Error("boom"); } });
-        const onEvent = () => {
-          if (trip("sink")) throw new Error("sink gone");
-          if (where === "cancel" && step++ === failAt) ac.abort();
-        };
-        const session = new AgentSessionBuilder().model(twoRounds(calls)).tools([tool]).memory(faulty).authorityInputs(AUTHORITY).build();
-        const out = await session.runTurn("go", { signal: ac.signal, onEvent });
-        const dispatched = [...memory.ledger.values()].filter((e) => e.status !== "prepared" && e.reason !== "cancelled before dispatch").length;
-        assertStructurallyComplete(memory.history);
-        assert.deepEqual(session.history(), memory.history);
-        assert.equal(memory.turns.size, 1);
-        assert.ok([...memory.turns.values()][0]!.close, "the turn was closed");
-        if (out.status === "completed") assert.equal(memory.history.length, 3 + calls);
-        else if (dispatched === 0) assert.deepEqual(memory.history, []);
-        else assert.equal(memory.history.length, 2 + calls, "user, assistant and one result per call");
-        assert.equal(tool.effects.length, dispatched, "every effect has a dispatched ledger row");
-      },
-    ), { numRuns: 200 });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 4 }),
+        fc.integer({ min: 0, max: 14 }),
+        fc.constantFrom("memory", "tool", "sink", "cancel"),
+        async (calls, failAt, where) => {
+          const memory = new InMemoryAgentMemory();
+          let step = 0;
+          const trip = (kind: string) => where === kind && step++ === failAt;
+          const faulty: AgentMemory = {
+            beginTurn: (s) => memory.beginTurn(s),
+            checkpoint: async (t, m) => {
+              if (trip("memory")) throw new Error("journal busy");
+              return memory.checkpoint(t, m);
+            },
+            closeTurn: (t, c) => memory.closeTurn(t, c),
+            recordPrepared: async (c) => {
+              if (trip("memory")) throw new Error("journal busy");
+              return memory.recordPrepared(c);
+            },
+            recordDispatched: async (id) => {
+              if (trip("memory")) throw new Error("journal busy");
+              return memory.recordDispatched(id);
+            },
+            recordSettled: async (id, s) => {
+              if (trip("memory")) throw new Error("journal busy");
+              return memory.recordSettled(id, s);
+            },
+          };
+          const ac = new AbortController();
+          const tool = new CounterTool({
+            hold: async () => {
+              if (trip("tool")) throw new Error("boom");
+            },
+          });
+          const onEvent = () => {
+            if (trip("sink")) throw new Error("sink gone");
+            if (where === "cancel" && step++ === failAt) ac.abort();
+          };
+          const session = new AgentSessionBuilder().model(twoRounds(calls)).tools([tool]).memory(faulty).authorityInputs(AUTHORITY).build();
+          const out = await session.runTurn("go", { signal: ac.signal, onEvent });
+          const dispatched = [...memory.ledger.values()].filter(
+            (e) => e.status !== "prepared" && e.reason !== "cancelled before dispatch",
+          ).length;
+          assertStructurallyComplete(memory.history);
+          assert.deepEqual(session.history(), memory.history);
+          assert.equal(memory.turns.size, 1);
+          assert.ok([...memory.turns.values()][0]!.close, "the turn was closed");
+          if (out.status === "completed") assert.equal(memory.history.length, 3 + calls);
+          else if (dispatched === 0) assert.deepEqual(memory.history, []);
+          else assert.equal(memory.history.length, 2 + calls, "user, assistant and one result per call");
+          assert.equal(tool.effects.length, dispatched, "every effect has a dispatched ledger row");
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 });

@@ -9,19 +9,34 @@ import { assertStructurallyComplete, AUTHORITY, builder, collect, CounterTool, d
 describe("agent turn loop", () => {
   it("runs a multi-round turn and commits user, calls, results and answer in order (spec 000 #6 #7)", async () => {
     const counter = new CounterTool();
-    const { memory, builder: b } = builder(scripted([
-      { text: ["I will ", "count."], toolCalls: [{ name: "counter", arguments: { by: 2 } }, { name: "counter", arguments: { by: 3 } }] },
-      { text: ["Done: 5."] },
-    ]), [counter]);
+    const { memory, builder: b } = builder(
+      scripted([
+        {
+          text: ["I will ", "count."],
+          toolCalls: [
+            { name: "counter", arguments: { by: 2 } },
+            { name: "counter", arguments: { by: 3 } },
+          ],
+        },
+        { text: ["Done: 5."] },
+      ]),
+      [counter],
+    );
     const session = b.build();
     const out = await session.runTurn("count to five");
     assert.equal(out.status, "completed");
-    assert.deepEqual(out.messages.map((m) => m.role), ["user", "assistant", "tool", "tool", "assistant"]);
+    assert.deepEqual(
+      out.messages.map((m) => m.role),
+      ["user", "assistant", "tool", "tool", "assistant"],
+    );
     assert.equal(counter.value, 5);
     assert.deepEqual(memory.history, out.messages);
     assert.deepEqual(session.history(), out.messages);
     assertStructurallyComplete(memory.history);
-    assert.deepEqual([...memory.ledger.values()].map((e) => e.status), ["succeeded", "succeeded"]);
+    assert.deepEqual(
+      [...memory.ledger.values()].map((e) => e.status),
+      ["succeeded", "succeeded"],
+    );
   });
 
   it("refuses a second turn while one runs: one step at a time (spec 000 #2)", async () => {
@@ -86,10 +101,18 @@ describe("agent turn loop", () => {
   it("mints UUIDv7 call ids and ignores provider ids (spec 000 #4)", async () => {
     const providerId = uuidv7();
     const counter = new CounterTool();
-    const { memory, builder: b } = builder(scripted([
-      { toolCalls: [{ name: "counter", arguments: { by: 1 }, id: providerId }, { name: "counter", arguments: { by: 1 }, id: providerId }] },
-      { text: ["ok"] },
-    ]), [counter]);
+    const { memory, builder: b } = builder(
+      scripted([
+        {
+          toolCalls: [
+            { name: "counter", arguments: { by: 1 }, id: providerId },
+            { name: "counter", arguments: { by: 1 }, id: providerId },
+          ],
+        },
+        { text: ["ok"] },
+      ]),
+      [counter],
+    );
     await b.build().runTurn("go");
     const calls = memory.history.flatMap((m) => (m.role === "assistant" ? m.toolCalls : []));
     assert.equal(calls.length, 2);
@@ -102,10 +125,30 @@ describe("agent turn loop", () => {
 
   it("never reuses an id already in the resumed history (spec 000 #4)", async () => {
     const counter = new CounterTool();
-    const first = builder(scripted([{ toolCalls: [{ name: "counter", arguments: { by: 1 } }] }, { text: ["one"] }, { toolCalls: [{ name: "counter", arguments: { by: 1 } }] }, { text: ["two"] }]), [counter]);
+    const first = builder(
+      scripted([
+        { toolCalls: [{ name: "counter", arguments: { by: 1 } }] },
+        { text: ["one"] },
+        { toolCalls: [{ name: "counter", arguments: { by: 1 } }] },
+        { text: ["two"] },
+      ]),
+      [counter],
+    );
     await first.builder.build().runTurn("a");
-    const resumed = new AgentSessionBuilder().model(scripted([{ toolCalls: [{ name: "counter", arguments: { by: 1 } }] }, { text: ["one"] }, { toolCalls: [{ name: "counter", arguments: { by: 1 } }] }, { text: ["two"] }]))
-      .tools([counter]).memory(first.memory).authorityInputs(AUTHORITY).history(first.memory.history).build();
+    const resumed = new AgentSessionBuilder()
+      .model(
+        scripted([
+          { toolCalls: [{ name: "counter", arguments: { by: 1 } }] },
+          { text: ["one"] },
+          { toolCalls: [{ name: "counter", arguments: { by: 1 } }] },
+          { text: ["two"] },
+        ]),
+      )
+      .tools([counter])
+      .memory(first.memory)
+      .authorityInputs(AUTHORITY)
+      .history(first.memory.history)
+      .build();
     await resumed.runTurn("b");
     assertStructurallyComplete(first.memory.history);
     assert.equal(first.memory.history.length, 8);
@@ -119,17 +162,51 @@ describe("agent turn loop", () => {
     const b = () => builder(scripted([{ text: ["x"] }]), [counter]).builder;
     assert.throws(() => b().history([call, result, call, result]).build(), /appears twice/);
     const foreign = { ...call, toolCalls: [{ callId: "call_1", name: "counter", arguments: {} }] };
-    assert.throws(() => b().history([foreign, { ...result, callId: "call_1" }]).build(), /not a kernel-minted UUIDv7/);
+    assert.throws(
+      () =>
+        b()
+          .history([foreign, { ...result, callId: "call_1" }])
+          .build(),
+      /not a kernel-minted UUIDv7/,
+    );
   });
 
   it("refuses a resumed history with a dangling call or a result out of order (spec 000 #7)", () => {
     const counter = new CounterTool();
     const [a, c] = [uuidv7(), uuidv7()];
-    const call = { role: "assistant" as const, text: "", toolCalls: [{ callId: a, name: "counter", arguments: {} }, { callId: c, name: "counter", arguments: {} }] };
+    const call = {
+      role: "assistant" as const,
+      text: "",
+      toolCalls: [
+        { callId: a, name: "counter", arguments: {} },
+        { callId: c, name: "counter", arguments: {} },
+      ],
+    };
     const b = () => builder(scripted([{ text: ["x"] }]), [counter]).builder;
-    assert.throws(() => b().history([call, { role: "tool", callId: a, name: "counter", ok: true, output: "" }]).build(), /has no result/);
-    assert.throws(() => b().history([call, { role: "tool", callId: c, name: "counter", ok: true, output: "" }]).build(), /was due/);
-    assert.throws(() => b().history([{ role: "user", text: "x" }, { role: "system", text: "late" }]).build(), /system message after the start/);
+    assert.throws(
+      () =>
+        b()
+          .history([call, { role: "tool", callId: a, name: "counter", ok: true, output: "" }])
+          .build(),
+      /has no result/,
+    );
+    assert.throws(
+      () =>
+        b()
+          .history([call, { role: "tool", callId: c, name: "counter", ok: true, output: "" }])
+          .build(),
+      /was due/,
+    );
+    assert.throws(
+      () =>
+        b()
+          .history([
+            { role: "user", text: "x" },
+            { role: "system", text: "late" },
+          ])
+          .build(),
+      /system message after the start/,
+    );
   });
 
   it("forgets ids minted by a batch that failed before any effect (spec 000 #4 #10)", async () => {
@@ -137,10 +214,12 @@ describe("agent turn loop", () => {
     // its ids are forgotten, so a resumed history may carry them without a reuse error.
     const ids: string[] = [];
     const session = builder(scripted([{ toolCalls: [{ name: "nope", arguments: {} }] }]), [new CounterTool()]).builder.build();
-    const out = await session.runTurn("go", { onEvent: (e) => {
-      if (e.type === "tool_call") ids.push(e.call.callId);
-      if (e.type === "tool_result") throw new Error("sink gone");
-    } });
+    const out = await session.runTurn("go", {
+      onEvent: (e) => {
+        if (e.type === "tool_call") ids.push(e.call.callId);
+        if (e.type === "tool_result") throw new Error("sink gone");
+      },
+    });
     assert.equal(out.status === "failed" && out.failure.kind, "sink_failed");
     assert.deepEqual(session.history(), []);
     const registry = (session as unknown as { p: { ids: { has(id: string): boolean } } }).p.ids;

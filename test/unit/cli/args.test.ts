@@ -15,6 +15,12 @@ it("reads flags with values (both --x v and --x=v), switches, positionals and wh
 });
 
 it("refuses an unknown flag and a flag without its value, naming the flag and the help", () => {
-  assert.throws(() => parseArgs(["--bogus"], SPEC, "exec"), (e: Error) => e instanceof UsageError && /unknown option --bogus for `hearth exec`.*hearth exec --help/.test(e.message));
-  assert.throws(() => parseArgs(["--workspace"], SPEC, "exec"), (e: Error) => e instanceof UsageError && /option --workspace needs a value/.test(e.message));
+  assert.throws(
+    () => parseArgs(["--bogus"], SPEC, "exec"),
+    (e: Error) => e instanceof UsageError && /unknown option --bogus for `hearth exec`.*hearth exec --help/.test(e.message),
+  );
+  assert.throws(
+    () => parseArgs(["--workspace"], SPEC, "exec"),
+    (e: Error) => e instanceof UsageError && /option --workspace needs a value/.test(e.message),
+  );
 });

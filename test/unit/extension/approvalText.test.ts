@@ -9,18 +9,25 @@ import { serverRequests } from "../../../shared/protocol/index.js";
 
 const request = (name: string, args: Record<string, unknown>, preview: unknown) =>
   serverRequests["approval/request"].params.parse({
-    sessionId: "s", runId: "r", call: { callId: "c", name, arguments: args }, inputHash: "h", effectClass: "idempotent_write", preview,
+    sessionId: "s",
+    runId: "r",
+    call: { callId: "c", name, arguments: args },
+    inputHash: "h",
+    effectClass: "idempotent_write",
+    preview,
   });
 
 describe("approval text", () => {
   it("a reason is single-line, bounded and kept non-empty for any input (spec 000 #8)", () => {
-    fc.assert(fc.property(fc.string({ unit: "grapheme-composite", maxLength: 600 }), (text) => {
-      const line = singleLine(text);
-      assert.ok(!/[\r\n\u2028\u2029]/.test(line), `no line break in ${JSON.stringify(line)}`);
-      assert.ok(line.length <= 240);
-      if (text.trim()) assert.ok(line.length > 0);
-      assert.ok(serverRequests["approval/request"].result.safeParse({ decision: "deny", reason: line || "deny" }).success);
-    }));
+    fc.assert(
+      fc.property(fc.string({ unit: "grapheme-composite", maxLength: 600 }), (text) => {
+        const line = singleLine(text);
+        assert.ok(!/[\r\n\u2028\u2029]/.test(line), `no line break in ${JSON.stringify(line)}`);
+        assert.ok(line.length <= 240);
+        if (text.trim()) assert.ok(line.length > 0);
+        assert.ok(serverRequests["approval/request"].result.safeParse({ decision: "deny", reason: line || "deny" }).success);
+      }),
+    );
   });
 
   it("the card shows exactly what the call will do: the command with its folder, the URL (spec 000 #8: the person sees what they approve)", () => {

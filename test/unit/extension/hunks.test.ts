@@ -13,7 +13,11 @@ function rebuild(current: string, hunks: Hunk[]): string[] {
   let at = 0;
   for (const h of hunks) {
     out.push(...lines.slice(at, h.start));
-    assert.deepEqual(lines.slice(h.start, h.start + h.removed.length), h.removed, "a hunk's removed lines are the file's lines at its start");
+    assert.deepEqual(
+      lines.slice(h.start, h.start + h.removed.length),
+      h.removed,
+      "a hunk's removed lines are the file's lines at its start",
+    );
     out.push(...h.added);
     at = h.start + h.removed.length;
   }
@@ -61,15 +65,23 @@ describe("proposal hunks (issue 14: the in-file view of an edit proposal)", () =
   });
 
   it("for any two texts, the hunks are in file order, do not overlap, and rebuild the proposal's lines", () => {
-    const text = fc.array(fc.constantFrom("a", "b", "c", "", "d e"), { maxLength: 12 }).chain((lines) =>
-      fc.constantFrom("\n", "\r\n").chain((eol) => fc.boolean().map((final) => lines.join(eol) + (final && lines.length ? eol : ""))));
-    fc.assert(fc.property(text, text, (current, proposed) => {
-      const hunks = proposalHunks(current, proposed);
-      for (let i = 1; i < hunks.length; i++) {
-        const previousEnd = hunks[i - 1]!.start + hunks[i - 1]!.removed.length;
-        assert.ok(hunks[i]!.start > previousEnd, "hunks are separated by at least one unchanged line");
-      }
-      assert.deepEqual(rebuild(current, hunks), splitLines(proposed).map((l) => l.replace(/\r?\n$/, "")));
-    }));
+    const text = fc
+      .array(fc.constantFrom("a", "b", "c", "", "d e"), { maxLength: 12 })
+      .chain((lines) =>
+        fc.constantFrom("\n", "\r\n").chain((eol) => fc.boolean().map((final) => lines.join(eol) + (final && lines.length ? eol : ""))),
+      );
+    fc.assert(
+      fc.property(text, text, (current, proposed) => {
+        const hunks = proposalHunks(current, proposed);
+        for (let i = 1; i < hunks.length; i++) {
+          const previousEnd = hunks[i - 1]!.start + hunks[i - 1]!.removed.length;
+          assert.ok(hunks[i]!.start > previousEnd, "hunks are separated by at least one unchanged line");
+        }
+        assert.deepEqual(
+          rebuild(current, hunks),
+          splitLines(proposed).map((l) => l.replace(/\r?\n$/, "")),
+        );
+      }),
+    );
   });
 });

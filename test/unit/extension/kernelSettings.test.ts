@@ -13,11 +13,18 @@ it("defaults offer the file tools and shell, and leave threads, context and GPU 
 });
 
 it("each setting maps to its variable; zero means the kernel's own default", () => {
-  const env = kernelEnv(settings({
-    "hearth.inference.threads": 3, "hearth.inference.contextSize": 0, "hearth.inference.gpu": "off",
-    "hearth.kernel.idleSeconds": 120, "hearth.home": " /data/hearth ",
-    "hearth.tools.readsNeedApproval": true, "hearth.agent.maxRounds": 10, "hearth.agent.repeatedFailureLimit": 2,
-  }));
+  const env = kernelEnv(
+    settings({
+      "hearth.inference.threads": 3,
+      "hearth.inference.contextSize": 0,
+      "hearth.inference.gpu": "off",
+      "hearth.kernel.idleSeconds": 120,
+      "hearth.home": " /data/hearth ",
+      "hearth.tools.readsNeedApproval": true,
+      "hearth.agent.maxRounds": 10,
+      "hearth.agent.repeatedFailureLimit": 2,
+    }),
+  );
   assert.equal(env.HEARTH_APPROVE_READS, "1");
   assert.equal(env.HEARTH_MAX_ROUNDS, "10");
   assert.equal(env.HEARTH_REPEATED_FAILURE_LIMIT, "2");

@@ -36,10 +36,18 @@ describe("one answer per approval request (spec 000 #8)", () => {
   });
 
   it("a rejected hunk's reason names the file and lines; a typed-in file's reason says the text stays (issue 14)", async () => {
-    assert.equal(hunkRejectedReason("src/a.ts", { start: 2, removed: ["x", "y"], added: ["z"] }),
-      "the person rejected the hunk at src/a.ts lines 3-4 (-2 +1) in the editor; nothing was written; propose the change again without that hunk");
-    assert.match(typedWhilePendingReason("src/a.ts"), /changed src\/a\.ts in the editor while the proposal was pending; their text is kept and nothing was written/);
-    for (const reason of [hunkRejectedReason("p".repeat(300), { start: 0, removed: [], added: ["a"] }), typedWhilePendingReason("q".repeat(300))]) {
+    assert.equal(
+      hunkRejectedReason("src/a.ts", { start: 2, removed: ["x", "y"], added: ["z"] }),
+      "the person rejected the hunk at src/a.ts lines 3-4 (-2 +1) in the editor; nothing was written; propose the change again without that hunk",
+    );
+    assert.match(
+      typedWhilePendingReason("src/a.ts"),
+      /changed src\/a\.ts in the editor while the proposal was pending; their text is kept and nothing was written/,
+    );
+    for (const reason of [
+      hunkRejectedReason("p".repeat(300), { start: 0, removed: [], added: ["a"] }),
+      typedWhilePendingReason("q".repeat(300)),
+    ]) {
       const one = new OneAnswer(new AbortController().signal, () => undefined);
       one.settle({ decision: "deny", reason });
       assert.ok((await one.promise).reason.length <= 240);

@@ -19,12 +19,24 @@ test("saved KV state stays within its disk budget, evicting the least recently u
     assert.ok(store.find("m", "Qwen", [...toks(1), 7]), "a lookup marks a as recently used");
     await new Promise((r) => setTimeout(r, 5));
     await store.save({ sessionKey: "c", modelKey: "m", wrapper: "Qwen", tokens: toks(3) }, write(1000));
-    assert.deepEqual(store.entries().map((e) => e.sessionKey).sort(), ["a", "c"]);
+    assert.deepEqual(
+      store
+        .entries()
+        .map((e) => e.sessionKey)
+        .sort(),
+      ["a", "c"],
+    );
     assert.ok(store.totalBytes() <= 2500);
     assert.equal(fs.readdirSync(dir).length, 4, "evicted entries leave no files behind");
     // A newer state of the same session replaces the older one.
     await store.save({ sessionKey: "a", modelKey: "m", wrapper: "Qwen", tokens: [...toks(1), 5, 6] }, write(1000));
-    assert.deepEqual(store.entries().filter((e) => e.sessionKey === "a").map((e) => e.tokens.length), [34]);
+    assert.deepEqual(
+      store
+        .entries()
+        .filter((e) => e.sessionKey === "a")
+        .map((e) => e.tokens.length),
+      [34],
+    );
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

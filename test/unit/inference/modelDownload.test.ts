@@ -33,7 +33,14 @@ test("a cancelled download keeps its chunks and the next one fetches only what i
         if (p.receivedBytes >= body.length - 5 * MB) abort.abort();
       },
     });
-    await assert.rejects(first, (e: unknown) => e instanceof HearthError && e.code === ErrorCode.ModelUnavailable && (e.data as { cancelled?: boolean }).cancelled === true && /resumes/.test(e.message));
+    await assert.rejects(
+      first,
+      (e: unknown) =>
+        e instanceof HearthError &&
+        e.code === ErrorCode.ModelUnavailable &&
+        (e.data as { cancelled?: boolean }).cancelled === true &&
+        /resumes/.test(e.message),
+    );
     assert.ok(seen.length > 0 && seen.every((p) => p.totalBytes === body.length), "progress carries the total");
     assert.ok(seen.at(-1)!.bytesPerSecond > 0, "progress carries the speed");
     assert.equal(await downloadedModelPath(uri, modelsDir), null, "a cancelled download is not a model yet");
@@ -58,6 +65,12 @@ test("offline, a model download fails with an error that says what to do (issue 
   const server = await startModelFileServer(body);
   const url = server.url;
   await server.close(); // nothing listens on that port any more: the network is unreachable
-  await assert.rejects(downloadModel(`${url}/m-q8_0.gguf`, path.join(dir, "offline")),
-    (e: unknown) => e instanceof HearthError && e.code === ErrorCode.ModelUnavailable && /offline/.test(e.message) && /GGUF file you already have/.test(e.message));
+  await assert.rejects(
+    downloadModel(`${url}/m-q8_0.gguf`, path.join(dir, "offline")),
+    (e: unknown) =>
+      e instanceof HearthError &&
+      e.code === ErrorCode.ModelUnavailable &&
+      /offline/.test(e.message) &&
+      /GGUF file you already have/.test(e.message),
+  );
 });

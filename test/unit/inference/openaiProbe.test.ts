@@ -16,7 +16,12 @@ interface Behaviour {
 type Body = { stream?: boolean; tools?: unknown[]; chat_template_kwargs?: { enable_thinking?: boolean } };
 
 const servers: http.Server[] = [];
-after(() => { for (const s of servers) { s.closeAllConnections(); s.close(); } });
+after(() => {
+  for (const s of servers) {
+    s.closeAllConnections();
+    s.close();
+  }
+});
 
 /** A tiny chat-completions server whose template behaves as `b` says; it records every body. */
 async function serve(b: Behaviour): Promise<{ baseUrl: string; bodies: Body[] }> {
@@ -27,7 +32,11 @@ async function serve(b: Behaviour): Promise<{ baseUrl: string; bodies: Body[] }>
     req.on("end", () => {
       const body = JSON.parse(raw) as Body;
       bodies.push(body);
-      if (body.tools && b.tools === "reject") { res.writeHead(400); res.end("tools are not supported by this template"); return; }
+      if (body.tools && b.tools === "reject") {
+        res.writeHead(400);
+        res.end("tools are not supported by this template");
+        return;
+      }
       const thinking = b.thinking === "always" || (b.thinking === "toggle" && body.chat_template_kwargs?.enable_thinking !== false);
       const reasoning = thinking ? { reasoning_content: "Let me think." } : {};
       if (body.stream) {
@@ -36,9 +45,14 @@ async function serve(b: Behaviour): Promise<{ baseUrl: string; bodies: Body[] }>
         res.end("data: [DONE]\n\n");
         return;
       }
-      const message = body.tools && b.tools === "call"
-        ? { content: null, tool_calls: [{ id: "p1", type: "function", function: { name: "hearth_probe", arguments: "{}" } }], ...reasoning }
-        : { content: "OK", ...reasoning };
+      const message =
+        body.tools && b.tools === "call"
+          ? {
+              content: null,
+              tool_calls: [{ id: "p1", type: "function", function: { name: "hearth_probe", arguments: "{}" } }],
+              ...reasoning,
+            }
+          : { content: "OK", ...reasoning };
       res.writeHead(200, { "content-type": "application/json" });
       res.end(JSON.stringify({ choices: [{ message, finish_reason: "stop" }] }));
     });
@@ -69,7 +83,10 @@ describe("openai capability probe", () => {
     for (const tools of ["ignore", "reject"] as const) {
       const model = await connect((await serve({ tools, thinking: "never" })).baseUrl);
       assert.equal(model.capabilities.toolCalls, "disproven", tools);
-      assert.throws(() => builder(model, [new CounterTool()]).builder.build(), /tools need a model whose tool calls are proven \(this model's are disproven\).*build the session without tools/);
+      assert.throws(
+        () => builder(model, [new CounterTool()]).builder.build(),
+        /tools need a model whose tool calls are proven \(this model's are disproven\).*build the session without tools/,
+      );
     }
   });
 
@@ -81,10 +98,17 @@ describe("openai capability probe", () => {
     const { baseUrl, bodies } = await serve({ tools: "call", thinking: "toggle" });
     const model = await connect(baseUrl);
     assert.equal(model.capabilities.thinkingToggle, "proven");
-    const round = (thinking?: "on" | "off" | "auto") => model.generate({
-      sessionKey: "s", messages: [{ role: "user", text: "hi" }], tools: [], signal: new AbortController().signal,
-      options: thinking ? { thinking } : {},
-    }, () => undefined);
+    const round = (thinking?: "on" | "off" | "auto") =>
+      model.generate(
+        {
+          sessionKey: "s",
+          messages: [{ role: "user", text: "hi" }],
+          tools: [],
+          signal: new AbortController().signal,
+          options: thinking ? { thinking } : {},
+        },
+        () => undefined,
+      );
     await round("off");
     assert.deepEqual(bodies.at(-1)!.chat_template_kwargs, { enable_thinking: false });
     await round("on");

@@ -28,7 +28,10 @@ export function openFixture(file = journalFile(), ownerId = OWNER): Fixture {
   const scope: KernelScope = { ownerId, workspace: "/ws", bootEpoch: uuidv7() };
   const control = new ControlPlane(journal, scope);
   const f: Fixture = {
-    file, journal, control, scope,
+    file,
+    journal,
+    control,
+    scope,
     restart() {
       journal.close();
       const next = openFixture(file, ownerId);

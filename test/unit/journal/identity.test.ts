@@ -4,9 +4,16 @@ import { describe, it } from "node:test";
 import { ErrorCode, HearthError } from "../../../shared/errors.js";
 import { isUuidv7 } from "../../../shared/ids.js";
 import {
-  ADAPTER_CAPABILITY_MATRIX, CAPABILITY_KEYS, adapterDeclaration, resolveAdapterWithinBoundary,
+  ADAPTER_CAPABILITY_MATRIX,
+  CAPABILITY_KEYS,
+  adapterDeclaration,
+  resolveAdapterWithinBoundary,
 } from "../../../sidecar/kernel/control/adapterCapabilities.js";
-import { assertAdapterAttemptResultContract, assertAdapterBindingContract, compatibilityHash } from "../../../sidecar/kernel/control/bindingContract.js";
+import {
+  assertAdapterAttemptResultContract,
+  assertAdapterBindingContract,
+  compatibilityHash,
+} from "../../../sidecar/kernel/control/bindingContract.js";
 import { LEAF_RESTRICTED_TOOLS, projectToolsForRole } from "../../../sidecar/kernel/control/roles.js";
 import { CLIENT, count, openFixture, runningRun } from "./fixture.js";
 
@@ -22,8 +29,14 @@ describe("kernel ids and adapter-native ids are separate namespaces (spec 004 id
   });
 
   it("assertAdapterBindingContract rejects an adapter that returns a kernel session id as its native id", () => {
-    assert.throws(() => assertAdapterBindingContract({ sessionId: "s1", bindingId: "b1", adapterNativeSessionId: "s1" }), isCode(ErrorCode.Refused));
-    assert.throws(() => assertAdapterBindingContract({ sessionId: "s1", bindingId: "b1", adapterNativeSessionId: "r1" }, ["r1"]), isCode(ErrorCode.Refused));
+    assert.throws(
+      () => assertAdapterBindingContract({ sessionId: "s1", bindingId: "b1", adapterNativeSessionId: "s1" }),
+      isCode(ErrorCode.Refused),
+    );
+    assert.throws(
+      () => assertAdapterBindingContract({ sessionId: "s1", bindingId: "b1", adapterNativeSessionId: "r1" }, ["r1"]),
+      isCode(ErrorCode.Refused),
+    );
     assertAdapterBindingContract({ sessionId: "s1", bindingId: "b1", adapterNativeSessionId: "native-9" });
   });
 
@@ -61,7 +74,13 @@ describe("kernel ids and adapter-native ids are separate namespaces (spec 004 id
   });
 
   it("compatibility hashes include cwd and system prompt and strip request-scoped env", () => {
-    const base = { profileGeneration: 1, kernelPolicyVersion: 1, workingDirectory: "/ws", systemPrompt: "p", toolServers: [{ name: "s", command: "c", env: { A: "1" } }] };
+    const base = {
+      profileGeneration: 1,
+      kernelPolicyVersion: 1,
+      workingDirectory: "/ws",
+      systemPrompt: "p",
+      toolServers: [{ name: "s", command: "c", env: { A: "1" } }],
+    };
     const h = compatibilityHash(base);
     assert.equal(compatibilityHash({ ...base, toolServers: [{ name: "s", command: "c", env: { A: "1", HEARTH_REQUEST_ID: "9" } }] }), h);
     assert.notEqual(compatibilityHash({ ...base, workingDirectory: "/other" }), h);
@@ -150,7 +169,10 @@ describe("adapter capabilities and credential scope are explicit (spec 004)", ()
 describe("execution role owns agent-management authority (spec 004)", () => {
   it("leaf tool projection omits agent creation and continuation tools", () => {
     const tools = [...LEAF_RESTRICTED_TOOLS, "read_file", "write_file"].map((name) => ({ name }));
-    assert.deepEqual(projectToolsForRole("leaf", tools).map((t) => t.name), ["read_file", "write_file"]);
+    assert.deepEqual(
+      projectToolsForRole("leaf", tools).map((t) => t.name),
+      ["read_file", "write_file"],
+    );
     assert.equal(projectToolsForRole("coordinator", tools).length, tools.length);
   });
 
@@ -158,7 +180,11 @@ describe("execution role owns agent-management authority (spec 004)", () => {
     const f = openFixture();
     const { runId, attemptId } = runningRun(f, { role: "leaf" });
     for (const tool of LEAF_RESTRICTED_TOOLS) {
-      assert.throws(() => f.control.prepareInvocation({ runId, attemptId, callId: tool, tool, input: {}, manifestDigest: "m", effectClass: "network" }), isCode(ErrorCode.Refused), tool);
+      assert.throws(
+        () => f.control.prepareInvocation({ runId, attemptId, callId: tool, tool, input: {}, manifestDigest: "m", effectClass: "network" }),
+        isCode(ErrorCode.Refused),
+        tool,
+      );
     }
     assert.equal(count(f.journal, `SELECT COUNT(*) AS n FROM tool_invocations`), 0);
     f.close();
@@ -169,7 +195,10 @@ describe("execution role owns agent-management authority (spec 004)", () => {
     const { sessionId } = f.control.createSession({ model: "scripted:x" });
     const task = f.control.createDelegation({ parentSessionId: sessionId, title: "t", prompt: "do it", model: "scripted:x" }, CLIENT);
     assert.equal(f.control.history(task.sessionId).session.role, "leaf");
-    assert.throws(() => f.control.createDelegation({ parentSessionId: task.sessionId, title: "t2", prompt: "p", model: "scripted:x" }, CLIENT), isCode(ErrorCode.Refused));
+    assert.throws(
+      () => f.control.createDelegation({ parentSessionId: task.sessionId, title: "t2", prompt: "p", model: "scripted:x" }, CLIENT),
+      isCode(ErrorCode.Refused),
+    );
     f.close();
   });
 });
@@ -183,7 +212,19 @@ describe("authority (spec 004)", () => {
     assert.throws(() => g.control.history(sessionId), isCode(ErrorCode.Refused));
     assert.throws(() => g.control.admitRun(sessionId, "x", CLIENT), isCode(ErrorCode.Refused));
     assert.throws(() => g.control.requestCancel(runId), isCode(ErrorCode.Refused));
-    assert.throws(() => g.control.prepareInvocation({ runId, attemptId, callId: "c", tool: "read_file", input: {}, manifestDigest: "m", effectClass: "read" }), isCode(ErrorCode.Refused));
+    assert.throws(
+      () =>
+        g.control.prepareInvocation({
+          runId,
+          attemptId,
+          callId: "c",
+          tool: "read_file",
+          input: {},
+          manifestDigest: "m",
+          effectClass: "read",
+        }),
+      isCode(ErrorCode.Refused),
+    );
     assert.deepEqual(g.control.listSessions(), []);
     g.close();
   });
@@ -196,12 +237,22 @@ describe("workstream identity is the reusable task-work boundary (spec 004)", ()
     const first = f.control.workstreamSession(ws, "scripted:x");
     assert.equal(first.created, true);
     assert.deepEqual(f.control.workstreamSession(ws), { sessionId: first.sessionId, created: false });
-    const task = f.control.createDelegation({ parentSessionId: first.sessionId, title: "t", prompt: "p", model: "scripted:x", workstreamId: ws }, CLIENT);
+    const task = f.control.createDelegation(
+      { parentSessionId: first.sessionId, title: "t", prompt: "p", model: "scripted:x", workstreamId: ws },
+      CLIENT,
+    );
     const art = f.control.recordArtifact({ sessionId: task.sessionId, runId: task.runId, kind: "plan", title: "plan", body: { steps: 1 } });
     assert.ok(isUuidv7(art));
     f = f.restart();
     assert.deepEqual(f.control.workstreamSession(ws), { sessionId: first.sessionId, created: false }, "reuse survives restart");
-    assert.equal(count(f.journal, `SELECT COUNT(*) AS n FROM artifacts a JOIN delegations d ON d.child_session_id = a.session_id WHERE d.workstream_id = ?`, ws), 1);
+    assert.equal(
+      count(
+        f.journal,
+        `SELECT COUNT(*) AS n FROM artifacts a JOIN delegations d ON d.child_session_id = a.session_id WHERE d.workstream_id = ?`,
+        ws,
+      ),
+      1,
+    );
     f.close();
   });
 });

@@ -8,11 +8,20 @@ import { CLIENT, count, openFixture, runningRun, type Fixture } from "./fixture.
 const isCode = (code: number) => (e: unknown) => e instanceof HearthError && e.code === code;
 
 function prepare(f: Fixture, runId: string, attemptId: string, callId: string): InvocationClaim {
-  return f.control.prepareInvocation({ runId, attemptId, callId, tool: "write_file", input: { path: "a.txt" }, manifestDigest: "m", effectClass: "non_idempotent_write" });
+  return f.control.prepareInvocation({
+    runId,
+    attemptId,
+    callId,
+    tool: "write_file",
+    input: { path: "a.txt" },
+    manifestDigest: "m",
+    effectClass: "non_idempotent_write",
+  });
 }
 
 const ledgerStatus = (f: Fixture, claim: InvocationClaim) =>
-  (f.journal.db.prepare(`SELECT status FROM tool_invocations WHERE invocation_id = ?`).get(claim.invocationId) as { status: string }).status;
+  (f.journal.db.prepare(`SELECT status FROM tool_invocations WHERE invocation_id = ?`).get(claim.invocationId) as { status: string })
+    .status;
 
 describe("issue 11: authority is re-checked at dispatch and completion (spec 004 physical tool authority)", () => {
   it("issue 11 item 10: a cancelling attempt can neither prepare nor dispatch a tool call", () => {
@@ -20,7 +29,10 @@ describe("issue 11: authority is re-checked at dispatch and completion (spec 004
     const { runId, attemptId } = runningRun(f);
     const claim = prepare(f, runId, attemptId, "call-1");
     f.control.requestCancel(runId, () => false);
-    assert.throws(() => f.control.markDispatched(claim), (e: unknown) => isCode(ErrorCode.Refused)(e) && /cancelling/.test((e as Error).message));
+    assert.throws(
+      () => f.control.markDispatched(claim),
+      (e: unknown) => isCode(ErrorCode.Refused)(e) && /cancelling/.test((e as Error).message),
+    );
     assert.throws(() => prepare(f, runId, attemptId, "call-2"), isCode(ErrorCode.Refused));
     assert.equal(ledgerStatus(f, claim), "prepared", "nothing was dispatched");
     f.control.completeInvocation(claim, { status: "failed", reason: "cancelled before dispatch" });
@@ -64,7 +76,10 @@ describe("issue 11: a run's terminal state needs its attempt's (spec 004 lifecyc
     const f = openFixture();
     const { sessionId, runId, attemptId } = runningRun(f);
     f.control.transitionAttempt(runId, attemptId, "failed", "model error");
-    assert.throws(() => f.control.finishRun(runId, "completed"), (e: unknown) => isCode(ErrorCode.Conflict)(e) && /no attempt that can complete/.test((e as Error).message));
+    assert.throws(
+      () => f.control.finishRun(runId, "completed"),
+      (e: unknown) => isCode(ErrorCode.Conflict)(e) && /no attempt that can complete/.test((e as Error).message),
+    );
     assert.equal(f.control.history(sessionId).runs[0]!.status, "active");
     f.control.finishRun(runId, "failed", "model error");
     assert.equal(f.control.history(sessionId).runs[0]!.status, "failed");
@@ -81,14 +96,20 @@ describe("issue 11: the run uses its pinned context snapshot (spec 004 context s
     // Newer sources while the run is queued: a session-level message, and a newer profile
     // generation (written directly: the API refuses a migration while a run is active).
     f.control.appendMessages(sessionId, null, [{ role: "user", text: "after admission" }]);
-    f.journal.db.exec(`INSERT INTO session_execution_profiles SELECT session_id, 2, adapter, credential_scope, 'scripted:b', working_directory, execution_role, 'newer prompt', options_json, created_at FROM session_execution_profiles WHERE session_id = '${sessionId}'`);
+    f.journal.db.exec(
+      `INSERT INTO session_execution_profiles SELECT session_id, 2, adapter, credential_scope, 'scripted:b', working_directory, execution_role, 'newer prompt', options_json, created_at FROM session_execution_profiles WHERE session_id = '${sessionId}'`,
+    );
     f.journal.db.prepare(`UPDATE sessions SET profile_generation = 2 WHERE session_id = ?`).run(sessionId);
     const ctx = f.control.runContext(runId);
     assert.equal(ctx.profile.generation, 1);
     assert.equal(ctx.profile.system_prompt, "pinned prompt");
     assert.equal(ctx.profile.model_profile, "scripted:a");
     assert.equal(ctx.userMessage, "the question");
-    assert.deepEqual(ctx.history.map((m) => m.seq), [userSeq - 1], "history is what the snapshot pinned: the messages before the run's own");
+    assert.deepEqual(
+      ctx.history.map((m) => m.seq),
+      [userSeq - 1],
+      "history is what the snapshot pinned: the messages before the run's own",
+    );
     f.close();
   });
 });
@@ -128,9 +149,14 @@ describe("issue 11: cancellation acknowledgement comes from the adapter matrix (
   it("issue 11 item 9: an adapter whose matrix lists acknowledgement as a known limitation is never recorded as acknowledged", () => {
     const f = openFixture();
     const { runId, attemptId } = runningRun(f, { model: "openai:http://127.0.0.1:9/v1#m" });
-    assert.deepEqual(f.control.requestCancel(runId, () => true), { runId, dispatchAttempted: true, adapterAcknowledged: false });
+    assert.deepEqual(
+      f.control.requestCancel(runId, () => true),
+      { runId, dispatchAttempted: true, adapterAcknowledged: false },
+    );
     assert.equal(f.control.acknowledgeCancel(runId, attemptId), false);
-    const row = f.journal.db.prepare(`SELECT cancel_dispatch_attempted AS d, cancel_adapter_acknowledged AS a FROM run_attempts WHERE attempt_id = ?`).get(attemptId);
+    const row = f.journal.db
+      .prepare(`SELECT cancel_dispatch_attempted AS d, cancel_adapter_acknowledged AS a FROM run_attempts WHERE attempt_id = ?`)
+      .get(attemptId);
     assert.deepEqual(row, { d: 1, a: 0 });
     const local = runningRun(f, { model: "scripted:demo" });
     f.control.requestCancel(local.runId, () => false);

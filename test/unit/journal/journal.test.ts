@@ -20,22 +20,40 @@ describe("journal (spec 004 persistence)", () => {
 
   it("commits that record dispatched run with synchronous=FULL, others with NORMAL (issue 3 durability)", () => {
     const j = openJournal(journalFile());
-    assert.equal(j.withTransaction((db) => db.pragma("synchronous", { simple: true }), { durable: true }), 2);
-    assert.equal(j.withTransaction((db) => db.pragma("synchronous", { simple: true })), 1);
+    assert.equal(
+      j.withTransaction((db) => db.pragma("synchronous", { simple: true }), { durable: true }),
+      2,
+    );
+    assert.equal(
+      j.withTransaction((db) => db.pragma("synchronous", { simple: true })),
+      1,
+    );
     j.close();
   });
 
   it("withTransaction is BEGIN IMMEDIATE and rolls back everything on throw (transition and event commit together)", () => {
     const j = openJournal(journalFile());
-    assert.throws(() => j.withTransaction((db) => {
-      assert.equal(db.inTransaction, true);
-      db.prepare(`INSERT INTO events (entity_kind, entity_id, type, payload_json, created_at) VALUES ('x','y','t','{}','now')`).run();
-      throw new Error("boom");
-    }), /boom/);
+    assert.throws(
+      () =>
+        j.withTransaction((db) => {
+          assert.equal(db.inTransaction, true);
+          db.prepare(`INSERT INTO events (entity_kind, entity_id, type, payload_json, created_at) VALUES ('x','y','t','{}','now')`).run();
+          throw new Error("boom");
+        }),
+      /boom/,
+    );
     assert.equal((j.db.prepare("SELECT COUNT(*) AS n FROM events").get() as { n: number }).n, 0);
     // A second connection cannot slip a write between BEGIN IMMEDIATE and COMMIT.
     const other = new Database(j.path, { timeout: 0 });
-    assert.throws(() => j.withTransaction(() => other.prepare(`INSERT INTO events (entity_kind, entity_id, type, payload_json, created_at) VALUES ('x','y','t','{}','now')`).run()), /locked|busy/i);
+    assert.throws(
+      () =>
+        j.withTransaction(() =>
+          other
+            .prepare(`INSERT INTO events (entity_kind, entity_id, type, payload_json, created_at) VALUES ('x','y','t','{}','now')`)
+            .run(),
+        ),
+      /locked|busy/i,
+    );
     other.close();
     j.close();
   });
@@ -43,18 +61,23 @@ describe("journal (spec 004 persistence)", () => {
   it("refuses a corrupted journal with JournalUnavailable that says what to do", () => {
     const file = journalFile();
     const j = openJournal(file);
-    j.db.exec("CREATE TABLE filler (x TEXT); INSERT INTO filler SELECT hex(randomblob(500)) FROM (WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM c WHERE i < 400) SELECT i FROM c);");
+    j.db.exec(
+      "CREATE TABLE filler (x TEXT); INSERT INTO filler SELECT hex(randomblob(500)) FROM (WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM c WHERE i < 400) SELECT i FROM c);",
+    );
     j.db.pragma("wal_checkpoint(TRUNCATE)");
     j.close();
     const bytes = fs.readFileSync(file);
     for (let off = 4096 * 3; off < bytes.length; off += 4096) bytes.fill(0x5a, off + 100, off + 600);
     fs.writeFileSync(file, bytes);
-    assert.throws(() => openJournal(file), (e: unknown) => {
-      assert.ok(e instanceof HearthError);
-      assert.equal(e.code, ErrorCode.JournalUnavailable);
-      assert.match(e.message, /refused to open the journal .*move (the file|it) aside/);
-      return true;
-    });
+    assert.throws(
+      () => openJournal(file),
+      (e: unknown) => {
+        assert.ok(e instanceof HearthError);
+        assert.equal(e.code, ErrorCode.JournalUnavailable);
+        assert.match(e.message, /refused to open the journal .*move (the file|it) aside/);
+        return true;
+      },
+    );
   });
 
   it("refuses a journal written by a newer schema instead of guessing", () => {
@@ -69,6 +92,9 @@ describe("journal (spec 004 persistence)", () => {
   it("refuses a file that is not a database", () => {
     const file = journalFile();
     fs.writeFileSync(file, "this is not sqlite ".repeat(100));
-    assert.throws(() => openJournal(file), (e: unknown) => e instanceof HearthError && e.code === ErrorCode.JournalUnavailable);
+    assert.throws(
+      () => openJournal(file),
+      (e: unknown) => e instanceof HearthError && e.code === ErrorCode.JournalUnavailable,
+    );
   });
 });

@@ -7,7 +7,15 @@ import { inputHashOf } from "../../../sidecar/agent/canonicalJson.js";
 import { count, openFixture, runningRun } from "./fixture.js";
 
 function prepare(f: ReturnType<typeof openFixture>, runId: string, attemptId: string, callId = "call-1", tool = "write_file") {
-  return f.control.prepareInvocation({ runId, attemptId, callId, tool, input: { path: "a.txt", text: "x" }, manifestDigest: "manifest-1", effectClass: "non_idempotent_write" });
+  return f.control.prepareInvocation({
+    runId,
+    attemptId,
+    callId,
+    tool,
+    input: { path: "a.txt", text: "x" },
+    manifestDigest: "manifest-1",
+    effectClass: "non_idempotent_write",
+  });
 }
 
 const isCode = (code: number) => (e: unknown) => e instanceof HearthError && e.code === code;
@@ -20,20 +28,49 @@ describe("tool ledger (spec 004 physical tool authority)", () => {
     assert.equal(claim.inputHash, inputHashOf({ text: "x", path: "a.txt" }), "input hash is canonical (key order does not matter)");
     f.control.markDispatched(claim);
     f.control.completeInvocation(claim, { status: "succeeded", result: { bytes: 1 } });
-    const row = f.journal.db.prepare(`SELECT * FROM tool_invocations WHERE invocation_id = ?`).get(claim.invocationId) as Record<string, unknown>;
+    const row = f.journal.db.prepare(`SELECT * FROM tool_invocations WHERE invocation_id = ?`).get(claim.invocationId) as Record<
+      string,
+      unknown
+    >;
     assert.equal(row.status, "succeeded");
     assert.equal(row.retry_policy, "never_auto_retry");
     assert.equal(row.boot_epoch, f.scope.bootEpoch);
-    assert.deepEqual(["tool.prepared", "tool.dispatched", "tool.succeeded"], (f.journal.db.prepare(`SELECT type FROM events WHERE entity_id = ? ORDER BY event_seq`).all(claim.invocationId) as { type: string }[]).map((r) => r.type));
+    assert.deepEqual(
+      ["tool.prepared", "tool.dispatched", "tool.succeeded"],
+      (
+        f.journal.db.prepare(`SELECT type FROM events WHERE entity_id = ? ORDER BY event_seq`).all(claim.invocationId) as { type: string }[]
+      ).map((r) => r.type),
+    );
     f.close();
   });
 
   it("a tool's declared never_auto_retry tightens a read, but nothing loosens a non-idempotent write", () => {
     const f = openFixture();
     const { runId, attemptId } = runningRun(f);
-    f.control.prepareInvocation({ runId, attemptId, callId: "r", tool: "fetch", input: {}, manifestDigest: "m", effectClass: "read", retryPolicy: "never_auto_retry" });
-    f.control.prepareInvocation({ runId, attemptId, callId: "w", tool: "write_file", input: {}, manifestDigest: "m", effectClass: "non_idempotent_write", retryPolicy: "safe_retry" });
-    assert.deepEqual(f.journal.db.prepare(`SELECT call_id, retry_policy FROM tool_invocations ORDER BY call_id`).all(), [{ call_id: "r", retry_policy: "never_auto_retry" }, { call_id: "w", retry_policy: "never_auto_retry" }]);
+    f.control.prepareInvocation({
+      runId,
+      attemptId,
+      callId: "r",
+      tool: "fetch",
+      input: {},
+      manifestDigest: "m",
+      effectClass: "read",
+      retryPolicy: "never_auto_retry",
+    });
+    f.control.prepareInvocation({
+      runId,
+      attemptId,
+      callId: "w",
+      tool: "write_file",
+      input: {},
+      manifestDigest: "m",
+      effectClass: "non_idempotent_write",
+      retryPolicy: "safe_retry",
+    });
+    assert.deepEqual(f.journal.db.prepare(`SELECT call_id, retry_policy FROM tool_invocations ORDER BY call_id`).all(), [
+      { call_id: "r", retry_policy: "never_auto_retry" },
+      { call_id: "w", retry_policy: "never_auto_retry" },
+    ]);
     f.close();
   });
 
@@ -56,7 +93,11 @@ describe("tool ledger (spec 004 physical tool authority)", () => {
     }
     assert.equal(count(f.journal, `SELECT COUNT(*) AS n FROM tool_invocations WHERE status = 'dispatched'`), 1);
     f.control.completeInvocation(claim, { status: "failed", reason: "exit 1" });
-    assert.throws(() => f.control.completeInvocation(claim, { status: "succeeded" }), isCode(ErrorCode.Conflict), "a second result cannot land");
+    assert.throws(
+      () => f.control.completeInvocation(claim, { status: "succeeded" }),
+      isCode(ErrorCode.Conflict),
+      "a second result cannot land",
+    );
     f.close();
   });
 
@@ -67,7 +108,10 @@ describe("tool ledger (spec 004 physical tool authority)", () => {
     f.control.markDispatched(claim);
     f = f.restart();
     assert.throws(() => f.control.completeInvocation(claim, { status: "succeeded" }), isCode(ErrorCode.Conflict));
-    assert.equal((f.journal.db.prepare(`SELECT status, reason FROM tool_invocations`).get() as { status: string }).status, "outcome_unknown");
+    assert.equal(
+      (f.journal.db.prepare(`SELECT status, reason FROM tool_invocations`).get() as { status: string }).status,
+      "outcome_unknown",
+    );
     f.close();
   });
 
@@ -103,8 +147,13 @@ describe("tool ledger (spec 004 physical tool authority)", () => {
     const claim = prepare(f, runId, attemptId);
     f.control.markDispatched(claim);
     const before = count(f.journal, `SELECT COUNT(*) AS n FROM conversation_journal`);
-    const msgs = [{ role: "assistant" as const, text: "", toolCalls: [{ callId: "call-1", name: "write_file", arguments: {} }] }, { role: "tool" as const, callId: "call-1", name: "write_file", ok: true, output: "ok" }];
-    assert.throws(() => f.control.appendMessages(sessionId, runId, msgs, [{ claim: { ...claim, inputHash: "x" }, outcome: { status: "succeeded" } }]));
+    const msgs = [
+      { role: "assistant" as const, text: "", toolCalls: [{ callId: "call-1", name: "write_file", arguments: {} }] },
+      { role: "tool" as const, callId: "call-1", name: "write_file", ok: true, output: "ok" },
+    ];
+    assert.throws(() =>
+      f.control.appendMessages(sessionId, runId, msgs, [{ claim: { ...claim, inputHash: "x" }, outcome: { status: "succeeded" } }]),
+    );
     assert.equal(count(f.journal, `SELECT COUNT(*) AS n FROM conversation_journal`), before);
     f.control.appendMessages(sessionId, runId, msgs, [{ claim, outcome: { status: "succeeded" } }]);
     assert.equal(count(f.journal, `SELECT COUNT(*) AS n FROM conversation_journal`), before + 2);

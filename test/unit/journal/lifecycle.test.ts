@@ -19,8 +19,18 @@ describe("exactly one non-terminal attempt per run (spec 004)", () => {
   it("SQLite enforces run_attempts_one_active_per_run_uq even when the kernel is bypassed", () => {
     const f = openFixture();
     const { runId } = runningRun(f);
-    assert.throws(() => f.journal.db.prepare(`INSERT INTO run_attempts (attempt_id, run_id, attempt_number, status, created_at, updated_at) VALUES ('x', ?, 9, 'queued', 'now', 'now')`).run(runId), /UNIQUE constraint failed: run_attempts.run_id/);
-    const idx = f.journal.db.prepare(`SELECT sql FROM sqlite_master WHERE name = 'run_attempts_one_active_per_run_uq'`).get() as { sql: string };
+    assert.throws(
+      () =>
+        f.journal.db
+          .prepare(
+            `INSERT INTO run_attempts (attempt_id, run_id, attempt_number, status, created_at, updated_at) VALUES ('x', ?, 9, 'queued', 'now', 'now')`,
+          )
+          .run(runId),
+      /UNIQUE constraint failed: run_attempts.run_id/,
+    );
+    const idx = f.journal.db.prepare(`SELECT sql FROM sqlite_master WHERE name = 'run_attempts_one_active_per_run_uq'`).get() as {
+      sql: string;
+    };
     assert.match(idx.sql, /WHERE status IN/);
     f.close();
   });
@@ -43,7 +53,11 @@ describe("admission (spec 004 context snapshots pinned per run)", () => {
     const a = f.control.admitRun(sessionId, "first", CLIENT);
     assert.equal(count(f.journal, `SELECT COUNT(*) AS n FROM runs WHERE run_id = ? AND context_snapshot_id = ?`, a.runId, a.snapshotId), 1);
     assert.throws(() => f.control.admitRun(sessionId, "second", CLIENT), isCode(ErrorCode.Conflict));
-    assert.equal(count(f.journal, `SELECT COUNT(*) AS n FROM conversation_journal WHERE session_id = ?`, sessionId), 1, "the refused admission left nothing behind");
+    assert.equal(
+      count(f.journal, `SELECT COUNT(*) AS n FROM conversation_journal WHERE session_id = ?`, sessionId),
+      1,
+      "the refused admission left nothing behind",
+    );
     f.close();
   });
 
@@ -52,7 +66,10 @@ describe("admission (spec 004 context snapshots pinned per run)", () => {
     const { sessionId } = f.control.createSession({ model: "scripted:x" });
     const body = (systemPrompt: string) => ({ profileGeneration: 1, systemPrompt, journalThroughSeq: 0, workspace: "/ws" });
     const snaps = ["A", "B", "A"].map((p) => f.journal.withTransaction((db) => pinSnapshot(db, sessionId, body(p))));
-    assert.deepEqual(snaps.map((s) => s.generation), [1, 2, 3]);
+    assert.deepEqual(
+      snaps.map((s) => s.generation),
+      [1, 2, 3],
+    );
     assert.equal(snaps[0]!.contentVersion, snaps[2]!.contentVersion);
     assert.notEqual(snaps[0]!.contentVersion, snaps[1]!.contentVersion);
     f.close();
@@ -64,7 +81,11 @@ describe("admission (spec 004 context snapshots pinned per run)", () => {
     const pinned = (f.journal.db.prepare(`SELECT context_snapshot_id AS s FROM runs WHERE run_id = ?`).get(runId) as { s: string }).s;
     f.control.transitionAttempt(runId, f.control.history(sessionId).runs[0]!.attempts[0]!.attemptId, "failed");
     f.control.newAttempt(runId);
-    assert.equal((f.journal.db.prepare(`SELECT context_snapshot_id AS s FROM runs WHERE run_id = ?`).get(runId) as { s: string }).s, pinned, "retries do not rebuild the snapshot");
+    assert.equal(
+      (f.journal.db.prepare(`SELECT context_snapshot_id AS s FROM runs WHERE run_id = ?`).get(runId) as { s: string }).s,
+      pinned,
+      "retries do not rebuild the snapshot",
+    );
     f.close();
   });
 });
@@ -81,8 +102,14 @@ describe("cancellation acknowledgement is truthful (spec 004)", () => {
     const h = f.control.history(sessionId);
     assert.equal(h.runs[0]!.status, "cancelled");
     assert.equal(h.runs[0]!.attempts[0]!.status, "cancelled");
-    assert.throws(() => f.control.finishRun(runId, "completed"), isCode(ErrorCode.Conflict), "partial text does not make a cancelled run complete");
-    const row = f.journal.db.prepare(`SELECT cancel_dispatch_attempted AS d, cancel_adapter_acknowledged AS a FROM run_attempts WHERE attempt_id = ?`).get(attemptId);
+    assert.throws(
+      () => f.control.finishRun(runId, "completed"),
+      isCode(ErrorCode.Conflict),
+      "partial text does not make a cancelled run complete",
+    );
+    const row = f.journal.db
+      .prepare(`SELECT cancel_dispatch_attempted AS d, cancel_adapter_acknowledged AS a FROM run_attempts WHERE attempt_id = ?`)
+      .get(attemptId);
     assert.deepEqual(row, { d: 1, a: 0 });
     f.close();
   });
@@ -105,7 +132,10 @@ describe("cancellation acknowledgement is truthful (spec 004)", () => {
     const f = openFixture();
     const { sessionId } = f.control.createSession({ model: "scripted:x" });
     const { runId } = f.control.admitRun(sessionId, "x", CLIENT);
-    assert.deepEqual(f.control.requestCancel(runId, () => true), { runId, dispatchAttempted: false, adapterAcknowledged: false });
+    assert.deepEqual(
+      f.control.requestCancel(runId, () => true),
+      { runId, dispatchAttempted: false, adapterAcknowledged: false },
+    );
     assert.equal(f.control.history(sessionId).runs[0]!.status, "cancelled");
     f.close();
   });
@@ -129,7 +159,15 @@ describe("required control failures cannot become successful runs (spec 004)", (
   it("a run with a tool call still in flight cannot complete; failing it closes the call truthfully", () => {
     const f = openFixture();
     const { runId, attemptId } = runningRun(f);
-    const claim = f.control.prepareInvocation({ runId, attemptId, callId: "c", tool: "shell", input: {}, manifestDigest: "m", effectClass: "network" });
+    const claim = f.control.prepareInvocation({
+      runId,
+      attemptId,
+      callId: "c",
+      tool: "shell",
+      input: {},
+      manifestDigest: "m",
+      effectClass: "network",
+    });
     f.control.markDispatched(claim);
     assert.throws(() => f.control.finishRun(runId, "completed"), isCode(ErrorCode.Conflict));
     f.control.finishRun(runId, "failed", "model error");
@@ -142,13 +180,28 @@ describe("a run's close and its last messages commit together (spec 000 #10)", (
   it("finishRun with final messages writes both or neither, and a terminal state is written once", () => {
     const f = openFixture();
     const { sessionId, runId, attemptId } = runningRun(f);
-    const claim = f.control.prepareInvocation({ runId, attemptId, callId: "c", tool: "read_file", input: {}, manifestDigest: "m", effectClass: "read" });
+    const claim = f.control.prepareInvocation({
+      runId,
+      attemptId,
+      callId: "c",
+      tool: "read_file",
+      input: {},
+      manifestDigest: "m",
+      effectClass: "read",
+    });
     f.control.markDispatched(claim);
     const before = count(f.journal, `SELECT COUNT(*) AS n FROM conversation_journal`);
-    assert.throws(() => f.control.finishRun(runId, "completed", undefined, { messages: [{ role: "assistant", text: "done" }] }), isCode(ErrorCode.Conflict));
+    assert.throws(
+      () => f.control.finishRun(runId, "completed", undefined, { messages: [{ role: "assistant", text: "done" }] }),
+      isCode(ErrorCode.Conflict),
+    );
     assert.equal(count(f.journal, `SELECT COUNT(*) AS n FROM conversation_journal`), before, "the refused close left no message behind");
     f.control.finishRun(runId, "completed", undefined, {
-      messages: [{ role: "assistant", text: "", toolCalls: [{ callId: "c", name: "read_file", arguments: {} }] }, { role: "tool", callId: "c", name: "read_file", ok: true, output: "x" }, { role: "assistant", text: "done" }],
+      messages: [
+        { role: "assistant", text: "", toolCalls: [{ callId: "c", name: "read_file", arguments: {} }] },
+        { role: "tool", callId: "c", name: "read_file", ok: true, output: "x" },
+        { role: "assistant", text: "done" },
+      ],
       completions: [{ claim, outcome: { status: "succeeded" } }],
     });
     assert.equal(f.control.history(sessionId).messages.at(-1)!.seq, before + 3);
@@ -165,30 +218,71 @@ describe("conversation durability has one sequence owner (spec 004)", () => {
     f.control.appendMessages(other.sessionId, null, [{ role: "system", text: "other" }]);
     const staged = f.control.stageTurn(sessionId, runId);
     // A tool result enters history only with its ledger claim (issue 11 item 12).
-    const claim = f.control.prepareInvocation({ runId, attemptId, callId: "c1", tool: "read_file", input: { path: "a" }, manifestDigest: "m", effectClass: "read" });
+    const claim = f.control.prepareInvocation({
+      runId,
+      attemptId,
+      callId: "c1",
+      tool: "read_file",
+      input: { path: "a" },
+      manifestDigest: "m",
+      effectClass: "read",
+    });
     f.control.markDispatched(claim);
-    const seqs = f.control.appendMessages(sessionId, runId, [
-      { role: "assistant", text: "", toolCalls: [{ callId: "c1", name: "read_file", arguments: { path: "a" } }] },
-      { role: "tool", callId: "c1", name: "read_file", ok: true, output: "A" },
-    ], [{ claim, outcome: { status: "succeeded" } }]);
+    const seqs = f.control.appendMessages(
+      sessionId,
+      runId,
+      [
+        { role: "assistant", text: "", toolCalls: [{ callId: "c1", name: "read_file", arguments: { path: "a" } }] },
+        { role: "tool", callId: "c1", name: "read_file", ok: true, output: "A" },
+      ],
+      [{ claim, outcome: { status: "succeeded" } }],
+    );
     f.control.settleTurn(sessionId, staged, { message: { role: "assistant", text: "done", reasoning: "r" } });
     assert.deepEqual(seqs, [staged + 1, staged + 2]);
     const h = f.control.history(sessionId);
-    assert.deepEqual(h.messages.map((m) => m.seq), [1, 2, 3, 4]);
-    assert.deepEqual(h.messages.map((m) => m.role), ["user", "assistant", "assistant", "tool"]);
-    assert.deepEqual(h.messages[2], { seq: 3, role: "assistant", text: "", toolCalls: [{ callId: "c1", name: "read_file", arguments: { path: "a" } }] });
-    assert.throws(() => f.control.settleTurn(sessionId, staged, { failed: "x" }), isCode(ErrorCode.Conflict), "a settled turn cannot be rewritten");
-    assert.throws(() => f.control.appendMessages(other.sessionId, runId, [{ role: "user", text: "x" }]), isCode(ErrorCode.Refused), "a run writes only its own session");
+    assert.deepEqual(
+      h.messages.map((m) => m.seq),
+      [1, 2, 3, 4],
+    );
+    assert.deepEqual(
+      h.messages.map((m) => m.role),
+      ["user", "assistant", "assistant", "tool"],
+    );
+    assert.deepEqual(h.messages[2], {
+      seq: 3,
+      role: "assistant",
+      text: "",
+      toolCalls: [{ callId: "c1", name: "read_file", arguments: { path: "a" } }],
+    });
+    assert.throws(
+      () => f.control.settleTurn(sessionId, staged, { failed: "x" }),
+      isCode(ErrorCode.Conflict),
+      "a settled turn cannot be rewritten",
+    );
+    assert.throws(
+      () => f.control.appendMessages(other.sessionId, runId, [{ role: "user", text: "x" }]),
+      isCode(ErrorCode.Refused),
+      "a run writes only its own session",
+    );
     f.control.finishRun(runId, "completed");
-    assert.throws(() => f.control.appendMessages(sessionId, runId, [{ role: "assistant", text: "late" }]), isCode(ErrorCode.Conflict), "a finished run's history is closed");
+    assert.throws(
+      () => f.control.appendMessages(sessionId, runId, [{ role: "assistant", text: "late" }]),
+      isCode(ErrorCode.Conflict),
+      "a finished run's history is closed",
+    );
     f.close();
   });
 
   it("events are append-only and event_seq is monotonic", () => {
     const f = openFixture();
     runningRun(f);
-    const seqs = (f.journal.db.prepare(`SELECT event_seq FROM events ORDER BY rowid`).all() as { event_seq: number }[]).map((r) => r.event_seq);
-    assert.deepEqual(seqs, [...seqs].sort((a, b) => a - b));
+    const seqs = (f.journal.db.prepare(`SELECT event_seq FROM events ORDER BY rowid`).all() as { event_seq: number }[]).map(
+      (r) => r.event_seq,
+    );
+    assert.deepEqual(
+      seqs,
+      [...seqs].sort((a, b) => a - b),
+    );
     assert.throws(() => f.journal.db.prepare(`UPDATE events SET type = 'x'`).run(), /append-only/);
     assert.throws(() => f.journal.db.prepare(`DELETE FROM events`).run(), /append-only/);
     f.close();

@@ -6,7 +6,11 @@ import { CLIENT, count, openFixture, runningRun, type Fixture } from "./fixture.
 
 /** Every row of every table: what "a second open changes nothing" compares. */
 export function snapshotTables(f: Fixture): string {
-  const tables = (f.journal.db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`).all() as { name: string }[]).map((t) => t.name);
+  const tables = (
+    f.journal.db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`).all() as {
+      name: string;
+    }[]
+  ).map((t) => t.name);
   return JSON.stringify(tables.map((t) => [t, f.journal.db.prepare(`SELECT * FROM ${t} ORDER BY rowid`).all()]));
 }
 
@@ -15,8 +19,24 @@ describe("reconcileStartup (spec 004)", () => {
     let f = openFixture();
     const { sessionId, runId, attemptId } = runningRun(f);
     f.control.ensureBinding(sessionId, attemptId);
-    const a = f.control.prepareInvocation({ runId, attemptId, callId: "a", tool: "read_file", input: {}, manifestDigest: "m", effectClass: "read" });
-    const b = f.control.prepareInvocation({ runId, attemptId, callId: "b", tool: "write_file", input: {}, manifestDigest: "m", effectClass: "non_idempotent_write" });
+    const a = f.control.prepareInvocation({
+      runId,
+      attemptId,
+      callId: "a",
+      tool: "read_file",
+      input: {},
+      manifestDigest: "m",
+      effectClass: "read",
+    });
+    const b = f.control.prepareInvocation({
+      runId,
+      attemptId,
+      callId: "b",
+      tool: "write_file",
+      input: {},
+      manifestDigest: "m",
+      effectClass: "non_idempotent_write",
+    });
     f.control.markDispatched(b);
     f.control.stageTurn(sessionId, runId, "streaming");
     f = f.restart();
@@ -27,15 +47,27 @@ describe("reconcileStartup (spec 004)", () => {
     assert.equal(h.runs[0]!.attempts[0]!.status, "orphaned");
     assert.equal(h.runs[0]!.status, "failed", "an interrupted run is failed, never completed");
     assert.equal(count(f.journal, `SELECT COUNT(*) AS n FROM adapter_bindings WHERE status = 'stale' AND resume_fidelity = 'none'`), 1);
-    assert.deepEqual(f.journal.db.prepare(`SELECT status, repair_code FROM conversation_journal WHERE seq = 2`).get(), { status: "failed", repair_code: REPAIR.turnInterrupted });
-    assert.equal(count(f.journal, `SELECT COUNT(*) AS n FROM events WHERE type IN ('tool_invocation.failed','tool_invocation.outcome_unknown','attempt.orphaned','run.failed','binding.stale','journal.turn_repaired')`), 6, "each repair writes its event");
+    assert.deepEqual(f.journal.db.prepare(`SELECT status, repair_code FROM conversation_journal WHERE seq = 2`).get(), {
+      status: "failed",
+      repair_code: REPAIR.turnInterrupted,
+    });
+    assert.equal(
+      count(
+        f.journal,
+        `SELECT COUNT(*) AS n FROM events WHERE type IN ('tool_invocation.failed','tool_invocation.outcome_unknown','attempt.orphaned','run.failed','binding.stale','journal.turn_repaired')`,
+      ),
+      6,
+      "each repair writes its event",
+    );
     f.close();
   });
 
   it("is idempotent: a second open changes nothing", () => {
     let f = openFixture();
     const { runId, attemptId } = runningRun(f);
-    f.control.markDispatched(f.control.prepareInvocation({ runId, attemptId, callId: "a", tool: "t", input: {}, manifestDigest: "m", effectClass: "read" }));
+    f.control.markDispatched(
+      f.control.prepareInvocation({ runId, attemptId, callId: "a", tool: "t", input: {}, manifestDigest: "m", effectClass: "read" }),
+    );
     f = f.restart();
     const once = snapshotTables(f);
     f = f.restart();
@@ -53,7 +85,11 @@ describe("reconcileStartup (spec 004)", () => {
     const rec = f.control.pendingRecoveries();
     assert.equal(rec.length, 1);
     assert.deepEqual([rec[0]!.delegationId, rec[0]!.interruptedAttemptId], [task.delegationId, task.attemptId]);
-    assert.equal(f.control.history(task.sessionId).runs[0]!.status, "failed", "the interrupted run is closed; the task resumes as a new run (issue 12 item 7)");
+    assert.equal(
+      f.control.history(task.sessionId).runs[0]!.status,
+      "failed",
+      "the interrupted run is closed; the task resumes as a new run (issue 12 item 7)",
+    );
     f.close();
   });
 

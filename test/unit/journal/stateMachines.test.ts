@@ -3,7 +3,13 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ErrorCode, HearthError } from "../../../shared/errors.js";
 import {
-  attemptMachine, invocationMachine, isTerminal, runMachine, sourcesOf, ACTIVE_ATTEMPT_STATUSES, type AttemptStatus,
+  attemptMachine,
+  invocationMachine,
+  isTerminal,
+  runMachine,
+  sourcesOf,
+  ACTIVE_ATTEMPT_STATUSES,
+  type AttemptStatus,
 } from "../../../sidecar/kernel/control/stateMachines.js";
 import { transition } from "../../../sidecar/kernel/control/transition.js";
 import { CLIENT, count, openFixture } from "./fixture.js";
@@ -22,10 +28,20 @@ describe("state machines as data", () => {
         const ok = attemptMachine.allowed[from].includes(to);
         if (ok) {
           f.control.transitionAttempt(runId, attemptId, to);
-          assert.equal(count(f.journal, `SELECT COUNT(*) AS n FROM events WHERE entity_id = ? AND type = ?`, attemptId, `attempt.${to}`), 1);
+          assert.equal(
+            count(f.journal, `SELECT COUNT(*) AS n FROM events WHERE entity_id = ? AND type = ?`, attemptId, `attempt.${to}`),
+            1,
+          );
         } else {
-          assert.throws(() => f.control.transitionAttempt(runId, attemptId, to), (e: unknown) => e instanceof HearthError && e.code === ErrorCode.Conflict);
-          assert.equal(count(f.journal, `SELECT COUNT(*) AS n FROM events WHERE entity_id = ?`, attemptId), before, "a refused transition writes no event");
+          assert.throws(
+            () => f.control.transitionAttempt(runId, attemptId, to),
+            (e: unknown) => e instanceof HearthError && e.code === ErrorCode.Conflict,
+          );
+          assert.equal(
+            count(f.journal, `SELECT COUNT(*) AS n FROM events WHERE entity_id = ?`, attemptId),
+            before,
+            "a refused transition writes no event",
+          );
         }
         checked++;
         f.journal.db.prepare(`UPDATE run_attempts SET status = 'failed' WHERE run_id = ?`).run(runId);
@@ -43,10 +59,27 @@ describe("state machines as data", () => {
     let n = 0;
     for (const from of invocationMachine.statuses) {
       for (const to of invocationMachine.statuses) {
-        const claim = f.control.prepareInvocation({ runId, attemptId, callId: `c${n++}`, tool: "t", input: {}, manifestDigest: "m", effectClass: "read" });
+        const claim = f.control.prepareInvocation({
+          runId,
+          attemptId,
+          callId: `c${n++}`,
+          tool: "t",
+          input: {},
+          manifestDigest: "m",
+          effectClass: "read",
+        });
         f.journal.db.prepare(`UPDATE tool_invocations SET status = ? WHERE invocation_id = ?`).run(from, claim.invocationId);
-        const match = { run_id: claim.runId, attempt_id: claim.attemptId, call_id: claim.callId, tool: claim.tool, input_hash: claim.inputHash, manifest_digest: claim.manifestDigest, boot_epoch: claim.bootEpoch };
-        const go = () => f.journal.withTransaction((db) => transition(db, invocationMachine, { id: claim.invocationId, to, match, event: { type: "t" } }));
+        const match = {
+          run_id: claim.runId,
+          attempt_id: claim.attemptId,
+          call_id: claim.callId,
+          tool: claim.tool,
+          input_hash: claim.inputHash,
+          manifest_digest: claim.manifestDigest,
+          boot_epoch: claim.bootEpoch,
+        };
+        const go = () =>
+          f.journal.withTransaction((db) => transition(db, invocationMachine, { id: claim.invocationId, to, match, event: { type: "t" } }));
         if (invocationMachine.allowed[from].includes(to)) go();
         else assert.throws(go, (e: unknown) => e instanceof HearthError && e.code === ErrorCode.Conflict, `${from} → ${to}`);
       }

@@ -70,7 +70,10 @@ describe("atomicWrite install steps (spec 000 #17)", () => {
     assert.deepEqual(temps(path.join(root, "dir")), [], "no temp is left behind");
   });
 
-  for (const [what, rel] of [["an existing file", "dir/f.txt"], ["a new file", "dir/new.txt"]] as const) {
+  for (const [what, rel] of [
+    ["an existing file", "dir/f.txt"],
+    ["a new file", "dir/new.txt"],
+  ] as const) {
     test(`issue 11 item 7: installing ${what} fsyncs the parent folder after the swap and the temp's removal, before success (spec 000 #17)`, (t) => {
       const dir = path.join(root, "dir");
       const dirIno = fs.statSync(dir).ino;
@@ -79,7 +82,10 @@ describe("atomicWrite install steps (spec 000 #17)", () => {
       const realFsync = fs.fsyncSync;
       t.mock.method(fs, "fsyncSync", (fd: number) => {
         const st = fs.fstatSync(fd);
-        synced.push({ dirIno: st.isDirectory() ? st.ino : null, listing: st.isDirectory() && st.ino === dirIno ? fs.readdirSync(dir) : [] });
+        synced.push({
+          dirIno: st.isDirectory() ? st.ino : null,
+          listing: st.isDirectory() && st.ino === dirIno ? fs.readdirSync(dir) : [],
+        });
         realFsync(fd);
       });
       const out = installAtomically(ws, p, Buffer.from("new content\n"), expected, MAX);
@@ -88,8 +94,15 @@ describe("atomicWrite install steps (spec 000 #17)", () => {
       const last = synced.at(-1);
       assert.equal(last?.dirIno, dirIno, "the last fsync before success is the parent folder's");
       assert.ok(last.listing.includes(path.basename(rel)), "it runs after the new name is in place");
-      assert.deepEqual(last.listing.filter((n) => n.includes(".hearth-")), [], "and after the displaced file's removal");
-      assert.ok(synced.slice(0, -1).some((s) => s.dirIno === null), "the temp's content was synced before it");
+      assert.deepEqual(
+        last.listing.filter((n) => n.includes(".hearth-")),
+        [],
+        "and after the displaced file's removal",
+      );
+      assert.ok(
+        synced.slice(0, -1).some((s) => s.dirIno === null),
+        "the temp's content was synced before it",
+      );
     });
   }
 });

@@ -42,7 +42,12 @@ describe("tool definitions (harness #5, #12, #21)", () => {
   let all: WorkspaceTools;
   before(() => {
     dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "hearth-defs-")));
-    all = buildWorkspaceTools({ workspaceRoot: dir, shell: true, datetime: true, network: { fetch: true, search: { id: "p", search: async () => [] } } });
+    all = buildWorkspaceTools({
+      workspaceRoot: dir,
+      shell: true,
+      datetime: true,
+      network: { fetch: true, search: { id: "p", search: async () => [] } },
+    });
   });
   after(() => {
     all.close();
@@ -62,7 +67,10 @@ describe("tool definitions (harness #5, #12, #21)", () => {
       const s = t.definition.parameters;
       assert.ok(inVocabulary(s), `${t.definition.name} uses a keyword outside the vocabulary`);
       assert.equal(s.additionalProperties, false);
-      assert.match(checkArgs(s, { ...Object.fromEntries((s.required ?? []).map((k) => [k, "x"])), bogus: 1 }) ?? "", /unknown argument "bogus"/);
+      assert.match(
+        checkArgs(s, { ...Object.fromEntries((s.required ?? []).map((k) => [k, "x"])), bogus: 1 }) ?? "",
+        /unknown argument "bogus"/,
+      );
     }
     const read = all.tools.find((t) => t.definition.name === "read_file")!.definition.parameters;
     assert.equal(checkArgs(read, { path: "a", startLine: 2, endLine: 3 }), null);
@@ -96,9 +104,15 @@ describe("tool definitions (harness #5, #12, #21)", () => {
   test("policy can remove shell alone; file tools remain (harness #12)", () => {
     const w = buildWorkspaceTools({ workspaceRoot: dir, shell: false });
     try {
-      assert.deepEqual(w.tools.map((t) => t.definition.name), ["read_file", "list_dir", "search_files", "write_file", "edit_file"]);
+      assert.deepEqual(
+        w.tools.map((t) => t.definition.name),
+        ["read_file", "list_dir", "search_files", "write_file", "edit_file"],
+      );
       const shellOnly = buildWorkspaceTools({ workspaceRoot: dir, files: false, shell: true });
-      assert.deepEqual(shellOnly.tools.map((t) => t.definition.name), ["shell"]);
+      assert.deepEqual(
+        shellOnly.tools.map((t) => t.definition.name),
+        ["shell"],
+      );
       shellOnly.close();
     } finally {
       w.close();

@@ -42,7 +42,11 @@ for (const resolver of STATIC_RESOLVERS) {
       fs.writeFileSync(path.join(s().ws, "made.txt"), "made\n");
       assert.equal(s().built.restorer.remove({ path: "made.txt", sha256: sha256("made\n") }).ok, true);
       assert.equal(fs.existsSync(path.join(s().ws, "made.txt")), false);
-      assert.deepEqual(fs.readdirSync(s().ws).filter((n) => n.includes(".hearth-")), [], "no temp file left");
+      assert.deepEqual(
+        fs.readdirSync(s().ws).filter((n) => n.includes(".hearth-")),
+        [],
+        "no temp file left",
+      );
     });
   });
 }

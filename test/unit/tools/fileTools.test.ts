@@ -74,7 +74,10 @@ describe("file tools (harness #9)", () => {
       const t = small.tools.find((x) => x.definition.name === "search_files")!;
       const ctx = { callId: "c", signal: new AbortController().signal };
       const out = await t.invoke({ pattern: "x", path: "empty" }, await t.propose({ pattern: "x", path: "empty" }, ctx), ctx);
-      assert.equal(out.output, "no matches for \"x\" in 0 files under `empty`\n[stopped at 100 folders, before entering `empty/d0100`; narrow the path or the pattern]");
+      assert.equal(
+        out.output,
+        'no matches for "x" in 0 files under `empty`\n[stopped at 100 folders, before entering `empty/d0100`; narrow the path or the pattern]',
+      );
     } finally {
       small.close();
       fs.rmSync(tree, { recursive: true });

@@ -11,7 +11,15 @@ for (const resolver of STATIC_RESOLVERS) {
   describe(`hostile paths, ${resolver} resolver (harness #9)`, () => {
     const s = suiteSandbox(resolver);
 
-    const traversals = ["..", "../outside/secret.txt", "dir/../../outside/secret.txt", "dir/..", "dir/../a.txt", "a.txt/..", "dir/f.txt/../../.."];
+    const traversals = [
+      "..",
+      "../outside/secret.txt",
+      "dir/../../outside/secret.txt",
+      "dir/..",
+      "dir/../a.txt",
+      "a.txt/..",
+      "dir/f.txt/../../..",
+    ];
     for (const p of traversals) {
       test(`\`..\` at any position is refused before any open: ${p} (harness #9)`, async () => {
         const r = await s().call("read_file", { path: p });
@@ -200,7 +208,9 @@ for (const resolver of STATIC_RESOLVERS) {
 
     test("write_file refuses the folder itself and stays inside when creating directories (harness #9)", async () => {
       assertRefused(await s().call("write_file", { path: ".", content: "x" }), /names a directory/);
-      const proposal = await s().tool("write_file").propose({ path: "made/by/tool.txt", content: "ok\n" }, { callId: "p", signal: new AbortController().signal });
+      const proposal = await s()
+        .tool("write_file")
+        .propose({ path: "made/by/tool.txt", content: "ok\n" }, { callId: "p", signal: new AbortController().signal });
       assert.match((proposal.preview as { diff: string }).diff, /--- \/dev\/null\n\+\+\+ b\/made\/by\/tool\.txt/);
       assert.equal(fs.existsSync(path.join(s().ws, "made")), false, "propose has no effects");
       const r = await s().call("write_file", { path: "made/by/tool.txt", content: "ok\n" });

@@ -52,14 +52,24 @@ async function stop(child: ChildProcess, entry: string): Promise<void> {
  * Races `attempt` (a tool call; true when it succeeded) against a swapper that flips `entry` to a
  * symlink to `target`, until the race has hit; asserts it did, and restores `entry` afterwards.
  */
-async function underRace(mode: "dir" | "file", entry: string, target: string, min: number, attempt: (i: number) => Promise<boolean>): Promise<void> {
+async function underRace(
+  mode: "dir" | "file",
+  entry: string,
+  target: string,
+  min: number,
+  attempt: (i: number) => Promise<boolean>,
+): Promise<void> {
   const swapper = await startSwapper(mode, entry, target);
   const seen = { ok: 0, refused: 0 };
   try {
-    await raceUntilHit(min, () => seen.refused, async (i) => {
-      if (await attempt(i)) seen.ok++;
-      else seen.refused++;
-    });
+    await raceUntilHit(
+      min,
+      () => seen.refused,
+      async (i) => {
+        if (await attempt(i)) seen.ok++;
+        else seen.refused++;
+      },
+    );
   } finally {
     await stop(swapper, entry);
   }
@@ -87,14 +97,24 @@ for (const resolver of RESOLVERS) {
     });
 
     test("a directory swapped for a symlink mid-path: 400 writes never write outside (harness #17)", async () => {
-      await underRace("dir", path.join(s().ws, "dir"), path.join(s().outside, "dir"), 400,
-        async (i) => (await s().call("write_file", { path: "dir/f.txt", content: `INSIDE ${i}\n` })).ok);
+      await underRace(
+        "dir",
+        path.join(s().ws, "dir"),
+        path.join(s().outside, "dir"),
+        400,
+        async (i) => (await s().call("write_file", { path: "dir/f.txt", content: `INSIDE ${i}\n` })).ok,
+      );
       s().assertOutsideUntouched();
     });
 
     test("the target swapped for a symlink: 400 writes never write outside (harness #17)", async () => {
-      await underRace("file", path.join(s().ws, "dir", "f.txt"), path.join(s().outside, "secret.txt"), 400,
-        async (i) => (await s().call("write_file", { path: "dir/f.txt", content: `INSIDE ${i}\n` })).ok);
+      await underRace(
+        "file",
+        path.join(s().ws, "dir", "f.txt"),
+        path.join(s().outside, "secret.txt"),
+        400,
+        async (i) => (await s().call("write_file", { path: "dir/f.txt", content: `INSIDE ${i}\n` })).ok,
+      );
       s().assertOutsideUntouched();
     });
   });

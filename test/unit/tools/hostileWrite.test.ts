@@ -14,7 +14,11 @@ const FULL_DISK_CHILD = path.join(path.dirname(fileURLToPath(import.meta.url)), 
 const ctx = () => ({ callId: crypto.randomUUID(), signal: new AbortController().signal });
 
 function noTemps(dir: string): void {
-  assert.deepEqual(fs.readdirSync(dir).filter((n) => n.includes(".hearth-")), [], "a temp file was left behind");
+  assert.deepEqual(
+    fs.readdirSync(dir).filter((n) => n.includes(".hearth-")),
+    [],
+    "a temp file was left behind",
+  );
 }
 
 for (const resolver of STATIC_RESOLVERS) {
@@ -72,8 +76,14 @@ for (const resolver of STATIC_RESOLVERS) {
 
     test("edit_file must match exactly once, and says how to fix it (harness #17)", async () => {
       fs.writeFileSync(path.join(s().ws, "twice.txt"), "x = 1\nx = 1\n");
-      assertRefused(await s().call("edit_file", { path: "twice.txt", oldText: "x = 1", newText: "x = 2" }), /occurs 2 times.*include more surrounding lines/);
-      assertRefused(await s().call("edit_file", { path: "twice.txt", oldText: "y = 1", newText: "x = 2" }), /was not found.*copy the text exactly/);
+      assertRefused(
+        await s().call("edit_file", { path: "twice.txt", oldText: "x = 1", newText: "x = 2" }),
+        /occurs 2 times.*include more surrounding lines/,
+      );
+      assertRefused(
+        await s().call("edit_file", { path: "twice.txt", oldText: "y = 1", newText: "x = 2" }),
+        /was not found.*copy the text exactly/,
+      );
       assertRefused(await s().call("edit_file", { path: "missing.txt", oldText: "a", newText: "b" }), /does not exist; use write_file/);
       assert.equal(fs.readFileSync(path.join(s().ws, "twice.txt"), "utf8"), "x = 1\nx = 1\n");
     });
@@ -98,10 +108,14 @@ for (const resolver of STATIC_RESOLVERS) {
     test("a full disk (file size limit) leaves the old file intact, no temp, no success (harness #17)", () => {
       const file = path.join(s().ws, "dir", "f.txt");
       const before = fs.readFileSync(file, "utf8");
-      const child = spawnSync("bash", ["-c", `ulimit -f 256; exec "${process.execPath}" --import tsx "${FULL_DISK_CHILD}" "${s().ws}" dir/f.txt 2000000`], {
-        encoding: "utf8",
-        env: { ...process.env, HEARTH_TOOLS_RESOLVER: resolver },
-      });
+      const child = spawnSync(
+        "bash",
+        ["-c", `ulimit -f 256; exec "${process.execPath}" --import tsx "${FULL_DISK_CHILD}" "${s().ws}" dir/f.txt 2000000`],
+        {
+          encoding: "utf8",
+          env: { ...process.env, HEARTH_TOOLS_RESOLVER: resolver },
+        },
+      );
       assert.equal(child.status, 0, child.stderr);
       const result = JSON.parse(child.stdout.trim().split("\n").pop()!) as { ok: boolean; output: string };
       assert.equal(result.ok, false);

@@ -95,13 +95,17 @@ describe("network tools (harness #11)", () => {
   });
 
   test("web_fetch bounds the body size (harness #11)", async () => {
-    const r = await call(find(build({ network: { fetch: true }, ceilings: { fetchMaxBytes: 4096 } }), "web_fetch")!, { url: `${base}/big` });
+    const r = await call(find(build({ network: { fetch: true }, ceilings: { fetchMaxBytes: 4096 } }), "web_fetch")!, {
+      url: `${base}/big`,
+    });
     assert.match(r.output, /\[truncated at 4096 bytes\]/);
     assert.ok(r.output.length < 5000);
   });
 
   test("web_fetch bounds the time (harness #11)", async () => {
-    const r = await call(find(build({ network: { fetch: true }, ceilings: { fetchTimeoutMs: 300 } }), "web_fetch")!, { url: `${base}/hang` });
+    const r = await call(find(build({ network: { fetch: true }, ceilings: { fetchTimeoutMs: 300 } }), "web_fetch")!, {
+      url: `${base}/hang`,
+    });
     assert.equal(r.ok, false);
     assert.match(r.output, /did not answer within 300 ms/);
   });
@@ -123,11 +127,17 @@ describe("network tools (harness #11)", () => {
     }
     const r = await call(t, { url: `${base}/to-file` });
     assert.match(r.output, /^refused: .* redirects to a non-http\(s\) URL/);
-    assert.match((await call(t, { url: `${base}/binary` })).output, /^refused: .* application\/octet-stream; web_fetch returns text content only/);
+    assert.match(
+      (await call(t, { url: `${base}/binary` })).output,
+      /^refused: .* application\/octet-stream; web_fetch returns text content only/,
+    );
   });
 
   test("web_search with no provider is absent and says how to configure one (harness #11)", () => {
-    assert.throws(() => build({ network: { search: true as unknown as WebSearchProvider } }), (e: Error) => e.message === MISSING_SEARCH_PROVIDER);
+    assert.throws(
+      () => build({ network: { search: true as unknown as WebSearchProvider } }),
+      (e: Error) => e.message === MISSING_SEARCH_PROVIDER,
+    );
     assert.match(MISSING_SEARCH_PROVIDER, /never picks a search vendor.*network\.search/);
   });
 

@@ -12,15 +12,19 @@ import { captureShellEnvironment, FALLBACK_PATH } from "../../../sidecar/tools/s
 
 /** Live (non-zombie) processes whose command line contains `marker`, straight from /proc. */
 function liveWith(marker: string): number[] {
-  return fs.readdirSync("/proc").filter((d) => /^\d+$/.test(d)).filter((pid) => {
-    try {
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-      const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
-      return state !== "Z" && fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(marker);
-    } catch {
-      return false;
-    }
-  }).map(Number);
+  return fs
+    .readdirSync("/proc")
+    .filter((d) => /^\d+$/.test(d))
+    .filter((pid) => {
+      try {
+        const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+        const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+        return state !== "Z" && fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(marker);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
 }
 
 describe("shell tool (harness #12, #14)", { skip: process.platform === "win32" }, () => {
@@ -86,7 +90,9 @@ describe("shell tool (harness #12, #14)", { skip: process.platform === "win32" }
   test("the environment is cleared to locale, PATH and HOME; cwd is the workspace (harness #14)", async () => {
     const r = await run({ command: "env; echo cwd=$(pwd -P)" });
     assert.equal(r.ok, true, r.output);
-    const names = [...r.output.matchAll(/^([A-Z_][A-Z0-9_]*)=/gm)].map((m) => m[1]).filter((n) => n !== "PWD" && n !== "SHLVL" && n !== "_");
+    const names = [...r.output.matchAll(/^([A-Z_][A-Z0-9_]*)=/gm)]
+      .map((m) => m[1])
+      .filter((n) => n !== "PWD" && n !== "SHLVL" && n !== "_");
     assert.deepEqual(new Set(names), new Set(["LANG", "LC_ALL", "PATH", "HOME"]));
     assert.match(r.output, /^LANG=C\.UTF-8$/m);
     assert.doesNotMatch(r.output, /do-not-inherit/);
@@ -131,7 +137,9 @@ describe("shell tool (harness #12, #14)", { skip: process.platform === "win32" }
 
   test("timeout ceilings clamp to the 20-minute hard ceiling; the default stays conservative (harness #12)", () => {
     const t = buildWorkspaceTools({
-      workspaceRoot: dir, files: false, shell: true,
+      workspaceRoot: dir,
+      files: false,
+      shell: true,
       ceilings: { shellMaxTimeoutMs: 10 * 60 * 60_000, shellDefaultTimeoutMs: Number.POSITIVE_INFINITY, shellOutputBytes: 1 << 30 },
     });
     try {

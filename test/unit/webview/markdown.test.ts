@@ -19,7 +19,8 @@ function activeParts(host: HTMLElement): string[] {
   const found: string[] = [];
   for (const node of Array.from(host.querySelectorAll("*"))) {
     const tag = node.tagName.toLowerCase();
-    if (["script", "style", "img", "iframe", "object", "embed", "svg", "form", "input", "button", "link", "meta"].includes(tag)) found.push(`<${tag}>`);
+    if (["script", "style", "img", "iframe", "object", "embed", "svg", "form", "input", "button", "link", "meta"].includes(tag))
+      found.push(`<${tag}>`);
     for (const attr of Array.from(node.attributes)) {
       if (attr.name.startsWith("on") || ["style", "src", "srcset", "formaction"].includes(attr.name)) found.push(`${tag}[${attr.name}]`);
       if (attr.name === "href" && !/^(https?:|mailto:|#)/i.test(attr.value)) found.push(`${tag}[href=${attr.value}]`);
@@ -30,7 +31,9 @@ function activeParts(host: HTMLElement): string[] {
 
 describe("markdown renderer (issue 15: rendered answers, inert whatever the model writes)", () => {
   it("renders headings, lists, inline code, links and a highlighted code block", () => {
-    const host = render("# Title\n\n- one\n- two\n\nUse `npm test`, see [docs](https://example.com/x).\n\n```ts\nconst a: number = 1;\n```\n");
+    const host = render(
+      "# Title\n\n- one\n- two\n\nUse `npm test`, see [docs](https://example.com/x).\n\n```ts\nconst a: number = 1;\n```\n",
+    );
     assert.equal(host.querySelector("h1")?.textContent, "Title");
     assert.equal(host.querySelectorAll("li").length, 2);
     assert.equal(host.querySelector("p code")?.textContent, "npm test");
@@ -58,10 +61,17 @@ describe("markdown renderer (issue 15: rendered answers, inert whatever the mode
   });
 
   it("javascript:, vbscript:, data: and file: links lose their target; the text stays", () => {
-    const host = render([
-      "[a](javascript:alert(1))", "[b](JaVaScRiPt:alert(1))", "[c](data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==)",
-      "[d](vbscript:msgbox)", "[e](file:///etc/passwd)", "<javascript:alert(1)>", "[f](  javascript:alert(1))",
-    ].join("\n\n"));
+    const host = render(
+      [
+        "[a](javascript:alert(1))",
+        "[b](JaVaScRiPt:alert(1))",
+        "[c](data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==)",
+        "[d](vbscript:msgbox)",
+        "[e](file:///etc/passwd)",
+        "<javascript:alert(1)>",
+        "[f](  javascript:alert(1))",
+      ].join("\n\n"),
+    );
     assert.deepEqual(activeParts(host), []);
     assert.equal(host.querySelectorAll("a[href]").length, 0);
   });
