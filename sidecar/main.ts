@@ -223,6 +223,7 @@ async function main(): Promise<void> {
     log,
     contextFill: (sessionId) => modelHost.contextFill(sessionId),
     buildAgent: (run, client) => buildSessionAgent({ control, models: modelHost, tools, offered, policy }, run, client),
+    releaseModel: (runId) => modelHost.release(runId),
   });
   gate.onShutdown("turns", () => turns.stopAll());
   const compact = (sessionId: string, client: ClientChannel) =>

@@ -40,6 +40,7 @@ export function kernelParts(holdModelLoad?: Promise<void>) {
       await holdModelLoad; // the kernel's one model slot is still loading
       return buildSessionAgent({ control, models, tools, offered: tools.tools }, run, c);
     },
+    releaseModel: (runId: string) => models.release(runId),
   });
   const completion = async () => {
     const deadline = Date.now() + 10_000;

@@ -41,6 +41,11 @@ export class ModelHost {
   private error: string | null = null;
   private loading: Promise<void> | null = null;
   private abort: AbortController | null = null;
+  /** Loads run one after another: a second waits for the first, then shares or replaces its model. */
+  private loadQueue: Promise<void> = Promise.resolve();
+  /** Runs using the loaded model: another model loads only once none is left (one model slot). */
+  private readonly holders = new Set<string>();
+  private unheldWaiters: (() => void)[] = [];
   private readonly store: KvStateStore;
 
   constructor(private readonly opts: ModelHostOptions) {
@@ -56,7 +61,6 @@ export class ModelHost {
     };
   }
 
-  /** The loaded model, or a refusal that says how to get one. */
   /** How full a session's context is (issue 13); null for engines that cannot tell or no loaded model. */
   contextFill(sessionKey: string): { usedTokens: number; contextSize: number } | null {
     const fill = (
@@ -65,6 +69,7 @@ export class ModelHost {
     return fill ? { usedTokens: fill.promptTokens, contextSize: fill.contextSize } : null;
   }
 
+  /** The loaded model, or a refusal that says how to get one. */
   current(): AgentModel {
     if (this.model && this.state === "loaded") return this.model;
     if (this.state === "loading")
@@ -76,15 +81,57 @@ export class ModelHost {
     );
   }
 
-  /** Loads `spec`, replacing the current model once its rounds have finished. */
+  /**
+   * The model `spec`, held for `holder` (a run) until release(holder): a turn's model is never
+   * unloaded under it. A turn on another model waits until no run holds this one, then swaps.
+   */
+  async lease(spec: string, holder: string, onProgress: (p: ModelProgress) => void = () => undefined): Promise<AgentModel> {
+    const parsed = parseModelSpec(spec);
+    // The hold is taken in the same queue slot as the load, so no queued swap slips in between.
+    await this.inQueue(async () => {
+      await this.ensureLoaded(parsed, spec, onProgress);
+      this.holders.add(holder);
+    });
+    return this.current();
+  }
+
+  release(holder: string): void {
+    if (this.holders.delete(holder) && this.holders.size === 0) for (const wake of this.unheldWaiters.splice(0)) wake();
+  }
+
+  /** Loads `spec`, replacing the current model once no run holds it. */
   async load(spec: string, onProgress: (p: ModelProgress) => void = () => undefined): Promise<void> {
     const parsed = parseModelSpec(spec); // refuse a malformed setting before unloading anything
-    if (this.loading) {
-      await this.loading.catch(() => undefined);
-      // The load we waited for brought this very model in (two sessions' first turns at once): share
-      // it. Reloading would unload it under the turn that started the load.
-      if (this.spec === spec && this.state === "loaded") return;
+    await this.inQueue(() => this.ensureLoaded(parsed, spec, onProgress));
+  }
+
+  /** Loads and swaps run one after another, in the order asked. */
+  private async inQueue(work: () => Promise<void>): Promise<void> {
+    const previous = this.loadQueue;
+    let finished!: () => void;
+    this.loadQueue = new Promise<void>((resolve) => {
+      finished = resolve;
+    });
+    try {
+      await previous;
+      await work();
+    } finally {
+      finished();
     }
+  }
+
+  private async ensureLoaded(
+    parsed: ReturnType<typeof parseModelSpec>,
+    spec: string,
+    onProgress: (p: ModelProgress) => void,
+  ): Promise<void> {
+    // Already in (two sessions' first turns on one model): share it, never reload it under a turn.
+    if (this.spec === spec && this.state === "loaded") return;
+    while (this.holders.size > 0) await new Promise<void>((resolve) => this.unheldWaiters.push(resolve));
+    await this.replace(parsed, spec, onProgress);
+  }
+
+  private async replace(parsed: ReturnType<typeof parseModelSpec>, spec: string, onProgress: (p: ModelProgress) => void): Promise<void> {
     const abort = new AbortController();
     const run = (async () => {
       await this.unload();

@@ -3,12 +3,14 @@
 import { ErrorCode, HearthError } from "../../../shared/errors.js";
 import type { Condensation } from "../../../shared/protocol/records.js";
 import { ContextCondenser, toModelMessages, type AgentMessage } from "../../agent/index.js";
+import type { AgentModel } from "../../agent/ports/model.js";
 import type { ControlPlane } from "../control/controlPlane.js";
+import type { ProfileRow } from "../control/sessions.js";
 import type { ClientChannel } from "../handlers/types.js";
 import type { ModelHost } from "../model/modelHost.js";
 import { defaultInstructions } from "./defaultInstructions.js";
 import { JournalCondensations, viewFromJournal } from "./journalCondensations.js";
-import { ensureModel } from "./sessionAgent.js";
+import { leaseModel } from "./sessionAgent.js";
 
 export interface CompactDeps {
   control: ControlPlane;
@@ -23,11 +25,20 @@ export async function compactSession(deps: CompactDeps, sessionId: string, clien
   if (deps.running(sessionId))
     throw new HearthError(ErrorCode.Conflict, `refused: session ${sessionId} is running a turn; compact it once the turn has finished`);
   const profile = deps.control.profile(sessionId);
-  await ensureModel(deps.models, profile.model_profile, client);
+  const holder = `compact:${sessionId}`;
+  const model = await leaseModel(deps.models, profile.model_profile, holder, client);
+  try {
+    return await compactWith(deps, sessionId, model, profile);
+  } finally {
+    deps.models.release(holder);
+  }
+}
+
+async function compactWith(deps: CompactDeps, sessionId: string, model: AgentModel, profile: ProfileRow): Promise<Condensation | null> {
   const { history, latest } = deps.control.condensationContext(sessionId);
   const messages = history.map(({ seq: _seq, ...m }) => m as AgentMessage);
   const condenser = new ContextCondenser(
-    deps.models.current(),
+    model,
     new JournalCondensations(deps.control, sessionId, null, history),
     viewFromJournal(latest, history),
   );

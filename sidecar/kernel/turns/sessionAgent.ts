@@ -4,6 +4,7 @@
 import type { ExecutionRole, GenerationOptions } from "../../../shared/protocol/index.js";
 import { AgentSessionBuilder, type AgentMessage, type AgentSession } from "../../agent/index.js";
 import type { WorkspaceTools } from "../../tools/buildWorkspaceTools.js";
+import type { AgentModel } from "../../agent/ports/model.js";
 import type { Tool } from "../../agent/ports/tools.js";
 import type { ControlPlane } from "../control/controlPlane.js";
 import { projectToolsForRole } from "../control/roles.js";
@@ -38,24 +39,25 @@ export interface RunRef {
   readOnly?: boolean;
 }
 
-/** Loads the session's model into the kernel's one model slot when another (or none) is there. */
-export async function ensureModel(models: ModelHost, spec: string, client: ClientChannel): Promise<void> {
-  const status = models.status();
-  if (status.spec === spec && status.state === "loaded") return;
-  await models.load(spec, (p) => client.notify("model/progress", p));
+/**
+ * The session's model for `holder`, loaded into the kernel's one model slot when another (or none)
+ * is there, and held until `models.release(holder)`: never unloaded under the turn that uses it.
+ */
+export function leaseModel(models: ModelHost, spec: string, holder: string, client: ClientChannel): Promise<AgentModel> {
+  return models.lease(spec, holder, (p) => client.notify("model/progress", p));
 }
 
 export async function buildSessionAgent(deps: SessionAgentDeps, run: RunRef, client: ClientChannel): Promise<AgentSession> {
   // spec 004: the run's pinned snapshot (its profile generation and the history before its own user
   // message, which is the turn's input), never the session as it is now.
   const { profile, history: pinnedHistory } = deps.control.runContext(run.runId);
-  await ensureModel(deps.models, profile.model_profile, client);
+  const model = await leaseModel(deps.models, profile.model_profile, run.runId, client);
   const history: AgentMessage[] = pinnedHistory.map(({ seq: _seq, ...m }) => m as AgentMessage);
   const { workspace, ceilings } = deps.tools;
   const tools = sessionTools(deps, profile.execution_role, run.sessionId);
   const builder = new AgentSessionBuilder()
     .sessionKey(run.sessionId)
-    .model(deps.models.current())
+    .model(model)
     .tools(tools)
     .memory(new JournalMemory(deps.control, run))
     .approval(new ClientApproval(client, deps.control, run))

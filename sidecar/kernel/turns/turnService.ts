@@ -30,6 +30,8 @@ export interface TurnServiceDeps {
   control: ControlPlane;
   buildAgent: (run: RunRef, client: ClientChannel) => Promise<AgentSession>;
   log: (line: string) => void;
+  /** Lets go of the model a run's agent holds (ModelHost.lease), once the run has ended. */
+  releaseModel?: (runId: string) => void;
   /** How full a session's context is now (issue 13: sent with the turn's completion); null when unknown. */
   contextFill?: (sessionId: string) => ContextFill | null;
 }
@@ -138,9 +140,13 @@ export class TurnService {
       client.notify("turn/event", { sessionId: turn.sessionId, runId: turn.runId, seq, event });
     });
     let completed: TurnCompletion;
+    const building = this.deps.buildAgent(turn, client);
+    // The model is released once the run has ended and its build has settled (a cancel can end the
+    // run while the build still waits for the model).
+    const releaseModel = () => void building.catch(() => undefined).finally(() => this.deps.releaseModel?.(turn.runId));
     try {
       // A cancel while the model loads ends the turn at once; the load goes on for the next turn.
-      const agent = await untilAborted(this.deps.buildAgent(turn, client), turn.controller.signal);
+      const agent = await untilAborted(building, turn.controller.signal);
       const outcome = await agent.runTurn(params.message, {
         signal: turn.controller.signal,
         turnId: turn.runId,
@@ -159,6 +165,7 @@ export class TurnService {
       const code = status === "cancelled" ? ErrorCode.Refused : isHearthError(e) ? e.code : ErrorCode.InternalError;
       completed = { type: "completed", status, error: { code, message } };
     }
+    releaseModel();
     coalescer.flush();
     turn.completionSent = true;
     coalescer.push(completed);

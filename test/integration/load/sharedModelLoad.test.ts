@@ -36,13 +36,10 @@ it("first turns of two sessions on one model, started at once, both complete on 
   assert.equal(k.stderr.filter((l) => l.includes("model loaded:")).length, 1, `the model loaded more than once:\n${k.stderr.join("\n")}`);
 });
 
-// Open defect (reported to the lead, not fixed here): the kernel's one model slot is switched by
-// whichever turn asks last. A turn reads the slot after its own load, so a second session's turn on
-// another model, started meanwhile, unloads the first turn's model before it is used. The fix wants
-// a lease on the model for a turn's life (ModelHost, sessionAgent, turnService).
-it("first turns of two sessions on two models, started at once, both complete (issue 6: one model per kernel)", {
-  todo: "the second model's load unloads the first turn's model: it fails with 'no model is loaded'",
-}, async () => {
+// The kernel has one model slot: a turn holds its model for its whole life (ModelHost.lease), so a
+// second session's turn on another model waits for it instead of unloading it under the first turn
+// (which failed with "no model is loaded" before the lease).
+it("first turns of two sessions on two models, started at once, both complete: the second waits for the first's model to be free (issue 6: one model per kernel)", async () => {
   const models = ensureFixtureModels();
   const { done } = await firstTurnsAtOnce([models.chat, models.tool]);
   assert.deepEqual(
