@@ -8,6 +8,7 @@ import type { ToWebview } from "../../shared/protocol/webview.js";
 import { MODEL_SETTING } from "../chat/chatController.js";
 import type { KernelSupervisor } from "../kernel/kernelSupervisor.js";
 import { pickModel, serverSpec, serverUrlProblem } from "./modelPicker.js";
+import { gpuOfferOnLoad } from "./gpuOffer.js";
 import { ModelService } from "./modelService.js";
 import { createModelStatusBar, SELECT_MODEL_COMMAND } from "./statusBar.js";
 
@@ -93,6 +94,7 @@ export function wireModels(
       status.render(s);
       show(s);
     }),
+    service.onChange(gpuOfferOnLoad(context, kernel, log)),
     vscode.commands.registerCommand(SELECT_MODEL_COMMAND, select),
     vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration(MODEL_SETTING) && service.settingChanged()),
   );

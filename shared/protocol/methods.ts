@@ -208,6 +208,20 @@ export const requests = {
     params: Empty,
     result: z.object({ cancelled: z.boolean(), spec: z.string().nullable() }),
   },
+  // A GPU build of llama.cpp that does not ship in the .vsix, offered when this machine could use it
+  // (issue 10: CUDA is 538 MB); installed only when the person confirms, then used after a restart.
+  "model/gpuOffer": {
+    params: Empty,
+    result: z.object({
+      offer: z
+        .object({ gpu: z.literal("cuda"), packages: z.array(z.string()), approxBytes: z.number().int().positive(), reason: z.string() })
+        .nullable(),
+    }),
+  },
+  "model/installGpuBuild": {
+    params: z.object({ gpu: z.literal("cuda") }),
+    result: z.object({ installed: z.array(z.string()), restartNeeded: z.boolean() }),
+  },
   "kernel/shutdown": {
     params: Empty,
     result: z.object({ ok: z.literal(true) }),

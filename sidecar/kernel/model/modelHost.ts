@@ -69,6 +69,12 @@ export class ModelHost {
     return fill ? { usedTokens: fill.promptTokens, contextSize: fill.contextSize } : null;
   }
 
+  /** The GPU backend the loaded llama.cpp model runs on (false: the CPU); null when no local model is loaded. */
+  gpu(): string | false | null {
+    const gpu = this.state === "loaded" ? (this.model as { gpu?: string | false } | null)?.gpu : undefined;
+    return gpu === undefined ? null : gpu;
+  }
+
   /** The loaded model, or a refusal that says how to get one. */
   current(): AgentModel {
     if (this.model && this.state === "loaded") return this.model;
