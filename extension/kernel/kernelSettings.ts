@@ -45,6 +45,7 @@ export function kernelEnv(config: KernelSettingsSource): Record<string, string> 
   positive("hearth.kernel.idleSeconds", "HEARTH_KERNEL_IDLE_SECONDS");
   positive("hearth.agent.maxRounds", "HEARTH_MAX_ROUNDS");
   positive("hearth.agent.repeatedFailureLimit", "HEARTH_REPEATED_FAILURE_LIMIT");
+  positive("hearth.tasks.maxConcurrent", "HEARTH_MAX_TASKS");
   if (config.get<boolean>("hearth.tools.readsNeedApproval", false)) env.HEARTH_APPROVE_READS = "1";
   if (config.get<string>("hearth.inference.gpu", "auto") === "off") env.HEARTH_GPU = "off";
   const tools = offeredTools(config);

@@ -23,11 +23,13 @@ it("each setting maps to its variable; zero means the kernel's own default", () 
       "hearth.tools.readsNeedApproval": true,
       "hearth.agent.maxRounds": 10,
       "hearth.agent.repeatedFailureLimit": 2,
+      "hearth.tasks.maxConcurrent": 4,
     }),
   );
   assert.equal(env.HEARTH_APPROVE_READS, "1");
   assert.equal(env.HEARTH_MAX_ROUNDS, "10");
   assert.equal(env.HEARTH_REPEATED_FAILURE_LIMIT, "2");
+  assert.equal(env.HEARTH_MAX_TASKS, "4");
   assert.equal(env.HEARTH_THREADS, "3");
   assert.equal(env.HEARTH_CONTEXT_SIZE, undefined);
   assert.equal(env.HEARTH_GPU, "off");
