@@ -34,6 +34,7 @@ import { undoHandlers } from "./kernel/handlers/undoHandlers.js";
 import { FileWriteJournal } from "./kernel/undo/fileWriteJournal.js";
 import { TurnEditsService } from "./kernel/undo/turnEdits.js";
 import { ClientRegistry } from "./kernel/tasks/clientRegistry.js";
+import { delegateTaskTool } from "./kernel/tasks/delegateTaskTool.js";
 import { TaskService } from "./kernel/tasks/taskService.js";
 import { applyToolPolicy } from "./kernel/toolPolicy.js";
 
@@ -206,9 +207,14 @@ async function main(): Promise<void> {
   // issue 14 item 5: each write's pre-image is journaled, so a person can undo a turn's edits.
   const tools = buildWorkspaceTools({ workspaceRoot: config.workspaceRoot, shell: true, writes: new FileWriteJournal(journal, log) });
   gate.onShutdown("tools", () => tools.close());
+  // issue 12: delegate_task is offered when the policy names it (the editor's default list does); it
+  // starts a task on the task service built below, for the coordinator session bound to it.
+  let tasks: TaskService | undefined;
+  const kernelTasks = (): TaskService => tasks ?? fail("delegate_task ran before the task service was built");
   let offered: ReturnType<typeof applyToolPolicy>;
   try {
-    offered = applyToolPolicy(tools.tools, process.env.HEARTH_TOOLS);
+    const policyList = process.env.HEARTH_TOOLS;
+    offered = policyList?.trim() ? applyToolPolicy([...tools.tools, delegateTaskTool(kernelTasks, null)], policyList) : tools.tools;
   } catch (e) {
     fail(`HEARTH_TOOLS: ${(e as Error).message}`);
   }
@@ -222,7 +228,19 @@ async function main(): Promise<void> {
     control,
     log,
     contextFill: (sessionId) => modelHost.contextFill(sessionId),
-    buildAgent: (run, client) => buildSessionAgent({ control, models: modelHost, tools, offered, policy }, run, client),
+    buildAgent: (run, client) =>
+      buildSessionAgent(
+        {
+          control,
+          models: modelHost,
+          tools,
+          offered,
+          policy,
+          bindToSession: (tool, sessionId) => (tool.definition.name === "delegate_task" ? delegateTaskTool(kernelTasks, sessionId) : tool),
+        },
+        run,
+        client,
+      ),
     releaseModel: (runId) => modelHost.release(runId),
   });
   gate.onShutdown("turns", () => turns.stopAll());
@@ -236,7 +254,7 @@ async function main(): Promise<void> {
   Object.assign(handlers, undoHandlers({ edits: new TurnEditsService({ journal, scope: control.scope, restorer: tools.restorer }), gate }));
   // issue 12: background tasks, HEARTH_MAX_TASKS of them at once; their events and approvals go to every client.
   const clients = new ClientRegistry();
-  const tasks = new TaskService({
+  tasks = new TaskService({
     control,
     turns,
     clients,

@@ -67,6 +67,7 @@ const composer = new Composer({
   send: (text) => send({ type: "chat/send", text }),
   stop: () => send({ type: "chat/stop" }),
   newChat: () => send({ type: "chat/new" }),
+  background: (text) => send({ type: "chat/background", text }),
 });
 const approvals = new ApprovalCards(transcript.node, (callId, decision) => send({ type: "approval/answer", callId, decision }));
 const trustBanner = document.createElement("section");

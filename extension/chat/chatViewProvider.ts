@@ -103,6 +103,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
       case "chat/new":
         void this.chat.newChat();
         return;
+      case "chat/background":
+        void vscode.commands.executeCommand("hearth.startTask", message.text);
+        return;
       case "chat/compact":
         void this.chat.compact();
         return;

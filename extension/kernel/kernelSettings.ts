@@ -26,7 +26,7 @@ export interface KernelSettingsSource {
 
 /** The offered tools: the enabled list, without shell when it is off. */
 export function offeredTools(config: KernelSettingsSource): string[] {
-  const enabled = config.get<string[]>("hearth.tools.enabled", [...READ_ONLY_TOOLS, "write_file", "edit_file", "shell"]);
+  const enabled = config.get<string[]>("hearth.tools.enabled", [...READ_ONLY_TOOLS, "write_file", "edit_file", "shell", "delegate_task"]);
   const shell = config.get<boolean>("hearth.tools.shell", true);
   const tools = enabled.filter((t) => shell || t !== "shell");
   if (config.get<boolean>("hearth.tools.webFetch", false)) tools.push("web_fetch");

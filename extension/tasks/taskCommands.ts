@@ -121,7 +121,9 @@ export function registerTaskCommands(
     };
 
   return [
-    vscode.commands.registerCommand("hearth.startTask", async () => {
+    // From the palette it asks; the chat's "Run in background" passes the message.
+    vscode.commands.registerCommand("hearth.startTask", async (given?: unknown) => {
+      if (typeof given === "string" && given.trim()) return start(given.trim());
       const instruction = await vscode.window.showInputBox({
         title: "Hearth: Start Background Task",
         prompt: "What should Hearth do in the background? It runs beside your chat; the Tasks view shows it.",

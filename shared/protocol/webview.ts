@@ -79,6 +79,8 @@ export const FromWebview = z.discriminatedUnion("type", [
   z.object({ type: z.literal("chat/send"), text: z.string().min(1).max(1_000_000) }),
   z.object({ type: z.literal("chat/stop") }),
   z.object({ type: z.literal("chat/new") }),
+  // "Run in background": the message starts a background task (issue 12) instead of a chat turn.
+  z.object({ type: z.literal("chat/background"), text: z.string().min(1).max(1_000_000) }),
   ...ModelFromWebview,
   ...UndoFromWebview,
   z.object({ type: z.literal("workspace/manageTrust") }),

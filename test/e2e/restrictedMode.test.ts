@@ -37,7 +37,7 @@ describe("Restricted Mode in a real VS Code workbench", { timeout: 180_000 }, ()
       JSON.stringify({
         rounds: [
           { expectTools: READ_ONLY, text: ["I can read this folder, but not change it."] },
-          { expectTools: [...READ_ONLY, "edit_file", "shell", "write_file"], text: ["Now I could write too."] },
+          { expectTools: [...READ_ONLY, "delegate_task", "edit_file", "shell", "write_file"], text: ["Now I could write too."] },
         ],
       }),
     );

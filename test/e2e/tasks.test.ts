@@ -160,6 +160,21 @@ describe("background tasks in the workbench (issue 12: Tasks view, notification 
       tasks.map((t) => [t.delegationId, t.title, t.state]),
       [[started[1], TITLE, "completed"]],
     );
+  });
+
+  it('"Run in background" in the chat starts the message as a task the Tasks view lists (issue 12 item 5)', async () => {
+    const page = browser!.page;
+    const chat = webviewViewFrame(page, EXTENSION_ID);
+    await chat.locator("#message textarea").fill("Summarize the README in the background", { timeout: 30_000 });
+    await chat.locator("#run-in-background").click();
+    await waitFor(
+      () => /tasks: started task \S+ "Summarize the README in the background"/.test(readHearthLog(server!.userDataDir)),
+      30_000,
+      "the chat's message started as a task",
+    );
+    await page.locator(".monaco-list-row", { hasText: "Summarize the README in the background" }).first().waitFor({ timeout: 30_000 });
+    assert.equal(await chat.locator("#message textarea").inputValue(), "", "the message left the box: it is a task now, not a chat turn");
+    await shot("4-run-in-background.png");
     passed = true;
   });
 });

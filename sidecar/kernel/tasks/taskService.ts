@@ -29,19 +29,27 @@ export interface StartTask {
   title?: string;
   model?: string;
   tools?: string[];
+  /** The coordinator session delegating it (its `delegate_task` call); none when a person starts it. */
+  parentSessionId?: string;
 }
+
+const ENDED: ReadonlySet<TaskSummary["state"]> = new Set(["completed", "failed", "cancelled"]);
 
 const TITLE_CHARS = 80;
 
 export class TaskService {
   /** delegationId → the attempt its running turn drives. */
   private readonly running = new Map<string, { runId: string; attemptId: string }>();
+  /** Callers waiting for a task to end (a coordinator's delegate_task call). */
+  private readonly endWaiters = new Map<string, ((task: TaskSummary) => void)[]>();
   private stopping = false;
 
   constructor(private readonly deps: TaskServiceDeps) {}
 
-  start(params: StartTask, ctx: RequestContext): TaskSummary {
-    const model = params.model ?? this.deps.defaultModel;
+  start(params: StartTask, ctx: Pick<RequestContext, "clientId" | "requestId">): TaskSummary {
+    // A delegated task runs on its coordinator's model unless told otherwise.
+    const parentModel = params.parentSessionId ? this.deps.control.profile(params.parentSessionId).model_profile : null;
+    const model = params.model ?? parentModel ?? this.deps.defaultModel;
     if (!model)
       throw new HearthError(
         ErrorCode.InvalidParams,
@@ -49,7 +57,7 @@ export class TaskService {
       );
     const { delegationId } = this.deps.control.createDelegation(
       {
-        parentSessionId: null,
+        parentSessionId: params.parentSessionId ?? null,
         title: params.title ?? titleOf(params.instruction),
         prompt: params.instruction,
         model,
@@ -148,9 +156,24 @@ export class TaskService {
     this.pump();
   }
 
+  /** A completed task's final answer (its task_result artifact), or null. */
+  result(delegationId: string): string | null {
+    return this.deps.control.taskResult(delegationId);
+  }
+
+  /** Resolves with the task once it has completed, failed or been cancelled. */
+  ended(delegationId: string): Promise<TaskSummary> {
+    const now = this.deps.control.task(delegationId);
+    if (ENDED.has(now.state)) return Promise.resolve(now);
+    return new Promise((resolve) => this.endWaiters.set(delegationId, [...(this.endWaiters.get(delegationId) ?? []), resolve]));
+  }
+
   private publish(delegationId: string): void {
     try {
-      this.deps.clients.notifyAll("task/updated", { task: this.deps.control.task(delegationId) });
+      const task = this.deps.control.task(delegationId);
+      if (ENDED.has(task.state)) for (const wake of this.endWaiters.get(delegationId) ?? []) wake(task);
+      if (ENDED.has(task.state)) this.endWaiters.delete(delegationId);
+      this.deps.clients.notifyAll("task/updated", { task });
     } catch (e) {
       this.deps.log(`task ${delegationId}: could not publish its state: ${(e as Error).message}`);
     }

@@ -23,6 +23,8 @@ export interface SessionAgentDeps {
   offered: readonly Tool[];
   /** The person's approval and loop-guard settings (HEARTH_APPROVE_READS, HEARTH_MAX_ROUNDS, ...). */
   policy?: TurnPolicy;
+  /** Tools that act for the session using them (delegate_task names its parent): bound per session. */
+  bindToSession?: (tool: Tool, sessionId: string) => Tool;
 }
 
 export interface TurnPolicy {
@@ -92,5 +94,5 @@ function sessionTools(deps: SessionAgentDeps, role: ExecutionRole, sessionId: st
   return projectToolsForRole(
     role,
     withinCeiling.map((t) => ({ name: t.definition.name, tool: t })),
-  ).map((t) => t.tool);
+  ).map((t) => deps.bindToSession?.(t.tool, sessionId) ?? t.tool);
 }

@@ -22,6 +22,7 @@ export interface Locator {
   focus(opts?: { timeout?: number }): Promise<void>;
   evaluate<R>(fn: (node: Element) => R): Promise<R>;
   scrollIntoViewIfNeeded(opts?: { timeout?: number }): Promise<void>;
+  inputValue(opts?: { timeout?: number }): Promise<string>;
 }
 
 export interface FrameLocator {

@@ -9,7 +9,7 @@ function settings(values: Record<string, unknown>): KernelSettingsSource {
 }
 
 it("defaults offer the file tools and shell, and leave threads, context and GPU to the kernel", () => {
-  assert.deepEqual(kernelEnv(settings({})), { HEARTH_TOOLS: "read_file,list_dir,search_files,write_file,edit_file,shell" });
+  assert.deepEqual(kernelEnv(settings({})), { HEARTH_TOOLS: "read_file,list_dir,search_files,write_file,edit_file,shell,delegate_task" });
 });
 
 it("each setting maps to its variable; zero means the kernel's own default", () => {
@@ -38,7 +38,10 @@ it("each setting maps to its variable; zero means the kernel's own default", () 
 });
 
 it("shell off removes shell whatever the enabled list says; web fetch is opt-in", () => {
-  assert.equal(kernelEnv(settings({ "hearth.tools.shell": false })).HEARTH_TOOLS, "read_file,list_dir,search_files,write_file,edit_file");
+  assert.equal(
+    kernelEnv(settings({ "hearth.tools.shell": false })).HEARTH_TOOLS,
+    "read_file,list_dir,search_files,write_file,edit_file,delegate_task",
+  );
   const withFetch = kernelEnv(settings({ "hearth.tools.enabled": ["read_file"], "hearth.tools.webFetch": true }));
   assert.equal(withFetch.HEARTH_TOOLS, "read_file,web_fetch");
   assert.equal(withFetch.HEARTH_WEB_FETCH, "1");
