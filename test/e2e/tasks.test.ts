@@ -175,6 +175,20 @@ describe("background tasks in the workbench (issue 12: Tasks view, notification 
     await page.locator(".monaco-list-row", { hasText: "Summarize the README in the background" }).first().waitFor({ timeout: 30_000 });
     assert.equal(await chat.locator("#message textarea").inputValue(), "", "the message left the box: it is a task now, not a chat turn");
     await shot("4-run-in-background.png");
+
+    // (b) A window reload while the task runs (it waits for its write's approval): the kernel keeps
+    // it, and the reloaded window's Tasks view shows it again from the kernel.
+    await page.reload({ timeout: 60_000 });
+    await page.waitForSelector(".monaco-workbench .part.activitybar", { timeout: 60_000 });
+    const row = page.locator(".monaco-list-row", { hasText: "Summarize the README in the background" }).first();
+    const visible = await row.waitFor({ timeout: 20_000 }).then(
+      () => true,
+      () => false,
+    );
+    if (!visible) await openActivityBarContainer(page, "Hearth");
+    await row.waitFor({ timeout: 60_000 });
+    assert.match((await row.getAttribute("aria-label")) ?? "", /running|waiting for approval|queued/, "still in progress after the reload");
+    await shot("5-after-reload.png");
     passed = true;
   });
 });
