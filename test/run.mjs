@@ -24,11 +24,20 @@ if (suites.includes("e2e")) {
   if (provision.status !== 0) process.exit(provision.status ?? 1);
 }
 
-const files = suites.flatMap((s) => collect(path.join("test", s))).sort();
-if (files.length === 0) throw new Error(`no test files in ${suites.join(", ")}`);
-// Two cores: run files two at a time; integration and e2e files start real processes.
-const result = spawnSync(process.execPath, ["--import", "tsx", "--test", "--test-concurrency=2", ...files], {
-  stdio: "inherit",
-  env: { ...process.env, HEARTH_TEST: "1" },
-});
-process.exit(result.status ?? 1);
+/** Runs one node --test invocation; its exit status. */
+function run(files, concurrency) {
+  const result = spawnSync(process.execPath, ["--import", "tsx", "--test", `--test-concurrency=${concurrency}`, ...files], {
+    stdio: "inherit",
+    env: { ...process.env, HEARTH_TEST: "1" },
+  });
+  return result.status ?? 1;
+}
+
+const fast = suites.filter((s) => s !== "e2e").flatMap((s) => collect(path.join("test", s))).sort();
+const e2e = suites.includes("e2e") ? collect(path.join("test", "e2e")).sort() : [];
+if (fast.length + e2e.length === 0) throw new Error(`no test files in ${suites.join(", ")}`);
+// Two cores: unit and integration files two at a time (integration files start real processes);
+// each e2e file drives a whole workbench, a browser and a kernel, so one at a time: two at once
+// left a busy machine's code lenses and webviews behind their clicks.
+const statuses = [fast.length ? run(fast, 2) : 0, e2e.length ? run(e2e, 1) : 0];
+process.exit(Math.max(...statuses));
