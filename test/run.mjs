@@ -33,7 +33,10 @@ function run(files, concurrency) {
   return result.status ?? 1;
 }
 
-const fast = suites.filter((s) => s !== "e2e").flatMap((s) => collect(path.join("test", s))).sort();
+const fast = suites
+  .filter((s) => s !== "e2e")
+  .flatMap((s) => collect(path.join("test", s)))
+  .sort();
 const e2e = suites.includes("e2e") ? collect(path.join("test", "e2e")).sort() : [];
 if (fast.length + e2e.length === 0) throw new Error(`no test files in ${suites.join(", ")}`);
 // Two cores: unit and integration files two at a time (integration files start real processes);
