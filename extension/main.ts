@@ -42,7 +42,14 @@ export function activate(context: vscode.ExtensionContext): void {
   const chat = kernel && workspace ? wireChat(context, kernel, workspace, log, approvals, tasks) : undefined;
 
   // issue 14 item 5: undo of a turn's edits, from the chat's button or the command.
-  const undo = kernel ? new TurnUndo({ kernel, sessionId: () => context.workspaceState.get<string>(SESSION_KEY), log }) : undefined;
+  const undo = kernel
+    ? new TurnUndo({
+        kernel,
+        sessionId: () => context.workspaceState.get<string>(SESSION_KEY),
+        log,
+        restricted: () => !vscode.workspace.isTrusted,
+      })
+    : undefined;
   if (undo) context.subscriptions.push(registerUndoCommand(undo));
   context.subscriptions.push(
     vscode.window.registerWebviewViewProvider(

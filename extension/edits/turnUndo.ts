@@ -10,6 +10,8 @@ export interface TurnUndoDeps {
   /** The chat's current session (none before its first message). */
   sessionId(): string | undefined;
   log: KernelLog;
+  /** True while the folder is untrusted: undo writes files, so it waits for trust like any write. */
+  restricted(): boolean;
 }
 
 export type UndoResult = { files: UndoFileOutcome[]; error?: string };
@@ -46,6 +48,16 @@ export class TurnUndo {
   /** Undoes the run's edits (the person confirmed them); every file's outcome is logged and shown. */
   async undo(runId: string): Promise<UndoResult> {
     let result: UndoResult;
+    if (this.deps.restricted()) {
+      result = {
+        files: [],
+        error:
+          "The edits were not undone: this folder is in Restricted Mode, where Hearth writes no files; trust the folder (Manage Workspace Trust), then undo again.",
+      };
+      this.deps.log.warn(`undo of run ${runId}: ${result.error}`);
+      this.view?.({ type: "edits/result", runId, ...result });
+      return result;
+    }
     try {
       const client = await this.deps.kernel.ensureStarted();
       result = { files: (await client.request("turn/undoEdits", { runId })).files };
