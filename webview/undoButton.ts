@@ -5,13 +5,7 @@
 import type { TurnEdits, UndoFileOutcome } from "../shared/protocol/undo.js";
 import type { FromWebview, ToWebview } from "../shared/protocol/webview.js";
 import { button, setEnabled } from "./components/index.js";
-
-function el(tag: string, className?: string, text?: string): HTMLElement {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
+import { el } from "./dom.js";
 
 /** "restore app.txt", "remove new.txt": what an undo would do to a file. */
 export function plannedAction(file: TurnEdits["files"][number]): string {
