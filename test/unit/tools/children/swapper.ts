@@ -14,6 +14,9 @@ const step = (f: () => void): void => {
 process.stdout.write("ready\n");
 for (;;) {
   step(() => fs.renameSync(entry, keep));
+  // A write that landed while the name was free may have created it again (write_file makes missing
+  // folders): with both names taken every later step would fail and the race would stall for good.
+  if (fs.existsSync(keep)) step(() => fs.rmSync(entry, { recursive: true, force: true }));
   step(() => fs.symlinkSync(outsideTarget, entry, mode === "dir" ? "dir" : "file"));
   step(() => fs.unlinkSync(entry));
   step(() => fs.renameSync(keep, entry));
