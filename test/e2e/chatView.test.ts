@@ -13,6 +13,7 @@ import { launchBrowser, openWorkbench, type Browser } from "./support/browser.js
 import { readHearthLog, startCodeServer, type CodeServer } from "./support/codeServer.js";
 import { newRunDir, stopwatch } from "./support/runDir.js";
 import { endScenario } from "./support/scenario.js";
+import { lens as lensOf } from "./support/scriptedChat.js";
 import { findTools } from "./support/tools.js";
 import { packagedVsix } from "../support/packagedExtension.js";
 import { openActivityBarContainer, runCommand, waitFor, webviewViewFrame } from "./support/webview.js";
@@ -98,8 +99,7 @@ describe("Hearth in a real VS Code workbench (code-server + headless Chromium)",
 
     // write_file asks; read_file (the round before) did not: the new file opens as a pending new
     // file with its lenses (issue 14: in the editor, no modal dialog).
-    const lens = (title: string) =>
-      page.locator(".monaco-editor .codelens-decoration a").filter({ hasText: new RegExp(`^${title.replace(/[()]/g, "\\$&")}$`) });
+    const lens = (title: string) => lensOf(page, title);
     await lens("Accept (new file)").waitFor({ state: "visible", timeout: 60_000 });
     clock.mark("edit lenses shown");
     assert.match(
