@@ -157,7 +157,7 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
     clearTimeout(killer);
     // The kernel runs detached and outlives the window by design (docs/kernel-lifetime.md); the
     // test's own, found by the journal locks of its HEARTH_HOME, goes with the workbench.
-    stopKernels(opts.env?.HEARTH_HOME ?? path.join(opts.profileDir, "xdg/data/hearth"));
+    await stopKernels(opts.env?.HEARTH_HOME ?? path.join(opts.profileDir, "xdg/data/hearth"));
   };
 
   const url = `http://${host}:${port}`;
@@ -173,18 +173,38 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
   return { url, workbenchUrl: `${url}/?folder=${encodeURIComponent(opts.workspace)}`, userDataDir, logFile, stop };
 }
 
-/** SIGTERM to each kernel that holds a journal lock under `home` (the pid is in the lock file). */
-export function stopKernels(home: string): void {
+/**
+ * SIGTERM to each kernel that holds a journal lock under `home` (the pid is in the lock file), then
+ * waits for it to exit: a kernel checkpoints and removes its WAL file as it closes, so a test that
+ * reads the journal folder before the exit finds files vanishing under it.
+ */
+async function stopKernels(home: string): Promise<void> {
   const journals = path.join(home, "journals");
   if (!fs.existsSync(journals)) return;
+  const signalled: number[] = [];
   for (const lock of fs.readdirSync(journals).filter((f) => f.endsWith(".lock"))) {
     const pid = Number(fs.readFileSync(path.join(journals, lock), "utf8"));
     // A lock outlives its kernel: only a live kernel process with that pid is signalled.
+    if (!isKernel(pid)) continue;
     try {
-      if (pid > 0 && fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("sidecar.mjs")) process.kill(pid, "SIGTERM");
+      process.kill(pid, "SIGTERM");
+      signalled.push(pid);
     } catch {
-      /* gone already */
+      /* exited between the check and the signal */
     }
+  }
+  const deadline = Date.now() + 10_000;
+  while (signalled.some(isKernel)) {
+    if (Date.now() > deadline) throw new Error(`kernel(s) ${signalled.filter(isKernel).join(", ")} did not exit 10 s after SIGTERM`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function isKernel(pid: number): boolean {
+  try {
+    return pid > 0 && fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("sidecar.mjs");
+  } catch {
+    return false;
   }
 }
 
