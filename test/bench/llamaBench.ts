@@ -1,5 +1,5 @@
 // llama.cpp's own llama-bench as an anchor (issue 6, item 8): built from the source node-llama-cpp
-// bundles by test/bench/buildLlamaBench.sh into a cache outside the repository (optional: ~10 minutes
+// bundles by test/support/buildLlamaTools.sh into a cache outside the repository (optional: ~10 minutes
 // on 2 cores). The other benches import `llamaBench()`; run directly, this prints the anchor's own
 // prefill and decode figures for the benchmark model and writes test/bench/results/llamaBench.json.
 // usage: node --import tsx test/bench/llamaBench.ts [--quick]
@@ -67,7 +67,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const bench = llamaBench();
   const results: Record<string, unknown> = { date: new Date().toISOString(), threads, binary: LLAMA_BENCH };
   if (!bench) {
-    console.log(`llama-bench: not built (${LLAMA_BENCH}); run test/bench/buildLlamaBench.sh (~10 minutes on 2 cores)`);
+    console.log(`llama-bench: not built (${LLAMA_BENCH}); run test/support/buildLlamaTools.sh (~10 minutes on 2 cores)`);
     results.built = false;
   } else {
     const modelPath = process.env.BENCH_MODEL ?? ensureFixtureModels({ bench: true }).bench;

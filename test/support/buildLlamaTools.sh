@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Builds llama.cpp's own tools from the source node-llama-cpp bundles (llama/gitRelease.bundle),
+# offline, into a cache outside the repository:
+#   llama-bench          the decode/prefill anchor of the benchmarks (test/bench/llamaBench.ts)
+#   llama-batched-bench  the concurrency anchor
+#   llama-server         a real OpenAI-compatible server for the openai adapter's tests
+# A no-op for targets already built. ~12 minutes on 2 idle cores the first time, so it runs under
+# `nice -n 10`. Usage: test/support/buildLlamaTools.sh [--jobs N] [target ...]
+set -euo pipefail
+repo="$(cd "$(dirname "$0")/../.." && pwd)"
+bundle="$repo/node_modules/node-llama-cpp/llama/gitRelease.bundle"
+cache="${HEARTH_BENCH_CACHE:-$HOME/.cache/hearth-bench}"
+src="$cache/llama.cpp"
+jobs=2
+if [[ "${1:-}" == "--jobs" ]]; then jobs="$2"; shift 2; fi
+targets=("$@")
+[[ ${#targets[@]} -gt 0 ]] || targets=(llama-bench llama-batched-bench llama-server)
+missing=()
+for t in "${targets[@]}"; do [[ -x "$src/build/bin/$t" ]] || missing+=("$t"); done
+[[ ${#missing[@]} -gt 0 ]] || exit 0
+[[ -f "$bundle" ]] || { echo "no llama.cpp bundle at $bundle: install node-llama-cpp first" >&2; exit 1; }
+mkdir -p "$cache"
+if [[ ! -f "$src/CMakeLists.txt" ]]; then
+  rm -rf "$cache/bundle.git" "$src"
+  git init -q --bare "$cache/bundle.git"
+  git -C "$cache/bundle.git" fetch -q "$bundle" 'HEAD:refs/heads/main'
+  mkdir -p "$src"
+  git -C "$cache/bundle.git" archive main | tar -x -C "$src"
+fi
+# CPU only, native ISA, no curl (nothing downloads), no tests.
+nice -n 10 cmake -S "$src" -B "$src/build" -DCMAKE_BUILD_TYPE=Release -DGGML_NATIVE=ON \
+  -DLLAMA_CURL=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_SERVER=ON -DLLAMA_BUILD_EXAMPLES=ON -DBUILD_SHARED_LIBS=OFF >/dev/null
+nice -n 10 cmake --build "$src/build" --target "${missing[@]}" -j "$jobs"
+for t in "${missing[@]}"; do echo "built: $src/build/bin/$t"; done
