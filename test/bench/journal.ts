@@ -102,7 +102,7 @@ function commitRates(commits: number, durable: boolean): { journalPerSec: number
   };
 }
 
-/** 100k runs left active by a dead kernel (attempt running, a dispatched call, a streaming turn). */
+/** 100k runs left active by a dead kernel (attempt running, a dispatched call). */
 function reconciliation(runs: number): { runs: number; firstMs: number; firstCpuMs: number; secondMs: number; seedMs: number } {
   const file = path.join(dir, "reconcile.sqlite");
   const journal = openJournal(file);
@@ -128,9 +128,6 @@ function reconciliation(runs: number): { runs: number; firstMs: number; firstCpu
     const inv = db.prepare(
       `INSERT INTO tool_invocations (invocation_id, run_id, attempt_id, call_id, tool, input_hash, manifest_digest, boot_epoch, status, effect_class, retry_policy, created_at, updated_at) VALUES (?, ?, ?, 'c', 't', 'h', 'm', 'old', 'dispatched', 'non_idempotent_write', 'never_auto_retry', ?, ?)`,
     );
-    const turn = db.prepare(
-      `INSERT INTO conversation_journal (session_id, seq, run_id, role, status, body_json, created_at, updated_at) VALUES (?, ?, ?, 'assistant', 'streaming', '{"role":"assistant","text":""}', ?, ?)`,
-    );
     let sessionId = "";
     for (let i = 0; i < runs; i++) {
       if (i % perSession === 0) {
@@ -147,7 +144,6 @@ function reconciliation(runs: number): { runs: number; firstMs: number; firstCpu
       run.run(runId, sessionId, snapshotId, i % perSession === perSession - 1 ? "active" : "failed", at, at);
       attempt.run(attemptId, runId, at, at);
       inv.run(uuidv7(), runId, attemptId, at, at);
-      turn.run(sessionId, (i % perSession) + 1, runId, at, at);
     }
   });
   const seedMs = ms(t0);

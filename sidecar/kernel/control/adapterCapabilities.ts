@@ -23,8 +23,6 @@ export interface CapabilityDeclaration {
 
 export interface AdapterDeclaration {
   credentialScope: CredentialScope;
-  /** 'none': the adapter's session lives in this process only (pinned worker, stale after restart). */
-  resumeFidelity: "none" | "native";
   capabilities: Record<CapabilityKey, CapabilityDeclaration>;
 }
 
@@ -32,11 +30,10 @@ const req: CapabilityDeclaration = { level: "required" };
 const no: CapabilityDeclaration = { level: "unsupported" };
 
 export const ADAPTER_CAPABILITY_MATRIX = {
-  // node-llama-cpp in the kernel: the KV cache is process-local, so the worker is pinned and a
-  // restart stales the binding; cancellation is acknowledged because the abort runs in-process.
+  // node-llama-cpp in the kernel: the KV cache is process-local, so the worker is pinned and nothing
+  // of it survives a restart; cancellation is acknowledged because the abort runs in-process.
   llama: {
     credentialScope: "local_user",
-    resumeFidelity: "none",
     capabilities: {
       toolCalls: req,
       streaming: req,
@@ -53,7 +50,6 @@ export const ADAPTER_CAPABILITY_MATRIX = {
   // An OpenAI-compatible HTTP server the user runs or holds a key for: the credential is the user's.
   openai: {
     credentialScope: "local_user",
-    resumeFidelity: "none",
     capabilities: {
       toolCalls: req,
       streaming: req,
@@ -70,7 +66,6 @@ export const ADAPTER_CAPABILITY_MATRIX = {
   // Replays a script for tests and demos (explicit opt-in); everything is in-process.
   scripted: {
     credentialScope: "local_user",
-    resumeFidelity: "none",
     capabilities: {
       toolCalls: req,
       streaming: req,
@@ -107,32 +102,4 @@ export function adapterForModelSpec(spec: string): AdapterName {
 export function providerBoundary(adapter: string): string {
   const d = adapterDeclaration(adapter);
   return d.credentialScope === "local_user" ? `local_user:${adapter}` : "managed_cloud";
-}
-
-/**
- * spec 004: missing adapter arguments inherit the session's boundary; a local-user session is
- * pinned to its exact adapter; unknown adapters fail closed.
- */
-export function resolveAdapterWithinBoundary(boundary: string, requested: string | undefined): string {
-  const pinned = boundary.startsWith("local_user:") ? boundary.slice("local_user:".length) : null;
-  if (requested === undefined) {
-    if (pinned === null)
-      throw new HearthError(
-        ErrorCode.Refused,
-        `refused: session boundary ${boundary} needs an explicit managed adapter, and Hearth has none`,
-      );
-    adapterDeclaration(pinned);
-    return pinned;
-  }
-  const d = adapterDeclaration(requested);
-  if (pinned !== null && requested !== pinned) {
-    throw new HearthError(
-      ErrorCode.Refused,
-      `refused: this session is pinned to adapter ${pinned} (boundary ${boundary}); it cannot switch to ${requested}; start a new session for ${requested}`,
-    );
-  }
-  if (pinned === null && d.credentialScope !== "managed_cloud") {
-    throw new HearthError(ErrorCode.Refused, `refused: a managed session may select only managed-cloud adapters, not ${requested}`);
-  }
-  return requested;
 }

@@ -1,7 +1,6 @@
-// Artifacts a run produces (a plan, a patch summary, a task's result): kernel-minted ids, owned by a session.
+// Artifacts a run produces (today: a task's result, delegations.ts): kernel-minted ids, owned by a session.
 import { uuidv7 } from "../../../shared/ids.js";
 import type { Db } from "../../journal/journal.js";
-import { ownedSession, type KernelScope } from "./scope.js";
 import { appendEvent, nowIso } from "./transition.js";
 
 export interface NewArtifact {
@@ -10,11 +9,6 @@ export interface NewArtifact {
   kind: string;
   title: string;
   body: unknown;
-}
-
-export function recordArtifact(db: Db, scope: KernelScope, a: NewArtifact): string {
-  ownedSession(db, scope, a.sessionId);
-  return insertArtifact(db, a);
 }
 
 /** For callers that already checked the session's owner (in the same transaction). */

@@ -3,8 +3,7 @@
 import { ErrorCode, HearthError } from "../../../shared/errors.js";
 import type { Condensation, HistoryMessage, RunSummary, SessionSummary } from "../../../shared/protocol/records.js";
 import type { Db, Journal } from "../../journal/journal.js";
-import { checkAttemptResult, ensureBinding, recordAdapterNativeSessionId } from "./bindings.js";
-import { appendComplete, completeMessages, settleTurn, stageTurn, type NewMessage } from "./conversation.js";
+import { appendComplete, completeMessages, replayMessages, type NewMessage } from "./conversation.js";
 import {
   cancelIdleDelegation,
   createDelegation,
@@ -15,13 +14,11 @@ import {
   markDelegationRunning,
   orphanDelegation,
   ownedDelegation,
-  pendingRecoveries,
   queuedDelegations,
   resultArtifact,
   resumeDelegation,
   settleDelegation,
   type NewDelegation,
-  type RecoveryDispatch,
 } from "./delegations.js";
 import type { TaskSummary } from "../../../shared/protocol/tasks.js";
 import {
@@ -32,14 +29,12 @@ import {
   type InvocationOutcome,
   type PrepareRequest,
 } from "./ledger.js";
-import { recordOperationOutcome, requireOperation, type ObligationKind } from "./obligations.js";
 import { reconcileStartup, type ReconcileReport } from "./reconcile.js";
 import {
   acknowledgeCancel,
   activeAttempt,
   admitRun,
   finishRun,
-  newAttempt,
   requestCancel,
   transitionAttempt,
   type Admission,
@@ -53,21 +48,16 @@ import {
   currentProfile,
   hideSession,
   listSessions,
-  migrateProfile,
   renameSession,
   sessionSummary,
   type NewSession,
-  type ProfileChange,
   type ProfileRow,
 } from "./sessions.js";
 import type { AttemptStatus } from "./stateMachines.js";
 import { runHistory } from "./history.js";
 import { pinAuthority, type AuthorityDigests } from "./authorityPins.js";
-import { createWorkstream, workstreamSession } from "./workstreams.js";
-import { recordArtifact } from "./artifacts.js";
 import { runContext, type RunContext } from "./contextSnapshots.js";
 import { recordCondensation, sessionCondensations, type NewCondensation } from "./condensations.js";
-import { replayMessages } from "./conversation.js";
 
 export interface SessionHistory {
   session: SessionSummary;
@@ -95,10 +85,6 @@ export class ControlPlane {
     return this.inOwnedSession(sessionId, (db) => currentProfile(db, sessionId));
   }
 
-  migrateProfile(sessionId: string, expectedGeneration: number, change: ProfileChange): number {
-    return this.journal.withTransaction((db) => migrateProfile(db, this.scope, sessionId, expectedGeneration, change));
-  }
-
   listSessions(limit = 100): SessionSummary[] {
     return listSessions(this.journal.db, this.scope, limit);
   }
@@ -116,24 +102,8 @@ export class ControlPlane {
     return this.journal.withTransaction((db) => admitRun(db, this.scope, sessionId, userMessage, client));
   }
 
-  newAttempt(runId: string): string {
-    return this.journal.withTransaction((db) => newAttempt(db, this.scope, runId));
-  }
-
   transitionAttempt(runId: string, attemptId: string, to: AttemptStatus, reason?: string): AttemptStatus {
     return this.journal.withTransaction((db) => transitionAttempt(db, this.scope, runId, attemptId, to, reason));
-  }
-
-  ensureBinding(sessionId: string, attemptId: string): { bindingId: string; bindingGeneration: number; reused: boolean } {
-    return this.inOwnedSession(sessionId, (db) => ensureBinding(db, sessionId, attemptId));
-  }
-
-  recordAdapterNativeSessionId(bindingId: string, nativeId: string): void {
-    this.journal.withTransaction((db) => recordAdapterNativeSessionId(db, bindingId, nativeId));
-  }
-
-  checkAttemptResult(bindingId: string, result: { adapterNativeSessionId: string | null }): void {
-    checkAttemptResult(this.journal.db, bindingId, result);
   }
 
   /**
@@ -161,14 +131,6 @@ export class ControlPlane {
       for (const c of completions) completeInvocation(db, this.scope, c.claim, c.outcome);
       return appendComplete(db, sessionId, runId, messages);
     });
-  }
-
-  stageTurn(sessionId: string, runId: string, status: "pending" | "streaming" = "streaming"): number {
-    return this.inOwnedSession(sessionId, (db) => stageTurn(db, sessionId, runId, status));
-  }
-
-  settleTurn(sessionId: string, seq: number, outcome: { message: NewMessage } | { failed: string }): void {
-    this.inOwnedSession(sessionId, (db) => settleTurn(db, sessionId, seq, outcome));
   }
 
   prepareInvocation(req: PrepareRequest): InvocationClaim {
@@ -211,14 +173,6 @@ export class ControlPlane {
   /** Evidence that the adapter stopped; true when the adapter's matrix lets it count as an acknowledgement. */
   acknowledgeCancel(runId: string, attemptId: string): boolean {
     return this.journal.withTransaction((db) => acknowledgeCancel(db, this.scope, runId, attemptId));
-  }
-
-  requireOperation(runId: string, kind: ObligationKind, logicalKey: string): string {
-    return this.inOwnedRun(runId, (db) => requireOperation(db, runId, kind, logicalKey));
-  }
-
-  recordOperationOutcome(runId: string, logicalKey: string, outcome: { ok: true } | { ok: false; error: string }): void {
-    this.inOwnedRun(runId, (db) => recordOperationOutcome(db, runId, logicalKey, outcome));
   }
 
   createDelegation(input: NewDelegation, client: ClientContext): Admission & { delegationId: string; sessionId: string } {
@@ -283,23 +237,6 @@ export class ControlPlane {
     this.journal.withTransaction((db) => orphanDelegation(db, this.scope, delegationId, attemptId, reason));
   }
 
-  createWorkstream(title: string): string {
-    return this.journal.withTransaction((db) => createWorkstream(db, this.scope, title));
-  }
-
-  /** The workstream's one conversation for this owner (created on first use). */
-  workstreamSession(workstreamId: string, model?: string): { sessionId: string; created: boolean } {
-    return this.journal.withTransaction((db) => workstreamSession(db, this.scope, workstreamId, model));
-  }
-
-  recordArtifact(a: { sessionId: string; runId: string | null; kind: string; title: string; body: unknown }): string {
-    return this.journal.withTransaction((db) => recordArtifact(db, this.scope, a));
-  }
-
-  pendingRecoveries(): RecoveryDispatch[] {
-    return pendingRecoveries(this.journal.db);
-  }
-
   /** The authority digests pinned by the session's first turn (spec 000 #19), pinning `current` if none. */
   pinAuthority(sessionId: string, current: AuthorityDigests): AuthorityDigests {
     return this.inOwnedSession(sessionId, (db) => pinAuthority(db, sessionId, current));
@@ -344,14 +281,6 @@ export class ControlPlane {
   private inOwnedSession<T>(sessionId: string, act: (db: Db) => T): T {
     return this.journal.withTransaction((db) => {
       ownedSession(db, this.scope, sessionId);
-      return act(db);
-    });
-  }
-
-  /** One transaction that first checks the run belongs to this kernel's owner, then acts. */
-  private inOwnedRun<T>(runId: string, act: (db: Db) => T): T {
-    return this.journal.withTransaction((db) => {
-      ownedRun(db, this.scope, runId);
       return act(db);
     });
   }

@@ -18,8 +18,6 @@ export type NewMessage =
     }
   | { role: "tool"; callId: string; name: string; ok: boolean; output: string };
 
-export type TurnStatus = "pending" | "streaming" | "complete" | "failed";
-
 function nextSeq(db: Db, sessionId: string): number {
   const { s } = db.prepare(`SELECT COALESCE(MAX(seq), 0) AS s FROM conversation_journal WHERE session_id = ?`).get(sessionId) as {
     s: number;
@@ -27,14 +25,19 @@ function nextSeq(db: Db, sessionId: string): number {
   return s + 1;
 }
 
-function insert(db: Db, sessionId: string, runId: string | null, message: NewMessage, status: TurnStatus, at: string): number {
+/**
+ * Every row is written `complete`: a turn enters the journal only once it is whole. The schema's
+ * other statuses (`pending`, `streaming`, `failed`) are left from the first migration; nothing writes them.
+ */
+function insertComplete(db: Db, sessionId: string, runId: string | null, message: NewMessage, at: string): number {
   // Validate against the protocol shape so history replays exactly what was stored.
   const checked = HistoryMessage.parse({ seq: 0, ...message });
   const { seq: _ignored, ...body } = checked;
   const seq = nextSeq(db, sessionId);
   db.prepare(
-    `INSERT INTO conversation_journal (session_id, seq, run_id, role, status, body_json, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?)`,
-  ).run(sessionId, seq, runId, message.role, status, JSON.stringify(body), at, at);
+    `INSERT INTO conversation_journal (session_id, seq, run_id, role, status, body_json, created_at, updated_at)
+     VALUES (?,?,?,?, 'complete', ?,?,?)`,
+  ).run(sessionId, seq, runId, message.role, JSON.stringify(body), at, at);
   return seq;
 }
 
@@ -42,7 +45,7 @@ function insert(db: Db, sessionId: string, runId: string | null, message: NewMes
 export function appendComplete(db: Db, sessionId: string, runId: string | null, messages: readonly NewMessage[]): number[] {
   assertResultsClaimed(db, sessionId, runId, messages);
   const at = nowIso();
-  const seqs = messages.map((m) => insert(db, sessionId, runId, m, "complete", at));
+  const seqs = messages.map((m) => insertComplete(db, sessionId, runId, m, at));
   if (seqs.length > 0)
     appendEvent(
       db,
@@ -58,39 +61,6 @@ export function appendComplete(db: Db, sessionId: string, runId: string | null, 
     );
   db.prepare(`UPDATE sessions SET updated_at = ? WHERE session_id = ?`).run(at, sessionId);
   return seqs;
-}
-
-/** Reserves the next seq for a turn still being produced (pending, then streaming). */
-export function stageTurn(db: Db, sessionId: string, runId: string, status: "pending" | "streaming"): number {
-  return insert(db, sessionId, runId, { role: "assistant", text: "" }, status, nowIso());
-}
-
-/** Settles a staged turn: complete with its final message, or failed with a bounded code. */
-export function settleTurn(db: Db, sessionId: string, seq: number, outcome: { message: NewMessage } | { failed: string }): void {
-  const at = nowIso();
-  const sets =
-    "message" in outcome
-      ? db
-          .prepare(
-            `UPDATE conversation_journal SET status = 'complete', role = ?, body_json = ?, updated_at = ? WHERE session_id = ? AND seq = ? AND status IN ('pending','streaming')`,
-          )
-          .run(
-            outcome.message.role,
-            JSON.stringify((({ seq: _s, ...b }) => b)(HistoryMessage.parse({ seq: 0, ...outcome.message }))),
-            at,
-            sessionId,
-            seq,
-          )
-      : db
-          .prepare(
-            `UPDATE conversation_journal SET status = 'failed', repair_code = ?, updated_at = ? WHERE session_id = ? AND seq = ? AND status IN ('pending','streaming')`,
-          )
-          .run(outcome.failed.slice(0, 64), at, sessionId, seq);
-  if (sets.changes !== 1)
-    throw new HearthError(
-      ErrorCode.Conflict,
-      `refused: journal turn ${seq} of session ${sessionId} is not pending or streaming; it was already settled`,
-    );
 }
 
 /** Complete messages in seq order: what clients show. */

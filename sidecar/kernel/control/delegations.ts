@@ -19,8 +19,6 @@ export interface NewDelegation {
   title: string;
   prompt: string;
   model?: string;
-  /** Joins an existing workstream; by default the task gets its own. */
-  workstreamId?: string;
   /** The tools it may use, already checked against its parent's ceiling (TaskService does). */
   tools?: readonly string[];
 }
@@ -59,7 +57,7 @@ export function createDelegation(
       );
     }
   }
-  const workstreamId = input.workstreamId ?? createWorkstream(db, scope, input.title);
+  const workstreamId = createWorkstream(db, scope, input.title);
   const { sessionId } = createSession(db, scope, { title: input.title, model: input.model, role: "leaf", workstreamId });
   const admission = admitRun(db, scope, sessionId, input.prompt, client);
   const delegationId = uuidv7();
@@ -250,21 +248,6 @@ export function orphanDelegation(db: Db, scope: KernelScope, delegationId: strin
   db.prepare(
     `INSERT OR IGNORE INTO recovery_dispatches (recovery_id, delegation_id, interrupted_attempt_id, status, created_at) VALUES (?,?,?, 'pending', ?)`,
   ).run(uuidv7(), delegationId, attemptId, nowIso());
-}
-
-export interface RecoveryDispatch {
-  recoveryId: string;
-  delegationId: string;
-  runId: string;
-  interruptedAttemptId: string;
-}
-
-/** Recovery dispatches reconciliation created and nobody has taken yet. */
-export function pendingRecoveries(db: Db): RecoveryDispatch[] {
-  return db
-    .prepare(`SELECT r.recovery_id AS recoveryId, r.delegation_id AS delegationId, d.run_id AS runId, r.interrupted_attempt_id AS interruptedAttemptId
-    FROM recovery_dispatches r JOIN delegations d ON d.delegation_id = r.delegation_id WHERE r.status = 'pending' ORDER BY r.recovery_id`)
-    .all() as RecoveryDispatch[];
 }
 
 /** The task as every client sees it (the Tasks view, `hearth tasks`): its row, its run's attempt, its result. */

@@ -3,7 +3,7 @@
 // truthfully, with an event per repaired row. A second run finds nothing to repair.
 import { uuidv7 } from "../../../shared/ids.js";
 import type { Db, Journal } from "../../journal/journal.js";
-import { attemptMachine, bindingMachine, invocationMachine, runMachine, sourcesOf, type Machine } from "./stateMachines.js";
+import { attemptMachine, invocationMachine, runMachine, sourcesOf, type Machine } from "./stateMachines.js";
 import { nowIso } from "./transition.js";
 import { repairInterruptedBatches } from "./batchRepair.js";
 
@@ -12,8 +12,6 @@ export const REPAIR = {
   afterDispatch: "daemon_restart_after_dispatch",
   attemptOrphaned: "daemon_restart_orphaned_attempt",
   runInterrupted: "daemon_restart_interrupted_run",
-  bindingStale: "daemon_restart_process_local_binding",
-  turnInterrupted: "daemon_restart_interrupted_turn",
 } as const;
 
 export interface ReconcileReport {
@@ -21,8 +19,6 @@ export interface ReconcileReport {
   invocationsOutcomeUnknown: number;
   attemptsOrphaned: number;
   runsFailed: number;
-  bindingsStaled: number;
-  turnsRepaired: number;
   recoveryDispatches: number;
   delegationsSettled: number;
   batchesRepaired: number;
@@ -54,8 +50,7 @@ function bulkTransition<S extends string>(
     reason,
     at,
   );
-  const reasonColumn = m.table === bindingMachine.table ? "stale_reason" : "reason";
-  return db.prepare(`UPDATE ${m.table} SET status = '${to}', ${reasonColumn} = ?, updated_at = ? WHERE ${cond}`).run(reason, at).changes;
+  return db.prepare(`UPDATE ${m.table} SET status = '${to}', reason = ?, updated_at = ? WHERE ${cond}`).run(reason, at).changes;
 }
 
 export function reconcileStartup(journal: Journal): ReconcileReport {
@@ -102,18 +97,6 @@ export function reconcileStartup(journal: Journal): ReconcileReport {
           "session_id",
         ),
         delegationsSettled: settleFinishedDelegations(db, at),
-        bindingsStaled: bulkTransition(
-          db,
-          bindingMachine,
-          "stale",
-          ["active"],
-          "resume_fidelity = 'none'",
-          REPAIR.bindingStale,
-          at,
-          "NULL",
-          "session_id",
-        ),
-        turnsRepaired: repairTurns(db, at),
         // After the ledger and runs are closed: cut-off batches return to history with their outcome.
         batchesRepaired: 0,
       };
@@ -122,18 +105,6 @@ export function reconcileStartup(journal: Journal): ReconcileReport {
     },
     { durable: true },
   );
-}
-
-function repairTurns(db: Db, at: string): number {
-  const cond = `status IN ('pending','streaming')`;
-  db.prepare(`INSERT INTO events (entity_kind, entity_id, session_id, run_id, type, payload_json, created_at)
-    SELECT 'journal', session_id, session_id, run_id, 'journal.turn_repaired', json_object('seq', seq, 'from', status, 'repairCode', ?), ? FROM conversation_journal WHERE ${cond} ORDER BY session_id, seq`).run(
-    REPAIR.turnInterrupted,
-    at,
-  );
-  return db
-    .prepare(`UPDATE conversation_journal SET status = 'failed', repair_code = ?, updated_at = ? WHERE ${cond}`)
-    .run(REPAIR.turnInterrupted, at).changes;
 }
 
 /**

@@ -31,20 +31,16 @@ export function activeAttempt(db: Db, runId: string): { attempt_id: string; stat
     | undefined;
 }
 
+/**
+ * A run's one attempt (a resumed task gets a new run, never a second attempt). spec 004: one active
+ * attempt per run; the partial unique index run_attempts_one_active_per_run_uq enforces it.
+ */
 function insertAttempt(db: Db, runId: string, at: string): string {
-  // spec 004: the kernel refuses a second active attempt; the partial unique index is the backstop.
-  const live = activeAttempt(db, runId);
-  if (live)
-    throw new HearthError(
-      ErrorCode.Conflict,
-      `refused: run ${runId} already has active attempt ${live.attempt_id} (${live.status}); only one attempt may hold execution authority`,
-    );
-  const { n } = db.prepare(`SELECT COALESCE(MAX(attempt_number), 0) AS n FROM run_attempts WHERE run_id = ?`).get(runId) as { n: number };
   const attemptId = uuidv7();
   db.prepare(
-    `INSERT INTO run_attempts (attempt_id, run_id, attempt_number, status, created_at, updated_at) VALUES (?,?,?, 'queued', ?, ?)`,
-  ).run(attemptId, runId, n + 1, at, at);
-  appendEvent(db, { entityKind: "attempt", entityId: attemptId, runId, type: "attempt.created", payload: { attemptNumber: n + 1 } }, at);
+    `INSERT INTO run_attempts (attempt_id, run_id, attempt_number, status, created_at, updated_at) VALUES (?,?, 1, 'queued', ?, ?)`,
+  ).run(attemptId, runId, at, at);
+  appendEvent(db, { entityKind: "attempt", entityId: attemptId, runId, type: "attempt.created", payload: { attemptNumber: 1 } }, at);
   return attemptId;
 }
 
@@ -91,14 +87,6 @@ function nextJournalSeq(db: Db, sessionId: string): number {
   return s + 1;
 }
 
-/** A new attempt for a run whose previous attempt ended (retry, recovery); refused while one is active. */
-export function newAttempt(db: Db, scope: KernelScope, runId: string): string {
-  const run = ownedRun(db, scope, runId);
-  if (run.status !== "active")
-    throw new HearthError(ErrorCode.Conflict, `refused: run ${runId} is ${run.status}; a finished run takes no new attempts`);
-  return insertAttempt(db, runId, nowIso());
-}
-
 export function transitionAttempt(
   db: Db,
   scope: KernelScope,
@@ -124,19 +112,11 @@ export type RunTerminal = "completed" | "failed" | "cancelled";
 
 /**
  * The kernel alone writes a run's terminal state (spec 004). The active attempt ends with it; open
- * ledger rows are closed truthfully; a run with an unresolved required obligation cannot complete.
+ * ledger rows are closed truthfully.
  */
 export function finishRun(db: Db, scope: KernelScope, runId: string, status: RunTerminal, error?: string): void {
   const run: RunRow = ownedRun(db, scope, runId);
   if (status === "completed") {
-    const open = db.prepare(`SELECT COUNT(*) AS n FROM control_obligations WHERE run_id = ? AND status = 'unresolved'`).get(runId) as {
-      n: number;
-    };
-    if (open.n > 0)
-      throw new HearthError(
-        ErrorCode.Conflict,
-        `refused: run ${runId} has ${open.n} unresolved required spawn/delegate operation(s); retry the same operation until it succeeds, or finish the run as failed`,
-      );
     const calls = db
       .prepare(`SELECT COUNT(*) AS n FROM tool_invocations WHERE run_id = ? AND status IN ('prepared','dispatched')`)
       .get(runId) as { n: number };
@@ -151,7 +131,7 @@ export function finishRun(db: Db, scope: KernelScope, runId: string, status: Run
   if (status === "completed" && !live)
     throw new HearthError(
       ErrorCode.Conflict,
-      `refused: run ${runId} has no attempt that can complete (its last attempt already ended); start a new attempt, or finish the run as failed`,
+      `refused: run ${runId} has no attempt that can complete (its attempt already ended); finish the run as failed`,
     );
   if (live) {
     if (status === "cancelled" && live.status !== "cancelling" && live.status !== "queued")

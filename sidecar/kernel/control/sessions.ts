@@ -1,11 +1,9 @@
 // Sessions and their immutable execution profiles (spec 004: profiles are immutable generations).
-import { ErrorCode, HearthError } from "../../../shared/errors.js";
 import { uuidv7 } from "../../../shared/ids.js";
 import type { ExecutionRole, GenerationOptions, SessionSummary } from "../../../shared/protocol/records.js";
 import type { Db } from "../../journal/journal.js";
-import { adapterDeclaration, adapterForModelSpec, providerBoundary, resolveAdapterWithinBoundary } from "./adapterCapabilities.js";
+import { adapterDeclaration, adapterForModelSpec, providerBoundary } from "./adapterCapabilities.js";
 import { ownedSession, type KernelScope } from "./scope.js";
-import { staleBindingsOf } from "./bindings.js";
 import { appendEvent, nowIso } from "./transition.js";
 
 export interface NewSession {
@@ -92,70 +90,6 @@ export function currentProfile(db: Db, sessionId: string): ProfileRow {
       `SELECT p.* FROM session_execution_profiles p JOIN sessions s ON s.session_id = p.session_id AND s.profile_generation = p.generation WHERE s.session_id = ?`,
     )
     .get(sessionId) as ProfileRow;
-}
-
-export interface ProfileChange {
-  model?: string;
-  systemPrompt?: string;
-  options?: GenerationOptions;
-}
-
-/**
- * spec 004: an explicit migration carries the expected generation, runs in one transaction (the
- * caller's), refuses a session with an active run, creates a new generation and stales bindings.
- */
-export function migrateProfile(db: Db, scope: KernelScope, sessionId: string, expectedGeneration: number, change: ProfileChange): number {
-  const s = ownedSession(db, scope, sessionId);
-  if (s.profile_generation !== expectedGeneration) {
-    throw new HearthError(
-      ErrorCode.Conflict,
-      `refused: session ${sessionId} is at profile generation ${s.profile_generation}, not ${expectedGeneration}; reload the session and retry`,
-    );
-  }
-  const active = db.prepare(`SELECT run_id FROM runs WHERE session_id = ? AND status = 'active'`).get(sessionId) as
-    | { run_id: string }
-    | undefined;
-  if (active)
-    throw new HearthError(
-      ErrorCode.Conflict,
-      `refused: session ${sessionId} has an active run ${active.run_id}; cancel it or wait for it to finish, then change the profile`,
-    );
-  const prev = currentProfile(db, sessionId);
-  const model = change.model ?? prev.model_profile;
-  const adapter = resolveAdapterWithinBoundary(s.provider_boundary, adapterForModelSpec(model));
-  const generation = prev.generation + 1;
-  const at = nowIso();
-  insertProfile(
-    db,
-    {
-      ...prev,
-      generation,
-      adapter,
-      model_profile: model,
-      system_prompt: change.systemPrompt ?? prev.system_prompt,
-      options_json: change.options ? JSON.stringify(change.options) : prev.options_json,
-    },
-    at,
-  );
-  db.prepare(`UPDATE sessions SET profile_generation = ?, updated_at = ? WHERE session_id = ? AND profile_generation = ?`).run(
-    generation,
-    at,
-    sessionId,
-    expectedGeneration,
-  );
-  staleBindingsOf(db, sessionId, "profile_migrated");
-  appendEvent(
-    db,
-    {
-      entityKind: "session",
-      entityId: sessionId,
-      sessionId,
-      type: "profile.migrated",
-      payload: { from: expectedGeneration, to: generation },
-    },
-    at,
-  );
-  return generation;
 }
 
 export function sessionSummary(db: Db, sessionId: string): SessionSummary {

@@ -58,12 +58,6 @@ export const invocationMachine = machine<InvocationStatus>("tool_invocations", "
   outcome_unknown: [],
 });
 
-export type BindingStatus = "active" | "stale";
-export const bindingMachine = machine<BindingStatus>("adapter_bindings", "binding_id", "binding", {
-  active: ["stale"],
-  stale: [],
-});
-
 export type DelegationStatus = "queued" | "running" | "interrupted" | "completed" | "failed" | "cancelled";
 export const delegationMachine = machine<DelegationStatus>("delegations", "delegation_id", "delegation", {
   queued: ["running", "interrupted", "failed", "cancelled"],
@@ -73,12 +67,6 @@ export const delegationMachine = machine<DelegationStatus>("delegations", "deleg
   completed: [],
   failed: [],
   cancelled: [],
-});
-
-export type ObligationStatus = "unresolved" | "resolved";
-export const obligationMachine = machine<ObligationStatus>("control_obligations", "obligation_id", "obligation", {
-  unresolved: ["resolved"],
-  resolved: [],
 });
 
 /** Statuses of `m` that may move to `to`: what reconciliation selects, derived from the table. */

@@ -15,10 +15,9 @@ export function snapshotTables(f: Fixture): string {
 }
 
 describe("reconcileStartup (spec 004)", () => {
-  it("prepared → failed, dispatched → outcome_unknown, active attempts → orphaned, process-local bindings → stale, open turns repaired", () => {
+  it("prepared → failed, dispatched → outcome_unknown, active attempts → orphaned, interrupted runs → failed", () => {
     let f = openFixture();
     const { sessionId, runId, attemptId } = runningRun(f);
-    f.control.ensureBinding(sessionId, attemptId);
     const a = f.control.prepareInvocation({
       runId,
       attemptId,
@@ -38,7 +37,6 @@ describe("reconcileStartup (spec 004)", () => {
       effectClass: "non_idempotent_write",
     });
     f.control.markDispatched(b);
-    f.control.stageTurn(sessionId, runId, "streaming");
     f = f.restart();
     const status = (id: string) => f.journal.db.prepare(`SELECT status, reason FROM tool_invocations WHERE invocation_id = ?`).get(id);
     assert.deepEqual(status(a.invocationId), { status: "failed", reason: REPAIR.beforeDispatch });
@@ -46,17 +44,12 @@ describe("reconcileStartup (spec 004)", () => {
     const h = f.control.history(sessionId);
     assert.equal(h.runs[0]!.attempts[0]!.status, "orphaned");
     assert.equal(h.runs[0]!.status, "failed", "an interrupted run is failed, never completed");
-    assert.equal(count(f.journal, `SELECT COUNT(*) AS n FROM adapter_bindings WHERE status = 'stale' AND resume_fidelity = 'none'`), 1);
-    assert.deepEqual(f.journal.db.prepare(`SELECT status, repair_code FROM conversation_journal WHERE seq = 2`).get(), {
-      status: "failed",
-      repair_code: REPAIR.turnInterrupted,
-    });
     assert.equal(
       count(
         f.journal,
-        `SELECT COUNT(*) AS n FROM events WHERE type IN ('tool_invocation.failed','tool_invocation.outcome_unknown','attempt.orphaned','run.failed','binding.stale','journal.turn_repaired')`,
+        `SELECT COUNT(*) AS n FROM events WHERE type IN ('tool_invocation.failed','tool_invocation.outcome_unknown','attempt.orphaned','run.failed')`,
       ),
-      6,
+      4,
       "each repair writes its event",
     );
     f.close();
@@ -82,7 +75,10 @@ describe("reconcileStartup (spec 004)", () => {
     f = f.restart();
     f = f.restart();
     f = f.restart();
-    const rec = f.control.pendingRecoveries();
+    const rec = f.journal.db
+      .prepare(`SELECT delegation_id AS delegationId, interrupted_attempt_id AS interruptedAttemptId
+        FROM recovery_dispatches WHERE status = 'pending'`)
+      .all() as { delegationId: string; interruptedAttemptId: string }[];
     assert.equal(rec.length, 1);
     assert.deepEqual([rec[0]!.delegationId, rec[0]!.interruptedAttemptId], [task.delegationId, task.attemptId]);
     assert.equal(
@@ -100,7 +96,7 @@ describe("reconcileStartup (spec 004)", () => {
     const before = snapshotTables(f);
     f = f.restart();
     const after = snapshotTables(f);
-    // Bindings: none were created; runs/attempts/ledger untouched.
+    // Runs, attempts and the ledger are untouched.
     assert.equal(after, before);
     f.close();
   });
