@@ -18,7 +18,8 @@ interface OrphanCall {
 
 function resultText(call: OrphanCall): string {
   return call.status === "outcome_unknown"
-    ? `outcome unknown: the kernel stopped while \`${call.tool}\` was running, so its effects may or may not have happened. It was not re-run; check the workspace before trying it again.`
+    ? `outcome unknown: the kernel stopped while \`${call.tool}\` was running, so its effects may or may not have happened. ` +
+        "It was not re-run; check the workspace before trying it again."
     : `not run: the kernel stopped before \`${call.tool}\` was dispatched; nothing happened.`;
 }
 

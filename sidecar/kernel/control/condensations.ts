@@ -32,8 +32,11 @@ interface Row {
 export function recordCondensation(db: Db, c: NewCondensation): Condensation {
   const at = nowIso();
   const id = uuidv7();
-  db.prepare(`INSERT INTO context_condensations (condensation_id, session_id, run_id, trigger, replaces_from_seq, replaces_through_seq, summary, elided_call_ids_json, tokens_before, tokens_after, created_at)
-    VALUES (?,?,?,?,?,?,?,?,?,?,?)`).run(
+  db.prepare(`INSERT INTO context_condensations (
+      condensation_id, session_id, run_id, trigger,
+      replaces_from_seq, replaces_through_seq, summary, elided_call_ids_json,
+      tokens_before, tokens_after, created_at)
+    VALUES (?,?,?,?, ?,?,?,?, ?,?,?)`).run(
     id,
     c.sessionId,
     c.runId,

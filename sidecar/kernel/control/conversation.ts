@@ -84,7 +84,8 @@ export function replayMessages(db: Db, sessionId: string): HistoryMessage[] {
     WHERE c.session_id = ? AND c.status = 'complete'
       AND NOT (c.role = 'user'
         AND EXISTS (SELECT 1 FROM runs r WHERE r.run_id = c.run_id AND r.status IN ('failed', 'cancelled'))
-        AND NOT EXISTS (SELECT 1 FROM conversation_journal o WHERE o.session_id = c.session_id AND o.run_id = c.run_id AND o.seq <> c.seq AND o.status = 'complete'))
+        AND NOT EXISTS (SELECT 1 FROM conversation_journal o
+          WHERE o.session_id = c.session_id AND o.run_id = c.run_id AND o.seq <> c.seq AND o.status = 'complete'))
     ORDER BY c.seq`)
     .all(sessionId);
   return toHistory(rows);

@@ -63,7 +63,10 @@ export function createDelegation(
   const delegationId = uuidv7();
   const at = nowIso();
   db.prepare(
-    `INSERT INTO delegations (delegation_id, parent_session_id, child_session_id, run_id, workstream_id, title, status, instruction, tools_json, created_at, updated_at) VALUES (?,?,?,?,?,?, 'queued', ?,?,?,?)`,
+    `INSERT INTO delegations (
+       delegation_id, parent_session_id, child_session_id, run_id, workstream_id, title,
+       status, instruction, tools_json, created_at, updated_at)
+     VALUES (?,?,?,?,?,?, 'queued',?,?,?,?)`,
   ).run(
     delegationId,
     input.parentSessionId,
@@ -200,7 +203,11 @@ function abandonRecoveries(db: Db, delegationId: string): void {
 
 /** What the resumed run is told, before the task's instruction: the kernel never re-runs a call itself. */
 export function resumeMessage(instruction: string): string {
-  return `Resume this background task. Its previous run was interrupted when the Hearth kernel stopped. Tool calls that run had started are in the history with their outcome; a call whose outcome is unknown may or may not have taken effect, so check before repeating it.\n\nThe task: ${instruction}`;
+  return (
+    `Resume this background task. Its previous run was interrupted when the Hearth kernel stopped. Tool calls that ` +
+    `run had started are in the history with their outcome; a call whose outcome is unknown may or may not have ` +
+    `taken effect, so check before repeating it.\n\nThe task: ${instruction}`
+  );
 }
 
 /**
@@ -209,11 +216,10 @@ export function resumeMessage(instruction: string): string {
  */
 export function resumeDelegation(db: Db, scope: KernelScope, delegationId: string, client: ClientContext): DelegationRow {
   const d = ownedDelegation(db, scope, delegationId);
-  if (d.status !== "interrupted")
-    throw new HearthError(
-      ErrorCode.Conflict,
-      `refused: task ${delegationId} is ${d.status === "queued" || d.status === "running" ? d.status : `${d.status} (ended)`}; only an orphaned task can be resumed`,
-    );
+  if (d.status !== "interrupted") {
+    const state = d.status === "queued" || d.status === "running" ? d.status : `${d.status} (ended)`;
+    throw new HearthError(ErrorCode.Conflict, `refused: task ${delegationId} is ${state}; only an orphaned task can be resumed`);
+  }
   if (d.run_id) {
     const run = db.prepare(`SELECT status FROM runs WHERE run_id = ?`).get(d.run_id) as { status: string };
     // A run still active here holds no attempt (reconciliation of an older journal): close it first.
@@ -254,7 +260,9 @@ export function orphanDelegation(db: Db, scope: KernelScope, delegationId: strin
 export function delegationSummary(db: Db, d: DelegationRow): TaskSummary {
   const { model_profile } = db
     .prepare(
-      `SELECT p.model_profile FROM sessions s JOIN session_execution_profiles p ON p.session_id = s.session_id AND p.generation = s.profile_generation WHERE s.session_id = ?`,
+      `SELECT p.model_profile FROM sessions s
+       JOIN session_execution_profiles p ON p.session_id = s.session_id AND p.generation = s.profile_generation
+       WHERE s.session_id = ?`,
     )
     .get(d.child_session_id) as { model_profile: string };
   const waiting = d.status === "running" && d.run_id !== null && activeAttempt(db, d.run_id)?.status === "waiting_approval";

@@ -8,7 +8,8 @@ export function runHistory(db: Db, sessionId: string): RunSummary[] {
     .all(sessionId) as { run_id: string; status: RunSummary["status"]; created_at: string }[];
   const attempts = db.prepare(`SELECT attempt_id AS attemptId, status, reason FROM run_attempts WHERE run_id = ? ORDER BY attempt_number`);
   const ledger = db.prepare(
-    `SELECT call_id AS callId, tool, status, effect_class AS effectClass, retry_policy AS retryPolicy, input_hash AS inputHash, reason FROM tool_invocations WHERE run_id = ? ORDER BY created_at, invocation_id`,
+    `SELECT call_id AS callId, tool, status, effect_class AS effectClass, retry_policy AS retryPolicy, input_hash AS inputHash, reason
+     FROM tool_invocations WHERE run_id = ? ORDER BY created_at, invocation_id`,
   );
   return runs.map((r) => ({
     runId: r.run_id,

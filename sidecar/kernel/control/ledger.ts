@@ -74,7 +74,8 @@ function assertClaimAuthority(db: Db, scope: KernelScope, runId: string, attempt
   if (!attempt || !(ACTIVE_ATTEMPT_STATUSES as readonly string[]).includes(attempt.status)) {
     throw new HearthError(
       ErrorCode.Refused,
-      `refused to ${step} a tool call: attempt ${attemptId} has no execution authority in run ${runId} (${attempt?.status ?? "not this run's attempt"}); only the run's active attempt acts`,
+      `refused to ${step} a tool call: attempt ${attemptId} has no execution authority in run ${runId} ` +
+        `(${attempt?.status ?? "not this run's attempt"}); only the run's active attempt acts`,
     );
   }
   if (attempt.status === "cancelling" && step !== "complete") {
@@ -124,7 +125,10 @@ export function prepareInvocation(db: Db, scope: KernelScope, req: PrepareReques
   };
   const at = nowIso();
   db.prepare(
-    `INSERT INTO tool_invocations (invocation_id, run_id, attempt_id, call_id, tool, input_hash, manifest_digest, boot_epoch, status, effect_class, retry_policy, input_json, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,'prepared',?,?,?,?,?)`,
+    `INSERT INTO tool_invocations (
+       invocation_id, run_id, attempt_id, call_id, tool, input_hash, manifest_digest, boot_epoch,
+       status, effect_class, retry_policy, input_json, created_at, updated_at)
+     VALUES (?,?,?,?,?,?,?,?, 'prepared',?,?,?,?,?)`,
   ).run(
     claim.invocationId,
     claim.runId,

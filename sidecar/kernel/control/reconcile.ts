@@ -46,10 +46,9 @@ function bulkTransition<S extends string>(
   for (const s of from) if (!m.allowed[s].includes(to)) throw new Error(`reconcile: ${m.entity} ${s} → ${to} is not in the machine`);
   const cond = `status IN ${list(from)}${where ? ` AND ${where}` : ""}`;
   db.prepare(`INSERT INTO events (entity_kind, entity_id, session_id, run_id, type, payload_json, created_at)
-    SELECT '${m.entity}', ${m.idColumn}, ${eventSession}, ${eventRun}, '${m.entity}.${to}', json_object('from', status, 'to', '${to}', 'reason', ?), ? FROM ${m.table} WHERE ${cond} ORDER BY ${m.idColumn}`).run(
-    reason,
-    at,
-  );
+    SELECT '${m.entity}', ${m.idColumn}, ${eventSession}, ${eventRun}, '${m.entity}.${to}',
+      json_object('from', status, 'to', '${to}', 'reason', ?), ?
+    FROM ${m.table} WHERE ${cond} ORDER BY ${m.idColumn}`).run(reason, at);
   return db.prepare(`UPDATE ${m.table} SET status = '${to}', reason = ?, updated_at = ? WHERE ${cond}`).run(reason, at).changes;
 }
 
@@ -126,7 +125,8 @@ function recoverDelegations(db: Db, at: string): number {
   for (const d of interrupted) {
     db.prepare(`UPDATE delegations SET status = 'interrupted', updated_at = ? WHERE delegation_id = ?`).run(at, d.delegation_id);
     db.prepare(
-      `INSERT INTO events (entity_kind, entity_id, session_id, run_id, type, payload_json, created_at) VALUES ('delegation', ?, ?, ?, 'delegation.interrupted', '{}', ?)`,
+      `INSERT INTO events (entity_kind, entity_id, session_id, run_id, type, payload_json, created_at)
+       VALUES ('delegation', ?, ?, ?, 'delegation.interrupted', '{}', ?)`,
     ).run(d.delegation_id, d.child_session_id, d.run_id, at);
     if (d.last_attempt === null) continue;
     const r = db
@@ -151,7 +151,8 @@ function settleFinishedDelegations(db: Db, at: string): number {
   for (const d of rows) {
     db.prepare(`UPDATE delegations SET status = ?, updated_at = ? WHERE delegation_id = ?`).run(d.status, at, d.delegation_id);
     db.prepare(
-      `INSERT INTO events (entity_kind, entity_id, session_id, run_id, type, payload_json, created_at) VALUES ('delegation', ?, ?, ?, ?, '{"reason":"daemon_restart_settled_from_run"}', ?)`,
+      `INSERT INTO events (entity_kind, entity_id, session_id, run_id, type, payload_json, created_at)
+       VALUES ('delegation', ?, ?, ?, ?, '{"reason":"daemon_restart_settled_from_run"}', ?)`,
     ).run(d.delegation_id, d.child_session_id, d.run_id, `delegation.${d.status}`, at);
   }
   return rows.length;

@@ -15,7 +15,8 @@ export function assertToolAllowedForRole(role: ExecutionRole, tool: string, sess
   if (role === "leaf" && LEAF_RESTRICTED_TOOLS.has(tool)) {
     throw new HearthError(
       ErrorCode.Refused,
-      `refused: session ${sessionId} is a leaf (a background task); it may not call \`${tool}\`, which creates or continues agents; ask the coordinating session to do it`,
+      `refused: session ${sessionId} is a leaf (a background task); it may not call \`${tool}\`, which creates or ` +
+        `continues agents; ask the coordinating session to do it`,
     );
   }
 }

@@ -66,7 +66,10 @@ export function admitRun(db: Db, scope: KernelScope, sessionId: string, userMess
     workspace: profile.working_directory,
   });
   db.prepare(
-    `INSERT INTO runs (run_id, session_id, owner_id, profile_generation, context_snapshot_id, status, client_id, request_id, created_at, updated_at) VALUES (?,?,?,?,?, 'active', ?,?,?,?)`,
+    `INSERT INTO runs (
+       run_id, session_id, owner_id, profile_generation, context_snapshot_id,
+       status, client_id, request_id, created_at, updated_at)
+     VALUES (?,?,?,?,?, 'active',?,?,?,?)`,
   ).run(runId, sessionId, session.owner_id, profile.generation, snapshot.snapshotId, client.clientId, client.requestId, at, at);
   appendEvent(
     db,
@@ -194,7 +197,9 @@ export function requestCancel(db: Db, scope: KernelScope, runId: string, dispatc
   }
   const adapterAcknowledged = confirmed && canAcknowledge(db, run);
   db.prepare(
-    `UPDATE run_attempts SET cancel_dispatch_attempted = MAX(cancel_dispatch_attempted, ?), cancel_adapter_acknowledged = MAX(cancel_adapter_acknowledged, ?) WHERE attempt_id = ?`,
+    `UPDATE run_attempts
+     SET cancel_dispatch_attempted = MAX(cancel_dispatch_attempted, ?), cancel_adapter_acknowledged = MAX(cancel_adapter_acknowledged, ?)
+     WHERE attempt_id = ?`,
   ).run(dispatchAttempted ? 1 : 0, adapterAcknowledged ? 1 : 0, live.attempt_id);
   appendEvent(db, {
     entityKind: "attempt",

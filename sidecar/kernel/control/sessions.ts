@@ -35,7 +35,10 @@ export function createSession(db: Db, scope: KernelScope, input: NewSession): { 
   const at = nowIso();
   const role = input.role ?? "coordinator";
   db.prepare(
-    `INSERT INTO sessions (session_id, owner_id, workspace, title, execution_role, provider_boundary, profile_generation, workstream_id, created_at, updated_at) VALUES (?,?,?,?,?,?,1,?,?,?)`,
+    `INSERT INTO sessions (
+       session_id, owner_id, workspace, title, execution_role, provider_boundary,
+       profile_generation, workstream_id, created_at, updated_at)
+     VALUES (?,?,?,?,?,?, 1,?,?,?)`,
   ).run(sessionId, scope.ownerId, scope.workspace, input.title ?? "", role, providerBoundary(adapter), input.workstreamId ?? null, at, at);
   insertProfile(
     db,
@@ -62,7 +65,10 @@ export function createSession(db: Db, scope: KernelScope, input: NewSession): { 
 
 function insertProfile(db: Db, p: ProfileRow, at: string): void {
   db.prepare(
-    `INSERT INTO session_execution_profiles (session_id, generation, adapter, credential_scope, model_profile, working_directory, execution_role, system_prompt, options_json, created_at) VALUES (?,?,?,?,?,?,?,?,?,?)`,
+    `INSERT INTO session_execution_profiles (
+       session_id, generation, adapter, credential_scope, model_profile,
+       working_directory, execution_role, system_prompt, options_json, created_at)
+     VALUES (?,?,?,?,?, ?,?,?,?,?)`,
   ).run(
     p.session_id,
     p.generation,
@@ -87,7 +93,9 @@ export function profileAt(db: Db, sessionId: string, generation: number): Profil
 export function currentProfile(db: Db, sessionId: string): ProfileRow {
   return db
     .prepare(
-      `SELECT p.* FROM session_execution_profiles p JOIN sessions s ON s.session_id = p.session_id AND s.profile_generation = p.generation WHERE s.session_id = ?`,
+      `SELECT p.* FROM session_execution_profiles p
+       JOIN sessions s ON s.session_id = p.session_id AND s.profile_generation = p.generation
+       WHERE s.session_id = ?`,
     )
     .get(sessionId) as ProfileRow;
 }
