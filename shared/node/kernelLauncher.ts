@@ -130,7 +130,8 @@ export async function connectOrStartKernel(
     // Exit code 3: another kernel won the lock; it will serve the socket shortly.
     if (exit && exit.code !== KERNEL_EXIT_JOURNAL_OWNED) {
       throw new Error(
-        `the kernel exited (${exit.code === null ? "could not be spawned" : `code ${exit.code}`}) before it served clients: ${fatalLines(endpoint.logPath, logStart)}`,
+        `the kernel exited (${exit.code === null ? "could not be spawned" : `code ${exit.code}`}) before it served ` +
+          `clients: ${fatalLines(endpoint.logPath, logStart)}`,
       );
     }
     if (Date.now() > deadline)

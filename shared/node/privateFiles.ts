@@ -16,7 +16,8 @@ function checkOwnerAndMode(target: string, st: fs.Stats, wanted: number, repair:
   const uid = process.getuid?.();
   if (uid !== undefined && st.uid !== uid) {
     throw new PrivacyError(
-      `refused: ${target} belongs to user id ${st.uid}, not to you (${uid}); Hearth keeps its data in files only you own. Move it aside or set HEARTH_HOME to a folder of your own`,
+      `refused: ${target} belongs to user id ${st.uid}, not to you (${uid}); Hearth keeps its data in files only you ` +
+        `own. Move it aside or set HEARTH_HOME to a folder of your own`,
     );
   }
   const mode = st.mode & 0o777;

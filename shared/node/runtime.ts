@@ -79,11 +79,13 @@ export function resolveRuntime(build: BuildInfo, setting: string | undefined, di
   }
   if (build.bundledRuntime) {
     throw new RuntimeUnavailable(
-      `Hearth's own Node runtime does not run (${tried.join("; ")}): reinstall the extension, or set hearth.kernel.nodePath to a Node ${build.nodeVersion.split(".")[0]} binary`,
+      `Hearth's own Node runtime does not run (${tried.join("; ")}): reinstall the extension, or set ` +
+        `hearth.kernel.nodePath to a Node ${build.nodeVersion.split(".")[0]} binary`,
     );
   }
   throw new RuntimeUnavailable(
     `no Node runtime matches Hearth's native modules (built with Node ${build.nodeVersion}, ABI ${build.modulesAbi}). ` +
-      `Tried: ${tried.join("; ")}. Set hearth.kernel.nodePath to a Node ${build.nodeVersion.split(".")[0]} binary, or rebuild Hearth with \`npm rebuild && npm run build\` under the Node you want to use.`,
+      `Tried: ${tried.join("; ")}. Set hearth.kernel.nodePath to a Node ${build.nodeVersion.split(".")[0]} binary, ` +
+      `or rebuild Hearth with \`npm rebuild && npm run build\` under the Node you want to use.`,
   );
 }

@@ -89,7 +89,8 @@ export class AgentSessionBuilder {
     if (!Number.isInteger(view.replacedCount) || view.replacedCount < 0 || view.replacedCount > this._history.length) {
       throw new HearthError(
         ErrorCode.Conflict,
-        `refused to resume: the condensed view replaces ${view.replacedCount} messages of a history of ${this._history.length}; the journal's condensation does not match its history`,
+        `refused to resume: the condensed view replaces ${view.replacedCount} messages of a history of ` +
+          `${this._history.length}; the journal's condensation does not match its history`,
       );
     }
     this._condensed = structuredClone(view);

@@ -92,7 +92,8 @@ export function assertSameAuthority(
   const what = drifted.length > 0 ? drifted.join(", ") : `snapshot version (${String(recorded.version)} → ${current.version})`;
   throw new HearthError(
     ErrorCode.Refused,
-    `refused to resume: the session's authority drifted (${what} changed since it was recorded); start a new session to run under the current tools and workspace`,
+    `refused to resume: the session's authority drifted (${what} changed since it was recorded); start a new ` +
+      `session to run under the current tools and workspace`,
     { drifted },
   );
 }

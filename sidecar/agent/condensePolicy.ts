@@ -30,7 +30,9 @@ export function viewOf(history: readonly AgentMessage[], view: CondensedView): A
 export function summaryMessage(summary: string, replacedCount: number): UserMessage {
   return {
     role: "user",
-    text: `[Summary of the ${replacedCount} earlier messages of this conversation, condensed by Hearth to fit the context; the full text stays in the session's journal]\n${summary}`,
+    text:
+      `[Summary of the ${replacedCount} earlier messages of this conversation, condensed by Hearth to fit the ` +
+      `context; the full text stays in the session's journal]\n${summary}`,
   };
 }
 

@@ -34,7 +34,8 @@ export function assertCapabilities(caps: ModelCapabilities, needs: CapabilityNee
   }
   if (needs.hasTools && caps.toolCalls !== "proven") {
     missing.push(
-      `tools need a model whose tool calls are proven (this model's are ${caps.toolCalls}); choose a model whose template has tool calls, or build the session without tools`,
+      `tools need a model whose tool calls are proven (this model's are ${caps.toolCalls}); choose a model whose ` +
+        `template has tool calls, or build the session without tools`,
     );
   }
   if (missing.length > 0) throw new HearthError(ErrorCode.Refused, `refused before running: ${missing.join("; ")}`);

@@ -76,7 +76,8 @@ export class ToolCeiling {
     if (unknown.length > 0) {
       throw new HearthError(
         ErrorCode.Refused,
-        `refused to enable ${unknown.map((n) => JSON.stringify(n)).join(", ")}: not in this session's tool ceiling (${this.names().join(", ") || "none"}); the ceiling is fixed when the session is built`,
+        `refused to enable ${unknown.map((n) => JSON.stringify(n)).join(", ")}: not in this session's tool ceiling ` +
+          `(${this.names().join(", ") || "none"}); the ceiling is fixed when the session is built`,
       );
     }
     this.active = new Set(names);

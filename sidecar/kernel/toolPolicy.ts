@@ -16,7 +16,8 @@ export function applyToolPolicy(tools: readonly Tool[], allowList: string | unde
   if (unknown.length > 0) {
     throw new HearthError(
       ErrorCode.InvalidParams,
-      `refused tool policy: ${unknown.join(", ")} ${unknown.length === 1 ? "is not a tool" : "are not tools"} of this kernel; choose from ${[...known].join(", ")}`,
+      `refused tool policy: ${unknown.join(", ")} ${unknown.length === 1 ? "is not a tool" : "are not tools"} of ` +
+        `this kernel; choose from ${[...known].join(", ")}`,
     );
   }
   return tools.filter((t) => names.includes(t.definition.name));

@@ -130,7 +130,9 @@ export class BoundedFraming extends Transform {
       this.onReject({
         id: sniffId(Buffer.concat(s.prefix).subarray(0, ID_SNIFF_BYTES)),
         code: ErrorCode.MessageTooLarge,
-        message: `message too large: ${s.length} bytes exceeds the kernel's limit of ${this.maxBytes} bytes; send large content as a file in the workspace instead`,
+        message:
+          `message too large: ${s.length} bytes exceeds the kernel's limit of ${this.maxBytes} bytes; send large content ` +
+          `as a file in the workspace instead`,
       });
       return;
     }

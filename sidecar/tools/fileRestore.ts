@@ -98,7 +98,9 @@ function removeVerified(ws: AnchoredWorkspace, dir: DirHandle, p: WorkspacePath,
       if (!back.ok)
         return {
           ok: false,
-          message: `refused: ${shown} was replaced while it was being removed, and the name was taken again; the replaced file is kept as ${showPath(tmp)} beside it`,
+          message:
+            `refused: ${shown} was replaced while it was being removed, and the name was taken again; the replaced file is ` +
+            `kept as ${showPath(tmp)} beside it`,
         };
       return replaced;
     }

@@ -34,7 +34,10 @@ const schema: ObjectSchema = {
 export function searchFilesTool(ws: AnchoredWorkspace, ceilings: Ceilings): Tool {
   const definition = defineTool({
     name: "search_files",
-    description: `Find lines containing literal text in workspace files (up to ${ceilings.searchMaxMatches} matches, ${ceilings.searchMaxFiles} files, ${ceilings.searchMaxDirs} folders; skips binary files, symlinks, ${[...NOT_EXPANDED].join(", ")}).`,
+    description:
+      `Find lines containing literal text in workspace files (up to ${ceilings.searchMaxMatches} matches, ` +
+      `${ceilings.searchMaxFiles} files, ${ceilings.searchMaxDirs} folders; skips binary files, symlinks, ` +
+      `${[...NOT_EXPANDED].join(", ")}).`,
     parameters: schema,
     effectClass: "read",
     retryPolicy: "safe_retry",

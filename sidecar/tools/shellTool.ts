@@ -33,7 +33,10 @@ export function shellTool(ws: AnchoredWorkspace, ceilings: Ceilings, shellEnv: S
   };
   const definition = defineTool({
     name: "shell",
-    description: `Run a shell command in the workspace folder (default timeout ${defaultTimeout / 1000}s; output capped at ${ceilings.shellOutputBytes} bytes per stream). Not a sandbox: it runs on the host with the user's permissions.`,
+    description:
+      `Run a shell command in the workspace folder (default timeout ${defaultTimeout / 1000}s; output capped at ` +
+      `${ceilings.shellOutputBytes} bytes per stream). Not a sandbox: it runs on the host with the user's ` +
+      `permissions.`,
     parameters: schema,
     effectClass: "non_idempotent_write",
     retryPolicy: "never_auto_retry",
@@ -58,7 +61,9 @@ export function shellTool(ws: AnchoredWorkspace, ceilings: Ceilings, shellEnv: S
       return {
         preview: {
           kind: "text",
-          text: `run in ${ws.identity.canonicalPath} (timeout ${Math.round(t / 1000)}s; runs on this machine with your permissions, not in a sandbox):\n${String(args.command)}`,
+          text:
+            `run in ${ws.identity.canonicalPath} (timeout ${Math.round(t / 1000)}s; runs on this machine with your ` +
+            `permissions, not in a sandbox):\n${String(args.command)}`,
         },
       };
     },

@@ -18,7 +18,8 @@ export async function compact(argv: string[]): Promise<number> {
   else if (!c) process.stdout.write(`session ${sessionId}: nothing older than its last turn to condense\n`);
   else
     process.stdout.write(
-      `session ${sessionId}: messages #${c.fromSeq}–#${c.throughSeq} condensed into one summary; the prompt went from ${c.tokensBefore} to ${c.tokensAfter} tokens\n`,
+      `session ${sessionId}: messages #${c.fromSeq}–#${c.throughSeq} condensed into one summary; the prompt went ` +
+        `from ${c.tokensBefore} to ${c.tokensAfter} tokens\n`,
     );
   return ExitCode.Ok;
 }

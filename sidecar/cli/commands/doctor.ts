@@ -78,7 +78,9 @@ export async function doctor(argv: string[]): Promise<number> {
     const llama = loadsUnder(
       kernelNode,
       "node-llama-cpp",
-      `const l = await m.getLlama({ gpu: "auto", build: "never", logLevel: m.LlamaLogLevel.error }); console.log("llama.cpp " + l.llamaCppRelease.release + ", gpu: " + (l.gpu || "none") + ", cores: " + l.cpuMathCores); await l.dispose();`,
+      `const l = await m.getLlama({ gpu: "auto", build: "never", logLevel: m.LlamaLogLevel.error }); ` +
+        `console.log("llama.cpp " + l.llamaCppRelease.release + ", gpu: " + (l.gpu || "none") + ", cores: " + ` +
+        `l.cpuMathCores); await l.dispose();`,
     );
     checks.push({ name: "node-llama-cpp", ...llama });
   }

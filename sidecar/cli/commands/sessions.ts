@@ -18,7 +18,8 @@ export async function sessions(argv: string[]): Promise<number> {
   if (sessions.length === 0) process.stdout.write("no sessions in this journal\n");
   for (const s of sessions) {
     process.stdout.write(
-      `${s.sessionId}  ${s.role.padEnd(11)} ${s.adapter.padEnd(8)} ${s.updatedAt}  ${s.activeRunId ? `active run ${s.activeRunId}  ` : ""}${s.title || "(untitled)"}${s.model ? `  [${s.model}]` : ""}\n`,
+      `${s.sessionId}  ${s.role.padEnd(11)} ${s.adapter.padEnd(8)} ${s.updatedAt}  ` +
+        `${s.activeRunId ? `active run ${s.activeRunId}  ` : ""}${s.title || "(untitled)"}${s.model ? `  [${s.model}]` : ""}\n`,
     );
   }
   return ExitCode.Ok;

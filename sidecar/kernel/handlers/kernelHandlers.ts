@@ -24,7 +24,8 @@ export function kernelHandlers(deps: KernelHandlerDeps): Handlers {
       if (params.protocolVersion !== PROTOCOL_VERSION) {
         throw new HearthError(
           ErrorCode.InvalidParams,
-          `protocol mismatch: the client speaks protocol ${params.protocolVersion}, this kernel (Hearth ${deps.config.kernelVersion}) speaks ${PROTOCOL_VERSION}; install matching versions of the client and kernel`,
+          `protocol mismatch: the client speaks protocol ${params.protocolVersion}, this kernel (Hearth ` +
+            `${deps.config.kernelVersion}) speaks ${PROTOCOL_VERSION}; install matching versions of the client and kernel`,
         );
       }
       return {

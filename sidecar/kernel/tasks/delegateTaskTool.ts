@@ -31,7 +31,8 @@ export function delegateTaskTool(tasks: () => TaskService, parentSessionId: stri
   const definition = defineTool({
     name: "delegate_task",
     description:
-      "Run an instruction as a background task (its own session, with this chat's tools minus delegation) and wait for its result. Use it for separable work; the person can watch it in the Tasks view.",
+      "Run an instruction as a background task (its own session, with this chat's tools minus delegation) and wait " +
+      "for its result. Use it for separable work; the person can watch it in the Tasks view.",
     parameters: schema,
     effectClass: "non_idempotent_write",
     retryPolicy: "never_auto_retry",

@@ -81,7 +81,8 @@ export class TaskService {
     if (wider.length > 0) {
       throw new HearthError(
         ErrorCode.Refused,
-        `refused: a task's tools cannot be wider than its ceiling; ${wider.join(", ")} ${wider.length === 1 ? "is" : "are"} not among ${ceiling.join(", ") || "(none)"}. Ask for a subset of those`,
+        `refused: a task's tools cannot be wider than its ceiling; ${wider.join(", ")} ` +
+          `${wider.length === 1 ? "is" : "are"} not among ${ceiling.join(", ") || "(none)"}. Ask for a subset of those`,
       );
     }
     return [...new Set(asked)];

@@ -1,9 +1,10 @@
 // Coalesces a turn's presentation events before they cross the protocol: consecutive deltas of the
 // same kind merge into one notification per flush window, so a fast model does not send one frame
 // per token. A delta arriving after a quiet window is sent at once (the leading edge): the first token
-// of a turn is not delayed, and a model slower than one token per window is never held back. Lossless: the concatenated deltas a client receives equal the committed text, and
-// every non-delta event flushes what came before it, so order is kept (spec 000 #18: progress is
-// forwarded losslessly with turn identity and never enters history).
+// of a turn is not delayed, and a model slower than one token per window is never held back.
+// Lossless: the concatenated deltas a client receives equal the committed text, and every non-delta
+// event flushes what came before it, so order is kept (spec 000 #18: progress is forwarded
+// losslessly with turn identity and never enters history).
 import type { TurnEvent } from "../../../shared/protocol/index.js";
 
 /**

@@ -21,7 +21,8 @@ export class FileWriteJournal implements FileWriteSink {
         // The call is dispatched while its tool runs (the ledger commits that before the effect).
         const calls = db
           .prepare(
-            `SELECT i.invocation_id, i.run_id, r.session_id FROM tool_invocations i JOIN runs r ON r.run_id = i.run_id WHERE i.call_id = ? AND i.status = 'dispatched'`,
+            `SELECT i.invocation_id, i.run_id, r.session_id FROM tool_invocations i JOIN runs r ON r.run_id = i.run_id
+             WHERE i.call_id = ? AND i.status = 'dispatched'`,
           )
           .all(record.callId) as { invocation_id: string; run_id: string; session_id: string }[];
         if (calls.length !== 1) throw new Error(`${calls.length} dispatched ledger rows for call ${record.callId}, expected exactly one`);
@@ -29,7 +30,10 @@ export class FileWriteJournal implements FileWriteSink {
         const b = record.before;
         const kept = b.existed && b.content.length <= PRE_IMAGE_MAX_BYTES ? b.content : null;
         db.prepare(
-          `INSERT INTO file_writes (write_id, invocation_id, run_id, session_id, path, existed_before, before_sha256, before_size, before_content, after_sha256, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)`,
+          `INSERT INTO file_writes (
+             write_id, invocation_id, run_id, session_id, path,
+             existed_before, before_sha256, before_size, before_content, after_sha256, created_at)
+           VALUES (?,?,?,?,?, ?,?,?,?,?,?)`,
         ).run(
           uuidv7(),
           call.invocation_id,

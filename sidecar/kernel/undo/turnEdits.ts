@@ -104,7 +104,8 @@ export class TurnEditsService {
 function writeRows(db: Db, where: string, value: string): WriteRow[] {
   return db
     .prepare(
-      `SELECT w.run_id, i.call_id, w.path, w.existed_before, w.before_content, w.after_sha256 FROM file_writes w JOIN tool_invocations i ON i.invocation_id = w.invocation_id WHERE ${where} ORDER BY w.rowid`,
+      `SELECT w.run_id, i.call_id, w.path, w.existed_before, w.before_content, w.after_sha256
+       FROM file_writes w JOIN tool_invocations i ON i.invocation_id = w.invocation_id WHERE ${where} ORDER BY w.rowid`,
     )
     .all(value) as WriteRow[];
 }
@@ -135,7 +136,10 @@ function outcomeOf(path: string, success: "restored" | "removed", r: { ok: boole
 }
 
 function notKept(path: string): string {
-  return `\`${path}\` was over ${PRE_IMAGE_MAX_BYTES / (1 << 20)} MiB before the turn, so only its hash was kept and it cannot be put back here; restore it from version control or a backup`;
+  return (
+    `\`${path}\` was over ${PRE_IMAGE_MAX_BYTES / (1 << 20)} MiB before the turn, so only its hash was kept and it ` +
+    `cannot be put back here; restore it from version control or a backup`
+  );
 }
 
 function key(runId: string, path: string): string {
