@@ -23,7 +23,9 @@ const TOOL_PROBE = {
       function: { name: PROBE_TOOL, description: "Answers the capability probe.", parameters: { type: "object", properties: {} } },
     },
   ],
-  // "required" makes a server with tool calls produce one (llama.cpp constrains it by grammar).
+  // "required" asks a server with tool calls for one. Not every server forces it (llama-server of
+  // node-llama-cpp's bundle does not with a Qwen2.5 template), so a model that answers in text
+  // disproves tool calls: fail closed (test/integration/openai/adapterStream.test.ts).
   tool_choice: "required",
   max_tokens: 64,
 };

@@ -15,21 +15,13 @@ import type {
 import { RoundAbort } from "../../agent/roundAbort.js";
 import { probeCapabilities, type CompletionMessage } from "./capabilityProbe.js";
 import { sseData } from "./sse.js";
-import { ToolCallAssembler, type ToolCallDelta } from "./toolCallAssembler.js";
+import { type StreamEvent, StreamedRound } from "./streamedRound.js";
 
 export interface OpenAiAdapterOptions {
   baseUrl: string;
   model: string;
   apiKey?: string;
   env?: NodeJS.ProcessEnv;
-}
-
-interface StreamEvent {
-  choices?: {
-    delta?: { content?: string | null; reasoning_content?: string | null; reasoning?: string | null; tool_calls?: ToolCallDelta[] };
-    finish_reason?: string | null;
-  }[];
-  error?: { message?: string };
 }
 
 /** One probe request's limit: a server may load its model on the first request. */
@@ -93,50 +85,50 @@ export class OpenAiAgentModel implements AgentModel {
       ...(o.thinking === "on" || o.thinking === "off" ? { chat_template_kwargs: { enable_thinking: o.thinking === "on" } } : {}),
     };
     const res = await this.post(body, "text/event-stream", signal);
-    let text = "";
-    let reasoning = "";
-    let finish: string | null = null;
-    const calls = new ToolCallAssembler();
-    for await (const data of sseData(res.body as unknown as AsyncIterable<Uint8Array>)) {
-      if (data === "[DONE]") break;
-      let event: StreamEvent;
-      try {
-        event = JSON.parse(data) as StreamEvent;
-      } catch {
-        throw new HearthError(
-          ErrorCode.ModelUnavailable,
-          `the model server at ${this.opts.baseUrl} sent a stream event that is not JSON: ${this.redact(data.slice(0, 200))}`,
-        );
+    const round = new StreamedRound(emit);
+    try {
+      for await (const data of sseData(res.body as unknown as AsyncIterable<Uint8Array>)) {
+        round.add(data === "[DONE]" ? data : this.parseEvent(data));
+        if (data === "[DONE]") break;
+        if (signal.aborted) throw signal.reason;
       }
-      if (event.error)
-        throw new HearthError(
-          ErrorCode.ModelUnavailable,
-          `the model server reported: ${this.redact(event.error.message ?? "unknown error")}`,
-        );
-      const choice = event.choices?.[0];
-      if (!choice) continue;
-      const d = choice.delta ?? {};
-      const think = d.reasoning_content ?? d.reasoning;
-      if (think) {
-        reasoning += think;
-        emit({ type: "reasoning", text: think });
-      }
-      if (d.content) {
-        text += d.content;
-        emit({ type: "answer", text: d.content });
-      }
-      for (const tc of d.tool_calls ?? []) calls.add(tc);
-      if (choice.finish_reason) finish = choice.finish_reason;
+    } catch (e) {
       if (signal.aborted) throw signal.reason;
+      if (e instanceof HearthError) throw e;
+      // undici's "terminated" with the socket's reason: the server died or the connection dropped.
+      const cause = (e as { cause?: Error }).cause?.message;
+      throw this.brokenOff(`${(e as Error).message}${cause ? `: ${cause}` : ""}`);
     }
     signal.throwIfAborted();
-    const toolCalls = calls.finish();
-    return {
-      text,
-      reasoning,
-      toolCalls,
-      stopReason: toolCalls.length > 0 ? "tool_calls" : finish === "length" ? "max_tokens" : "end",
-    };
+    // A server that closes a stream cleanly in the middle (a proxy's timeout, a restart) sends neither.
+    if (!round.finished) throw this.brokenOff("the stream ended with no finish_reason and no [DONE]");
+    return round.round();
+  }
+
+  private parseEvent(data: string): StreamEvent {
+    let event: StreamEvent;
+    try {
+      event = JSON.parse(data) as StreamEvent;
+    } catch {
+      throw new HearthError(
+        ErrorCode.ModelUnavailable,
+        `the model server at ${this.opts.baseUrl} sent a stream event that is not JSON: ${this.redact(data.slice(0, 200))}`,
+      );
+    }
+    if (event.error)
+      throw new HearthError(
+        ErrorCode.ModelUnavailable,
+        `the model server reported: ${this.redact(event.error.message ?? "unknown error")}`,
+      );
+    return event;
+  }
+
+  /** A stream cut off before the server finished: what happened and what to do (spec 000 #3: no partial round). */
+  private brokenOff(why: string): HearthError {
+    return new HearthError(
+      ErrorCode.ModelUnavailable,
+      `the model server at ${this.opts.baseUrl} broke off the answer before it finished (${this.redact(why)}); the partial answer was not kept. Check that the server is still running (its log says why it stopped), then send the message again`,
+    );
   }
 
   /** One non-streamed completion (the probes): its message, or a refusal status the probe classifies. */

@@ -1,0 +1,157 @@
+// Whole turns on an `openai:` model served by llama.cpp's own server (issue 16, item 4): the CLI a
+// user runs, and a real kernel over the protocol for the cancel and the server killed mid-turn.
+// This is the path for people whose model runs on another machine, so it gets the same proofs as
+// the local engine: the agent loop, cancellation, and a failure that loses nothing.
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { after, before, describe, it } from "node:test";
+import type { HistoryMessage } from "../../../shared/protocol/index.js";
+import { ensureFixtureModels, TOOL_MODEL_ANSWER } from "../../fixtures/models.js";
+import { isolatedEnv, runCli } from "../../support/cliProcess.js";
+import { assertCompleteBatches } from "../../support/historyAssertions.js";
+import { assertJournalInvariants } from "../../support/journalInvariants.js";
+import { startTestKernel, type TestKernel, tempDir } from "../../support/kernelProcess.js";
+import { type LlamaServer, startLlamaServer, WORDS_ONLY } from "../../support/llamaServer.js";
+import { liveChildrenOf } from "../../support/processWatch.js";
+import { TurnDriver } from "../../support/turnDriver.js";
+
+/** The target is 1 s (issue 16); a busy 2-core CI gets more, and the figure is reported. */
+const CONTROL_BOUND_MS = 2500;
+
+const roles = (messages: HistoryMessage[]) => messages.map((m) => m.role);
+
+it("hearth exec on llama-server: tool call → anchored read → result back to the server → streamed answer, committed (spec 000 #1, #3, #6, #8)", async (t) => {
+  const server = await startLlamaServer({ model: ensureFixtureModels().tool });
+  try {
+    const root = tempDir("openai-exec");
+    const ws = path.join(root, "ws");
+    fs.mkdirSync(ws);
+    const db = path.join(root, "journal.sqlite");
+    const env = { ...isolatedEnv(root), HEARTH_TOOLS: "read_file" };
+    const model = `openai:${server.baseUrl}#tiny`;
+    const started = performance.now();
+    const run = await runCli(
+      ["exec", "--workspace", ws, "--db", db, "--model", model, "--approve", "reads", "--json", "What is in a.ts?"],
+      env,
+    );
+    t.diagnostic(`hearth exec took ${(performance.now() - started).toFixed(0)} ms (kernel start, 3 probe requests, the rounds)`);
+    assert.equal(run.code, 0, `${run.stderr}\n${run.stdout}`);
+    const events = run.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { sessionId: string; event: { type: string; text?: string; call?: { arguments: unknown } } });
+    // The tool model may propose more than one call in a round (docs/models.md); each is answered.
+    const calls = events.flatMap((e) => (e.event.type === "tool_call" ? [e.event.call!] : []));
+    assert.ok(calls.length >= 1, `llama-server streamed no tool call: ${run.stdout}`);
+    assert.equal(events.filter((e) => e.event.type === "tool_result").length, calls.length, run.stdout);
+    const streamed = events.flatMap((e) => (e.event.type === "answer_delta" ? [e.event.text] : [])).join("");
+    assert.equal(streamed, TOOL_MODEL_ANSWER, "the answer the server wrote after the tool results was not streamed");
+    assert.deepEqual(events.at(-1)!.event, { type: "completed", status: "completed" });
+
+    const show = await runCli(["show", "--workspace", ws, "--db", db, "--json", events[0]!.sessionId], env);
+    assert.equal(show.code, 0, show.stderr);
+    const history = JSON.parse(show.stdout) as { messages: HistoryMessage[]; runs: { ledger: { tool: string; status: string }[] }[] };
+    assertCompleteBatches(history.messages);
+    assert.equal(history.messages[0]!.role, "user");
+    assert.deepEqual(
+      history.messages.flatMap((m) => (m.role === "assistant" ? m.toolCalls.map((c) => c.arguments) : [])),
+      calls.map((c) => c.arguments),
+      "the journal holds other arguments than the server proposed",
+    );
+    assert.equal(history.messages.filter((m) => m.role === "tool").length, calls.length);
+    assert.deepEqual(history.messages.at(-1), { ...history.messages.at(-1), role: "assistant", text: TOOL_MODEL_ANSWER });
+    // The server's random paths name no file, so each read fails; each ran once, through the ledger.
+    assert.deepEqual(
+      history.runs[0]!.ledger.map((l) => `${l.tool}:${l.status}`),
+      calls.map(() => "read_file:failed"),
+    );
+  } finally {
+    await server.stop();
+  }
+});
+
+describe("a kernel whose model is on llama-server: cancel and a server killed mid-turn (issue 16, item 4)", () => {
+  let server: LlamaServer;
+  let k: TestKernel;
+  let driver: TurnDriver;
+  let kernelPid: number;
+  const completedAt = new Map<string, number>();
+
+  before(async () => {
+    // The chat model's server cannot produce a tool call (the probe disproves them), so the
+    // kernel offers none: a session with tools would be refused before running (spec 000 #20).
+    server = await startLlamaServer({ model: ensureFixtureModels().chat, args: WORDS_ONLY });
+    k = startTestKernel({ env: { HEARTH_HOME: tempDir("home"), HEARTH_TOOLS: "none" } });
+    kernelPid = (await k.client.initialize("openai-kernel", "0")).kernelPid;
+    driver = new TurnDriver(k.client);
+    k.client.onNotification("turn/event", (n) => {
+      if (n.event.type === "completed") completedAt.set(n.runId, performance.now());
+    });
+  });
+  after(async () => {
+    await k?.stop();
+    await server?.stop();
+  });
+
+  async function longTurn(): Promise<{ sessionId: string; runId: string }> {
+    const { sessionId } = await k.client.request("session/create", {
+      model: `openai:${server.baseUrl}#tiny`,
+      options: { maxTokens: 100_000, temperature: 0 },
+    });
+    const { runId } = await k.client.request("turn/start", { sessionId, message: "Tell me a long story." });
+    await driver.until(() => driver.answerText(runId).length > 0, "the first streamed words");
+    return { sessionId, runId };
+  }
+
+  async function history(sessionId: string) {
+    const h = await k.client.request("session/history", { sessionId });
+    assertJournalInvariants(h, sessionId);
+    return h;
+  }
+
+  it("turn/cancel mid-stream: control returns at once, the server stops generating, nothing streamed is committed, the next turn completes (spec 000 #10, #18)", async (t) => {
+    const { sessionId, runId } = await longTurn();
+    const sent = performance.now();
+    const answer = await k.client.request("turn/cancel", { runId });
+    const completed = await driver.completion(runId);
+    const completedMs = completedAt.get(runId)! - sent;
+    t.diagnostic(`turn/cancel → completed(${completed.status}) in ${completedMs.toFixed(1)} ms`);
+    assert.equal(completed.status, "cancelled");
+    // spec 004 cancellation truth: a closed HTTP stream does not prove the server stopped, so the
+    // kernel does not claim it (docs/control-plane.md, known limitations); the server log below does.
+    assert.deepEqual(answer, { runId, dispatchAttempted: true, adapterAcknowledged: false });
+    assert.ok(completedMs < CONTROL_BOUND_MS, `control came back after ${completedMs.toFixed(0)} ms`);
+    // llama-server logs the task it dropped when the kernel closed the request.
+    await driver.until(() => /stop: cancel task/.test(server.log()), "llama-server to cancel its task", 5000);
+    assert.deepEqual(roles((await history(sessionId)).messages), ["user"], "partial text is presentation only");
+    assert.deepEqual(liveChildrenOf(kernelPid), [], "the kernel has no child process left");
+
+    const next = await k.client.request("turn/start", { sessionId, message: "A short one?", options: { maxTokens: 16 } });
+    const done = await driver.completion(next.runId);
+    assert.equal(done.status, "completed", JSON.stringify(done));
+    assert.deepEqual(roles((await history(sessionId)).messages), ["user", "user", "assistant"]);
+  });
+
+  it("llama-server SIGKILLed mid-turn: the turn fails saying what happened and what to do, the message is kept, and after a restart the session goes on (spec 000 #10, #13)", async (t) => {
+    const { sessionId, runId } = await longTurn();
+    const killed = performance.now();
+    await server.kill("SIGKILL");
+    const completed = await driver.completion(runId);
+    t.diagnostic(`completed(${completed.status}) ${(completedAt.get(runId)! - killed).toFixed(1)} ms after SIGKILL`);
+    assert.equal(completed.status, "failed", JSON.stringify(completed));
+    const failure = JSON.stringify(completed);
+    assert.ok(failure.includes(server.baseUrl), `the failure does not name the server: ${failure}`);
+    assert.match(failure, /broke off the answer before it finished.*send the message again/);
+    const h = await history(sessionId);
+    assert.deepEqual(roles(h.messages), ["user"], "the typed message stays; no partial answer is committed");
+    assert.equal((h.messages[0] as { text: string }).text, "Tell me a long story.");
+    assert.equal(h.runs.find((r) => r.runId === runId)?.status, "failed");
+
+    await server.restart();
+    const next = await k.client.request("turn/start", { sessionId, message: "Again, please.", options: { maxTokens: 16 } });
+    const done = await driver.completion(next.runId);
+    assert.equal(done.status, "completed", JSON.stringify(done));
+    assert.deepEqual(roles((await history(sessionId)).messages), ["user", "user", "assistant"]);
+  });
+});
