@@ -7,7 +7,6 @@ import {
   type ChatHistoryItem,
   type ChatWrapper,
   type LlamaContext,
-  type LlamaContextSequence,
   type LlamaChatResponseChunk,
   type Token,
 } from "node-llama-cpp";
@@ -26,10 +25,11 @@ import { defaultContextSize } from "./contextSizing.js";
 import { toChatHistory, toFunctions } from "./chatHistory.js";
 import { chunkedPrefill } from "./chunkedPrefill.js";
 import { RoundAbort } from "../../agent/roundAbort.js";
-import { type KvStateStore, modelFileKey, tokensDigest } from "./kvStateStore.js";
+import { type KvStateStore, modelFileKey } from "./kvStateStore.js";
 import { loadLlama, type LoadedLlama } from "./llamaRuntime.js";
 import { LockstepGate } from "./lockstepGate.js";
 import { SessionLocks } from "./sessionLocks.js";
+import { SessionPool } from "./sessionPool.js";
 import { thinkingWrapper } from "./thinking.js";
 import { callRefusedByValidation, StreamedText } from "./validationRefusal.js";
 
@@ -85,31 +85,15 @@ export interface RoundStats {
   totalMs: number;
 }
 
-interface Session {
-  key: string;
-  sequence: LlamaContextSequence;
-  chat: LlamaChat;
-  lastUsedMs: number;
-  savedDigest: string | null;
-  idleTimer: NodeJS.Timeout | null;
-  /** Tokens restored from saved state when this session was opened, reported by its first round. */
-  restoredThisRound: number;
-}
-
-const OPEN_LOCK = "\u0000open";
-
 export class LlamaAgentModel implements AgentModel {
   readonly adapter = "llama";
   readonly modelId: string;
   readonly capabilities: ModelCapabilities;
   readonly wrapperName: string;
-  private readonly sessions = new Map<string, Session>();
-  /** Sequences of closed sessions, reused: a disposed sequence's slot is reclaimed only later. */
-  private readonly freeSequences: LlamaContextSequence[] = [];
   private readonly locks = new SessionLocks();
+  private readonly pool: SessionPool;
   /** The chat wrapper per thinking option (one object each, so a session's chat can tell it changed). */
   private readonly wrappers = new Map<string, ChatWrapper>();
-  private readonly modelKey: string;
   private disposed = false;
   /** Rounds between their start and their completion barrier, across sessions. */
   private roundsInFlight = 0;
@@ -127,7 +111,15 @@ export class LlamaAgentModel implements AgentModel {
     this.modelId = loaded.model.filename ?? opts.modelPath;
     this.wrapperName = wrapper.wrapperName;
     this.capabilities = capabilitiesOf(wrapper);
-    this.modelKey = modelFileKey(opts.modelPath);
+    this.pool = new SessionPool(context, this.locks, {
+      maxSessions: opts.maxSessions,
+      stateStore: opts.stateStore ?? null,
+      modelKey: modelFileKey(opts.modelPath),
+      wrapperName: wrapper.wrapperName,
+      wrapper,
+      idleSaveMs: opts.idleSaveMs,
+      roundsInFlight: () => this.roundsInFlight,
+    });
   }
 
   static async load(options: LlamaAdapterOptions): Promise<LlamaAgentModel> {
@@ -170,7 +162,7 @@ export class LlamaAgentModel implements AgentModel {
 
   /** How full a session's sequence is now (what the chat shows after a turn); null when it holds none. */
   contextFill(sessionKey: string): ContextMeasure | null {
-    const s = this.sessions.get(sessionKey);
+    const s = this.pool.get(sessionKey);
     return s ? { promptTokens: s.sequence.contextTokens.length, contextSize: this.opts.contextSize } : null;
   }
 
@@ -230,7 +222,7 @@ export class LlamaAgentModel implements AgentModel {
       );
     }
 
-    const session = await this.openSession(request.sessionKey, prompt);
+    const session = await this.pool.open(request.sessionKey, prompt);
     request.signal.throwIfAborted();
     if (session.chat.chatWrapper !== wrapper) {
       // The thinking option changed since this session's last round: same sequence (its KV cache
@@ -303,7 +295,7 @@ export class LlamaAgentModel implements AgentModel {
     } finally {
       inner.release();
       session.lastUsedMs = Date.now();
-      this.scheduleIdleSave(session);
+      this.pool.scheduleIdleSave(session);
       this.opts.onRoundStats?.({
         sessionKey: request.sessionKey,
         promptTokens: prompt.length,
@@ -319,114 +311,16 @@ export class LlamaAgentModel implements AgentModel {
     }
   }
 
-  private async openSession(key: string, prompt: readonly Token[]): Promise<Session> {
-    const existing = this.sessions.get(key);
-    if (existing) return existing;
-    // Opening takes a sequence from a shared pool: one open at a time, or two could take the same one.
-    return this.locks.run(OPEN_LOCK, async () => {
-      const sequence =
-        this.freeSequences.pop() ??
-        (this.sessions.size < this.opts.maxSessions ? this.context.getSequence() : await this.takeLeastRecentSequence());
-      if (sequence.contextTokens.length > 0) await sequence.clearHistory();
-      let restoredTokens = 0;
-      const match = this.opts.stateStore?.find(this.modelKey, this.wrapperName, prompt, key);
-      if (match) {
-        try {
-          await sequence.loadStateFromFile(match.statePath, { acceptRisk: true });
-          if (tokensDigest(sequence.contextTokens) !== tokensDigest(match.entry.tokens))
-            throw new Error("restored tokens differ from the index");
-          restoredTokens = match.commonPrefix;
-        } catch {
-          // A state that does not load as recorded is not trusted: re-evaluate from scratch.
-          await sequence.clearHistory();
-        }
-      }
-      const chat = new LlamaChat({ contextSequence: sequence, chatWrapper: this.wrapper, autoDisposeSequence: false });
-      const session: Session = {
-        key,
-        sequence,
-        chat,
-        lastUsedMs: Date.now(),
-        savedDigest: restoredTokens > 0 && match ? tokensDigest(match.entry.tokens) : null,
-        idleTimer: null,
-        restoredThisRound: restoredTokens,
-      };
-      this.sessions.set(key, session);
-      return session;
-    });
-  }
-
-  /** Frees a sequence for a new session: the least recently used idle session saves its state and gives up its sequence. */
-  private async takeLeastRecentSequence(): Promise<LlamaContextSequence> {
-    const idle = [...this.sessions.values()].filter((s) => !this.locks.busy(s.key)).sort((a, b) => a.lastUsedMs - b.lastUsedMs);
-    const victim = idle[0];
-    if (!victim) {
-      throw new HearthError(
-        ErrorCode.Overloaded,
-        `all ${this.opts.maxSessions} model sessions are generating; retry when one finishes or raise the number of sessions`,
-      );
-    }
-    // Out of the table before any await: a round for it arriving now opens a fresh session after us.
-    this.sessions.delete(victim.key);
-    if (victim.idleTimer) clearTimeout(victim.idleTimer);
-    await this.saveLocked(victim);
-    victim.chat.dispose({ disposeSequence: false });
-    return victim.sequence;
-  }
-
-  private closeSession(s: Session): void {
-    if (s.idleTimer) clearTimeout(s.idleTimer);
-    s.chat.dispose({ disposeSequence: false });
-    this.freeSequences.push(s.sequence);
-    this.sessions.delete(s.key);
-  }
-
-  private scheduleIdleSave(s: Session): void {
-    if (!this.opts.stateStore) return;
-    if (s.idleTimer) clearTimeout(s.idleTimer);
-    s.idleTimer = setTimeout(() => this.saveWhenQuiet(s), this.opts.idleSaveMs);
-    s.idleTimer.unref();
-  }
-
-  private saveWhenQuiet(s: Session): void {
-    if (this.roundsInFlight > 0) {
-      s.idleTimer = setTimeout(() => this.saveWhenQuiet(s), Math.min(this.opts.idleSaveMs, 1000));
-      s.idleTimer.unref();
-      return;
-    }
-    s.idleTimer = null;
-    void this.saveSession(s.key).catch(() => undefined);
-  }
-
   /** Saves a session's KV state now (idle, or before the kernel stops); waits for its round to finish. */
   async saveSession(key: string): Promise<boolean> {
-    const s = this.sessions.get(key);
-    if (!s) return false;
-    return this.locks.run(key, () => this.saveLocked(s));
-  }
-
-  private async saveLocked(s: Session): Promise<boolean> {
-    const store = this.opts.stateStore;
-    const tokens = s.sequence.contextTokens;
-    if (!store || tokens.length === 0) return false;
-    const digest = tokensDigest(tokens);
-    if (digest === s.savedDigest) return false;
-    await store.save({ sessionKey: s.key, modelKey: this.modelKey, wrapper: this.wrapperName, tokens }, async (file) => {
-      await s.sequence.saveStateToFile(file);
-    });
-    s.savedDigest = digest;
-    return true;
+    return this.pool.save(key);
   }
 
   /** Stops the engine: waits for every round (completion barrier), saves every session, frees native memory. */
   async dispose(): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
-    for (const s of [...this.sessions.values()]) {
-      await this.locks.run(s.key, () => this.saveLocked(s)).catch(() => false);
-      this.closeSession(s);
-    }
-    for (const seq of this.freeSequences.splice(0)) seq.dispose();
+    await this.pool.close();
     await this.context.dispose();
     await this.loaded.model.dispose();
     await this.loaded.llama.dispose();

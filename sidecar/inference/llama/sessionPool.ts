@@ -1,0 +1,162 @@
+// The sessions of one context (issue 6, split out of llamaAgentModel.ts for issue 17): each session
+// owns one of the context's sequences, kept across rounds and turns. Opening a session takes a free
+// sequence, a new one while the context has some, or the least recently used idle session's (saving
+// its KV state first); it restores saved state whose tokens are a prefix of the session's prompt.
+// Idle sessions have their state saved when no round runs, and every session's when the pool closes.
+import { LlamaChat, type ChatWrapper, type LlamaContext, type LlamaContextSequence, type Token } from "node-llama-cpp";
+import { ErrorCode, HearthError } from "../../../shared/errors.js";
+import { type KvStateStore, tokensDigest } from "./kvStateStore.js";
+import type { SessionLocks } from "./sessionLocks.js";
+
+export interface Session {
+  key: string;
+  sequence: LlamaContextSequence;
+  chat: LlamaChat;
+  lastUsedMs: number;
+  /** Digest of the tokens whose state is saved for this session (null: none, or not known). */
+  savedDigest: string | null;
+  idleTimer: NodeJS.Timeout | null;
+  /** Tokens restored from saved state when this session was opened, reported by its first round. */
+  restoredThisRound: number;
+}
+
+export interface SessionPoolOptions {
+  maxSessions: number;
+  stateStore: KvStateStore | null;
+  /** modelFileKey of the loaded model and the chat wrapper's name: what saved state is keyed by. */
+  modelKey: string;
+  wrapperName: string;
+  /** The chat wrapper a newly opened session renders with (a round may swap its chat for another). */
+  wrapper: ChatWrapper;
+  idleSaveMs: number;
+  /** Rounds in flight across sessions: an idle save waits until there are none. */
+  roundsInFlight: () => number;
+}
+
+const OPEN_LOCK = "\u0000open";
+
+export class SessionPool {
+  private readonly sessions = new Map<string, Session>();
+  /** Sequences of closed sessions, reused: a disposed sequence's slot is reclaimed only later. */
+  private readonly freeSequences: LlamaContextSequence[] = [];
+
+  constructor(
+    private readonly context: LlamaContext,
+    private readonly locks: SessionLocks,
+    private readonly opts: SessionPoolOptions,
+  ) {}
+
+  get(key: string): Session | undefined {
+    return this.sessions.get(key);
+  }
+
+  /** The session's sequence, opened (and restored from saved state matching `prompt`) if it has none. */
+  async open(key: string, prompt: readonly Token[]): Promise<Session> {
+    const existing = this.sessions.get(key);
+    if (existing) return existing;
+    // Opening takes a sequence from a shared pool: one open at a time, or two could take the same one.
+    return this.locks.run(OPEN_LOCK, async () => {
+      const sequence =
+        this.freeSequences.pop() ??
+        (this.sessions.size < this.opts.maxSessions ? this.context.getSequence() : await this.takeLeastRecentSequence());
+      if (sequence.contextTokens.length > 0) await sequence.clearHistory();
+      let restoredTokens = 0;
+      const match = this.opts.stateStore?.find(this.opts.modelKey, this.opts.wrapperName, prompt, key);
+      if (match) {
+        try {
+          await sequence.loadStateFromFile(match.statePath, { acceptRisk: true });
+          if (tokensDigest(sequence.contextTokens) !== tokensDigest(match.entry.tokens))
+            throw new Error("restored tokens differ from the index");
+          restoredTokens = match.commonPrefix;
+        } catch {
+          // A state that does not load as recorded is not trusted: re-evaluate from scratch.
+          await sequence.clearHistory();
+        }
+      }
+      const chat = new LlamaChat({ contextSequence: sequence, chatWrapper: this.opts.wrapper, autoDisposeSequence: false });
+      const session: Session = {
+        key,
+        sequence,
+        chat,
+        lastUsedMs: Date.now(),
+        savedDigest: restoredTokens > 0 && match ? tokensDigest(match.entry.tokens) : null,
+        idleTimer: null,
+        restoredThisRound: restoredTokens,
+      };
+      this.sessions.set(key, session);
+      return session;
+    });
+  }
+
+  /** Frees a sequence for a new session: the least recently used idle session saves its state and gives up its sequence. */
+  private async takeLeastRecentSequence(): Promise<LlamaContextSequence> {
+    const idle = [...this.sessions.values()].filter((s) => !this.locks.busy(s.key)).sort((a, b) => a.lastUsedMs - b.lastUsedMs);
+    const victim = idle[0];
+    if (!victim) {
+      throw new HearthError(
+        ErrorCode.Overloaded,
+        `all ${this.opts.maxSessions} model sessions are generating; retry when one finishes or raise the number of sessions`,
+      );
+    }
+    // Out of the table before any await: a round for it arriving now opens a fresh session after us.
+    this.sessions.delete(victim.key);
+    if (victim.idleTimer) clearTimeout(victim.idleTimer);
+    await this.saveLocked(victim);
+    victim.chat.dispose({ disposeSequence: false });
+    return victim.sequence;
+  }
+
+  private closeSession(s: Session): void {
+    if (s.idleTimer) clearTimeout(s.idleTimer);
+    s.chat.dispose({ disposeSequence: false });
+    this.freeSequences.push(s.sequence);
+    this.sessions.delete(s.key);
+  }
+
+  /** After a round: the session's state is saved once it has been idle a while. */
+  scheduleIdleSave(s: Session): void {
+    if (!this.opts.stateStore) return;
+    if (s.idleTimer) clearTimeout(s.idleTimer);
+    s.idleTimer = setTimeout(() => this.saveWhenQuiet(s), this.opts.idleSaveMs);
+    s.idleTimer.unref();
+  }
+
+  private saveWhenQuiet(s: Session): void {
+    if (this.opts.roundsInFlight() > 0) {
+      s.idleTimer = setTimeout(() => this.saveWhenQuiet(s), Math.min(this.opts.idleSaveMs, 1000));
+      s.idleTimer.unref();
+      return;
+    }
+    s.idleTimer = null;
+    void this.save(s.key).catch(() => undefined);
+  }
+
+  /** Saves a session's KV state now (idle, or before the kernel stops); waits for its round to finish. */
+  async save(key: string): Promise<boolean> {
+    const s = this.sessions.get(key);
+    if (!s) return false;
+    return this.locks.run(key, () => this.saveLocked(s));
+  }
+
+  private async saveLocked(s: Session): Promise<boolean> {
+    const store = this.opts.stateStore;
+    const tokens = s.sequence.contextTokens;
+    if (!store || tokens.length === 0) return false;
+    const digest = tokensDigest(tokens);
+    if (digest === s.savedDigest) return false;
+    await store.save({ sessionKey: s.key, modelKey: this.opts.modelKey, wrapper: this.opts.wrapperName, tokens }, async (file) => {
+      await s.sequence.saveStateToFile(file);
+    });
+    s.savedDigest = digest;
+    return true;
+  }
+
+  /** Waits for each session's round, saves its state and frees its sequence (the engine is stopping). */
+  async close(): Promise<void> {
+    for (const s of [...this.sessions.values()]) {
+      await this.locks.run(s.key, () => this.saveLocked(s)).catch(() => false);
+      this.closeSession(s);
+    }
+    for (const seq of this.freeSequences.splice(0)) seq.dispose();
+  }
+}
