@@ -128,7 +128,7 @@ export class ContextCondenser {
 
   private summaryRequest(sessionKey: string, prior: string | null, lines: string[]): Omit<GenerationRequest, "signal"> {
     return {
-      sessionKey,
+      sessionKey: summarySessionKey(sessionKey),
       messages: [
         { role: "system", text: SUMMARY_INSTRUCTIONS },
         { role: "user", text: summaryPrompt(prior, lines) },
@@ -137,6 +137,15 @@ export class ContextCondenser {
       options: { maxTokens: SUMMARY_MAX_TOKENS, temperature: 0 },
     };
   }
+}
+
+/**
+ * The summary is written in a model session of its own (issue 13, item 5): run in the conversation's
+ * session, its prompt would replace that session's KV cache and saved state, and the turn after
+ * condensing would evaluate the system prompt and tools again though condensing leaves them unchanged.
+ */
+export function summarySessionKey(sessionKey: string): string {
+  return `${sessionKey}\u0000summary`;
 }
 
 /** A prompt fits when the answer the round may write still has room after it. */
