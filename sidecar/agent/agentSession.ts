@@ -46,24 +46,24 @@ export class AgentSession {
   private running = false;
   private broken: string | null = null;
 
-  constructor(private readonly p: AgentSessionParts) {}
+  constructor(private readonly parts: AgentSessionParts) {}
 
   get authority(): AgentAuthoritySnapshot {
-    return this.p.authority;
+    return this.parts.authority;
   }
 
   /** Committed history, as the memory port holds it. */
   history(): readonly AgentMessage[] {
-    return [...this.p.history];
+    return [...this.parts.history];
   }
 
   activeTools(): string[] {
-    return this.p.ceiling.activeNames();
+    return this.parts.ceiling.activeNames();
   }
 
   /** spec 000 #5: the active subset shrinks inside the ceiling, atomically (an unknown name changes nothing). */
   disableTools(names: readonly string[]): void {
-    this.p.ceiling.disable(names);
+    this.parts.ceiling.disable(names);
   }
 
   /**
@@ -75,41 +75,41 @@ export class AgentSession {
     if (this.running) {
       throw new HearthError(ErrorCode.Conflict, "refused: this session is already running a turn; wait for it to finish or cancel it");
     }
-    const options = mergeOptions(this.p.options, opts.overrides);
+    const options = mergeOptions(this.parts.options, opts.overrides);
     // spec 000 #20: per-turn overrides are revalidated before the input checkpoint.
-    assertCapabilities(this.p.model.capabilities, {
+    assertCapabilities(this.parts.model.capabilities, {
       options,
-      hasSystemMessage: this.p.instructions.length > 0 || this.p.history[0]?.role === "system",
-      hasTools: this.p.ceiling.names().length > 0,
+      hasSystemMessage: this.parts.instructions.length > 0 || this.parts.history[0]?.role === "system",
+      hasTools: this.parts.ceiling.names().length > 0,
     });
     this.running = true;
     const turnId = opts.turnId ?? uuidv7();
     const signal = opts.signal ?? new AbortController().signal;
     try {
-      await this.p.memory.beginTurn({
-        sessionKey: this.p.sessionKey,
+      await this.parts.memory.beginTurn({
+        sessionKey: this.parts.sessionKey,
         turnId,
         user: { role: "user", text: userText },
-        authorityDigest: this.p.authority.digests.authority,
+        authorityDigest: this.parts.authority.digests.authority,
       });
       const run = new TurnRun(
         {
-          sessionKey: this.p.sessionKey,
+          sessionKey: this.parts.sessionKey,
           turnId,
-          authorityDigest: this.p.authority.digests.authority,
-          ceiling: this.p.ceiling,
-          memory: this.p.memory,
-          approval: this.p.approval,
-          approveReads: this.p.approveReads,
+          authorityDigest: this.parts.authority.digests.authority,
+          ceiling: this.parts.ceiling,
+          memory: this.parts.memory,
+          approval: this.parts.approval,
+          approveReads: this.parts.approveReads,
           signal,
-          model: this.p.model,
-          instructions: this.p.instructions,
-          history: this.p.history,
-          ids: this.p.ids,
+          model: this.parts.model,
+          instructions: this.parts.instructions,
+          history: this.parts.history,
+          ids: this.parts.ids,
           options,
-          stripReasoning: stripsReasoning(this.p.model.capabilities),
-          loopLimits: this.p.loopLimits,
-          context: this.p.context,
+          stripReasoning: stripsReasoning(this.parts.model.capabilities),
+          loopLimits: this.parts.loopLimits,
+          context: this.parts.context,
           onEvent: opts.onEvent ?? (() => undefined),
         },
         { role: "user", text: userText },

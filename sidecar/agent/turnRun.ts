@@ -47,10 +47,10 @@ export class TurnRun {
   /** Where this turn's commits begin in history: the turns before it may be condensed. */
   private readonly turnStart: number;
 
-  private readonly d: TurnRunDeps;
+  private readonly deps: TurnRunDeps;
 
   constructor(deps: TurnRunDeps, user: UserMessage) {
-    this.d = { ...deps, memory: guardMemory(deps.memory) };
+    this.deps = { ...deps, memory: guardMemory(deps.memory) };
     this.uncommitted = [user];
     this.idCursor = deps.ids.cursor();
     this.turnStart = deps.history.length;
@@ -67,7 +67,7 @@ export class TurnRun {
   private emit = (event: AgentEvent): void => {
     if (this.sinkBroken) return; // the sink failed once: nothing more is presented
     try {
-      this.d.onEvent(event);
+      this.deps.onEvent(event);
     } catch (e) {
       this.sinkBroken = true;
       throw sinkFailure(e);
@@ -75,28 +75,28 @@ export class TurnRun {
   };
 
   private async loop(): Promise<TurnOutcome> {
-    const { d } = this;
+    const { deps } = this;
     this.emit({ type: "status", status: "running" });
-    const guard = new LoopGuard(d.loopLimits);
+    const guard = new LoopGuard(deps.loopLimits);
     for (let round = 0; round < guard.maxRounds; round++) {
-      throwIfCancelled(d.signal);
-      const tools = d.ceiling.advertised(calledToolNames([...d.history, ...this.uncommitted]));
+      throwIfCancelled(deps.signal);
+      const tools = deps.ceiling.advertised(calledToolNames([...deps.history, ...this.uncommitted]));
       const requestOf = (messages: AgentMessage[]) => ({
-        sessionKey: d.sessionKey,
-        messages: toModelMessages(messages, d.stripReasoning),
+        sessionKey: deps.sessionKey,
+        messages: toModelMessages(messages, deps.stripReasoning),
         tools,
-        options: d.options,
+        options: deps.options,
       });
-      const messages = await d.context.fit({
-        sessionKey: d.sessionKey,
-        instructions: d.instructions,
-        history: d.history,
+      const messages = await deps.context.fit({
+        sessionKey: deps.sessionKey,
+        instructions: deps.instructions,
+        history: deps.history,
         pending: this.uncommitted,
         turnStart: this.turnStart,
         requestOf,
-        signal: d.signal,
+        signal: deps.signal,
       });
-      const result = await runModelRound(d.model, requestOf(messages), d.signal, this.emit);
+      const result = await runModelRound(deps.model, requestOf(messages), deps.signal, this.emit);
       if (result.text.length === 0 && result.toolCalls.length === 0) {
         throw new TurnFailed(
           "empty_response",
@@ -111,7 +111,7 @@ export class TurnRun {
         ...(result.reasoning ? { reasoning: result.reasoning } : {}),
         // spec 000 #4: provider ids are dropped; the session mints its own.
         toolCalls: result.toolCalls.map((c) => ({
-          callId: d.ids.mint(),
+          callId: deps.ids.mint(),
           name: c.name,
           arguments: isObject(c.arguments) ? c.arguments : {},
         })),
@@ -119,7 +119,7 @@ export class TurnRun {
       const malformed = new Set(assistant.toolCalls.filter((_, i) => !isObject(result.toolCalls[i]!.arguments)).map((c) => c.callId));
       this.assistant = assistant;
       if (assistant.toolCalls.length === 0) return await this.complete(assistant);
-      const batch = new ToolBatch({ ...d, emit: this.emit }, assistant.toolCalls, malformed);
+      const batch = new ToolBatch({ ...deps, emit: this.emit }, assistant.toolCalls, malformed);
       this.batch = batch;
       await batch.run((call, result) => guard.afterCall(call, result)); // issue 13: a repeated failing call stops the turn
       // spec 000 #6: a batch that may have had an effect is durable before another model round.
@@ -131,21 +131,21 @@ export class TurnRun {
 
   private async complete(assistant: AssistantMessage): Promise<TurnOutcome> {
     const messages = [...this.uncommitted, assistant];
-    await this.d.memory.closeTurn(this.d.turnId, { status: "completed", messages });
-    this.d.history.push(...messages);
+    await this.deps.memory.closeTurn(this.deps.turnId, { status: "completed", messages });
+    this.deps.history.push(...messages);
     this.committed.push(...messages);
-    return { status: "completed", turnId: this.d.turnId, messages: [...this.committed] };
+    return { status: "completed", turnId: this.deps.turnId, messages: [...this.committed] };
   }
 
   private async checkpointBatch(): Promise<void> {
     const messages = [...this.uncommitted, this.assistant!, ...this.batch!.results];
-    await this.d.memory.checkpoint(this.d.turnId, messages);
-    this.d.history.push(...messages);
+    await this.deps.memory.checkpoint(this.deps.turnId, messages);
+    this.deps.history.push(...messages);
     this.committed.push(...messages);
     this.uncommitted = [];
     this.assistant = null;
     this.batch = null;
-    this.idCursor = this.d.ids.cursor();
+    this.idCursor = this.deps.ids.cursor();
   }
 
   /** An effect-free batch waits for the next commit; its ids stay after the rollback cursor. */
@@ -164,16 +164,16 @@ export class TurnRun {
       this.batch.fillUnrun(failure.message);
       closing = [...this.uncommitted, this.assistant!, ...this.batch.results];
     } else {
-      this.d.ids.rollback(this.idCursor);
+      this.deps.ids.rollback(this.idCursor);
     }
     try {
-      await this.d.memory.closeTurn(this.d.turnId, { status, messages: closing, reason: failure.message });
+      await this.deps.memory.closeTurn(this.deps.turnId, { status, messages: closing, reason: failure.message });
     } catch (closeError) {
       throw new TurnFailed("memory_failed", `${failure.message}; then ${(closeError as Error).message}`, closeError);
     }
-    this.d.history.push(...closing);
+    this.deps.history.push(...closing);
     this.committed.push(...closing);
-    return { status, turnId: this.d.turnId, failure, messages: [...this.committed] };
+    return { status, turnId: this.deps.turnId, failure, messages: [...this.committed] };
   }
 }
 

@@ -27,14 +27,16 @@ export function pinSnapshot(
 ): { snapshotId: string; generation: number; contentVersion: string } {
   const json = JSON.stringify(body);
   const contentVersion = createHash("sha256").update(json).digest("hex");
-  const { g } = db.prepare(`SELECT COALESCE(MAX(generation), 0) AS g FROM context_snapshots WHERE session_id = ?`).get(sessionId) as {
-    g: number;
-  };
+  const { latest } = db
+    .prepare(`SELECT COALESCE(MAX(generation), 0) AS latest FROM context_snapshots WHERE session_id = ?`)
+    .get(sessionId) as { latest: number };
+  const generation = latest + 1;
   const snapshotId = uuidv7();
   db.prepare(
-    `INSERT INTO context_snapshots (snapshot_id, session_id, generation, content_version, renderer_fingerprint, body_json, created_at) VALUES (?,?,?,?,?,?,?)`,
-  ).run(snapshotId, sessionId, g + 1, contentVersion, RENDERER_FINGERPRINT, json, nowIso());
-  return { snapshotId, generation: g + 1, contentVersion };
+    `INSERT INTO context_snapshots (snapshot_id, session_id, generation, content_version, renderer_fingerprint, body_json, created_at)
+     VALUES (?,?,?,?,?,?,?)`,
+  ).run(snapshotId, sessionId, generation, contentVersion, RENDERER_FINGERPRINT, json, nowIso());
+  return { snapshotId, generation, contentVersion };
 }
 
 /** What a run executes with: its pinned profile generation, the history before it, its user message. */

@@ -18,11 +18,12 @@ export type NewMessage =
     }
   | { role: "tool"; callId: string; name: string; ok: boolean; output: string };
 
-function nextSeq(db: Db, sessionId: string): number {
-  const { s } = db.prepare(`SELECT COALESCE(MAX(seq), 0) AS s FROM conversation_journal WHERE session_id = ?`).get(sessionId) as {
-    s: number;
+/** The seq the session's next message takes (admission pins it in the snapshot before writing it). */
+export function nextSeq(db: Db, sessionId: string): number {
+  const { latest } = db.prepare(`SELECT COALESCE(MAX(seq), 0) AS latest FROM conversation_journal WHERE session_id = ?`).get(sessionId) as {
+    latest: number;
   };
-  return s + 1;
+  return latest + 1;
 }
 
 /**

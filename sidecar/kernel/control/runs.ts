@@ -2,7 +2,7 @@
 import { ErrorCode, HearthError } from "../../../shared/errors.js";
 import { uuidv7 } from "../../../shared/ids.js";
 import type { Db } from "../../journal/journal.js";
-import { appendComplete } from "./conversation.js";
+import { appendComplete, nextSeq } from "./conversation.js";
 import { pinSnapshot } from "./contextSnapshots.js";
 import { currentProfile } from "./sessions.js";
 import { ownedRun, ownedSession, type KernelScope, type RunRow } from "./scope.js";
@@ -58,7 +58,7 @@ export function admitRun(db: Db, scope: KernelScope, sessionId: string, userMess
   const profile = currentProfile(db, sessionId);
   const runId = uuidv7();
   const at = nowIso();
-  const userSeq = nextJournalSeq(db, sessionId);
+  const userSeq = nextSeq(db, sessionId); // the snapshot pins it before the run row exists
   const snapshot = pinSnapshot(db, sessionId, {
     profileGeneration: profile.generation,
     systemPrompt: profile.system_prompt,
@@ -80,14 +80,6 @@ export function admitRun(db: Db, scope: KernelScope, sessionId: string, userMess
   if (written !== userSeq) throw new Error(`journal seq moved during admission (${userSeq} → ${String(written)})`);
   const attemptId = insertAttempt(db, runId, at);
   return { runId, attemptId, snapshotId: snapshot.snapshotId, userSeq };
-}
-
-/** The seq the user message will take: the snapshot pins it before the run row exists. */
-function nextJournalSeq(db: Db, sessionId: string): number {
-  const { s } = db.prepare(`SELECT COALESCE(MAX(seq), 0) AS s FROM conversation_journal WHERE session_id = ?`).get(sessionId) as {
-    s: number;
-  };
-  return s + 1;
 }
 
 export function transitionAttempt(
@@ -120,13 +112,13 @@ export type RunTerminal = "completed" | "failed" | "cancelled";
 export function finishRun(db: Db, scope: KernelScope, runId: string, status: RunTerminal, error?: string): void {
   const run: RunRow = ownedRun(db, scope, runId);
   if (status === "completed") {
-    const calls = db
-      .prepare(`SELECT COUNT(*) AS n FROM tool_invocations WHERE run_id = ? AND status IN ('prepared','dispatched')`)
-      .get(runId) as { n: number };
-    if (calls.n > 0)
+    const { open } = db
+      .prepare(`SELECT COUNT(*) AS open FROM tool_invocations WHERE run_id = ? AND status IN ('prepared','dispatched')`)
+      .get(runId) as { open: number };
+    if (open > 0)
       throw new HearthError(
         ErrorCode.Conflict,
-        `refused: run ${runId} still has ${calls.n} tool call(s) without a result; complete them before completing the run`,
+        `refused: run ${runId} still has ${open} tool call(s) without a result; complete them before completing the run`,
       );
   }
   const live = activeAttempt(db, runId);

@@ -23,7 +23,7 @@ export function nowIso(): string {
 
 export function appendEvent(
   db: Db,
-  e: {
+  event: {
     entityKind: string;
     entityId: string;
     type: string;
@@ -35,28 +35,36 @@ export function appendEvent(
 ): number {
   const r = db
     .prepare(`INSERT INTO events (entity_kind, entity_id, session_id, run_id, type, payload_json, created_at) VALUES (?,?,?,?,?,?,?)`)
-    .run(e.entityKind, e.entityId, e.sessionId ?? null, e.runId ?? null, e.type, JSON.stringify(e.payload ?? {}), at);
+    .run(
+      event.entityKind,
+      event.entityId,
+      event.sessionId ?? null,
+      event.runId ?? null,
+      event.type,
+      JSON.stringify(event.payload ?? {}),
+      at,
+    );
   return Number(r.lastInsertRowid);
 }
 
 const COLUMN = /^[a-z_]+$/;
 
-/** Moves one row of `m` to `req.to`; returns the status it left. Throws Conflict when refused. */
-export function transition<S extends string>(db: Db, m: Machine<S>, req: TransitionRequest<S>): S {
-  if (!db.inTransaction) throw new Error(`transition of ${m.entity} ${req.id} outside a transaction: use Journal.withTransaction`);
-  const row = db.prepare(`SELECT status FROM ${m.table} WHERE ${m.idColumn} = ?`).get(req.id) as { status: S } | undefined;
-  if (!row) throw new HearthError(ErrorCode.NotFound, `no ${m.entity} ${req.id} in the journal; check the id`);
+/** Moves one row of `machine` to `req.to`; returns the status it left. Throws Conflict when refused. */
+export function transition<S extends string>(db: Db, machine: Machine<S>, req: TransitionRequest<S>): S {
+  if (!db.inTransaction) throw new Error(`transition of ${machine.entity} ${req.id} outside a transaction: use Journal.withTransaction`);
+  const row = db.prepare(`SELECT status FROM ${machine.table} WHERE ${machine.idColumn} = ?`).get(req.id) as { status: S } | undefined;
+  if (!row) throw new HearthError(ErrorCode.NotFound, `no ${machine.entity} ${req.id} in the journal; check the id`);
   const from = row.status;
   if (req.from && !req.from.includes(from)) {
     throw new HearthError(
       ErrorCode.Conflict,
-      `refused: ${m.entity} ${req.id} is ${from}, expected ${req.from.join("|")}; reload its state before retrying`,
+      `refused: ${machine.entity} ${req.id} is ${from}, expected ${req.from.join("|")}; reload its state before retrying`,
     );
   }
-  if (!(m.allowed[from] ?? []).includes(req.to)) {
+  if (!(machine.allowed[from] ?? []).includes(req.to)) {
     throw new HearthError(
       ErrorCode.Conflict,
-      `refused: ${m.entity} ${req.id} cannot go from ${from} to ${req.to} (allowed: ${m.allowed[from]?.join(", ") || "none, it is terminal"})`,
+      `refused: ${machine.entity} ${req.id} cannot go from ${from} to ${req.to} (allowed: ${machine.allowed[from]?.join(", ") || "none, it is terminal"})`,
     );
   }
   const at = nowIso();
@@ -70,18 +78,18 @@ export function transition<S extends string>(db: Db, m: Machine<S>, req: Transit
     .map((c) => ` AND ${c} IS ?`)
     .join("");
   const changed = db
-    .prepare(`UPDATE ${m.table} SET ${setSql} WHERE ${m.idColumn} = ?${matchSql} AND status = ?`)
+    .prepare(`UPDATE ${machine.table} SET ${setSql} WHERE ${machine.idColumn} = ?${matchSql} AND status = ?`)
     .run(...Object.values(sets), req.id, ...Object.values(match), from).changes;
   if (changed !== 1) {
     throw new HearthError(
       ErrorCode.Conflict,
-      `refused: ${m.entity} ${req.id} does not match the claim (${Object.keys(match).join(", ") || "status"}); a stale or forged update cannot land`,
+      `refused: ${machine.entity} ${req.id} does not match the claim (${Object.keys(match).join(", ") || "status"}); a stale or forged update cannot land`,
     );
   }
   appendEvent(
     db,
     {
-      entityKind: m.entity,
+      entityKind: machine.entity,
       entityId: req.id,
       type: req.event.type,
       sessionId: req.event.sessionId,

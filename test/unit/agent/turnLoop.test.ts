@@ -222,7 +222,7 @@ describe("agent turn loop", () => {
     });
     assert.equal(out.status === "failed" && out.failure.kind, "sink_failed");
     assert.deepEqual(session.history(), []);
-    const registry = (session as unknown as { p: { ids: { has(id: string): boolean } } }).p.ids;
+    const registry = (session as unknown as { parts: { ids: { has(id: string): boolean } } }).parts.ids;
     assert.equal(registry.has(ids[0]!), false);
   });
 
