@@ -195,6 +195,9 @@ export class EditProposals implements vscode.CodeLensProvider, vscode.Disposable
   }
 
   private draw(editor: vscode.TextEditor): void {
+    // The sides of a diff editor have no column. Show diff's left side is this very file "as it is":
+    // the diff marks the change itself there, and the proposal's `+ …` text would read as the file's.
+    if (editor.viewColumn === undefined) return;
     const uri = editor.document.uri.toString();
     const p = [...this.pending.values()].find((x) => x.shownIn.toString() === uri);
     if (!p) return;

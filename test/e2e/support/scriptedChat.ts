@@ -1,4 +1,4 @@
-// A scenario's common start on a scripted model: code-server with Hearth's packaged .vsix on a
+// A scenario's common start on a scripted (or any) model: code-server with Hearth's packaged .vsix on a
 // workspace, the browser on the workbench and the Hearth chat view open; then the chat's box, the
 // n-th turn's end and the active editor's code lenses, as several scenarios use them.
 import path from "node:path";
@@ -17,14 +17,27 @@ export async function openScriptedChat(
   into: { server?: CodeServer; browser?: Browser },
   opts: { scratch: string; workspace: string; script: string },
 ): Promise<void> {
+  await openChat(into, {
+    scratch: opts.scratch,
+    workspace: opts.workspace,
+    settings: { "hearth.model": `scripted:${opts.script}` },
+    env: { HEARTH_ALLOW_SCRIPTED: "1" },
+  });
+}
+
+/** As openScriptedChat, on any model: `settings` (with `hearth.model`) and `env` are the workbench's. */
+export async function openChat(
+  into: { server?: CodeServer; browser?: Browser },
+  opts: { scratch: string; workspace: string; settings: Record<string, unknown>; env?: Record<string, string> },
+): Promise<void> {
   const tools = findTools();
   into.server = await startCodeServer({
     tools,
     profileDir: path.join(opts.scratch, "profile"),
     vsix: packagedVsix(),
     workspace: opts.workspace,
-    settings: { "hearth.model": `scripted:${opts.script}` },
-    env: { HEARTH_ALLOW_SCRIPTED: "1" },
+    settings: opts.settings,
+    env: opts.env,
   });
   into.browser = await launchBrowser(tools, path.join(opts.scratch, "browser"));
   await openWorkbench(into.browser.page, into.server.workbenchUrl);
