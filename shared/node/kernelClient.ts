@@ -14,6 +14,8 @@ import {
   type ServerRequestParams,
   type ServerRequestResult,
 } from "../protocol/index.js";
+import { Emitter } from "../event.js";
+import type { IDisposable } from "../lifecycle.js";
 
 export class KernelRequestError extends Error {
   constructor(
@@ -28,7 +30,8 @@ export class KernelRequestError extends Error {
 }
 
 export class KernelClient {
-  private readonly notificationHandlers = new Map<string, Set<(params: unknown) => void>>();
+  /** One emitter per notification method: the connection itself keeps one handler per method. */
+  private readonly notifications = new Map<string, Emitter<unknown>>();
 
   constructor(readonly connection: MessageConnection) {}
 
@@ -50,19 +53,19 @@ export class KernelClient {
     return this.request("initialize", { clientName, clientVersion, protocolVersion: PROTOCOL_VERSION });
   }
 
-  /** Every handler of a method hears each notification (the connection itself keeps one per method). */
-  onNotification<M extends NotificationMethod>(method: M, handler: (params: NotificationParams<M>) => void): void {
-    let handlers = this.notificationHandlers.get(method);
-    if (!handlers) {
-      const set = new Set<(params: unknown) => void>();
-      handlers = set;
-      this.notificationHandlers.set(method, set);
+  /** Every handler of a method hears each notification that passes the method's schema. */
+  onNotification<M extends NotificationMethod>(method: M, handler: (params: NotificationParams<M>) => void): IDisposable {
+    let emitter = this.notifications.get(method);
+    if (!emitter) {
+      const created = new Emitter<unknown>();
+      emitter = created;
+      this.notifications.set(method, created);
       this.connection.onNotification(method, (raw: unknown) => {
         const parsed = notifications[method].safeParse(raw);
-        if (parsed.success) for (const h of set) h(parsed.data);
+        if (parsed.success) created.fire(parsed.data);
       });
     }
-    handlers.add(handler as (params: unknown) => void);
+    return emitter.event(handler as (params: unknown) => void);
   }
 
   /** Answers kernel → client requests such as approval/request. */
@@ -80,5 +83,6 @@ export class KernelClient {
 
   dispose(): void {
     this.connection.dispose();
+    for (const emitter of this.notifications.values()) emitter.dispose();
   }
 }

@@ -10,6 +10,7 @@ import {
   type MessageConnection,
 } from "vscode-jsonrpc/node.js";
 import { ErrorCode, isHearthError } from "../../shared/errors.js";
+import { Emitter } from "../../shared/event.js";
 import {
   notifications,
   PROTOCOL_VERSION,
@@ -141,27 +142,13 @@ export function startRpcServer(opts: RpcServerOptions): RpcServer {
 }
 
 function abortToToken(signal: AbortSignal) {
-  let listeners: (() => void)[] = [];
-  signal.addEventListener(
-    "abort",
-    () =>
-      listeners.forEach((l) => {
-        l();
-      }),
-    { once: true },
-  );
+  const cancelled = new Emitter<void>();
+  signal.addEventListener("abort", () => cancelled.fire(), { once: true });
   return {
     get isCancellationRequested() {
       return signal.aborted;
     },
-    onCancellationRequested: (l: () => void) => {
-      listeners.push(l);
-      return {
-        dispose: () => {
-          listeners = listeners.filter((x) => x !== l);
-        },
-      };
-    },
+    onCancellationRequested: (listener: () => void) => cancelled.event(listener),
   };
 }
 

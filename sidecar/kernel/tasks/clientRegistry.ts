@@ -2,13 +2,16 @@
 // belong to no client: their events and approval requests go to whoever is connected (issue 12).
 // A client counts once it has initialized: it registers its approval handler before (or right as)
 // its `initialize` answer arrives, so a request sent earlier would find no handler and be lost.
+import { Emitter, type Event } from "../../../shared/event.js";
 import type { NotificationMethod, NotificationParams } from "../../../shared/protocol/index.js";
 import type { ClientChannel } from "../handlers/types.js";
 
 export class ClientRegistry {
   private readonly connected = new Set<ClientChannel>();
   private readonly initialized = new Set<ClientChannel>();
-  private readonly arrivals = new Set<(client: ClientChannel) => void>();
+  private readonly arrivals = new Emitter<ClientChannel>();
+  /** Fires for every client that becomes ready from now on. */
+  readonly onArrive: Event<ClientChannel> = this.arrivals.event;
 
   /** Registers a connected client; the returned function unregisters it when it leaves. */
   add(client: ClientChannel): () => void {
@@ -23,19 +26,11 @@ export class ClientRegistry {
   ready(client: ClientChannel): void {
     if (!this.connected.has(client) || this.initialized.has(client)) return;
     this.initialized.add(client);
-    for (const listener of [...this.arrivals]) listener(client);
+    this.arrivals.fire(client);
   }
 
   all(): ClientChannel[] {
     return [...this.initialized];
-  }
-
-  /** Calls `listener` for every client that becomes ready from now on; returns the way to stop. */
-  onArrive(listener: (client: ClientChannel) => void): () => void {
-    this.arrivals.add(listener);
-    return () => {
-      this.arrivals.delete(listener);
-    };
   }
 
   notifyAll<M extends NotificationMethod>(method: M, params: NotificationParams<M>): void {

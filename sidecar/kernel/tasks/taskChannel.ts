@@ -33,7 +33,7 @@ function firstAnswer<M extends ServerRequestMethod>(
     let settled = false;
     const finish = () => {
       settled = true;
-      stopListening();
+      arrivals.dispose();
       signal?.removeEventListener("abort", onAbort);
       for (const ac of asked.values()) ac.abort(new Error("answered by another client"));
       // After the approval port has moved the attempt back to running (it does so as it resumes).
@@ -59,7 +59,7 @@ function firstAnswer<M extends ServerRequestMethod>(
       finish();
       reject(signal!.reason instanceof Error ? signal!.reason : new Error("the task's turn ended"));
     };
-    const stopListening = clients.onArrive(ask);
+    const arrivals = clients.onArrive(ask);
     if (signal?.aborted) return onAbort();
     signal?.addEventListener("abort", onAbort, { once: true });
     for (const c of clients.all()) ask(c);
