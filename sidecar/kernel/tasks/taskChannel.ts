@@ -4,6 +4,7 @@
 // echoes the call id and input hash, spec 000 #8). A client that cannot answer (it left, it has no
 // approval handler) is not a denial: the task waits for a person, also while no client is connected.
 // Only the turn's own abort (cancel, shutdown) ends the wait, and ClientApproval makes that a denial.
+import { DisposableStore, toDisposable } from "../../../shared/lifecycle.js";
 import type { ServerRequestMethod, ServerRequestParams, ServerRequestResult } from "../../../shared/protocol/index.js";
 import type { ClientChannel } from "../handlers/types.js";
 import type { ClientRegistry } from "./clientRegistry.js";
@@ -30,11 +31,12 @@ function firstAnswer<M extends ServerRequestMethod>(
 ): Promise<ServerRequestResult<M>> {
   return new Promise((resolve, reject) => {
     const asked = new Map<ClientChannel, AbortController>();
+    // What the wait listens to (clients arriving, the turn's abort): released when it settles.
+    const listening = new DisposableStore();
     let settled = false;
     const finish = () => {
       settled = true;
-      arrivals.dispose();
-      signal?.removeEventListener("abort", onAbort);
+      listening.dispose();
       for (const ac of asked.values()) ac.abort(new Error("answered by another client"));
       // After the approval port has moved the attempt back to running (it does so as it resumes).
       setImmediate(onChange);
@@ -59,9 +61,10 @@ function firstAnswer<M extends ServerRequestMethod>(
       finish();
       reject(signal!.reason instanceof Error ? signal!.reason : new Error("the task's turn ended"));
     };
-    const arrivals = clients.onArrive(ask);
+    listening.add(clients.onArrive(ask));
     if (signal?.aborted) return onAbort();
     signal?.addEventListener("abort", onAbort, { once: true });
+    listening.add(toDisposable(() => signal?.removeEventListener("abort", onAbort)));
     for (const c of clients.all()) ask(c);
     setImmediate(onChange);
   });
