@@ -6,6 +6,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { readGgufFileInfo } from "node-llama-cpp";
 
 const CACHE = process.env.HEARTH_BENCH_CACHE ?? path.join(os.homedir(), ".cache", "hearth-bench");
 export const LLAMA_SERVER_BIN = path.join(CACHE, "llama.cpp", "build", "bin", "llama-server");
@@ -18,6 +19,42 @@ export const LLAMA_SERVER_BIN = path.join(CACHE, "llama.cpp", "build", "bin", "l
  * A request with tools brings its own grammar and replaces this one.
  */
 export const WORDS_ONLY = ["--grammar", "root ::= [a-z ]+", "--ignore-eos"];
+
+/**
+ * `--logit-bias` arguments that keep a synthetic model to ASCII: its random weights pick byte
+ * tokens that make invalid UTF-8 (in a tool call's path, too), and llama-server's chat parser
+ * refuses such output with an HTTP 500 in the stream. Which tokens depends on the prompt, and
+ * the kernel's prompt names a temporary folder, so without this a kernel test fails at random.
+ */
+export async function asciiOnly(model: string): Promise<string[]> {
+  const info = await readGgufFileInfo(model);
+  const tokens: readonly string[] = info.metadata.tokenizer?.ggml?.tokens ?? [];
+  // Byte-level BPE writes byte b as one printable code point (GPT-2's table); other text is raw.
+  const byteOf = new Map<string, number>();
+  for (const [b, ch] of gpt2ByteTable()) byteOf.set(ch, b);
+  const nonAscii = (token: string) =>
+    [...token].some((ch) => {
+      const b = byteOf.get(ch);
+      return b === undefined ? ch.codePointAt(0)! > 0x7f : b > 0x7f;
+    });
+  return tokens.flatMap((t, id) => (nonAscii(t) ? ["--logit-bias", `${id}-inf`] : []));
+}
+
+/** GPT-2's byte → printable code point table (test/fixtures/make-tiny-model.mjs builds the vocabulary with it). */
+function gpt2ByteTable(): Map<number, string> {
+  const printable = [
+    ...Array.from({ length: 94 }, (_, i) => 33 + i),
+    ...Array.from({ length: 12 }, (_, i) => 161 + i),
+    ...Array.from({ length: 82 }, (_, i) => 174 + i),
+  ];
+  const table = new Map<number, string>(printable.map((b) => [b, String.fromCodePoint(b)]));
+  let n = 0;
+  for (let b = 0; b < 256; b++) if (!table.has(b)) table.set(b, String.fromCodePoint(256 + n++));
+  return table;
+}
+
+/** How much of the server's output is kept: enough for every request line of a test file. */
+const LOG_KEPT = 1_000_000;
 
 /** A first start maps the model and warms up; a tiny model is ready in well under a second. */
 const READY_TIMEOUT_MS = 30_000;
@@ -38,8 +75,12 @@ export interface LlamaServer {
   readonly pid: number;
   /** Everything the server wrote, for failure messages. */
   log(): string;
+  /** How many tasks it has logged as cancelled: it does when a client closes a request mid-generation. */
+  cancelledTasks(): number;
   /** Sends `signal` and waits for the process to be gone. */
   kill(signal?: NodeJS.Signals): Promise<void>;
+  /** Freezes the process (SIGSTOP) or thaws it (SIGCONT): a server that hangs with its connections open. */
+  freeze(frozen: boolean): void;
   /** Starts the server again on the same port (after kill) and waits until it serves. */
   restart(): Promise<void>;
   /** Stops it for good (SIGKILL: it holds nothing worth a graceful stop); safe to call twice. */
@@ -88,7 +129,7 @@ export async function startLlamaServer(opts: LlamaServerOptions): Promise<LlamaS
     started.once("exit", () => running.delete(started));
     for (const stream of [started.stdout!, started.stderr!])
       stream.setEncoding("utf8").on("data", (c: string) => {
-        output = (output + c).slice(-20_000);
+        output = (output + c).slice(-LOG_KEPT);
       });
     await waitHealthy(started, port, () => output);
   };
@@ -103,14 +144,19 @@ export async function startLlamaServer(opts: LlamaServerOptions): Promise<LlamaS
       return child.pid!;
     },
     log: () => output,
+    cancelledTasks: () => (output.match(/stop: cancel task/g) ?? []).length,
     async kill(signal: NodeJS.Signals = "SIGKILL") {
       const c = child;
       c.kill(signal);
       await exited(c);
     },
+    freeze(frozen: boolean) {
+      child.kill(frozen ? "SIGSTOP" : "SIGCONT");
+    },
     restart: launch,
     async stop() {
       const c = child;
+      // SIGKILL ends a frozen process too.
       if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
       await exited(c);
     },
