@@ -23,17 +23,25 @@ function resultText(call: OrphanCall): string {
     : `not run: the kernel stopped before \`${call.tool}\` was dispatched; nothing happened.`;
 }
 
-/** Calls of finished runs that the ledger knows and the conversation journal does not. */
+/**
+ * Calls of finished runs that the ledger knows and the conversation journal does not. One anti-join:
+ * the call ids in the candidate sessions' history are gathered once (SQLite indexes them on the fly),
+ * not rescanned per call, so the cost is linear in the history, not calls × history.
+ */
 function orphanCalls(db: Db): OrphanCall[] {
   return db
     .prepare(`
-    SELECT r.session_id, t.run_id, t.call_id, t.tool, t.status, t.input_json
-    FROM tool_invocations t JOIN runs r ON r.run_id = t.run_id
-    WHERE r.status <> 'active' AND t.status IN ('failed', 'outcome_unknown') AND t.input_json IS NOT NULL
-      AND NOT EXISTS (
-        SELECT 1 FROM conversation_journal c, json_each(c.body_json, '$.toolCalls') j
-        WHERE c.session_id = r.session_id AND c.role = 'assistant' AND json_extract(j.value, '$.callId') = t.call_id)
-    ORDER BY r.session_id, t.run_id, t.created_at, t.call_id`)
+    WITH candidates AS MATERIALIZED (
+      SELECT r.session_id, t.run_id, t.call_id, t.tool, t.status, t.input_json, t.created_at
+      FROM tool_invocations t JOIN runs r ON r.run_id = t.run_id
+      WHERE r.status <> 'active' AND t.status IN ('failed', 'outcome_unknown') AND t.input_json IS NOT NULL),
+    issued AS MATERIALIZED (
+      SELECT c.session_id, json_extract(j.value, '$.callId') AS call_id
+      FROM conversation_journal c, json_each(c.body_json, '$.toolCalls') j
+      WHERE c.role = 'assistant' AND c.session_id IN (SELECT session_id FROM candidates))
+    SELECT session_id, run_id, call_id, tool, status, input_json FROM candidates k
+    WHERE NOT EXISTS (SELECT 1 FROM issued i WHERE i.session_id = k.session_id AND i.call_id = k.call_id)
+    ORDER BY session_id, run_id, created_at, call_id`)
     .all() as OrphanCall[];
 }
 

@@ -53,7 +53,37 @@ function bulkTransition<S extends string>(
   return db.prepare(`UPDATE ${machine.table} SET status = '${to}', reason = ?, updated_at = ? WHERE ${cond}`).run(reason, at).changes;
 }
 
+/**
+ * Page cache for the one repair transaction, in KiB. A crash with many runs in flight dirties most
+ * pages of the ledger, attempts and events tables; at the connection's default (16 MiB) SQLite spills
+ * them to the WAL mid-transaction and reads them back. Allocated only as pages are touched; restored
+ * (and freed) after the commit.
+ */
+const RECONCILE_CACHE_KIB = 256 * 1024;
+
+/**
+ * The repair's statements each touch up to every row of a table, so SQLite keeps a statement journal
+ * (the pages' prior images) for each: in memory, not a temporary file written and discarded
+ * (temp_store must be set outside a transaction). Both settings are this connection's and restored.
+ */
+function withRepairSettings<T>(db: Db, fn: () => T): T {
+  const tempStore = db.pragma("temp_store", { simple: true }) as number;
+  const cacheSize = db.pragma("cache_size", { simple: true }) as number;
+  db.pragma("temp_store = MEMORY");
+  db.pragma(`cache_size = ${-RECONCILE_CACHE_KIB}`);
+  try {
+    return fn();
+  } finally {
+    db.pragma(`cache_size = ${cacheSize}`);
+    db.pragma(`temp_store = ${tempStore}`);
+  }
+}
+
 export function reconcileStartup(journal: Journal): ReconcileReport {
+  return withRepairSettings(journal.db, () => reconcileInOneTransaction(journal));
+}
+
+function reconcileInOneTransaction(journal: Journal): ReconcileReport {
   return journal.withTransaction(
     (db) => {
       const at = nowIso();
@@ -122,20 +152,20 @@ function recoverDelegations(db: Db, at: string): number {
       AND NOT EXISTS (SELECT 1 FROM run_attempts a WHERE a.run_id = d.run_id AND a.status IN ${list(sourcesOf(attemptMachine, "orphaned"))})
     ORDER BY d.delegation_id`)
     .all() as { delegation_id: string; run_id: string; child_session_id: string; last_attempt: string | null }[];
+  const interrupt = db.prepare(`UPDATE delegations SET status = 'interrupted', updated_at = ? WHERE delegation_id = ?`);
+  const event = db.prepare(
+    `INSERT INTO events (entity_kind, entity_id, session_id, run_id, type, payload_json, created_at)
+     VALUES ('delegation', ?, ?, ?, 'delegation.interrupted', '{}', ?)`,
+  );
+  const dispatch = db.prepare(
+    `INSERT OR IGNORE INTO recovery_dispatches (recovery_id, delegation_id, interrupted_attempt_id, status, created_at) VALUES (?,?,?, 'pending', ?)`,
+  );
   let created = 0;
   for (const d of interrupted) {
-    db.prepare(`UPDATE delegations SET status = 'interrupted', updated_at = ? WHERE delegation_id = ?`).run(at, d.delegation_id);
-    db.prepare(
-      `INSERT INTO events (entity_kind, entity_id, session_id, run_id, type, payload_json, created_at)
-       VALUES ('delegation', ?, ?, ?, 'delegation.interrupted', '{}', ?)`,
-    ).run(d.delegation_id, d.child_session_id, d.run_id, at);
+    interrupt.run(at, d.delegation_id);
+    event.run(d.delegation_id, d.child_session_id, d.run_id, at);
     if (d.last_attempt === null) continue;
-    const r = db
-      .prepare(
-        `INSERT OR IGNORE INTO recovery_dispatches (recovery_id, delegation_id, interrupted_attempt_id, status, created_at) VALUES (?,?,?, 'pending', ?)`,
-      )
-      .run(uuidv7(), d.delegation_id, d.last_attempt, at);
-    created += r.changes;
+    created += dispatch.run(uuidv7(), d.delegation_id, d.last_attempt, at).changes;
   }
   return created;
 }
@@ -149,12 +179,14 @@ function settleFinishedDelegations(db: Db, at: string): number {
     .prepare(`SELECT d.delegation_id, d.child_session_id, d.run_id, r.status FROM delegations d JOIN runs r ON r.run_id = d.run_id
     WHERE d.status IN ('queued','running') AND r.status IN ('completed','failed','cancelled') ORDER BY d.delegation_id`)
     .all() as { delegation_id: string; child_session_id: string; run_id: string; status: string }[];
+  const settle = db.prepare(`UPDATE delegations SET status = ?, updated_at = ? WHERE delegation_id = ?`);
+  const event = db.prepare(
+    `INSERT INTO events (entity_kind, entity_id, session_id, run_id, type, payload_json, created_at)
+     VALUES ('delegation', ?, ?, ?, ?, '{"reason":"daemon_restart_settled_from_run"}', ?)`,
+  );
   for (const d of rows) {
-    db.prepare(`UPDATE delegations SET status = ?, updated_at = ? WHERE delegation_id = ?`).run(d.status, at, d.delegation_id);
-    db.prepare(
-      `INSERT INTO events (entity_kind, entity_id, session_id, run_id, type, payload_json, created_at)
-       VALUES ('delegation', ?, ?, ?, ?, '{"reason":"daemon_restart_settled_from_run"}', ?)`,
-    ).run(d.delegation_id, d.child_session_id, d.run_id, `delegation.${d.status}`, at);
+    settle.run(d.status, at, d.delegation_id);
+    event.run(d.delegation_id, d.child_session_id, d.run_id, `delegation.${d.status}`, at);
   }
   return rows.length;
 }
