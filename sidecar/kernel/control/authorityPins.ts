@@ -8,7 +8,7 @@ export type AuthorityDigests = Record<string, string>;
 
 const PINNED = "session.authority_pinned";
 
-export function pinnedAuthority(db: Db, sessionId: string): AuthorityDigests | null {
+function pinnedAuthority(db: Db, sessionId: string): AuthorityDigests | null {
   const row = db
     .prepare(`SELECT payload_json FROM events WHERE session_id = ? AND type = ? ORDER BY event_seq LIMIT 1`)
     .get(sessionId, PINNED) as { payload_json: string } | undefined;

@@ -9,8 +9,8 @@ import { profileAt, type ProfileRow } from "./sessions.js";
 import { nowIso } from "./transition.js";
 
 /** Bumped when the way a snapshot is rendered for a model changes. */
-export const RENDERER_POLICY_VERSION = 1;
-export const RENDERER_FINGERPRINT = createHash("sha256").update(`hearth-renderer-v${RENDERER_POLICY_VERSION}`).digest("hex").slice(0, 16);
+const RENDERER_POLICY_VERSION = 1;
+const RENDERER_FINGERPRINT = createHash("sha256").update(`hearth-renderer-v${RENDERER_POLICY_VERSION}`).digest("hex").slice(0, 16);
 
 export interface SnapshotBody {
   profileGeneration: number;

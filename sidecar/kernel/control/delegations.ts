@@ -39,7 +39,7 @@ export interface DelegationRow {
 }
 
 /** The artifact kind a task's final answer is recorded as. */
-export const TASK_RESULT_KIND = "task_result";
+const TASK_RESULT_KIND = "task_result";
 
 /** spec 004: spawning requires a coordinator caller session or an explicit trusted-user spawn. */
 export function createDelegation(
