@@ -168,10 +168,7 @@ export class OpenAiAgentModel implements AgentModel {
       });
     } catch (e) {
       if (signal.aborted) throw signal.reason;
-      throw new HearthError(
-        ErrorCode.ModelUnavailable,
-        `cannot reach the model server at ${this.opts.baseUrl} (${(e as { cause?: { code?: string } }).cause?.code ?? (e as Error).message}); start the server or fix the URL in the model setting`,
-      );
+      throw this.unreachable(e as Error & { cause?: { code?: string; message?: string } });
     }
     const clientError = res.status === 400 || res.status === 422;
     if (res.ok && res.body) return res;
@@ -184,6 +181,22 @@ export class OpenAiAgentModel implements AgentModel {
     throw new HearthError(
       ErrorCode.ModelUnavailable,
       `the model server at ${this.opts.baseUrl} answered HTTP ${res.status}: ${this.redact(detail)}; ${hint}`,
+    );
+  }
+
+  /** A failed connection: the socket's code (ECONNREFUSED, ENOTFOUND, ...) and what to do about it. */
+  private unreachable(e: Error & { cause?: { code?: string; message?: string } }): HearthError {
+    // fetch refuses some ports outright (the WHATWG "bad port" list: 6000, 6665–6669, 10080, ...).
+    if (e.cause?.message === "bad port") {
+      const port = new URL(this.opts.baseUrl).port;
+      return new HearthError(
+        ErrorCode.ModelUnavailable,
+        `cannot reach the model server at ${this.opts.baseUrl}: port ${port} is one that fetch refuses to connect to; start the server on another port and change the URL in the model setting`,
+      );
+    }
+    return new HearthError(
+      ErrorCode.ModelUnavailable,
+      `cannot reach the model server at ${this.opts.baseUrl} (${e.cause?.code ?? e.cause?.message ?? e.message}); start the server or fix the URL in the model setting`,
     );
   }
 
