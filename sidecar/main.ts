@@ -29,6 +29,8 @@ import { TurnService } from "./kernel/turns/turnService.js";
 import { compactSession } from "./kernel/turns/condensingService.js";
 import { buildSessionAgent } from "./kernel/turns/sessionAgent.js";
 import { turnHandlers } from "./kernel/handlers/turnHandlers.js";
+import { MessageAttachments } from "./kernel/context/messageAttachments.js";
+import { SessionErase } from "./kernel/erase/sessionErase.js";
 import { taskHandlers } from "./kernel/handlers/taskHandlers.js";
 import { undoHandlers } from "./kernel/handlers/undoHandlers.js";
 import { FileWriteJournal } from "./kernel/undo/fileWriteJournal.js";
@@ -250,7 +252,11 @@ async function main(): Promise<void> {
       sessionId,
       client,
     );
-  Object.assign(handlers, turnHandlers({ turns, gate, compact }));
+  // issue 15: attached context is read with the kernel's own anchored read_file; erase is refused while a turn runs.
+  const readFile = tools.tools.find((t) => t.definition.name === "read_file") ?? fail("the workspace tools have no read_file");
+  const attachments = new MessageAttachments({ journal, readFile });
+  const erase = new SessionErase({ journal, scope: control.scope, running: (id) => turns.running(id) });
+  Object.assign(handlers, turnHandlers({ turns, gate, compact, attachments, erase }));
   Object.assign(handlers, undoHandlers({ edits: new TurnEditsService({ journal, scope: control.scope, restorer: tools.restorer }), gate }));
   // issue 12: background tasks, HEARTH_MAX_TASKS of them at once; their events and approvals go to every client.
   const clients = new ClientRegistry();

@@ -7,18 +7,21 @@ import type { MarkdownRenderer } from "./markdown.js";
 export interface CodeActions {
   copy(text: string): void;
   insert(text: string): void;
+  /** Apply to file: `file` is the one the fence names, if any (the extension picks or asks otherwise). */
+  apply(text: string, file: string | undefined): void;
 }
 
 /** Answers longer than this re-render at most every LARGE_INTERVAL_MS while they stream. */
 const LARGE_ANSWER = 20_000;
 const LARGE_INTERVAL_MS = 250;
 
-/** Gives each code block a bar with its language, Copy and Insert at cursor. */
+/** Gives each code block a bar with its language (and file), Copy, Insert at cursor and Apply to file. */
 export function decorateCodeBlocks(root: ParentNode, actions: CodeActions): void {
   for (const pre of Array.from(root.querySelectorAll("pre"))) {
     const code = pre.querySelector("code");
     const language = /language-([\w+#.-]+)/.exec(code?.className ?? "")?.[1] ?? "";
     const text = (): string => code?.textContent ?? pre.textContent ?? "";
+    const file = code?.dataset.file;
     const what = language ? `the ${language} code` : "the code";
     const block = document.createElement("div");
     block.className = "code-block";
@@ -27,7 +30,7 @@ export function decorateCodeBlocks(root: ParentNode, actions: CodeActions): void
     bar.className = "code-bar";
     const label = document.createElement("span");
     label.className = "code-language";
-    label.textContent = language;
+    label.textContent = file ? `${language} · ${file}`.replace(/^ · /, "") : language;
     const copy = button(
       "Copy",
       () => {
@@ -42,7 +45,14 @@ export function decorateCodeBlocks(root: ParentNode, actions: CodeActions): void
       ariaLabel: `Insert ${what} at the cursor`,
       testId: "code-insert",
     });
-    bar.append(label, copy, insert);
+    const apply = button("Apply", () => actions.apply(text(), file), {
+      secondary: true,
+      ariaLabel: file
+        ? `Apply ${what} to ${file} (proposed in the file for your approval)`
+        : `Apply ${what} to a file (proposed for your approval)`,
+      testId: "code-apply",
+    });
+    bar.append(label, copy, insert, apply);
     pre.replaceWith(block);
     // The block scrolls sideways by keyboard too: it is focusable, named by its language.
     pre.tabIndex = 0;

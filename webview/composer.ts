@@ -1,9 +1,14 @@
-// The message box with Send (Enter; Shift+Enter is a new line), Stop and New chat. Whether a turn
+// The message box with its context chips, Send (Enter; Shift+Enter is a new line), Stop and New chat. Whether a turn
 // is in flight comes from the extension (chat/busy), never guessed here.
+import type { Attachment } from "../shared/protocol/attachments.js";
 import { button, setEnabled, textArea } from "./components/index.js";
+import { ContextChips, type ContextRequest, typedAtMention } from "./contextChips.js";
 
 export interface ComposerActions {
-  send(text: string): void;
+  /** The typed text and the context chips (the kernel reads what they name). */
+  send(text: string, attachments: Attachment[]): void;
+  /** Asks the extension for the current file, the selection, or a picked file (issue 15 item 5). */
+  requestContext(what: ContextRequest): void;
   /** "Run in background": the message becomes a background task instead of a chat turn (issue 12). */
   background(text: string): void;
   stop(): void;
@@ -22,9 +27,18 @@ export class Composer {
   private readonly newButton: HTMLElement;
   private readonly backgroundButton: HTMLElement;
   private busy = false;
+  private readonly context: ContextChips;
 
   constructor(private readonly actions: ComposerActions) {
     this.node.className = "composer";
+    this.context = new ContextChips((what) => actions.requestContext(what));
+    // "@" starting a word opens the file picker; the @ itself is not kept in the message.
+    this.box.el.addEventListener("input", () => {
+      const value = this.box.value();
+      if (!typedAtMention(value, value.length)) return;
+      this.box.set(value.slice(0, -1));
+      actions.requestContext("pick");
+    });
     this.sendButton = button("Send", () => this.submit(), { id: "send" });
     this.stopButton = button("Stop", () => actions.stop(), { id: "stop", secondary: true });
     this.newButton = button("New chat", () => actions.newChat(), { id: "new-chat", secondary: true });
@@ -41,7 +55,7 @@ export class Composer {
     const row = document.createElement("div");
     row.className = "composer-buttons";
     row.append(this.sendButton, this.stopButton, this.newButton, this.backgroundButton);
-    this.node.append(this.box.el, row);
+    this.node.append(this.context.node, this.box.el, row);
     this.setBusy(false);
   }
 
@@ -53,10 +67,20 @@ export class Composer {
     setEnabled(this.newButton, !busy);
   }
 
-  private submit(deliver: (text: string) => void = (text) => this.actions.send(text)): void {
+  /** A chip the extension resolved; null, or why it was not added. */
+  attach(a: Attachment): string | null {
+    return this.context.add(a);
+  }
+
+  /** Sends the text (with the chips) or, for a background task, the text alone (its chips stay for the chat). */
+  private submit(background?: (text: string) => void): void {
     const text = this.box.value().trim();
     if (!text || this.busy) return;
-    deliver(text);
+    if (background) background(text);
+    else {
+      this.actions.send(text, this.context.attachments);
+      this.context.clear();
+    }
     // Cleared at once; a refused message comes back as a notice that quotes why, not the text.
     this.box.clear();
   }

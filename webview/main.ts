@@ -48,6 +48,7 @@ const sessions = new SessionList({
   },
   rename: (sessionId, title) => send({ type: "session/rename", sessionId, title }),
   hide: (sessionId) => send({ type: "session/hide", sessionId }),
+  erase: (sessionId) => send({ type: "session/erase", sessionId }),
 });
 function toggleHistory(open = !sessions.open): void {
   sessions.toggle(open);
@@ -57,14 +58,19 @@ function toggleHistory(open = !sessions.open): void {
 const header = new ChatHeader({ ...actions, toggleHistory: () => toggleHistory() });
 const transcript = new Transcript({
   renderer: new MarkdownRenderer(window),
-  code: { copy: (text) => send({ type: "code/copy", text }), insert: (text) => send({ type: "code/insert", text }) },
+  code: {
+    copy: (text) => send({ type: "code/copy", text }),
+    insert: (text) => send({ type: "code/insert", text }),
+    apply: (text, file) => send({ type: "code/apply", text, ...(file ? { file } : {}) }),
+  },
   actions,
   announce,
   onContext: (context) => header.setContext(context),
 });
 const undo = new UndoButtons(transcript.node, send);
 const composer = new Composer({
-  send: (text) => send({ type: "chat/send", text }),
+  send: (text, attachments) => send({ type: "chat/send", text, ...(attachments.length ? { attachments } : {}) }),
+  requestContext: (what) => send({ type: "context/request", what }),
   stop: () => send({ type: "chat/stop" }),
   newChat: () => send({ type: "chat/new" }),
   background: (text) => send({ type: "chat/background", text }),
@@ -102,8 +108,13 @@ window.addEventListener("message", (event: MessageEvent<unknown>) => {
       sessions.show(message.sessions, message.currentSessionId);
       return;
     case "chat/turn":
-      transcript.startTurn(message.runId, message.message);
+      transcript.startTurn(message.runId, message.message, message.attachments);
       return;
+    case "context/add": {
+      const refused = composer.attach(message.attachment);
+      if (refused) transcript.notice("info", refused);
+      return;
+    }
     case "chat/event":
       transcript.event(message.runId, message.event);
       return;

@@ -56,6 +56,13 @@ function markdownIt(): ReturnType<typeof MarkdownIt> {
     const alt = self.renderInlineAsText(token.children ?? [], options, env) || src;
     return `<a href="${md.utils.escapeHtml(src)}">${md.utils.escapeHtml(`image: ${alt}`)}</a>`;
   };
+  // "```ts src/parse.ts" (or file=, path=, title=): the block's target for Apply, kept on its <code>.
+  md.core.ruler.push("fence_file", (state) => {
+    for (const token of state.tokens) {
+      const file = token.type === "fence" ? fenceFile(token.info) : undefined;
+      if (file) token.attrSet("data-file", file);
+    }
+  });
   // Table alignment comes as style attributes, which the CSP forbids; alignment is dropped instead.
   md.core.ruler.push("no_inline_style", (state) => {
     for (const token of state.tokens) {
@@ -63,6 +70,20 @@ function markdownIt(): ReturnType<typeof MarkdownIt> {
     }
   });
   return md;
+}
+
+/**
+ * The file a fence's info names after its language: `ts src/a.ts`, `ts file=src/a.ts`,
+ * `python title="tools/run.py"`. A word with no `/` or `.` is not taken for a file.
+ */
+export function fenceFile(info: string): string | undefined {
+  const words = info.trim().split(/\s+/).slice(1);
+  for (const word of words) {
+    const named = /^(?:file|path|title|filename)=["']?([^"']+)["']?$/i.exec(word);
+    const candidate = named ? named[1]! : word;
+    if (/[/.]/.test(candidate) && !/^\{/.test(candidate)) return candidate;
+  }
+  return undefined;
 }
 
 /** A renderer bound to one DOM window (the webview's, or a test's happy-dom window). */

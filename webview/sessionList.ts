@@ -1,5 +1,5 @@
 // Past chats (issue 15 item 2): title, when, model, state; reopen, rename, delete (hides it from the
-// list: the journal keeps it), and search by title. The list comes from the kernel (session/list).
+// list: the journal keeps it), erase (removes its messages for good, after a confirmation), and search by title. The list comes from the kernel (session/list).
 import { modelDisplayName } from "../shared/protocol/modelView.js";
 import type { SessionSummary } from "../shared/protocol/records.js";
 import { button, textField } from "./components/index.js";
@@ -9,6 +9,8 @@ export interface SessionActions {
   open(sessionId: string): void;
   rename(sessionId: string, title: string): void;
   hide(sessionId: string): void;
+  /** Erase for good (the extension asks for confirmation first). */
+  erase(sessionId: string): void;
 }
 
 function when(iso: string): string {
@@ -86,7 +88,13 @@ export class SessionList {
       testId: "session-hide",
     });
     hide.title = "Hides the chat from this list; Hearth's journal keeps it.";
-    row.append(openButton, rename, hide);
+    const erase = button("Erase…", () => this.actions.erase(s.sessionId), {
+      secondary: true,
+      ariaLabel: `Erase chat "${title}" for good: its messages are removed from the journal (asks first)`,
+      testId: "session-erase",
+    });
+    erase.title = "Removes the chat's messages from Hearth's journal for good; asks first.";
+    row.append(openButton, rename, hide, erase);
     return row;
   }
 

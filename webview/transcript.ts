@@ -9,11 +9,17 @@ import type { MarkdownRenderer } from "./markdown.js";
 import { setCallStatus, toolCard, toolResult } from "./toolCard.js";
 import { turnFooter } from "./turnFooter.js";
 import { el } from "./dom.js";
+import { splitMessage } from "../shared/attachmentText.js";
+import type { Attachment } from "../shared/protocol/attachments.js";
+import { attachmentChips } from "./contextChips.js";
 
-function userMessage(text: string): HTMLElement {
+/** The person's message: the typed text, and a chip per attached file or selection (issue 15). */
+function userMessage(text: string, attached?: readonly Attachment[]): HTMLElement {
+  const { typed, attachments } = attached ? { typed: text, attachments: attached } : splitMessage(text);
   const node = el("div", "msg user");
   node.dataset.testid = "user-message";
-  node.append(el("div", "who", "You"), el("div", "body", text));
+  node.append(el("div", "who", "You"), el("div", "body", typed));
+  if (attachments.length) node.append(attachmentChips(attachments));
   return node;
 }
 
@@ -193,12 +199,12 @@ export class Transcript {
   }
 
   /** A turn the kernel accepted: the person's message and an (empty) reply to stream into. */
-  startTurn(runId: string, message: string | null): void {
+  startTurn(runId: string, message: string | null, attachments: readonly Attachment[] = []): void {
     const block = new AssistantBlock(this.deps);
     this.live.set(runId, block);
     // Sending is a choice to follow the reply: back to the bottom.
     if (message !== null) {
-      this.node.append(userMessage(message));
+      this.node.append(userMessage(message, attachments));
       this.pinned = true;
     }
     this.node.append(block.node);

@@ -3,8 +3,10 @@
 // the view. The turn runs in the shared kernel, so a reload or a reconnect follows it (turn/follow). Plain Node (no `vscode` import) so it runs under tests with a real kernel.
 import { KernelRequestError, type KernelClient } from "../../shared/node/kernelClient.js";
 import type { HistoryMessage, NotificationParams, TurnEvent } from "../../shared/protocol/index.js";
+import type { Attachment } from "../../shared/protocol/attachments.js";
 import type { ToWebview } from "../../shared/protocol/webview.js";
 import type { KernelLog, KernelState, KernelSupervisor } from "../kernel/kernelSupervisor.js";
+import { applyMessage } from "../../shared/applyMessage.js";
 import { transcriptMessage } from "./transcriptMessage.js";
 
 export const MODEL_SETTING = "hearth.model";
@@ -107,15 +109,54 @@ export class ChatController {
   }
 
   /** Sends a message: creates the session on the first one, then starts a turn. */
-  async send(text: string): Promise<void> {
-    if (this.busy) {
-      this.post({ type: "chat/notice", level: "info", message: "A turn is still running: wait for it or press Stop, then send again." });
-      return;
-    }
+  async send(text: string, attachments: Attachment[] = []): Promise<void> {
     const model = this.deps.model().trim();
-    if (!this.sessionId && !model) {
+    if (!this.sessionId && !model && !this.busy) {
       // No kernel call: there is nothing it could do without a model.
       this.post({ type: "chat/notice", level: "error", message: NO_MODEL });
+      return;
+    }
+    await this.begin(
+      text,
+      "Your message was not sent",
+      async (client) => {
+        const sessionId = this.sessionId ?? (await this.createSession(client, model, text));
+        // issue 15 item 5: the kernel reads what the chips name through its anchored tools.
+        const context = attachments.length ? { attachments } : {};
+        return client.request("turn/start", { sessionId, message: text, readOnly: this.deps.restricted(), ...context });
+      },
+      attachments,
+    );
+  }
+
+  /**
+   * Apply to file (issue 15): the kernel proposes write_file(path, content) as a turn of this chat;
+   * the proposal opens in the file with its lenses and nothing is written before Accept.
+   */
+  async apply(path: string, content: string): Promise<void> {
+    const sessionId = this.sessionId;
+    if (!sessionId) {
+      this.post({
+        type: "chat/notice",
+        level: "info",
+        message: "Apply to file needs the chat the code block came from: reopen it from History, then press Apply again.",
+      });
+      return;
+    }
+    await this.begin(applyMessage(path), `The code block was not applied to ${path}`, (client) =>
+      client.request("turn/apply", { sessionId, path, content, readOnly: this.deps.restricted() }),
+    );
+  }
+
+  /** Starts a turn (`message`: the person's, as the view shows it) unless one is in flight, and follows its events. */
+  private async begin(
+    message: string,
+    failure: string,
+    start: (client: KernelClient) => Promise<{ runId: string }>,
+    attachments: Attachment[] = [],
+  ): Promise<void> {
+    if (this.busy) {
+      this.post({ type: "chat/notice", level: "info", message: "A turn is still running: wait for it or press Stop, then try again." });
       return;
     }
     this.setBusy(true);
@@ -123,18 +164,17 @@ export class ChatController {
     this.early = [];
     try {
       const client = await this.deps.kernel.ensureStarted();
-      const sessionId = this.sessionId ?? (await this.createSession(client, model, text));
-      const { runId } = await client.request("turn/start", { sessionId, message: text, readOnly: this.deps.restricted() });
+      const { runId } = await start(client);
       this.runId = runId;
-      this.post({ type: "chat/turn", runId, message: text });
+      this.post({ type: "chat/turn", runId, message, ...(attachments.length ? { attachments } : {}) });
       const early = this.early.filter((n) => n.runId === runId);
       this.early = [];
       for (const n of early) this.onTurnEvent(n);
       if (this.stopRequested && this.runId === runId) await this.stop();
     } catch (e) {
       this.early = [];
-      this.deps.log.warn(`chat: the message was not sent: ${(e as Error).message}`);
-      this.post({ type: "chat/notice", level: "error", message: `Your message was not sent: ${(e as Error).message}` });
+      this.deps.log.warn(`chat: ${failure}: ${(e as Error).message}`);
+      this.post({ type: "chat/notice", level: "error", message: `${failure}: ${(e as Error).message}` });
       this.setBusy(false);
     }
   }

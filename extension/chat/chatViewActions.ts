@@ -1,8 +1,10 @@
 // What the chat view asks of the editor and the kernel beyond a turn (issue 15): Copy and Insert at
-// cursor of a code block, an error's command, and the history list (list, rename, hide).
+// cursor and Apply to file of a code block, an error's command, and the history list (list, rename,
+// hide, erase).
 import * as vscode from "vscode";
 import type { ToWebview } from "../../shared/protocol/webview.js";
 import type { KernelSupervisor } from "../kernel/kernelSupervisor.js";
+import { applyTarget, inFolder, NO_FOLDER_TO_APPLY } from "./applyTarget.js";
 import type { ChatController } from "./chatController.js";
 
 type Post = (message: ToWebview) => void;
@@ -33,6 +35,40 @@ export async function insertCode(text: string, post: Post): Promise<void> {
     });
 }
 
+/**
+ * Apply to file (issue 15): picks the target (the fence's file, the active editor's, or asks), refuses
+ * what Hearth may not write, and has the kernel propose the write. Nothing is written from here.
+ */
+export async function applyCode(text: string, named: string | undefined, chat: ChatController | undefined, post: Post): Promise<void> {
+  const folderUri = vscode.workspace.workspaceFolders?.[0]?.uri;
+  const folder = folderUri?.scheme === "file" && chat ? folderUri.fsPath : undefined;
+  const active = vscode.window.activeTextEditor?.document.uri;
+  let target = applyTarget({
+    folder,
+    restricted: !vscode.workspace.isTrusted,
+    named,
+    activeFile: active?.scheme === "file" ? active.fsPath : undefined,
+  });
+  if (target.kind === "ask" && folder) {
+    const answer = await vscode.window.showInputBox({
+      title: "Apply the code block to which file?",
+      prompt: `A path in ${folder}. The change is proposed in that file for your approval; nothing is written before you accept it.`,
+      placeHolder: "src/file.ts",
+      ignoreFocusOut: true,
+    });
+    if (!answer?.trim()) {
+      post({ type: "chat/notice", level: "info", message: "Apply to file was cancelled: no file was chosen, so nothing was proposed." });
+      return;
+    }
+    target = inFolder(folder, answer.trim(), "the file you named");
+  }
+  if (target.kind === "refused" || !chat) {
+    post({ type: "chat/notice", level: "error", message: target.kind === "refused" ? target.message : NO_FOLDER_TO_APPLY });
+    return;
+  }
+  if (target.kind === "file") await chat.apply(target.path, text);
+}
+
 export class ChatSessions {
   constructor(
     private readonly kernel: Pick<KernelSupervisor, "ensureStarted">,
@@ -57,6 +93,42 @@ export class ChatSessions {
       if (sessionId === this.chat.currentSessionId) await this.chat.showTranscript();
     } catch (e) {
       post({ type: "chat/notice", level: "error", message: `The chat was not renamed: ${(e as Error).message}` });
+    }
+    await this.list(post);
+  }
+
+  /**
+   * Erase (issue 15): explicit and irreversible, so a modal confirmation says so first. The kernel
+   * refuses while a turn of the chat runs; the current chat gives way to a new one.
+   */
+  async erase(sessionId: string, post: Post): Promise<void> {
+    const ERASE = "Erase for good";
+    let title = sessionId;
+    try {
+      const client = await this.kernel.ensureStarted();
+      title = (await client.request("session/history", { sessionId })).session.title || "Untitled chat";
+      const answer = await vscode.window.showWarningMessage(
+        `Erase the chat "${title}" for good?`,
+        {
+          modal: true,
+          detail:
+            "Its messages, attached context, summaries and tool results are removed from Hearth's journal. This cannot be undone, and the chat can no longer be reopened or its edits undone. (Delete only hides a chat.)",
+        },
+        ERASE,
+      );
+      if (answer !== ERASE) {
+        post({ type: "chat/notice", level: "info", message: `The chat "${title}" was not erased (not confirmed).` });
+        return;
+      }
+      const { messages } = await client.request("session/erase", { sessionId });
+      if (sessionId === this.chat.currentSessionId) await this.chat.newChat();
+      post({
+        type: "chat/notice",
+        level: "info",
+        message: `Erased the chat "${title}": ${messages} messages were removed from the journal.`,
+      });
+    } catch (e) {
+      post({ type: "chat/notice", level: "error", message: `The chat "${title}" was not erased: ${(e as Error).message}` });
     }
     await this.list(post);
   }

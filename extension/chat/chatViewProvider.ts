@@ -8,8 +8,9 @@ import type { KernelState, KernelSupervisor } from "../kernel/kernelSupervisor.j
 import type { ModelViewPort } from "../model/wireModels.js";
 import type { TurnUndo } from "../edits/turnUndo.js";
 import type { ChatController } from "./chatController.js";
-import { ChatSessions, copyCode, insertCode } from "./chatViewActions.js";
+import { applyCode, ChatSessions, copyCode, insertCode } from "./chatViewActions.js";
 import { chatHtml, resourceRoots } from "./chatHtml.js";
+import { requestContext } from "./contextPicker.js";
 
 const NO_FOLDER =
   "Hearth works on a folder: open one (File › Open Folder…) and its kernel starts here. " +
@@ -78,6 +79,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
       void insertCode(message.text, (m) => this.post(webview, m));
       return;
     }
+    // Refused with its reason when no folder is open (the chat controller exists only with one).
+    if (message.type === "code/apply") {
+      void applyCode(message.text, message.file, this.chat, (m) => this.post(webview, m));
+      return;
+    }
     if (message.type === "ready") {
       this.models?.show();
       this.post(webview, { type: "workspace/trust", restricted: !vscode.workspace.isTrusted });
@@ -95,7 +101,10 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
         this.kernel.restart().catch(() => undefined);
         return;
       case "chat/send":
-        void this.chat.send(message.text);
+        void this.chat.send(message.text, message.attachments);
+        return;
+      case "context/request":
+        void requestContext(message.what, (m) => this.post(webview, m));
         return;
       case "chat/stop":
         void this.chat.stop();
@@ -117,6 +126,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
         return;
       case "session/rename":
         void new ChatSessions(this.kernel, this.chat).rename(message.sessionId, message.title, (m) => this.post(webview, m));
+        return;
+      case "session/erase":
+        void new ChatSessions(this.kernel, this.chat).erase(message.sessionId, (m) => this.post(webview, m));
         return;
       case "session/hide":
         void new ChatSessions(this.kernel, this.chat).hide(message.sessionId, (m) => this.post(webview, m));

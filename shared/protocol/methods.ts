@@ -16,6 +16,7 @@ import {
   ToolCallRecord,
   TurnEvent,
 } from "./records.js";
+import { Attachment, MAX_ATTACHMENTS } from "./attachments.js";
 import { TaskSummary } from "./tasks.js";
 import { TurnEdits, UndoFileOutcome } from "./undo.js";
 
@@ -83,6 +84,12 @@ export const requests = {
     params: z.object({ sessionId: Id }),
     result: z.object({ sessionId: Id, hidden: z.literal(true) }),
   },
+  // Erase (issue 15): explicit and irreversible, unlike hide. The session's messages, attachments,
+  // summaries, call inputs and results and kept pre-images leave the journal; refused while a turn of it runs.
+  "session/erase": {
+    params: z.object({ sessionId: Id }),
+    result: z.object({ sessionId: Id, erased: z.literal(true), messages: z.number().int().nonnegative() }),
+  },
   // Condenses every turn but the last into one summary now (issue 13: `hearth compact`, the chat's Compact).
   "session/compact": {
     params: z.object({ sessionId: Id }),
@@ -95,6 +102,21 @@ export const requests = {
       options: GenerationOptions.optional(),
       // The client's folder is untrusted (VS Code's Restricted Mode): the turn is offered read-only
       // tools only, inside the session's unchanged authority ceiling (issue 10, item 6).
+      readOnly: z.boolean().optional(),
+      // Context the person attached (issue 15): the kernel reads each through its anchored read_file,
+      // appends the text to the message the model reads, and journals what was attached.
+      attachments: z.array(Attachment).max(MAX_ATTACHMENTS).optional(),
+    }),
+    result: z.object({ runId: Id, attemptId: Id }),
+  },
+  // "Apply to file" on a chat code block (issue 15): a person's action, run as a turn of the session
+  // whose one call is write_file(path, content). It takes the normal approval path (the proposal and
+  // its lenses in the file); the kernel writes only after Accept, and the turn's answer says the outcome.
+  "turn/apply": {
+    params: z.object({
+      sessionId: Id,
+      path: z.string().min(1).max(4096),
+      content: z.string().max(10_000_000),
       readOnly: z.boolean().optional(),
     }),
     result: z.object({ runId: Id, attemptId: Id }),

@@ -1,5 +1,6 @@
 // Messages between the chat webview and the extension host. Validated on both sides.
 import { z } from "zod";
+import { Attachment, MAX_ATTACHMENTS } from "./attachments.js";
 import { requests } from "./methods.js";
 import { ModelFromWebview, ModelToWebview } from "./modelView.js";
 import { UndoFromWebview, UndoToWebview } from "./undoView.js";
@@ -53,7 +54,10 @@ export const ToWebview = z.discriminatedUnion("type", [
   // A turn the kernel accepted: the view shows the person's message and streams the run's events.
   // message null: a turn already running when the view (re)loaded; its committed part is in the
   // transcript, the rest streams in.
-  z.object({ type: z.literal("chat/turn"), runId: Id, message: z.string().nullable() }),
+  z.object({ type: z.literal("chat/turn"), runId: Id, message: z.string().nullable(), attachments: z.array(Attachment).optional() }),
+  // A context chip the extension resolved for the next message (issue 15 item 5): the current file,
+  // the selection or a picked file, inside the workspace folder.
+  z.object({ type: z.literal("context/add"), attachment: Attachment }),
   z.object({ type: z.literal("chat/event"), runId: Id, event: TurnEvent }),
   // Something the person should read that is not part of a turn (no model set, a refused request).
   z.object({ type: z.literal("chat/notice"), level: z.enum(["info", "error"]), message: z.string() }),
@@ -76,7 +80,13 @@ export type ToWebview = z.infer<typeof ToWebview>;
 export const FromWebview = z.discriminatedUnion("type", [
   z.object({ type: z.literal("ready") }),
   z.object({ type: z.literal("kernel/restart") }),
-  z.object({ type: z.literal("chat/send"), text: z.string().min(1).max(1_000_000) }),
+  z.object({
+    type: z.literal("chat/send"),
+    text: z.string().min(1).max(1_000_000),
+    attachments: z.array(Attachment).max(MAX_ATTACHMENTS).optional(),
+  }),
+  // Attach the current file, the selection, or a file picked from the workspace (@).
+  z.object({ type: z.literal("context/request"), what: z.enum(["file", "selection", "pick"]) }),
   z.object({ type: z.literal("chat/stop") }),
   z.object({ type: z.literal("chat/new") }),
   // "Run in background": the message starts a background task (issue 12) instead of a chat turn.
@@ -89,6 +99,9 @@ export const FromWebview = z.discriminatedUnion("type", [
   // A code block's Copy and Insert at cursor (issue 15): the extension owns the clipboard and editors.
   z.object({ type: z.literal("code/copy"), text: z.string().max(10_000_000) }),
   z.object({ type: z.literal("code/insert"), text: z.string().max(10_000_000) }),
+  // Apply to file: the kernel proposes write_file(file, text) for approval in the file (issue 15).
+  // file: the one the code fence names; absent, the extension takes the active editor's or asks.
+  z.object({ type: z.literal("code/apply"), text: z.string().max(10_000_000), file: z.string().min(1).max(4096).optional() }),
   // Condense the current session's earlier turns now (issue 13: session/compact).
   z.object({ type: z.literal("chat/compact") }),
   z.object({ type: z.literal("command/run"), command: ViewCommand }),
@@ -97,5 +110,7 @@ export const FromWebview = z.discriminatedUnion("type", [
   z.object({ type: z.literal("session/open"), sessionId: Id }),
   z.object({ type: z.literal("session/rename"), sessionId: Id, title: z.string().trim().min(1).max(200) }),
   z.object({ type: z.literal("session/hide"), sessionId: Id }),
+  // Erase (issue 15): the extension asks for an explicit, irreversible confirmation first.
+  z.object({ type: z.literal("session/erase"), sessionId: Id }),
 ]);
 export type FromWebview = z.infer<typeof FromWebview>;

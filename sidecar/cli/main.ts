@@ -4,6 +4,7 @@ import { UsageError } from "./args.js";
 import { KernelStartError } from "./connect.js";
 import { compact, compactHelp } from "./commands/compact.js";
 import { doctor, doctorHelp } from "./commands/doctor.js";
+import { erase, eraseHelp } from "./commands/erase.js";
 import { exec, execHelp } from "./commands/exec.js";
 import { sessions, sessionsHelp } from "./commands/sessions.js";
 import { show, showHelp } from "./commands/show.js";
@@ -19,6 +20,7 @@ interface Command {
 const commands: Record<string, Command> = {
   compact: { summary: "condense a session's older turns into one summary now", help: compactHelp, run: compact },
   doctor: { summary: "check the runtime, native modules, journal and model setting", help: doctorHelp, run: doctor },
+  erase: { summary: "erase a session's messages from the journal for good (asks first)", help: eraseHelp, run: erase },
   exec: { summary: "run one agent turn in a workspace and stream it", help: execHelp, run: exec },
   sessions: {
     summary: "list the sessions in a journal",

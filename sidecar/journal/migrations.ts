@@ -277,4 +277,23 @@ CREATE INDEX file_undos_run_idx ON file_undos(run_id, path);`);
 // keeps its messages, runs and ledger; session/list leaves it out.
 const v7: Step = (db) => db.exec(`ALTER TABLE sessions ADD COLUMN hidden_at TEXT;`);
 
-export const MIGRATIONS: readonly Step[] = [v1, v2, v3, v4, v5, v6, v7];
+// issue 15: what a person attached to a message (the current file, the selection, a file picked with
+// @), one row per attachment of the run's user message: its place and the hash and size of the text
+// the kernel read through its anchored tools (the text itself is in the message). A session erased
+// on the person's explicit request keeps its row (runs and the ledger point at it) but no messages.
+const v8: Step = (db) =>
+  db.exec(`CREATE TABLE message_attachments (
+  run_id TEXT NOT NULL REFERENCES runs(run_id),
+  ordinal INTEGER NOT NULL,
+  kind TEXT NOT NULL CHECK (kind IN ('file','selection')),
+  path TEXT NOT NULL,
+  start_line INTEGER,
+  end_line INTEGER,
+  bytes INTEGER NOT NULL,
+  sha256 TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  PRIMARY KEY (run_id, ordinal)
+);
+ALTER TABLE sessions ADD COLUMN erased_at TEXT;`);
+
+export const MIGRATIONS: readonly Step[] = [v1, v2, v3, v4, v5, v6, v7, v8];

@@ -43,6 +43,7 @@ export function setEnabled(el: HTMLElement, enabled: boolean): void {
 export function textArea(opts: { id?: string; placeholder?: string; label?: string } = {}): {
   el: HTMLElement;
   value(): string;
+  set(value: string): void;
   clear(): void;
   focus(): void;
 } {
@@ -56,6 +57,9 @@ export function textArea(opts: { id?: string; placeholder?: string; label?: stri
   return {
     el,
     value: () => el.value ?? "",
+    set: (value: string) => {
+      el.value = value;
+    },
     clear: () => {
       el.value = "";
     },

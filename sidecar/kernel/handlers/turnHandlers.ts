@@ -1,21 +1,41 @@
-// turn/start, turn/cancel, turn/follow and session/compact: thin calls into the turn service and condensing.
+// turn/start (with attachments), turn/apply, turn/cancel, turn/follow, session/erase and session/compact:
+// thin calls into the turn service, the attachments reader, erasure and condensing.
 import type { Condensation } from "../../../shared/protocol/records.js";
 import type { ShutdownGate } from "../shutdownGate.js";
+import { applyMessage } from "../../../shared/applyMessage.js";
+import type { MessageAttachments } from "../context/messageAttachments.js";
+import type { SessionErase } from "../erase/sessionErase.js";
 import type { TurnService } from "../turns/turnService.js";
 import type { ClientChannel, Handlers } from "./types.js";
 
 export function turnHandlers(deps: {
   turns: TurnService;
+  attachments: MessageAttachments;
+  erase: SessionErase;
   gate: ShutdownGate;
   compact: (sessionId: string, client: ClientChannel) => Promise<Condensation | null>;
 }): Handlers {
   return {
-    "turn/start": async (params, ctx) => {
+    "turn/start": async ({ attachments, ...params }, ctx) => {
       deps.gate.assertAccepting("turn/start");
-      return deps.turns.start(params, ctx);
+      deps.erase.assertNotErased(params.sessionId);
+      if (!attachments?.length) return deps.turns.start(params, ctx);
+      const { message, records } = await deps.attachments.compose(params.message, attachments);
+      const started = deps.turns.start({ ...params, message }, ctx);
+      // Same tick as the admission: no other request's work comes between the message and its record.
+      deps.attachments.record(started.runId, records);
+      return started;
+    },
+    // issue 15: "Apply to file" is a turn whose one call is the kernel's write_file, approved in the file.
+    "turn/apply": async (params, ctx) => {
+      deps.gate.assertAccepting("turn/apply");
+      deps.erase.assertNotErased(params.sessionId);
+      const apply = { path: params.path, content: params.content };
+      return deps.turns.start({ sessionId: params.sessionId, message: applyMessage(apply.path), readOnly: params.readOnly, apply }, ctx);
     },
     "turn/cancel": async (params) => deps.turns.cancel(params.runId),
     "turn/follow": async (params, ctx) => deps.turns.follow(params.runId, ctx.client),
+    "session/erase": async (params) => ({ sessionId: params.sessionId, erased: true as const, ...deps.erase.erase(params.sessionId) }),
     "session/compact": async (params, ctx) => {
       deps.gate.assertAccepting("session/compact");
       return { condensation: await deps.compact(params.sessionId, ctx.client) };

@@ -10,6 +10,7 @@ import type { ControlPlane } from "../control/controlPlane.js";
 import { projectToolsForRole } from "../control/roles.js";
 import type { ClientChannel } from "../handlers/types.js";
 import type { ModelHost } from "../model/modelHost.js";
+import { ApplyProposal, type ApplyRequest } from "./applyProposal.js";
 import { ClientApproval } from "./clientApproval.js";
 import { defaultInstructions } from "./defaultInstructions.js";
 import { JournalCondensations, viewFromJournal } from "./journalCondensations.js";
@@ -39,6 +40,8 @@ export interface RunRef {
   attemptId: string;
   /** Offer read-only tools only (an untrusted folder); the authority ceiling stays as pinned. */
   readOnly?: boolean;
+  /** "Apply to file" (issue 15): the run's one call is this write, proposed by the kernel, not a model. */
+  apply?: ApplyRequest;
 }
 
 /**
@@ -53,7 +56,7 @@ export async function buildSessionAgent(deps: SessionAgentDeps, run: RunRef, cli
   // spec 004: the run's pinned snapshot (its profile generation and the history before its own user
   // message, which is the turn's input), never the session as it is now.
   const { profile, history: pinnedHistory } = deps.control.runContext(run.runId);
-  const model = await leaseModel(deps.models, profile.model_profile, run.runId, client);
+  const model = run.apply ? new ApplyProposal(run.apply) : await leaseModel(deps.models, profile.model_profile, run.runId, client);
   const history: AgentMessage[] = pinnedHistory.map(({ seq: _seq, ...m }) => m as AgentMessage);
   const { workspace, ceilings } = deps.tools;
   const tools = sessionTools(deps, profile.execution_role, run.sessionId);

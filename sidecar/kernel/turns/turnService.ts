@@ -8,6 +8,7 @@ import type { ControlPlane } from "../control/controlPlane.js";
 import type { ClientChannel, RequestContext } from "../handlers/types.js";
 import { EventCoalescer } from "./eventCoalescer.js";
 import { recordEvent } from "./turnReplay.js";
+import type { ApplyRequest } from "./applyProposal.js";
 import type { RunRef } from "./sessionAgent.js";
 
 /** How long turn/cancel waits for the turn to reach its completion barrier before answering. */
@@ -43,7 +44,7 @@ export class TurnService {
 
   /** Admits the run (run + attempt + pinned snapshot + user message, one transaction) and starts it. */
   start(
-    params: { sessionId: string; message: string; options?: GenerationOptions; readOnly?: boolean },
+    params: { sessionId: string; message: string; options?: GenerationOptions; readOnly?: boolean; apply?: ApplyRequest },
     ctx: RequestContext,
   ): { runId: string; attemptId: string } {
     const admission = this.deps.control.admitRun(params.sessionId, params.message, { clientId: ctx.clientId, requestId: ctx.requestId });
@@ -52,6 +53,7 @@ export class TurnService {
       runId: admission.runId,
       attemptId: admission.attemptId,
       readOnly: params.readOnly === true,
+      ...(params.apply ? { apply: params.apply } : {}),
     };
     this.launch(run, params, ctx.client);
     return { runId: run.runId, attemptId: run.attemptId };

@@ -1,0 +1,70 @@
+// The chips' sources (issue 15 item 5): the active editor's file, its selected lines, or a file picked
+// from the workspace. Only places are named here (never file contents): the kernel reads them through
+// its anchored read_file when the message is sent. A place outside the folder is refused here first.
+import * as vscode from "vscode";
+import type { Attachment } from "../../shared/protocol/attachments.js";
+import type { ToWebview } from "../../shared/protocol/webview.js";
+import { inFolder } from "./applyTarget.js";
+
+type Post = (message: ToWebview) => void;
+
+/** Files offered by the @ picker at most (the quick pick filters them as the person types). */
+const PICK_LIMIT = 5000;
+
+export async function requestContext(what: "file" | "selection" | "pick", post: Post): Promise<void> {
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  if (folder?.scheme !== "file") {
+    notice(
+      post,
+      "Nothing can be attached: no folder is open, and Hearth reads only inside a workspace folder. Open one (File › Open Folder…).",
+    );
+    return;
+  }
+  const attachment = what === "pick" ? await picked(folder) : fromEditor(folder.fsPath, what, post);
+  if (attachment) post({ type: "context/add", attachment });
+}
+
+function fromEditor(folder: string, what: "file" | "selection", post: Post): Attachment | undefined {
+  // The chat has focus, so the active editor is the one the person left (as for Insert at cursor).
+  const editor = vscode.window.activeTextEditor;
+  const uri = editor?.document.uri;
+  if (!editor || uri?.scheme !== "file") {
+    notice(
+      post,
+      `No file to attach: open a file of the workspace folder in an editor${what === "selection" ? " and select lines" : ""}, then press + ${what === "file" ? "File" : "Selection"} again.`,
+    );
+    return undefined;
+  }
+  const target = inFolder(folder, uri.fsPath, "the active editor's file", "Attaching", "Open a file of the folder, then attach it again.");
+  if (target.kind !== "file") {
+    if (target.kind === "refused") notice(post, target.message);
+    return undefined;
+  }
+  if (what === "file") return { kind: "file", path: target.path };
+  const selection = editor.selection;
+  if (selection.isEmpty) {
+    notice(post, `No lines are selected in ${target.path}: select the lines to attach, then press + Selection again.`);
+    return undefined;
+  }
+  // A selection that ends at the start of a line does not take that line.
+  const endLine = selection.end.character === 0 && selection.end.line > selection.start.line ? selection.end.line : selection.end.line + 1;
+  return { kind: "selection", path: target.path, startLine: selection.start.line + 1, endLine };
+}
+
+async function picked(folder: vscode.Uri): Promise<Attachment | undefined> {
+  const files = await vscode.workspace.findFiles(new vscode.RelativePattern(folder, "**/*"), "**/{node_modules,.git}/**", PICK_LIMIT);
+  const items = files
+    .map((f) => vscode.workspace.asRelativePath(f, false))
+    .sort()
+    .map((label) => ({ label }));
+  const choice = await vscode.window.showQuickPick(items, {
+    title: "Attach a file to the message",
+    placeHolder: "Type to filter the workspace's files; Hearth reads the one you pick when you send",
+    matchOnDescription: true,
+  });
+  return choice ? { kind: "file", path: choice.label } : undefined;
+}
+
+function notice(post: Post, message: string): void {
+  post({ type: "chat/notice", level: "info", message });
+}

@@ -1,0 +1,95 @@
+// Context for the next message (issue 15 item 5): the current file, the selection, or a file picked
+// with @ (or its button), shown as chips a person can remove before sending. The view only names
+// places; the extension checks them and the kernel reads them through its anchored tools.
+import { type Attachment, attachmentLabel, MAX_ATTACHMENTS } from "../shared/protocol/attachments.js";
+import { button } from "./components/index.js";
+import { el } from "./dom.js";
+
+export type ContextRequest = "file" | "selection" | "pick";
+
+/** Chips of a sent message (in the transcript): what was attached, not removable. */
+export function attachmentChips(attachments: readonly Attachment[]): HTMLElement {
+  const row = el("div", "chips", undefined, "message-chips");
+  row.setAttribute("aria-label", "Attached context");
+  for (const a of attachments) row.append(chip(a));
+  return row;
+}
+
+function chip(a: Attachment): HTMLElement {
+  const node = el("span", "chip", undefined, "context-chip");
+  // No icon glyphs: a webview may lack the font for them. A selection's label carries its lines.
+  node.append(el("span", "chip-label", attachmentLabel(a)));
+  node.title = a.kind === "selection" ? `Lines ${a.startLine}-${a.endLine} of ${a.path}` : `The file ${a.path}`;
+  node.dataset.kind = a.kind;
+  return node;
+}
+
+export class ContextChips {
+  readonly node = el("div", "context-bar");
+  private readonly chips = el("div", "chips", undefined, "composer-chips");
+  private items: Attachment[] = [];
+
+  constructor(request: (what: ContextRequest) => void) {
+    this.chips.setAttribute("aria-label", "Context for the next message");
+    const buttons = el("div", "context-buttons");
+    buttons.append(
+      button("+ File", () => request("file"), {
+        secondary: true,
+        ariaLabel: "Attach the current file to the message",
+        testId: "attach-file",
+      }),
+      button("+ Selection", () => request("selection"), {
+        secondary: true,
+        ariaLabel: "Attach the editor's selected lines to the message",
+        testId: "attach-selection",
+      }),
+      button("@ File…", () => request("pick"), {
+        secondary: true,
+        ariaLabel: "Pick a workspace file to attach (or type @)",
+        testId: "attach-pick",
+      }),
+    );
+    this.node.append(buttons, this.chips);
+  }
+
+  /** Adds a chip; the same place twice is one chip; over MAX_ATTACHMENTS says so. Null, or why not. */
+  add(a: Attachment): string | null {
+    if (this.items.some((b) => attachmentLabel(b) === attachmentLabel(a) && b.kind === a.kind)) return null;
+    if (this.items.length >= MAX_ATTACHMENTS)
+      return `A message takes at most ${MAX_ATTACHMENTS} attachments: remove one (its ×) before adding ${attachmentLabel(a)}.`;
+    this.items.push(a);
+    this.render();
+    return null;
+  }
+
+  get attachments(): Attachment[] {
+    return [...this.items];
+  }
+
+  clear(): void {
+    this.items = [];
+    this.render();
+  }
+
+  private render(): void {
+    this.chips.replaceChildren(
+      ...this.items.map((a, i) => {
+        const node = chip(a);
+        const remove = el("button", "chip-remove", "×", "chip-remove");
+        (remove as HTMLButtonElement).type = "button";
+        remove.setAttribute("aria-label", `Remove ${attachmentLabel(a)} from the message`);
+        remove.addEventListener("click", () => {
+          this.items.splice(i, 1);
+          this.render();
+        });
+        node.append(remove);
+        return node;
+      }),
+    );
+  }
+}
+
+/** True when the last input typed an @ that starts a word: the view opens the file picker. */
+export function typedAtMention(value: string, caret: number): boolean {
+  return value[caret - 1] === "@" && (caret === 1 || /\s/.test(value[caret - 2] ?? ""));
+}
