@@ -118,7 +118,7 @@ export class OpenAiAgentModel implements AgentModel {
     if (event.error)
       throw new HearthError(
         ErrorCode.ModelUnavailable,
-        `the model server reported: ${this.redact(event.error.message ?? "unknown error")}`,
+        `the model server at ${this.opts.baseUrl} reported an error before the answer finished: ${this.redact(event.error.message ?? "no message")}; the partial answer was not kept. The server's log says more; fix what it reports, then send the message again`,
       );
     return event;
   }

@@ -169,7 +169,27 @@ describe("the openai adapter against a real llama-server (issue 16, item 4)", ()
   });
 });
 
-describe("llama-server frozen or killed mid-stream (issue 16, item 4)", () => {
+describe("llama-server failing, frozen or killed mid-stream (issue 16, item 4)", () => {
+  // Without WORDS_ONLY the random chat model writes invalid UTF-8 and llama-server ends the stream
+  // with an error event (HTTP 500 "does not match the expected ... format") after the first deltas.
+  it("an error the server reports inside the stream fails the round with its message, the server and what to do (spec 000 #3)", async () => {
+    const server = await startLlamaServer({ model: ensureFixtureModels().chat });
+    try {
+      const model = new OpenAiAgentModel({ baseUrl: server.baseUrl, model: "tiny", env: {} });
+      await assert.rejects(
+        model.generate(request([{ role: "user", text: "Tell me a story." }], { maxTokens: 200 }), () => undefined),
+        (e: unknown) =>
+          e instanceof HearthError &&
+          e.code === ErrorCode.ModelUnavailable &&
+          e.message.includes(`the model server at ${server.baseUrl} reported an error before the answer finished`) &&
+          /does not match the expected .* format/.test(e.message) &&
+          /the partial answer was not kept.*log says more.*send the message again/.test(e.message),
+      );
+    } finally {
+      await server.stop();
+    }
+  });
+
   // A hung server or a network partition sends nothing and closes nothing; the adapter waits (undici's
   // 5-minute body timeout aside), so what must hold is that a person's cancel still frees the turn.
   it("a server that stops answering with the stream open (SIGSTOP) holds nothing: a cancel returns at once, and the thawed server serves again (spec 000 #18)", async (t) => {
