@@ -7,7 +7,8 @@ import { commonPrefixLength } from "./kvStateStore.js";
 /**
  * Leaves the prompt's last new tokens, as many as fit one batch, to generation, which evaluates them in
  * one batch together with the logits it needs; what comes before goes in whole chunks with a
- * cancellation check between them. So a cancel waits for at most one chunk, or for the final batch.
+ * cancellation check between them. So a cancelled prefill stops after at most one chunk, or after the
+ * final batch (the round answers the cancel at once and keeps its session busy until then).
  *
  * Why one final batch rather than chunks all the way: every batch pays a cost that grows with the
  * depth of the cache (measured on the benchmark model, 2 threads: 122 new tokens at depth 1,500 take

@@ -48,9 +48,10 @@ export interface LlamaAdapterOptions {
   batchSize?: number;
   /**
    * Prefill chunk for what comes before that last batch, at most batchSize: the abort signal is
-   * checked between chunks (issue 6, item 3). 64 by default: a cancel waits for the chunk in flight,
-   * half a chunk on average; 128-token chunks measured 349 ms to cancel (target ≤ 200 ms) on the 0.5B
-   * benchmark model, 2 threads (docs/models.md).
+   * checked between chunks (issue 6, item 3), so a cancelled prefill stops after the chunk in flight.
+   * A cancel does not wait for that chunk (the round answers at once, the session stays busy until it
+   * ends), so the chunk is one whole batch by default: every batch costs more the deeper the cache
+   * (122 tokens at depth 1,500: 545 ms as one batch, 745 ms as 64 + 58; docs/models.md).
    */
   prefillChunk?: number;
   gpu?: "auto" | false;
@@ -125,7 +126,7 @@ export class LlamaAgentModel implements AgentModel {
   static async load(options: LlamaAdapterOptions): Promise<LlamaAgentModel> {
     // Unset (undefined) options keep their defaults: callers pass their own optional settings through.
     const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as LlamaAdapterOptions;
-    const base = { maxSessions: 4, batchSize: 128, prefillChunk: 64, idleSaveMs: 30_000, lockstep: true, ...given };
+    const base = { maxSessions: 4, batchSize: 128, prefillChunk: 128, idleSaveMs: 30_000, lockstep: true, ...given };
     const loaded = await loadLlama({ modelPath: base.modelPath, threads: base.threads, gpu: base.gpu, onProgress: base.onLoadProgress });
     const opts = { ...base, contextSize: base.contextSize ?? 0 };
     try {
@@ -199,15 +200,28 @@ export class LlamaAgentModel implements AgentModel {
     if (this.disposed)
       throw new HearthError(ErrorCode.ShuttingDown, "the model is unloading; start the turn again once the kernel has restarted");
     // spec 000 #18: one round per session at a time, so the barrier of one round covers its sequence.
+    // A cancelled round answers at once (issue 16, item 5: cancel during prefill): node-llama-cpp ends a
+    // prompt batch it has started only when the batch is done, so the round rejects without waiting
+    // for it and the session stays locked, its sequence busy, until that native work has ended.
     this.roundsInFlight++;
-    try {
-      return await this.locks.run(request.sessionKey, () => this.round(request, onChunk));
-    } finally {
-      this.roundsInFlight--;
-    }
+    const native: NativeWork = { pending: Promise.resolve() };
+    return new Promise<ModelRound>((resolve, reject) => {
+      void this.locks
+        .run(request.sessionKey, async () => {
+          try {
+            resolve(await this.round(request, onChunk, native));
+          } catch (e) {
+            reject(e);
+          }
+          await native.pending.catch(() => undefined);
+        })
+        .finally(() => {
+          this.roundsInFlight--;
+        });
+    });
   }
 
-  private async round(request: GenerationRequest, onChunk: (chunk: ModelChunk) => void): Promise<ModelRound> {
+  private async round(request: GenerationRequest, onChunk: (chunk: ModelChunk) => void, native: NativeWork): Promise<ModelRound> {
     request.signal.throwIfAborted();
     const t0 = performance.now();
     const history: ChatHistoryItem[] = [...toChatHistory(request.messages), { type: "model", response: [] }];
@@ -222,8 +236,7 @@ export class LlamaAgentModel implements AgentModel {
       );
     }
 
-    const session = await this.pool.open(request.sessionKey, prompt);
-    request.signal.throwIfAborted();
+    const session = await untilAborted(native, this.pool.open(request.sessionKey, prompt), request.signal);
     if (session.chat.chatWrapper !== wrapper) {
       // The thinking option changed since this session's last round: same sequence (its KV cache
       // keeps the common prefix), a chat that renders with the round's wrapper.
@@ -232,7 +245,11 @@ export class LlamaAgentModel implements AgentModel {
     }
     // The abort signal of node-llama-cpp is ours: it fires on the caller's abort and when onChunk throws.
     const inner = new RoundAbort(request.signal);
-    const emit = inner.sink(onChunk);
+    const sink = inner.sink(onChunk);
+    // Nothing reaches the caller once the round has answered its cancel.
+    const emit = (chunk: ModelChunk) => {
+      if (!inner.signal.aborted) sink(chunk);
+    };
 
     const meter = session.sequence.tokenMeter;
     let prefill: { reusedTokens: number; evaluatedTokens: number } = { reusedTokens: 0, evaluatedTokens: 0 };
@@ -245,15 +262,19 @@ export class LlamaAgentModel implements AgentModel {
     const streamed = new StreamedText();
     try {
       // The last batch of the prompt is evaluated by generation, together with its logits.
-      prefill = await chunkedPrefill(
-        session.sequence,
-        prompt,
-        { chunk: Math.min(this.opts.prefillChunk, this.opts.batchSize), lastBatch: this.opts.batchSize },
+      prefill = await untilAborted(
+        native,
+        chunkedPrefill(
+          session.sequence,
+          prompt,
+          { chunk: Math.min(this.opts.prefillChunk, this.opts.batchSize), lastBatch: this.opts.batchSize },
+          inner.signal,
+        ),
         inner.signal,
       );
       prefillMs = performance.now() - t0;
       this.gate.begin(session.sequence);
-      const res = await session.chat
+      const generation = session.chat
         .generateResponse(history, {
           functions,
           documentFunctionParams: true,
@@ -272,6 +293,7 @@ export class LlamaAgentModel implements AgentModel {
           },
         })
         .finally(() => this.gate.end(session.sequence));
+      const res = await untilAborted(native, generation, inner.signal);
       inner.throwIfSinkFailed();
       request.signal.throwIfAborted();
       const toolCalls: ProposedToolCall[] = (res.functionCalls ?? []).map((c) => ({ name: c.functionName, arguments: c.params }));
@@ -325,4 +347,26 @@ export class LlamaAgentModel implements AgentModel {
     await this.loaded.model.dispose();
     await this.loaded.llama.dispose();
   }
+}
+
+/** The native work of a round still running, which its session's lock waits for. */
+interface NativeWork {
+  pending: Promise<unknown>;
+}
+
+/**
+ * `work`, or its signal's reason as soon as the signal aborts: the caller gets control back at once
+ * while `work` goes on to its end, recorded in `native` so the session is not used before then.
+ */
+function untilAborted<T>(native: NativeWork, work: Promise<T>, signal: AbortSignal): Promise<T> {
+  native.pending = work;
+  if (signal.aborted) {
+    work.catch(() => undefined);
+    return Promise.reject(signal.reason);
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
 }
