@@ -6,6 +6,7 @@ import type { Db, Journal } from "../../journal/journal.js";
 import { attemptMachine, invocationMachine, runMachine, sourcesOf, type Machine } from "./stateMachines.js";
 import { nowIso } from "./transition.js";
 import { repairInterruptedBatches } from "./batchRepair.js";
+import { BACKGROUND_CHECKPOINT_ROWS, checkpointInBackground } from "./walCheckpoint.js";
 
 export const REPAIR = {
   beforeDispatch: "daemon_restart_before_dispatch",
@@ -62,79 +63,93 @@ function bulkTransition<S extends string>(
 const RECONCILE_CACHE_KIB = 256 * 1024;
 
 /**
- * The repair's statements each touch up to every row of a table, so SQLite keeps a statement journal
- * (the pages' prior images) for each: in memory, not a temporary file written and discarded
- * (temp_store must be set outside a transaction). Both settings are this connection's and restored.
+ * Deterministic, idempotent, one durable transaction. Its statements each touch up to every row of a
+ * table, so SQLite keeps a statement journal (the pages' prior images) for each: in memory, not a
+ * temporary file written and discarded (temp_store must be set outside a transaction). A large repair
+ * commits without the automatic checkpoint and checkpoints on a worker thread (walCheckpoint.ts).
+ * The three settings are this connection's and restored.
  */
-function withRepairSettings<T>(db: Db, fn: () => T): T {
+export function reconcileStartup(journal: Journal): ReconcileReport {
+  const db = journal.db;
   const tempStore = db.pragma("temp_store", { simple: true }) as number;
   const cacheSize = db.pragma("cache_size", { simple: true }) as number;
+  const autoCheckpoint = db.pragma("wal_autocheckpoint", { simple: true }) as number;
   db.pragma("temp_store = MEMORY");
   db.pragma(`cache_size = ${-RECONCILE_CACHE_KIB}`);
+  db.pragma("wal_autocheckpoint = 0");
   try {
-    return fn();
+    let large = false;
+    const report = journal.withTransaction(
+      (tx) => {
+        const before = totalChanges(tx);
+        const repaired = repair(tx);
+        large = totalChanges(tx) - before >= BACKGROUND_CHECKPOINT_ROWS;
+        // A small repair commits like any other transaction: SQLite checkpoints in the COMMIT if the WAL is long.
+        if (!large) tx.pragma(`wal_autocheckpoint = ${autoCheckpoint}`);
+        return repaired;
+      },
+      { durable: true },
+    );
+    if (large && db.pragma("journal_mode", { simple: true }) === "wal") void checkpointInBackground(journal.path);
+    return report;
   } finally {
+    db.pragma(`wal_autocheckpoint = ${autoCheckpoint}`);
     db.pragma(`cache_size = ${cacheSize}`);
     db.pragma(`temp_store = ${tempStore}`);
   }
 }
 
-export function reconcileStartup(journal: Journal): ReconcileReport {
-  return withRepairSettings(journal.db, () => reconcileInOneTransaction(journal));
+function totalChanges(db: Db): number {
+  return (db.prepare("SELECT total_changes() AS n").get() as { n: number }).n;
 }
 
-function reconcileInOneTransaction(journal: Journal): ReconcileReport {
-  return journal.withTransaction(
-    (db) => {
-      const at = nowIso();
-      const report: ReconcileReport = {
-        invocationsFailed: bulkTransition(db, invocationMachine, "failed", ["prepared"], "", REPAIR.beforeDispatch, at, "run_id", "NULL"),
-        invocationsOutcomeUnknown: bulkTransition(
-          db,
-          invocationMachine,
-          "outcome_unknown",
-          ["dispatched"],
-          "",
-          REPAIR.afterDispatch,
-          at,
-          "run_id",
-          "NULL",
-        ),
-        attemptsOrphaned: bulkTransition(
-          db,
-          attemptMachine,
-          "orphaned",
-          sourcesOf(attemptMachine, "orphaned"),
-          "",
-          REPAIR.attemptOrphaned,
-          at,
-          "run_id",
-          "NULL",
-        ),
-        // Before the runs close: an interrupted delegation is found by its run still being active.
-        recoveryDispatches: recoverDelegations(db, at),
-        // A run without an active attempt has ended: failed, not success. A delegation's too (issue 12
-        // item 7): its task is orphaned and resumes as a new run, so its session never refuses turns.
-        runsFailed: bulkTransition(
-          db,
-          runMachine,
-          "failed",
-          ["active"],
-          `NOT EXISTS (SELECT 1 FROM run_attempts a WHERE a.run_id = runs.run_id AND a.status IN ${list(sourcesOf(attemptMachine, "orphaned"))})`,
-          REPAIR.runInterrupted,
-          at,
-          "run_id",
-          "session_id",
-        ),
-        delegationsSettled: settleFinishedDelegations(db, at),
-        // After the ledger and runs are closed: cut-off batches return to history with their outcome.
-        batchesRepaired: 0,
-      };
-      report.batchesRepaired = repairInterruptedBatches(db, at);
-      return report;
-    },
-    { durable: true },
-  );
+function repair(db: Db): ReconcileReport {
+  const at = nowIso();
+  const report: ReconcileReport = {
+    invocationsFailed: bulkTransition(db, invocationMachine, "failed", ["prepared"], "", REPAIR.beforeDispatch, at, "run_id", "NULL"),
+    invocationsOutcomeUnknown: bulkTransition(
+      db,
+      invocationMachine,
+      "outcome_unknown",
+      ["dispatched"],
+      "",
+      REPAIR.afterDispatch,
+      at,
+      "run_id",
+      "NULL",
+    ),
+    attemptsOrphaned: bulkTransition(
+      db,
+      attemptMachine,
+      "orphaned",
+      sourcesOf(attemptMachine, "orphaned"),
+      "",
+      REPAIR.attemptOrphaned,
+      at,
+      "run_id",
+      "NULL",
+    ),
+    // Before the runs close: an interrupted delegation is found by its run still being active.
+    recoveryDispatches: recoverDelegations(db, at),
+    // A run without an active attempt has ended: failed, not success. A delegation's too (issue 12
+    // item 7): its task is orphaned and resumes as a new run, so its session never refuses turns.
+    runsFailed: bulkTransition(
+      db,
+      runMachine,
+      "failed",
+      ["active"],
+      `NOT EXISTS (SELECT 1 FROM run_attempts a WHERE a.run_id = runs.run_id AND a.status IN ${list(sourcesOf(attemptMachine, "orphaned"))})`,
+      REPAIR.runInterrupted,
+      at,
+      "run_id",
+      "session_id",
+    ),
+    delegationsSettled: settleFinishedDelegations(db, at),
+    // After the ledger and runs are closed: cut-off batches return to history with their outcome.
+    batchesRepaired: 0,
+  };
+  report.batchesRepaired = repairInterruptedBatches(db, at);
+  return report;
 }
 
 /**
