@@ -65,6 +65,8 @@ export interface LlamaServerOptions {
   args?: string[];
   /** Context size; 8,192 is what the synthetic models are trained for. */
   contextSize?: number;
+  /** Requests served at once (llama-server's slots), each with the whole context; 1 by default. */
+  slots?: number;
 }
 
 export interface LlamaServer {
@@ -115,8 +117,8 @@ export async function startLlamaServer(opts: LlamaServerOptions): Promise<LlamaS
   const port = await freePort();
   const args = [
     ...["-m", opts.model, "--host", "127.0.0.1", "--port", String(port)],
-    // One slot and one thread: the tests share two cores with the kernel under test.
-    ...["-c", String(opts.contextSize ?? 8192), "-np", "1", "-t", "1", "--no-webui"],
+    // One thread: the tests share two cores with the kernel under test. The context is per slot.
+    ...["-c", String((opts.contextSize ?? 8192) * (opts.slots ?? 1)), "-np", String(opts.slots ?? 1), "-t", "1", "--no-webui"],
     ...(opts.args ?? []),
   ];
   let output = "";

@@ -169,6 +169,30 @@ describe("the openai adapter against a real llama-server (issue 16, item 4)", ()
   });
 });
 
+describe("two sessions on one llama-server (issue 16, item 4)", () => {
+  it("cancelling one of two concurrent streams closes only its request: the other streams on to its end (spec 000 #18)", async () => {
+    const server = await startLlamaServer({ model: ensureFixtureModels().chat, args: WORDS_ONLY, slots: 2 });
+    try {
+      const model = new OpenAiAgentModel({ baseUrl: server.baseUrl, model: "tiny", env: {} });
+      const ac = new AbortController();
+      const reason = new Error("cancelled by the test");
+      const kept: ModelChunk[] = [];
+      let cancelledChunks = 0;
+      const cancelled = model.generate(request([{ role: "user", text: "One story." }], { maxTokens: 100_000, signal: ac.signal }), () => {
+        if (++cancelledChunks === 20) ac.abort(reason);
+      });
+      const other = model.generate(request([{ role: "user", text: "Another story." }], { maxTokens: 400 }), (c) => kept.push(c));
+      await assert.rejects(cancelled, (e) => e === reason);
+      const round = await other;
+      assert.equal(round.stopReason, "max_tokens", "the other stream did not run to its own end");
+      assert.equal(answerOf(kept), round.text);
+      assert.equal(server.cancelledTasks(), 1, "the server dropped another request than the cancelled one");
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
 describe("llama-server failing, frozen or killed mid-stream (issue 16, item 4)", () => {
   // Without WORDS_ONLY the random chat model writes invalid UTF-8 and llama-server ends the stream
   // with an error event (HTTP 500 "does not match the expected ... format") after the first deltas.
