@@ -1,6 +1,6 @@
 // Anchored read cost as a ratio to fs.readFileSync, both measured in this run (medians over
 // rounds). run: node --import tsx test/bench/anchoredRead.ts
-// Writes test/bench/results/anchoredRead.json.
+// Writes test/bench/results/anchoredRead.json (`rows`: one per size and resolver, for run.mjs's table).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -29,6 +29,7 @@ const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "hearth-bench-
 fs.mkdirSync(path.join(dir, "src", "deep"), { recursive: true });
 const resolvers: ResolverKind[] = process.platform === "linux" ? ["openat2", "procfd"] : ["pathwalk"];
 const results: Record<string, unknown>[] = [];
+const rows: { name: string; ours: number; anchor: number; ratio: number; unit: string; anchorName: string }[] = [];
 try {
   for (const size of SIZES) {
     const rel = `src/deep/file-${size.label}.txt`;
@@ -69,6 +70,14 @@ try {
         iterationsPerRound: size.iterations,
       };
       results.push(row);
+      rows.push({
+        name: `anchored read of a ${size.label} file (${row.resolver}), per read`,
+        ours: row.anchoredMedianUs,
+        anchor: row.readFileSyncMedianUs,
+        ratio: row.ratio,
+        unit: "µs",
+        anchorName: "fs.readFileSync",
+      });
       console.log(
         `${row.size.padEnd(4)} ${row.resolver.padEnd(8)} anchored ${row.anchoredMedianUs} µs  readFileSync ${row.readFileSyncMedianUs} µs  ratio ${row.ratio}x`,
       );
@@ -89,6 +98,7 @@ fs.writeFileSync(
       platform: `${process.platform}-${process.arch}`,
       at: new Date().toISOString(),
       results,
+      rows,
     },
     null,
     2,
