@@ -83,6 +83,12 @@ export interface RoundStats {
   /** Rendering plus the chunked part of the prefill; its last chunk is evaluated with the first token. */
   prefillMs: number;
   firstTokenMs: number | null;
+  /**
+   * To the round's first streamed chunk: node-llama-cpp holds a token back while it may begin a stop
+   * or function-call trigger, or is whitespace or part of a character, so this can be later than the
+   * first token.
+   */
+  firstChunkMs: number | null;
   totalMs: number;
 }
 
@@ -115,7 +121,9 @@ export class LlamaAgentModel implements AgentModel {
     this.pool = new SessionPool(context, this.locks, {
       maxSessions: opts.maxSessions,
       stateStore: opts.stateStore ?? null,
-      modelKey: modelFileKey(opts.modelPath),
+      // A sequence's state loads only into a context with as many sequences (llama.cpp keeps one KV
+      // stream per sequence and refuses "n_stream mismatch"), so the layout is part of the key.
+      modelKey: `${modelFileKey(opts.modelPath)}/${opts.maxSessions}seq`,
       wrapperName: wrapper.wrapperName,
       wrapper,
       idleSaveMs: opts.idleSaveMs,
@@ -255,6 +263,7 @@ export class LlamaAgentModel implements AgentModel {
     let prefill: { reusedTokens: number; evaluatedTokens: number } = { reusedTokens: 0, evaluatedTokens: 0 };
     let prefillMs = 0;
     let firstTokenMs: number | null = null;
+    let firstChunkMs: number | null = null;
     const out0 = meter.usedOutputTokens;
     const firstToken = () => {
       firstTokenMs ??= performance.now() - t0;
@@ -287,6 +296,7 @@ export class LlamaAgentModel implements AgentModel {
           onFunctionCallParamsChunk: firstToken,
           onResponseChunk: (c: LlamaChatResponseChunk) => {
             firstToken();
+            firstChunkMs ??= performance.now() - t0;
             const chunk: ModelChunk = c.type === "segment" ? { type: "reasoning", text: c.text } : { type: "answer", text: c.text };
             streamed.add(chunk.type, chunk.text);
             emit(chunk);
@@ -327,6 +337,7 @@ export class LlamaAgentModel implements AgentModel {
         generatedTokens: meter.usedOutputTokens - out0,
         prefillMs,
         firstTokenMs,
+        firstChunkMs,
         totalMs: performance.now() - t0,
       });
       session.restoredThisRound = 0;

@@ -23,7 +23,7 @@ export interface Session {
 export interface SessionPoolOptions {
   maxSessions: number;
   stateStore: KvStateStore | null;
-  /** modelFileKey of the loaded model and the chat wrapper's name: what saved state is keyed by. */
+  /** The loaded model and context layout (llamaAgentModel.ts), and the chat wrapper's name: what saved state is keyed by. */
   modelKey: string;
   wrapperName: string;
   /** The chat wrapper a newly opened session renders with (a round may swap its chat for another). */

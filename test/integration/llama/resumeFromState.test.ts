@@ -96,3 +96,31 @@ test("saved state of another chat wrapper or model is not restored (issue 6: key
   assert.equal(store.find("m1", "Qwen", [9, ...prompt]), null, "a history that differs from its first token shares nothing");
   assert.equal(store.find("m1", "Qwen", prompt)?.commonPrefix, prompt.length);
 });
+
+test("saved state is restored only into a context of the same layout: one saved with another number of sequences is passed over for one that loads (issue 6, item 2)", async () => {
+  const store = new KvStateStore(path.join(dir, "layout"), 256 << 20);
+  const user: ModelMessage[] = [{ role: "user", text: `${history}\nWhat is the weather in Paris?` }];
+  const load = (maxSessions: number, stats: RoundStats[]) =>
+    LlamaAgentModel.load({ modelPath, threads: 1, contextSize: 2048, maxSessions, stateStore: store, onRoundStats: (s) => stats.push(s) });
+  const ask = (sessionKey: string, messages: ModelMessage[]) => ({ ...req(messages), sessionKey, options: { maxTokens: 4 } });
+
+  // A three-sequence engine saves the history; a two-sequence one saves a longer state sharing it.
+  const three = await load(3, []);
+  await three.generate(ask("short", user), () => undefined);
+  await three.dispose();
+  const longer: ModelMessage[] = [...user, { role: "assistant", text: "Let me check.", toolCalls: [] }, { role: "user", text: "Go on." }];
+  const two = await load(2, []);
+  await two.generate(ask("long", longer), () => undefined);
+  await two.dispose();
+  assert.equal(store.entries().length, 2);
+
+  // The longest match cannot load into a three-sequence context; the shorter one can, and is used.
+  const stats: RoundStats[] = [];
+  const again = await load(3, stats);
+  await again.generate(
+    ask("resumed", [...longer, { role: "assistant", text: "Done.", toolCalls: [] }, { role: "user", text: "And?" }]),
+    () => undefined,
+  );
+  await again.dispose();
+  assert.ok(stats[0]!.restoredTokens > 100, `restored ${stats[0]!.restoredTokens} tokens: ${JSON.stringify(stats[0])}`);
+});
