@@ -1,6 +1,7 @@
 // `npm run bench`: runs every benchmark under test/bench/ one after another (they share the cores,
 // so never in parallel), then gathers their figures into one table of ratios.
-// usage: node test/bench/run.mjs [--quick] [name ...]
+// usage: node test/bench/run.mjs [--quick] [--timeout=SECONDS] [name ...]   (a bench still running after
+// --timeout, 2700 s unless given, is stopped and shows as failed)
 //
 // Each bench writes test/bench/results/<name>.json with a `rows` array, one per figure:
 //   { name, ours, anchor, ratio, unit, anchorName, target? }
@@ -23,6 +24,9 @@ const resultsDir = path.join(dir, "results");
 const args = process.argv.slice(2);
 const quick = args.includes("--quick");
 const wanted = args.filter((a) => !a.startsWith("--"));
+const timeoutArg = args.find((a) => a.startsWith("--timeout="));
+const timeoutS = timeoutArg ? Number(timeoutArg.slice("--timeout=".length)) : 2700;
+if (!(timeoutS > 0)) throw new Error(`--timeout wants seconds, got ${timeoutArg}`);
 const benches = fs
   .readdirSync(dir)
   .filter((f) => f.endsWith(".ts"))
@@ -45,7 +49,7 @@ const git = (...a) => spawnSync("git", a, { encoding: "utf8" }).stdout?.trim() |
 const commit = git("rev-parse", "--short", "HEAD");
 
 fs.mkdirSync(resultsDir, { recursive: true });
-/** @type {Record<string, { status: number | null; seconds: number }>} */
+/** @type {Record<string, { status: number | null; seconds: number; timedOut: boolean }>} */
 const runs = {};
 for (const name of benches) {
   console.log(`\n=== ${name} ===`);
@@ -55,8 +59,10 @@ for (const name of benches) {
   const r = spawnSync(process.execPath, ["--import", "tsx", path.join(dir, `${name}.ts`), ...(quick ? ["--quick"] : [])], {
     stdio: "inherit",
     env: { ...process.env, UV_THREADPOOL_SIZE: "1" },
+    timeout: timeoutS * 1000,
   });
-  runs[name] = { status: r.status ?? (r.signal ? 128 : 1), seconds: Math.round((performance.now() - t0) / 1000) };
+  const timedOut = /** @type {NodeJS.ErrnoException | undefined} */ (r.error)?.code === "ETIMEDOUT";
+  runs[name] = { status: r.status ?? (r.signal ? 128 : 1), seconds: Math.round((performance.now() - t0) / 1000), timedOut };
 }
 
 /** @param {unknown} t @returns {{ cmp: "<=" | ">="; value: number; of: "ratio" | "ours"; unit: string | null; text: string } | null} */
@@ -119,7 +125,8 @@ for (const name of names) {
   }
   const earlier = run ? null : `earlier run, ${new Date(fs.statSync(file).mtime).toISOString().slice(0, 16)}Z`;
   if (run && run.status !== 0) {
-    table.push({ bench: name, figure: `FAILED (exit ${run.status} after ${run.seconds} s)`, problem: "failed" });
+    const why = run.timedOut ? `stopped after --timeout=${timeoutS} s` : `exit ${run.status} after ${run.seconds} s`;
+    table.push({ bench: name, figure: `FAILED (${why})`, problem: "failed" });
     if (!json) continue;
   }
   if (!json) {
