@@ -1,8 +1,10 @@
 // One answer block of a reply, rendered as markdown (issue 15). While it streams, deltas only append
 // to the text; the render runs at most once per animation frame (a long answer: at most every
-// LARGE_INTERVAL_MS), so a fast model never makes the view re-render per token. `flush` renders now.
+// LARGE_INTERVAL_MS), so a fast model never makes the view re-render per token, and it renders only
+// the tail after the last completed block (streamBoundary.ts). `flush` renders the whole answer now.
 import { button } from "./components/index.js";
 import type { MarkdownRenderer } from "./markdown.js";
+import { stableBoundary } from "./streamBoundary.js";
 
 export interface CodeActions {
   copy(text: string): void;
@@ -65,6 +67,9 @@ export class AnswerView {
   readonly node = document.createElement("div");
   private text = "";
   private rendered = "";
+  /** While streaming: the head's text, rendered once and kept, and the nodes of the tail after it. */
+  private head = "";
+  private tailNodes: ChildNode[] = [];
   private frame: number | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
 
@@ -92,29 +97,52 @@ export class AnswerView {
     return this.text;
   }
 
+  /** Renders the whole answer now, as one document (the completed answer, or committed history). */
   flush(): void {
+    this.cancelScheduled();
+    if (this.text === this.rendered && this.head === "") return;
+    this.head = "";
+    this.tailNodes = [];
+    this.rendered = this.text;
+    this.node.replaceChildren(this.fragment(this.text));
+    this.onRendered();
+  }
+
+  private cancelScheduled(): void {
     if (this.frame !== undefined) cancelAnimationFrame(this.frame);
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.frame = this.timer = undefined;
-    this.render();
   }
 
   private schedule(): void {
     if (this.frame !== undefined || this.timer !== undefined) return;
-    if (this.text.length > LARGE_ANSWER) this.timer = setTimeout(() => this.flush(), LARGE_INTERVAL_MS);
-    else
-      this.frame = requestAnimationFrame(() => {
-        this.frame = undefined;
-        this.render();
-      });
+    const later = () => {
+      this.frame = this.timer = undefined;
+      this.renderStreaming();
+    };
+    if (this.text.length > LARGE_ANSWER) this.timer = setTimeout(later, LARGE_INTERVAL_MS);
+    else this.frame = requestAnimationFrame(later);
   }
 
-  private render(): void {
+  /** A streaming re-render: completed blocks are rendered once and kept; only the tail is rendered again. */
+  private renderStreaming(): void {
     if (this.text === this.rendered) return;
+    for (const n of this.tailNodes) n.remove();
+    const cut = stableBoundary(this.text);
+    if (cut > this.head.length && this.text.startsWith(this.head)) {
+      this.node.append(this.fragment(this.text.slice(this.head.length, cut)));
+      this.head = this.text.slice(0, cut);
+    }
+    const tail = this.fragment(this.text.slice(this.head.length));
+    this.tailNodes = Array.from(tail.childNodes);
+    this.node.append(tail);
     this.rendered = this.text;
-    const fragment = this.renderer.render(this.text);
-    decorateCodeBlocks(fragment, this.actions);
-    this.node.replaceChildren(fragment);
     this.onRendered();
+  }
+
+  private fragment(markdown: string): DocumentFragment {
+    const fragment = this.renderer.render(markdown);
+    decorateCodeBlocks(fragment, this.actions);
+    return fragment;
   }
 }
