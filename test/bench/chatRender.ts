@@ -220,7 +220,7 @@ row(
   decodeName,
 );
 row(
-  `render ms per token, a re-render at every token (no coalescing; ${perToken.renders} renders)`,
+  `render ms per token, the streaming re-render forced at every token (no frame coalescing; ${perToken.renders} renders)`,
   perToken.busy / perToken.renders,
   msPerToken,
   "ms/token",
