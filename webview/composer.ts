@@ -2,7 +2,8 @@
 // is in flight comes from the extension (chat/busy), never guessed here.
 import type { Attachment } from "../shared/protocol/attachments.js";
 import { button, setEnabled, textArea } from "./components/index.js";
-import { ContextChips, type ContextRequest, typedAtMention } from "./contextChips.js";
+import { typedAtMention } from "./atMention.js";
+import { ContextChips, type ContextRequest } from "./contextChips.js";
 
 export interface ComposerActions {
   /** The typed text and the context chips (the kernel reads what they name). */

@@ -88,8 +88,3 @@ export class ContextChips {
     );
   }
 }
-
-/** True when the last input typed an @ that starts a word: the view opens the file picker. */
-export function typedAtMention(value: string, caret: number): boolean {
-  return value[caret - 1] === "@" && (caret === 1 || /\s/.test(value[caret - 2] ?? ""));
-}

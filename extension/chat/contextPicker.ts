@@ -40,6 +40,9 @@ function fromEditor(folder: string, what: "file" | "selection", post: Post): Att
     if (target.kind === "refused") notice(post, target.message);
     return undefined;
   }
+  // The kernel reads the file as saved: say so rather than send something other than what is shown.
+  if (editor.document.isDirty)
+    notice(post, `${target.path} has unsaved changes: Hearth reads it as saved on disk. Save it (Ctrl+S) before sending to include them.`);
   if (what === "file") return { kind: "file", path: target.path };
   const selection = editor.selection;
   if (selection.isEmpty) {

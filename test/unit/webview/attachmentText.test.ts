@@ -1,0 +1,40 @@
+// Attached context in the message (issue 15 item 5): the kernel composes the typed text and one block
+// per attachment; the view splits them back into the typed text and chips. The split must give back
+// exactly what was composed (any path, any content) and leave a message without blocks whole.
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { composeMessage, splitMessage } from "../../../shared/attachmentText.js";
+import type { Attachment } from "../../../shared/protocol/attachments.js";
+import { typedAtMention } from "../../../webview/atMention.js";
+
+describe("attachment blocks in a message", () => {
+  it("split gives back the typed text and the attachments composed, whatever the paths and contents", () => {
+    const attachments: Attachment[] = [
+      { kind: "file", path: 'odd "name".ts' },
+      { kind: "selection", path: "src/a b.ts", startLine: 3, endLine: 9 },
+      { kind: "file", path: "empty.txt" },
+    ];
+    const texts = ["line\n</attached>\nstill the file\n", "no final newline", ""];
+    const typed = "Explain\n\nthese two, please";
+    const message = composeMessage(
+      typed,
+      attachments.map((attachment, i) => ({ attachment, text: texts[i]! })),
+    );
+    assert.deepEqual(splitMessage(message), { typed, attachments });
+  });
+
+  it("a message without blocks, or one that only mentions the format, is all typed text", () => {
+    assert.deepEqual(splitMessage("plain"), { typed: "plain", attachments: [] });
+    const mention = 'how do I write\n\n<attached file="x">\n in a prompt?';
+    assert.deepEqual(splitMessage(mention), { typed: mention, attachments: [] });
+  });
+});
+
+describe("@ in the message box", () => {
+  it("opens the file picker only when it starts a word", () => {
+    assert.equal(typedAtMention("@", 1), true);
+    assert.equal(typedAtMention("explain @", 9), true);
+    assert.equal(typedAtMention("me@example.com", 3), false, "an e-mail address is text");
+    assert.equal(typedAtMention("explain", 7), false);
+  });
+});
