@@ -101,7 +101,7 @@ describe("chat actions: Apply to file, context chips, Erase (issue 15)", { timeo
     passed++;
   });
 
-  it("the selection and a file picked with @ go with the message as chips; the model is shown what the kernel read (item 5)", async () => {
+  it("the selection and a file picked with @ go with the message as chips (+ File and × too); the model is shown what the kernel read (item 5)", async () => {
     // lib.ts in the editor, lines 2-3 selected. Quick Open is the workbench's key, and the chat's webview
     // has the focus after Apply: focus the editor, and press again if the first press went to the webview.
     const quickInput = page().locator(".quick-input-widget input");
@@ -129,6 +129,12 @@ describe("chat actions: Apply to file, context chips, Erase (issue 15)", { timeo
     await page().locator(".quick-input-list .monaco-list-row", { hasText: "README.md" }).first().click();
     await chips.nth(1).waitFor({ state: "visible", timeout: 15_000 });
     assert.deepEqual(await chips.locator(".chip-label").allTextContents(), ["lib.ts:2-3", "README.md"]);
+    // + File takes the active editor's file; its × takes it off again before sending.
+    await view().locator('[data-testid="attach-file"]').click();
+    await chips.nth(2).waitFor({ state: "visible", timeout: 15_000 });
+    assert.equal(await chips.nth(2).locator(".chip-label").textContent(), "lib.ts");
+    await chips.nth(2).locator('[data-testid="chip-remove"]').click();
+    await chips.nth(2).waitFor({ state: "detached", timeout: 5_000 });
     assert.equal(await view().locator("#message textarea").inputValue(), "Explain these ", "the @ is not kept in the message");
     await shot("context-chips-before-send");
 
