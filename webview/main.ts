@@ -119,6 +119,7 @@ window.addEventListener("message", (event: MessageEvent<unknown>) => {
       transcript.event(message.runId, message.event);
       return;
     case "chat/notice":
+      if (sessions.open) sessions.notice(message.level, message.message);
       transcript.notice(
         message.level,
         message.message,

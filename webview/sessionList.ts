@@ -25,6 +25,8 @@ export class SessionList {
   readonly node = el("section", "session-list", undefined, "session-list");
   private readonly search = textField("Search chats by title", { id: "session-search", placeholder: "Search by title" });
   private readonly list = el("ul", "sessions");
+  /** What became of the list's last action (refused, erased): the transcript, where notices go, is hidden meanwhile. */
+  private readonly status = el("div", "notice", undefined, "session-notice");
   private sessions: SessionSummary[] = [];
   private current: string | null = null;
   /** A rename in progress: a list that arrives meanwhile waits, so the person's typing is not lost. */
@@ -34,7 +36,8 @@ export class SessionList {
     this.node.hidden = true;
     this.node.setAttribute("aria-label", "Past chats");
     this.search.el.addEventListener("input", () => this.render());
-    this.node.append(el("h2", undefined, "Past chats"), this.search.el, this.list);
+    this.status.hidden = true;
+    this.node.append(el("h2", undefined, "Past chats"), this.status, this.search.el, this.list);
   }
 
   get open(): boolean {
@@ -43,7 +46,17 @@ export class SessionList {
 
   toggle(open: boolean): void {
     this.node.hidden = !open;
+    this.status.hidden = true;
     if (open) this.search.el.focus();
+  }
+
+  /** A notice that arrives while the list is open is shown here too (the transcript is hidden under it). */
+  notice(level: "info" | "error", message: string): void {
+    this.status.className = `notice ${level}`;
+    this.status.textContent = message;
+    this.status.hidden = false;
+    // The list may be scrolled to the row acted on: bring the answer to it into view.
+    this.status.scrollIntoView({ block: "nearest" });
   }
 
   show(sessions: SessionSummary[], currentSessionId: string | null): void {

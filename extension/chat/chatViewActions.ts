@@ -106,7 +106,17 @@ export class ChatSessions {
     let title = sessionId;
     try {
       const client = await this.kernel.ensureStarted();
-      title = (await client.request("session/history", { sessionId })).session.title || "Untitled chat";
+      const history = await client.request("session/history", { sessionId });
+      title = history.session.title || "Untitled chat";
+      // Said before asking: a confirmation the kernel would then refuse helps no one (it refuses too).
+      if (history.runs.some((r) => r.status === "active")) {
+        post({
+          type: "chat/notice",
+          level: "error",
+          message: `The chat "${title}" was not erased: a turn of it is running. Press Stop (or wait for the turn to end), then erase it again.`,
+        });
+        return;
+      }
       const answer = await vscode.window.showWarningMessage(
         `Erase the chat "${title}" for good?`,
         {

@@ -2,8 +2,8 @@
 // scripted model (test/fixtures/scripts/chat-actions.json): Apply to file proposes the code block in
 // its file with the approval lenses and only Accept writes it (a block naming a file outside the
 // folder is refused); the current selection and a file picked with @ go with a message as chips,
-// and the model is shown exactly what the kernel read (the script checks it); Erase asks with a
-// modal that says it is irreversible, is refused while the chat's turn runs, then removes the chat.
+// and the model is shown exactly what the kernel read (the script checks it); Erase is refused while
+// the chat's turn runs, then asks with a modal that says it is irreversible and removes the chat.
 // Screenshots of each step land in the run folder (test/e2e/.runs/chatActions-*).
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -150,7 +150,7 @@ describe("chat actions: Apply to file, context chips, Erase (issue 15)", { timeo
     passed++;
   });
 
-  it("Erase asks with a modal that says it cannot be undone, is refused while the chat's turn runs, then removes the chat (item 2)", async () => {
+  it("Erase is refused while the chat's turn runs, then asks with a modal that says it cannot be undone and removes the chat (item 2)", async () => {
     await sendChat(page(), EXTENSION_ID, "Take your time");
     await view().locator("#history").click();
     const row = view().locator('[data-testid="session-row"]').filter({ hasText: "Write the helper" });
@@ -162,22 +162,32 @@ describe("chat actions: Apply to file, context chips, Erase (issue 15)", { timeo
       assert.match((await dialog.textContent()) ?? "", /Erase the chat "Write the helper" for good\?.*cannot be undone/s);
       return dialog;
     };
+    // While the chat's turn runs, Erase says so instead of asking.
+    await row.locator('[data-testid="session-erase"]').click();
+    await lastNotice().filter({ hasText: "was not erased" }).waitFor({ state: "attached", timeout: 15_000 });
+    assert.match((await lastNotice().textContent()) ?? "", /a turn of it is running\. Press Stop/);
+    assert.equal(await page().locator(".monaco-dialog-box").count(), 0, "no confirmation for an erase that cannot happen");
+    const listNotice = view().locator('[data-testid="session-notice"]');
+    assert.match(
+      (await listNotice.textContent()) ?? "",
+      /was not erased: a turn of it is running/,
+      "said where the person is: on the open list",
+    );
+    await shot("erase-refused-while-running");
+
+    assert.equal(await turnEnds(4), "completed");
+    // Erase again once the turn has ended: the modal says it cannot be undone.
+    if (!(await row.isVisible())) await view().locator("#history").click();
     const dialog = await confirmErase();
     await shot("erase-confirmation");
     await dialog.locator(".monaco-button", { hasText: "Erase for good" }).click();
-    await lastNotice().filter({ hasText: "was not erased" }).waitFor({ state: "attached", timeout: 15_000 });
-    assert.match((await lastNotice().textContent()) ?? "", /refused: a turn of chat .* is running.*press Stop/);
-
-    assert.equal(await turnEnds(4), "completed");
-    // The history list stays open; Erase again once the turn has ended.
-    if (!(await row.isVisible())) await view().locator("#history").click();
-    await (await confirmErase()).locator(".monaco-button", { hasText: "Erase for good" }).click();
     await row.waitFor({ state: "detached", timeout: 30_000 });
     assert.match(
       (await lastNotice().textContent()) ?? "",
       /^Erased the chat "Write the helper": 10 messages were removed from the journal\.$/,
     );
     assert.equal(await view().locator('[data-testid="chat-title"]').textContent(), "New chat", "the erased chat gives way to a new one");
+    assert.match((await listNotice.textContent()) ?? "", /^Erased the chat "Write the helper"/);
     await shot("erased-history");
     await view().locator("#history").click();
     await lastNotice().waitFor({ state: "visible", timeout: 10_000 });
