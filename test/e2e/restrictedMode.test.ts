@@ -2,7 +2,7 @@
 // installed Hearth activates (limited support), its view says what it will not do and why, and the
 // model is offered read-only tools only (the scripted round fails the turn if it is offered any
 // other). Trusting the folder from the view's button lifts it without a reload: the banner goes
-// and the next turn of the same chat is offered every tool.
+// and the next turn of the same chat is offered every tool. Apply on a code block is refused meanwhile.
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import os from "node:os";
@@ -36,7 +36,7 @@ describe("Restricted Mode in a real VS Code workbench", { timeout: 180_000 }, ()
       script,
       JSON.stringify({
         rounds: [
-          { expectTools: READ_ONLY, text: ["I can read this folder, but not change it."] },
+          { expectTools: READ_ONLY, text: ["I can read this folder, but not change it.\n\n```md README.md\n# changed\n```\n"] },
           { expectTools: [...READ_ONLY, "delegate_task", "edit_file", "shell", "write_file"], text: ["Now I could write too."] },
         ],
       }),
@@ -85,6 +85,17 @@ describe("Restricted Mode in a real VS Code workbench", { timeout: 180_000 }, ()
       `the read-only turn reads: ${await status.first().textContent()}`,
     );
     await page.screenshot({ path: path.join(runDir, "restricted.png") });
+    // Apply on a code block (issue 15) is refused here before the kernel is asked, saying how to lift it.
+    await view.locator('[data-testid="code-apply"]').first().click();
+    const refusal = view.locator(".notice", { hasText: "Apply to file was refused" });
+    await refusal.waitFor({ state: "visible", timeout: 15_000 });
+    assert.match(
+      (await refusal.textContent()) ?? "",
+      /Restricted Mode \(not trusted\), where Hearth may not write files\. Trust the folder/,
+    );
+    assert.equal(fs.readFileSync(path.join(workspace, "README.md"), "utf8"), "# untrusted\n", "nothing was written");
+    await refusal.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: path.join(runDir, "apply-refused-restricted.png") });
 
     await banner.getByRole("button", { name: "Manage Workspace Trust" }).click();
     const trust = page.locator(".workspace-trust-editor");
