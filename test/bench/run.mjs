@@ -43,7 +43,10 @@ const machine = {
   platform: `${os.platform()} ${os.release()} ${os.arch()}`,
   loadavgAtStart: os.loadavg().map((l) => Number(l.toFixed(2))),
 };
-const command = `node test/bench/run.mjs${args.length ? ` ${args.join(" ")}` : ""}`;
+const command =
+  process.env.npm_lifecycle_event === "bench"
+    ? `npm run bench${args.length ? ` -- ${args.join(" ")}` : ""}`
+    : `node test/bench/run.mjs${args.length ? ` ${args.join(" ")}` : ""}`;
 const startedAt = new Date();
 const git = (...a) => spawnSync("git", a, { encoding: "utf8" }).stdout?.trim() || null;
 const commit = git("rev-parse", "--short", "HEAD");
