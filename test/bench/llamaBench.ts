@@ -59,6 +59,82 @@ export function llamaBench(): {
   };
 }
 
+export const LLAMA_BATCHED_BENCH = path.join(cache, "llama.cpp", "build", "bin", "llama-batched-bench");
+
+export interface BatchedBenchRun {
+  /** Sequences decoding together, one token each per batch. */
+  sequences: number;
+  /** Prompt tokens of each sequence (evaluated once and copied: `-pps`), the depth decode starts at. */
+  prompt: number;
+  /** Tokens each sequence generates. */
+  gen: number;
+  /** Aggregate decode tokens per second over all sequences (llama-batched-bench's S_TG). */
+  decodeTps: number;
+}
+
+/**
+ * llama.cpp's `llama-batched-bench` (issue 16, item 5: the concurrency anchor), or null when it is not
+ * built: `sequences` sequences each after a `prompt`-token prompt decode `gen` tokens in lockstep, one
+ * token of each per batch, with the adapter's batch (128) and the kernel's KV layout (one stream per
+ * sequence). Medians over `reps` runs of the tool (it has no repetitions of its own, nor a warm-up).
+ */
+export function llamaBatchedBench(): {
+  run: (modelPath: string, threads: number, spec: { prompt: number; gen: number; sequences: number[]; reps?: number }) => BatchedBenchRun[];
+} | null {
+  if (!fs.existsSync(LLAMA_BATCHED_BENCH)) return null;
+  return {
+    run(modelPath, threads, { prompt, gen, sequences, reps = 1 }) {
+      const most = Math.max(...sequences);
+      // Each sequence gets its own stream of cells: the context holds the prompt and the answer of each.
+      const perSequence = Math.ceil((prompt + gen + 1) / 256) * 256;
+      const args = [
+        "-m",
+        modelPath,
+        "-t",
+        String(threads),
+        "-c",
+        String(perSequence * most),
+        "-b",
+        "128",
+        "-ub",
+        "128",
+        "-npp",
+        String(prompt),
+        "-ntg",
+        String(gen),
+        // The first entry is a warm-up, discarded: the tool times its first case cold.
+        "-npl",
+        [1, ...sequences].join(","),
+        "-pps",
+        "--output-format",
+        "jsonl",
+      ];
+      const samples = new Map<number, number[]>();
+      for (let r = 0; r < reps; r++) {
+        const out = execFileSync(LLAMA_BATCHED_BENCH, args, {
+          encoding: "utf8",
+          stdio: ["ignore", "pipe", "pipe"],
+          maxBuffer: 16 * 1024 * 1024,
+        });
+        const rows = out
+          .split("\n")
+          .filter((l) => l.startsWith("{"))
+          .map((l) => JSON.parse(l) as { pl: number; speed_tg: number });
+        if (rows.length !== sequences.length + 1)
+          throw new Error(`llama-batched-bench printed ${rows.length} results for ${args.join(" ")}`);
+        rows.slice(1).forEach((row, i) => {
+          samples.set(sequences[i]!, [...(samples.get(sequences[i]!) ?? []), row.speed_tg]);
+        });
+      }
+      return sequences.map((n) => {
+        const v = [...samples.get(n)!].sort((a, b) => a - b);
+        const m = v.length >> 1;
+        return { sequences: n, prompt, gen, decodeTps: v.length % 2 ? v[m]! : (v[m - 1]! + v[m]!) / 2 };
+      });
+    },
+  };
+}
+
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const { ensureFixtureModels } = await import("../fixtures/models.js");
   const { physicalCores } = await import("../../sidecar/inference/llama/llamaRuntime.js");

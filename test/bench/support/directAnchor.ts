@@ -56,6 +56,20 @@ export async function openDirectAnchor(opts: { modelPath: string; threads: numbe
       return ms;
     },
     /**
+     * ms from handing `n` new tokens to a sequence holding `depth` to the first token generated after
+     * them (greedy): their evaluation, the last one's logits and one sampling, as a chat turn's first
+     * token costs. `prefillMs` evaluates without logits, so it is a few ms cheaper than any first token.
+     */
+    async firstTokenMs(n: number, depth = 0): Promise<number> {
+      const seq = context.getSequence();
+      if (depth > 0) await seq.evaluateWithoutGeneratingNewTokens(tokens(5, depth));
+      const t0 = performance.now();
+      for await (const _ of seq.evaluate(tokens(6, n), { temperature: 0 })) break;
+      const ms = performance.now() - t0;
+      seq.dispose();
+      return ms;
+    },
+    /**
      * Aggregate greedy decode tok/s of `k` sequences of one context, each after a `depth`-token prompt,
      * driven in lockstep (`Promise.all` over their generators, the probe's method): what llama.cpp's
      * batching gives on this machine. Depth matters: a batch attends over every sequence's cells.
@@ -84,6 +98,34 @@ export async function openDirectAnchor(opts: { modelPath: string; threads: numbe
       } finally {
         await shared.dispose();
       }
+    },
+    /**
+     * Bytes of the KV cache of `sequences` sequences of `contextSize` tokens, computed from the model's
+     * shape (K and V in f16 for every layer's KV heads), and node-llama-cpp's estimate of the whole
+     * context on the CPU (KV cache and compute buffers: what contextSizing.ts sizes the context with).
+     */
+    async contextBytes(contextSize: number, sequences: number): Promise<{ kvCache: number; estimate: number }> {
+      const metadata = model.fileInfo.metadata as unknown as Record<string, Record<string, unknown>> & {
+        general: { architecture: string };
+      };
+      const arch = metadata[metadata.general.architecture] as {
+        block_count: number;
+        embedding_length: number;
+        attention: { head_count: number; head_count_kv?: number; key_length?: number; value_length?: number };
+      };
+      const headDim = arch.embedding_length / arch.attention.head_count;
+      const perToken =
+        arch.block_count *
+        (arch.attention.head_count_kv ?? arch.attention.head_count) *
+        ((arch.attention.key_length ?? headDim) + (arch.attention.value_length ?? headDim)) *
+        2;
+      const estimate = await model.fileInsights.estimateContextResourceRequirementsV2({
+        contextSize,
+        sequences,
+        batchSize: 128,
+        modelGpuLayers: 0,
+      });
+      return { kvCache: perToken * contextSize * sequences, estimate: estimate.cpuRam };
     },
     async dispose(): Promise<void> {
       await context.dispose();
