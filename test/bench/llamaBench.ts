@@ -145,6 +145,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   if (!bench) {
     console.log(`llama-bench: not built (${LLAMA_BENCH}); run test/support/buildLlamaTools.sh (~10 minutes on 2 cores)`);
     results.built = false;
+    results.rows = [];
   } else {
     const modelPath = process.env.BENCH_MODEL ?? ensureFixtureModels({ bench: true }).bench;
     const reps = quick ? 2 : 3;
@@ -157,6 +158,38 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     console.log(
       `llama-bench ${path.basename(modelPath)}, ${threads} threads: prefill 512 ${pp.tokensPerSecond.toFixed(1)} tok/s, decode 64 ${tg.tokensPerSecond.toFixed(1)} tok/s`,
     );
+    // The anchors' own figures: what the other benches' ratios are taken against on this machine.
+    const batched = llamaBatchedBench()?.run(modelPath, threads, { prompt: 384, gen: quick ? 32 : 64, sequences: [1, 4, 8] });
+    results.batched = batched ?? "not built";
+    const one = batched?.find((b) => b.sequences === 1)?.decodeTps;
+    results.rows = [
+      {
+        name: "llama-bench prefill 512 tok/s",
+        ours: pp.tokensPerSecond,
+        anchor: null,
+        ratio: null,
+        unit: "tok/s",
+        anchorName: "(an anchor itself)",
+      },
+      {
+        name: "llama-bench decode 64 tok/s",
+        ours: tg.tokensPerSecond,
+        anchor: null,
+        ratio: null,
+        unit: "tok/s",
+        anchorName: "(an anchor itself)",
+      },
+      ...(batched ?? [])
+        .filter((b) => b.sequences > 1)
+        .map((b) => ({
+          name: `llama-batched-bench aggregate decode tok/s, ${b.sequences} sequences at depth ${b.prompt}`,
+          ours: b.decodeTps,
+          anchor: one ?? null,
+          ratio: one ? b.decodeTps / one : null,
+          unit: "tok/s",
+          anchorName: "llama-batched-bench, 1 sequence",
+        })),
+    ];
   }
   const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), "results");
   fs.mkdirSync(dir, { recursive: true });
