@@ -1,6 +1,7 @@
 // The chat's state between the view and the kernel: one current session (created lazily on the
 // first message, remembered across reloads), at most one turn in flight, its events forwarded to
 // the view. The turn runs in the shared kernel, so a reload or a reconnect follows it (turn/follow). Plain Node (no `vscode` import) so it runs under tests with a real kernel.
+import { DisposableStore } from "../../shared/lifecycle.js";
 import { KernelRequestError, type KernelClient } from "../../shared/node/kernelClient.js";
 import type { HistoryMessage, NotificationParams, TurnEvent } from "../../shared/protocol/index.js";
 import type { Attachment } from "../../shared/protocol/attachments.js";
@@ -39,14 +40,12 @@ export class ChatController {
   /** Events that arrive before turn/start or turn/follow answers (the kernel may stream first). */
   private early: TurnEventParams[] = [];
   private view: ((message: ToWebview) => void) | undefined;
-  private readonly subscriptions: { dispose(): void }[];
+  private readonly subscriptions = new DisposableStore();
 
   constructor(private readonly deps: ChatDeps) {
     this.sessionId = deps.store.get();
-    this.subscriptions = [
-      deps.kernel.onClient((client) => client.onNotification("turn/event", (n) => this.onTurnEvent(n))),
-      deps.kernel.onState((state) => this.onKernelState(state)),
-    ];
+    this.subscriptions.add(deps.kernel.onClient((client) => client.onNotification("turn/event", (n) => this.onTurnEvent(n))));
+    this.subscriptions.add(deps.kernel.onState((state) => this.onKernelState(state)));
   }
 
   /** The view that receives chat messages (the latest resolved webview; none while it is gone). */
@@ -254,7 +253,7 @@ export class ChatController {
   }
 
   dispose(): void {
-    for (const s of this.subscriptions) s.dispose();
+    this.subscriptions.dispose();
   }
 
   private async createSession(client: KernelClient, model: string, firstMessage: string): Promise<string> {

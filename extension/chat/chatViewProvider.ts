@@ -2,6 +2,7 @@
 // state lives in the ChatController (it outlives the webview, which VS Code disposes when hidden).
 // Resolving the view is the kernel's first use: it starts here, not at activation.
 import * as vscode from "vscode";
+import { DisposableStore } from "../../shared/lifecycle.js";
 import { FromWebview, ToWebview } from "../../shared/protocol/webview.js";
 import type { ChatApprovals } from "../approvals/chatApprovals.js";
 import type { KernelState, KernelSupervisor } from "../kernel/kernelSupervisor.js";
@@ -34,18 +35,17 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
     webview.options = { enableScripts: true, localResourceRoots: resourceRoots(this.extensionUri) };
     webview.html = chatHtml(webview, this.extensionUri);
     const post = (message: ToWebview): void => this.post(webview, message);
-    const subscriptions: { dispose(): void }[] = [webview.onDidReceiveMessage((raw: unknown) => this.onMessage(webview, raw))];
-    if (this.kernel) subscriptions.push(this.kernel.onState((state) => post(stateMessage(state))));
+    const subscriptions = new DisposableStore();
+    subscriptions.add(webview.onDidReceiveMessage((raw: unknown) => this.onMessage(webview, raw)));
+    if (this.kernel) subscriptions.add(this.kernel.onState((state) => post(stateMessage(state))));
     // Trusting the folder lifts Restricted Mode at once: the next turn is offered every tool.
-    subscriptions.push(vscode.workspace.onDidGrantWorkspaceTrust(() => post({ type: "workspace/trust", restricted: false })));
+    subscriptions.add(vscode.workspace.onDidGrantWorkspaceTrust(() => post({ type: "workspace/trust", restricted: false })));
     this.chat?.attach(post);
     this.models?.attach(post);
     this.undo?.attach(post);
     this.approvals?.attach({ post, visible: () => view.visible });
     view.onDidDispose(() => {
-      subscriptions.forEach((s) => {
-        s.dispose();
-      });
+      subscriptions.dispose();
       this.chat?.attach(undefined);
       this.models?.attach(undefined);
       this.undo?.attach(undefined);

@@ -6,6 +6,7 @@
 // call at once, so typed text is never overwritten (ARCHITECTURE "Edits and code lenses").
 import path from "node:path";
 import * as vscode from "vscode";
+import { DisposableStore } from "../../shared/lifecycle.js";
 import type { ServerRequestParams } from "../../shared/protocol/index.js";
 import { OneAnswer, type Answer } from "../approvals/oneAnswer.js";
 import { acceptedReason, hunkRejectedReason, rejectedReason, typedWhilePendingReason } from "./editReasons.js";
@@ -40,32 +41,33 @@ interface Proposal {
 }
 
 export class EditProposals implements vscode.CodeLensProvider, vscode.Disposable {
+  private readonly subscriptions = new DisposableStore();
   private readonly pending = new Map<string, Proposal>();
-  private readonly lensesChanged = new vscode.EventEmitter<void>();
+  private readonly lensesChanged = this.subscriptions.add(new vscode.EventEmitter<void>());
   readonly onDidChangeCodeLenses = this.lensesChanged.event;
-  private readonly decorations = new ProposalDecorations();
-  private readonly subscriptions: vscode.Disposable[];
+  private readonly decorations = this.subscriptions.add(new ProposalDecorations());
 
   constructor(
     private readonly workspace: string,
     private readonly proposed: ProposedContent,
     private readonly log: vscode.LogOutputChannel,
   ) {
-    this.subscriptions = [
-      this.lensesChanged,
-      this.decorations,
-      vscode.languages.registerCodeLensProvider([{ scheme: "file" }, { scheme: PROPOSED_SCHEME }], this),
-      vscode.commands.registerCommand(EDIT_COMMANDS.accept, (callId: string) => this.accept(callId)),
+    const add = <T extends vscode.Disposable>(d: T): T => this.subscriptions.add(d);
+    add(vscode.languages.registerCodeLensProvider([{ scheme: "file" }, { scheme: PROPOSED_SCHEME }], this));
+    add(vscode.commands.registerCommand(EDIT_COMMANDS.accept, (callId: string) => this.accept(callId)));
+    add(
       vscode.commands.registerCommand(EDIT_COMMANDS.reject, (callId: string) =>
         this.decide(callId, (p) => ({ decision: "deny", reason: rejectedReason(p.file) })),
       ),
+    );
+    add(
       vscode.commands.registerCommand(EDIT_COMMANDS.rejectHunk, (callId: string, index: number) =>
         this.decide(callId, (p) => ({ decision: "deny", reason: hunkRejectedReason(p.file, p.hunks[index]!) })),
       ),
-      vscode.commands.registerCommand(EDIT_COMMANDS.showDiff, (callId: string) => this.showDiff(callId)),
-      vscode.workspace.onDidChangeTextDocument((e) => this.onDocumentChanged(e)),
-      vscode.window.onDidChangeVisibleTextEditors((editors) => editors.forEach((e) => this.draw(e))),
-    ];
+    );
+    add(vscode.commands.registerCommand(EDIT_COMMANDS.showDiff, (callId: string) => this.showDiff(callId)));
+    add(vscode.workspace.onDidChangeTextDocument((e) => this.onDocumentChanged(e)));
+    add(vscode.window.onDidChangeVisibleTextEditors((editors) => editors.forEach((e) => this.draw(e))));
   }
 
   /** Shows the proposal in its file and waits for the person (or the turn's end). */
@@ -147,7 +149,7 @@ export class EditProposals implements vscode.CodeLensProvider, vscode.Disposable
   }
 
   dispose(): void {
-    this.subscriptions.forEach((s) => s.dispose());
+    this.subscriptions.dispose();
   }
 
   private accept(callId: string): void {

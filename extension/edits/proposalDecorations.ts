@@ -4,26 +4,34 @@
 // insertion is summarised there; the hover and Show diff show it whole). Nothing a person types is
 // ever hidden.
 import * as vscode from "vscode";
+import { DisposableStore } from "../../shared/lifecycle.js";
 import type { Hunk } from "./hunks.js";
 
 const SHOWN_MAX = 160;
 
 export class ProposalDecorations implements vscode.Disposable {
-  private readonly removed = vscode.window.createTextEditorDecorationType({
-    isWholeLine: true,
-    backgroundColor: new vscode.ThemeColor("diffEditor.removedLineBackground"),
-    overviewRulerColor: new vscode.ThemeColor("editorOverviewRuler.deletedForeground"),
-    overviewRulerLane: vscode.OverviewRulerLane.Left,
-  });
-  private readonly inserted = vscode.window.createTextEditorDecorationType({
-    overviewRulerColor: new vscode.ThemeColor("editorOverviewRuler.addedForeground"),
-    overviewRulerLane: vscode.OverviewRulerLane.Left,
-  });
+  private readonly types = new DisposableStore();
+  private readonly removed = this.types.add(
+    vscode.window.createTextEditorDecorationType({
+      isWholeLine: true,
+      backgroundColor: new vscode.ThemeColor("diffEditor.removedLineBackground"),
+      overviewRulerColor: new vscode.ThemeColor("editorOverviewRuler.deletedForeground"),
+      overviewRulerLane: vscode.OverviewRulerLane.Left,
+    }),
+  );
+  private readonly inserted = this.types.add(
+    vscode.window.createTextEditorDecorationType({
+      overviewRulerColor: new vscode.ThemeColor("editorOverviewRuler.addedForeground"),
+      overviewRulerLane: vscode.OverviewRulerLane.Left,
+    }),
+  );
   /** A new file's pending view: every line is proposed. */
-  private readonly newLines = vscode.window.createTextEditorDecorationType({
-    isWholeLine: true,
-    backgroundColor: new vscode.ThemeColor("diffEditor.insertedLineBackground"),
-  });
+  private readonly newLines = this.types.add(
+    vscode.window.createTextEditorDecorationType({
+      isWholeLine: true,
+      backgroundColor: new vscode.ThemeColor("diffEditor.insertedLineBackground"),
+    }),
+  );
 
   /** Draws `hunks` over `editor` (replacing what was drawn there). */
   showHunks(editor: vscode.TextEditor, hunks: readonly Hunk[]): void {
@@ -67,7 +75,7 @@ export class ProposalDecorations implements vscode.Disposable {
   }
 
   dispose(): void {
-    for (const type of [this.removed, this.inserted, this.newLines]) type.dispose();
+    this.types.dispose();
   }
 }
 

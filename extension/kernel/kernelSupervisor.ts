@@ -5,6 +5,7 @@
 // Plain Node (no `vscode` import) so it runs under tests with real kernels.
 import { setTimeout as sleep } from "node:timers/promises";
 import type { z } from "zod";
+import { Emitter, type Event } from "../../shared/event.js";
 import type { KernelClient } from "../../shared/node/kernelClient.js";
 import type { SharedKernel, SpawnedKernel } from "../../shared/node/kernelLauncher.js";
 import { settingsDifferences } from "../../shared/node/kernelSettingsView.js";
@@ -62,9 +63,18 @@ export class KernelSupervisor {
   private restartTimer: NodeJS.Timeout | undefined;
   private disposed = false;
   private readonly backoff: Backoff;
-  private readonly listeners = new Set<(state: KernelState) => void>();
-  private readonly clientListeners = new Set<(client: KernelClient) => void>();
+  private readonly states = new Emitter<KernelState>();
+  private readonly clients = new Emitter<KernelClient>();
   private current: KernelState = { kind: "idle" };
+
+  /** Fires with each new state. */
+  readonly onState: Event<KernelState> = this.states.event;
+
+  /**
+   * Fires with each new connection's client before it is initialized, so that handlers for kernel →
+   * client traffic (turn/event, approval/request) exist on every connection: joined, started or reconnected.
+   */
+  readonly onClient: Event<KernelClient> = this.clients.event;
 
   constructor(private readonly deps: SupervisorDeps) {
     this.backoff = deps.backoff ?? new Backoff();
@@ -77,20 +87,6 @@ export class KernelSupervisor {
   /** The connected kernel's pid (from initialize). */
   get pid(): number | undefined {
     return this.connection?.pid;
-  }
-
-  onState(listener: (state: KernelState) => void): { dispose(): void } {
-    this.listeners.add(listener);
-    return { dispose: () => this.listeners.delete(listener) };
-  }
-
-  /**
-   * Called with each new connection's client before it is initialized, so that handlers for kernel →
-   * client traffic (turn/event, approval/request) exist on every connection: joined, started or reconnected.
-   */
-  onClient(listener: (client: KernelClient) => void): { dispose(): void } {
-    this.clientListeners.add(listener);
-    return { dispose: () => this.clientListeners.delete(listener) };
   }
 
   /** The kernel's client, joining or starting the kernel if not connected (lazy: first use pays). */
@@ -129,8 +125,8 @@ export class KernelSupervisor {
         `disconnected from the kernel (pid ${connection.pid ?? "unknown"}); it goes on for its other clients and running turns and exits when idle`,
       );
     }
-    this.listeners.clear();
-    this.clientListeners.clear();
+    this.states.dispose();
+    this.clients.dispose();
   }
 
   private async start(): Promise<KernelClient> {
@@ -169,7 +165,7 @@ export class KernelSupervisor {
     const connection: Connection = { kernel, connectedAt: t0 };
     this.connection = connection;
     void kernel.closed.then(() => this.onClosed(connection));
-    for (const listener of this.clientListeners) listener(kernel.client);
+    this.clients.fire(kernel.client);
     let info: KernelInfo;
     try {
       info = await Promise.race([
@@ -276,7 +272,7 @@ export class KernelSupervisor {
 
   private setState(state: KernelState): void {
     this.current = state;
-    for (const listener of this.listeners) listener(state);
+    this.states.fire(state);
   }
 
   private log(level: keyof KernelLog, message: string): void {

@@ -2,6 +2,8 @@
 // (none, loading with progress, loaded, error), whether a turn runs, and the choices of the
 // welcome. The picker, the status bar, the progress notification and the chat view all render this
 // one snapshot. Plain Node (no `vscode` import) so it runs under tests with a real kernel.
+import { Emitter, type Event } from "../../shared/event.js";
+import { DisposableStore } from "../../shared/lifecycle.js";
 import { KernelRequestError, type KernelClient } from "../../shared/node/kernelClient.js";
 import type { ModelProgress, ModelSnapshot } from "../../shared/protocol/modelView.js";
 import type { KernelLog, KernelState, KernelSupervisor } from "../kernel/kernelSupervisor.js";
@@ -20,9 +22,11 @@ const PROGRESS_INTERVAL_MS = 200;
 export class ModelService {
   private snapshot: ModelSnapshot;
   private readonly running = new Set<string>();
-  private readonly listeners = new Set<(s: ModelSnapshot) => void>();
+  private readonly changes = new Emitter<ModelSnapshot>();
+  /** Fires with the new snapshot after every change. */
+  readonly onChange: Event<ModelSnapshot> = this.changes.event;
   private lastProgressAt = 0;
-  private readonly subscriptions: { dispose(): void }[];
+  private readonly subscriptions = new DisposableStore();
 
   constructor(private readonly deps: ModelServiceDeps) {
     this.snapshot = {
@@ -35,26 +39,23 @@ export class ModelService {
       progress: null,
       catalog: null,
     };
-    this.subscriptions = [
+    this.subscriptions.add(
       deps.kernel.onClient((client) => {
         client.onNotification("model/progress", (p) => this.onProgress(p));
         client.onNotification("turn/event", (n) => this.onTurnEvent(n.runId, n.event.type === "completed"));
       }),
+    );
+    this.subscriptions.add(
       deps.kernel.onState((state) => {
         this.running.clear();
         this.update({ kernel: kernelOf(state), busy: false, ...(state.kind === "ready" ? {} : { progress: null }) });
         if (state.kind === "ready") void this.refresh();
       }),
-    ];
+    );
   }
 
   get current(): ModelSnapshot {
     return this.snapshot;
-  }
-
-  onChange(listener: (s: ModelSnapshot) => void): { dispose(): void } {
-    this.listeners.add(listener);
-    return { dispose: () => this.listeners.delete(listener) };
   }
 
   /** The setting changed (Settings, another window): show it; the next chat uses it. */
@@ -115,8 +116,8 @@ export class ModelService {
   }
 
   dispose(): void {
-    for (const s of this.subscriptions) s.dispose();
-    this.listeners.clear();
+    this.subscriptions.dispose();
+    this.changes.dispose();
   }
 
   private onProgress(p: ModelProgress): void {
@@ -140,7 +141,7 @@ export class ModelService {
 
   private update(change: Partial<ModelSnapshot>): void {
     this.snapshot = { ...this.snapshot, ...change };
-    for (const l of this.listeners) l(this.snapshot);
+    this.changes.fire(this.snapshot);
   }
 }
 

@@ -3,6 +3,7 @@
 // (a read-only Markdown document built from session/history), cancel, resume, dismiss and rerun.
 // Every failure says what failed and why, in a notification and the Hearth log.
 import * as vscode from "vscode";
+import { DisposableStore, type IDisposable } from "../../shared/lifecycle.js";
 import type { RequestMethod, TaskSummary } from "../../shared/protocol/index.js";
 import type { KernelSupervisor } from "../kernel/kernelSupervisor.js";
 import { titleFromInstruction, transcriptMarkdown } from "./taskText.js";
@@ -66,7 +67,7 @@ export function registerTaskCommands(
   transcripts: TaskTranscripts,
   log: vscode.LogOutputChannel,
   model: () => string,
-): vscode.Disposable[] {
+): IDisposable {
   const fail = (what: string, e: unknown): void => {
     const message = `Hearth could not ${what}: ${(e as Error).message}`;
     log.warn(`tasks: ${message}`);
@@ -120,8 +121,9 @@ export function registerTaskCommands(
       }
     };
 
-  return [
-    // From the palette it asks; the chat's "Run in background" passes the message.
+  const commands = new DisposableStore();
+  // From the palette it asks; the chat's "Run in background" passes the message.
+  commands.add(
     vscode.commands.registerCommand("hearth.startTask", async (given?: unknown) => {
       if (typeof given === "string" && given.trim()) return start(given.trim());
       const instruction = await vscode.window.showInputBox({
@@ -133,28 +135,39 @@ export function registerTaskCommands(
       });
       if (instruction?.trim()) await start(instruction.trim());
     }),
+  );
+  commands.add(
     vscode.commands.registerCommand("hearth.tasks.openTranscript", async (node?: TaskNode) => {
       const task = await target(node, () => true);
       if (!task) return;
       const document = await vscode.workspace.openTextDocument(transcripts.uri(task));
       await vscode.window.showTextDocument(document, { preview: true });
     }),
+  );
+  commands.add(
     vscode.commands.registerCommand(
       "hearth.tasks.cancel",
       act("task/cancel", "cancel", (t) => ["queued", "running", "waiting_approval", "orphaned"].includes(t.state)),
     ),
+  );
+  commands.add(
     vscode.commands.registerCommand(
       "hearth.tasks.resume",
       act("task/resume", "resume", (t) => t.state === "orphaned"),
     ),
+  );
+  commands.add(
     vscode.commands.registerCommand(
       "hearth.tasks.dismiss",
       act("task/dismiss", "dismiss", (t) => t.state === "orphaned"),
     ),
+  );
+  commands.add(
     vscode.commands.registerCommand("hearth.tasks.rerun", async (node?: TaskNode) => {
       const task = await target(node, () => true);
       if (task) await start(task.instruction, task.title, task.tools, task.model);
     }),
-    vscode.commands.registerCommand("hearth.tasks.refresh", () => store.refresh()),
-  ];
+  );
+  commands.add(vscode.commands.registerCommand("hearth.tasks.refresh", () => store.refresh()));
+  return commands;
 }

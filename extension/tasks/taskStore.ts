@@ -3,6 +3,7 @@
 // task/updated, which the kernel sends to every client. turn/event of a task's session gives its
 // last activity. The kernel is the truth; this is a view of it, never a second record.
 import * as vscode from "vscode";
+import { DisposableStore } from "../../shared/lifecycle.js";
 import type { TaskSummary } from "../../shared/protocol/index.js";
 import type { KernelSupervisor } from "../kernel/kernelSupervisor.js";
 import { activityOf } from "./taskText.js";
@@ -12,13 +13,13 @@ export class TaskStore implements vscode.Disposable {
   private readonly activity = new Map<string, string>();
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onChange = this.changed.event;
-  private readonly subscriptions: { dispose(): void }[] = [];
+  private readonly subscriptions = new DisposableStore();
 
   constructor(
     private readonly kernel: KernelSupervisor,
     private readonly log: vscode.LogOutputChannel,
   ) {
-    this.subscriptions.push(
+    this.subscriptions.add(
       kernel.onClient((client) => {
         client.onNotification("task/updated", ({ task }) => this.put(task));
         client.onNotification("turn/event", ({ sessionId, event }) => {
@@ -29,6 +30,8 @@ export class TaskStore implements vscode.Disposable {
           this.changed.fire();
         });
       }),
+    );
+    this.subscriptions.add(
       kernel.onState((state) => {
         if (state.kind === "ready") void this.refresh();
       }),
@@ -73,7 +76,7 @@ export class TaskStore implements vscode.Disposable {
   }
 
   dispose(): void {
-    for (const s of this.subscriptions) s.dispose();
+    this.subscriptions.dispose();
     this.changed.dispose();
   }
 }

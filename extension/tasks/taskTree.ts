@@ -3,6 +3,7 @@
 // its result. The badge counts tasks waiting for a person's approval (item 4), so a waiting task
 // is seen without anything taking the focus.
 import * as vscode from "vscode";
+import { DisposableStore } from "../../shared/lifecycle.js";
 import type { TaskSummary } from "../../shared/protocol/index.js";
 import { elapsed, isEnded, STATE_LOOK } from "./taskText.js";
 import type { TaskStore } from "./taskStore.js";
@@ -19,19 +20,17 @@ export class TaskTree implements vscode.TreeDataProvider<Node>, vscode.Disposabl
   readonly view: vscode.TreeView<Node>;
   private readonly results = new Map<string, string | null>();
   private ticker: NodeJS.Timeout | undefined;
-  private readonly subscriptions: vscode.Disposable[] = [];
+  private readonly subscriptions = new DisposableStore();
 
   constructor(
     private readonly store: TaskStore,
     private readonly result: (delegationId: string) => Promise<string | null>,
   ) {
     this.view = vscode.window.createTreeView(TASKS_VIEW, { treeDataProvider: this, showCollapseAll: false });
-    this.subscriptions.push(
-      this.view,
-      store.onChange(() => this.render()),
-      // The view asks the kernel when it is first shown (the kernel starts on first use).
-      this.view.onDidChangeVisibility((e) => e.visible && void store.refresh()),
-    );
+    this.subscriptions.add(this.view);
+    this.subscriptions.add(store.onChange(() => this.render()));
+    // The view asks the kernel when it is first shown (the kernel starts on first use).
+    this.subscriptions.add(this.view.onDidChangeVisibility((e) => e.visible && void store.refresh()));
     this.render();
   }
 
@@ -102,7 +101,7 @@ export class TaskTree implements vscode.TreeDataProvider<Node>, vscode.Disposabl
 
   dispose(): void {
     if (this.ticker) clearInterval(this.ticker);
-    for (const s of this.subscriptions) s.dispose();
+    this.subscriptions.dispose();
     this.changed.dispose();
   }
 }

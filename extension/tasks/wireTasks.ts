@@ -63,7 +63,7 @@ export function wireTasks(
       for (const task of store.list()) transcripts.taskChanged(task.delegationId);
     }),
     vscode.workspace.registerTextDocumentContentProvider(TRANSCRIPT_SCHEME, transcripts),
-    ...registerTaskCommands(kernel, store, transcripts, log, model),
+    registerTaskCommands(kernel, store, transcripts, log, model),
   );
   return approvals;
 }
