@@ -5,20 +5,13 @@
 import { formatBytes, formatTransfer } from "../shared/byteFormat.js";
 import { modelDisplayName, type ModelFromWebview, type ModelSnapshot } from "../shared/protocol/modelView.js";
 import { button, progressBar, textField } from "./components/index.js";
+import { el } from "./dom.js";
 import { errorActions, type ViewActions } from "./errorActions.js";
 
-function el(tag: string, text?: string, testId?: string): HTMLElement {
-  const node = document.createElement(tag);
-  if (text !== undefined) node.textContent = text;
-  if (testId) node.dataset.testid = testId;
-  return node;
-}
-
 function choice(title: string, facts: string, action: HTMLElement, testId: string): HTMLElement {
-  const row = el("li", undefined, testId);
-  row.className = "model-choice";
+  const row = el("li", "model-choice", undefined, testId);
   const text = el("div");
-  text.append(el("div", title, "model-name"), el("div", facts, "model-facts"));
+  text.append(el("div", undefined, title, "model-name"), el("div", undefined, facts, "model-facts"));
   row.append(text, action);
   return row;
 }
@@ -26,10 +19,10 @@ function choice(title: string, facts: string, action: HTMLElement, testId: strin
 function progressSection(m: ModelSnapshot, send: (message: ModelFromWebview) => void): HTMLElement {
   const p = m.progress;
   const name = modelDisplayName(m.spec ?? m.setting);
-  const section = el("section", undefined, "model-progress");
+  const section = el("section", undefined, undefined, "model-progress");
   const what = p?.phase === "download" ? "Downloading" : "Loading";
   section.dataset.phase = p?.phase ?? "load";
-  section.append(el("p", `${what} ${name}…`, "model-progress-title"), progressBar(p?.fraction ?? 0, `${what} ${name}`));
+  section.append(el("p", undefined, `${what} ${name}…`, "model-progress-title"), progressBar(p?.fraction ?? 0, `${what} ${name}`));
   const detail =
     p?.phase === "download" && p.totalBytes
       ? formatTransfer({
@@ -40,23 +33,24 @@ function progressSection(m: ModelSnapshot, send: (message: ModelFromWebview) => 
         })
       : `${Math.floor((p?.fraction ?? 0) * 100)}%`;
   section.append(
-    el("p", detail, "model-progress-detail"),
+    el("p", undefined, detail, "model-progress-detail"),
     button("Cancel", () => send({ type: "model/cancel" }), { id: "model-cancel", secondary: true }),
   );
   return section;
 }
 
 function welcome(m: ModelSnapshot, send: (message: ModelFromWebview) => void): HTMLElement {
-  const section = el("section", undefined, "model-welcome");
+  const section = el("section", undefined, undefined, "model-welcome");
   section.append(
-    el("h2", "Welcome to Hearth"),
-    el("p", "Choose the model Hearth talks to. It runs on this machine; nothing leaves it unless you choose a server."),
+    el("h2", undefined, "Welcome to Hearth"),
+    el("p", undefined, "Choose the model Hearth talks to. It runs on this machine; nothing leaves it unless you choose a server."),
   );
   const catalog = m.catalog;
   if (!catalog) {
     section.append(
       el(
         "p",
+        undefined,
         m.kernel === "failed"
           ? "The kernel did not start, so Hearth cannot list models: see above."
           : "Looking for models on this machine…",
@@ -64,11 +58,12 @@ function welcome(m: ModelSnapshot, send: (message: ModelFromWebview) => void): H
     );
     return section;
   }
-  section.append(el("h3", "On this machine"));
+  section.append(el("h3", undefined, "On this machine"));
   if (catalog.found.length === 0) {
     section.append(
       el(
         "p",
+        undefined,
         "No GGUF models found in LM Studio, Ollama, the Hugging Face cache, node-llama-cpp's folder or Hearth's models folder.",
         "no-models-found",
       ),
@@ -88,7 +83,7 @@ function welcome(m: ModelSnapshot, send: (message: ModelFromWebview) => void): H
     }
     section.append(list);
   }
-  section.append(el("h3", "Download a code model"));
+  section.append(el("h3", undefined, "Download a code model"));
   const downloads = el("ul");
   for (const r of catalog.recommended) {
     const facts = `${formatBytes(r.sizeBytes)} · ${r.quantization}${r.isDefault ? " · recommended for this machine" : ""}${r.downloaded ? " · downloaded" : ""}`;
@@ -102,11 +97,10 @@ function welcome(m: ModelSnapshot, send: (message: ModelFromWebview) => void): H
     row.dataset.default = String(r.isDefault);
     downloads.append(row);
   }
-  section.append(downloads, el("h3", "Use an OpenAI-compatible server"));
+  section.append(downloads, el("h3", undefined, "Use an OpenAI-compatible server"));
   const url = textField("URL", { id: "server-url", value: "http://127.0.0.1:11434/v1" });
   const model = textField("Model", { id: "server-model", placeholder: "qwen2.5-coder:7b" });
-  const row = el("div");
-  row.className = "server-buttons";
+  const row = el("div", "server-buttons");
   row.append(
     button(
       "Use server",
@@ -122,16 +116,16 @@ function welcome(m: ModelSnapshot, send: (message: ModelFromWebview) => void): H
 }
 
 function modelLine(m: ModelSnapshot, send: (message: ModelFromWebview) => void, actions?: ViewActions): HTMLElement {
-  const section = el("section", undefined, "model-line");
+  const section = el("section", undefined, undefined, "model-line");
   const name = modelDisplayName(m.spec ?? m.setting);
   const state = m.state === "loaded" ? (m.busy ? "busy" : "ready") : m.state === "error" ? "failed" : "loads with the next message";
   section.dataset.state = m.state;
   section.append(
-    el("span", `Model: ${name} · ${state}`, "model-status"),
+    el("span", undefined, `Model: ${name} · ${state}`, "model-status"),
     button("Change…", () => send({ type: "model/pick" }), { id: "model-change", secondary: true }),
   );
   if (m.state === "error" && m.error) {
-    section.append(el("p", m.error, "model-error"));
+    section.append(el("p", undefined, m.error, "model-error"));
     if (actions) section.append(errorActions("model", actions));
   }
   return section;
