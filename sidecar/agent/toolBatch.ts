@@ -1,7 +1,8 @@
 // One assistant message's tool calls, run in order (spec 000 #2, #5, #6, #8, #21, #22).
-// Each call passes the execution gate (known, enabled, arguments valid), then the approval port,
-// then the ledger (prepared → dispatched) before its effect. `effectPossible` tells the turn
-// whether a failure must checkpoint this batch or may roll it back.
+// Each call passes the execution gate (known, enabled, arguments valid), then the tool's proposal,
+// then the approval port, then the ledger (prepared → dispatched) before its effect. A proposal the
+// tool refused asks no one: its claim is prepared and settled failed, never dispatched.
+// `effectPossible` tells the turn whether a failure must checkpoint this batch or may roll it back.
 import { singleLine } from "../../shared/boundedText.js";
 import type { ApprovalPreview, ToolCallRecord } from "../../shared/protocol/index.js";
 import { inputHashOf } from "./canonicalJson.js";
@@ -65,23 +66,14 @@ export class ToolBatch {
     const toolCtx: ToolContext = { callId: call.callId, signal: policy === "Interruptible" ? this.ctx.signal : NEVER_ABORTED };
     const inputHash = inputHashOf(call.arguments);
     const proposal = await raceCancellation(this.propose(tool, call, toolCtx), this.ctx.signal);
+    if (proposal.refused !== undefined) return this.settleRefused(tool, call, inputHash, singleLine(proposal.refused));
     if (tool.definition.requiresApproval || (this.ctx.approveReads && tool.definition.effectClass === "read")) {
       const denial = await this.askApproval(call, inputHash, tool, proposal.preview);
       if (denial !== null) return this.finish(synthetic(call, denial));
     }
     throwIfCancelled(this.ctx.signal);
     const { memory } = this.ctx;
-    const d = tool.definition;
-    await memory.recordPrepared({
-      turnId: this.ctx.turnId,
-      callId: call.callId,
-      tool: call.name,
-      input: call.arguments,
-      inputHash,
-      authorityDigest: this.ctx.authorityDigest,
-      effectClass: d.effectClass,
-      retryPolicy: d.retryPolicy,
-    });
+    await this.recordPrepared(tool, call, inputHash);
     if (this.ctx.signal.aborted) {
       await memory.recordSettled(call.callId, { status: "failed", reason: "cancelled before dispatch" });
       throw new TurnCancelled();
@@ -95,6 +87,32 @@ export class ToolBatch {
     this.present(message);
     if (result.fault) throw result.fault;
     throwIfCancelled(this.ctx.signal); // cancellation wins a tie with completion; the result stays checkpointed
+  }
+
+  /**
+   * spec 000 #8: a call the tool refused while proposing it cannot run, so no one is asked (an
+   * Allow would only fail the same way). Its claim is journaled and settled failed at once, never
+   * dispatched, so history's result echoes the ledger and the batch stays effect-free (#6).
+   */
+  private async settleRefused(tool: Tool, call: ToolCallRecord, inputHash: string, refusal: string): Promise<void> {
+    throwIfCancelled(this.ctx.signal);
+    await this.recordPrepared(tool, call, inputHash);
+    await this.ctx.memory.recordSettled(call.callId, { status: "failed", reason: refusal });
+    this.finish(synthetic(call, refusal));
+  }
+
+  private recordPrepared(tool: Tool, call: ToolCallRecord, inputHash: string): Promise<void> {
+    const d = tool.definition;
+    return this.ctx.memory.recordPrepared({
+      turnId: this.ctx.turnId,
+      callId: call.callId,
+      tool: call.name,
+      input: call.arguments,
+      inputHash,
+      authorityDigest: this.ctx.authorityDigest,
+      effectClass: d.effectClass,
+      retryPolicy: d.retryPolicy,
+    });
   }
 
   /** spec 000 #5: the execution gate, before approval or invocation. Null when the call may proceed. */

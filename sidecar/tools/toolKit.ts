@@ -72,19 +72,14 @@ function checkValue(schema: JsonSchema, v: unknown, at: string): string | null {
   }
 }
 
-/** A proposal that says the call cannot run; invoke returns the same refusal without effects. */
-export interface RefusedExpectation {
-  readonly refused: string;
-}
-
+/** A proposal that says the call cannot run: the harness answers with it and asks no one (spec 000 #8). */
 export function refusedProposal(message: string): ToolProposal {
-  const expected: RefusedExpectation = { refused: message };
-  return { preview: { kind: "text", text: message }, expected };
+  return { preview: { kind: "text", text: message }, refused: message };
 }
 
+/** invoke returns the same refusal without effects, should a refused proposal ever reach it. */
 export function refusalOf(proposal: ToolProposal): string | null {
-  const e = proposal.expected as Partial<RefusedExpectation> | undefined;
-  return typeof e?.refused === "string" ? e.refused : null;
+  return typeof proposal.refused === "string" ? proposal.refused : null;
 }
 
 export function fail(output: string): ToolResult {

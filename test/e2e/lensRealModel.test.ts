@@ -19,7 +19,7 @@
 //   twenty calls need three decisions, not twenty (a denial is a failing call to the loop guard).
 //   The third call (after call 2 was rejected, still Here → empty line) is the second identical
 //   denial; no call is left to propose against a file without its oldText (such a refused
-//   proposal is still put to the person, docs/edits.md "Not done yet").
+//   proposal would not reach the person: the harness answers it with the refusal, docs/edits.md).
 // The model never gets a round after the batch here: the guard ends the turn first.
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";

@@ -32,6 +32,12 @@ export interface ToolContext {
 export interface ToolProposal {
   readonly preview: ApprovalPreview;
   readonly expected?: unknown;
+  /**
+   * Set when the tool already knows the call cannot run (an edit's oldText is not in the file, a
+   * path leaves the workspace): the call's failed result, a line the model can act on. Nobody is
+   * asked and nothing is invoked (spec 000 #8); the ledger claim settles `failed` with it.
+   */
+  readonly refused?: string;
 }
 
 /** A tool's result. A refusal or failure the model can read is `ok: false`, not an exception. */

@@ -159,4 +159,27 @@ describe("approvals", () => {
       .runTurn("go");
     assert.equal(asks, 0);
   });
+
+  it("a call whose proposal the tool refused asks no one and fails with the refusal, its claim settled without dispatch (harness #8, #6)", async () => {
+    const refusal = "refused: oldText was not found in a.txt; read the file and copy the text exactly";
+    let asks = 0;
+    const approval: ApprovalPort = {
+      request: async (r) => {
+        asks++;
+        return { decision: "approve", callId: r.call.callId, inputHash: r.inputHash, reason: "yes" };
+      },
+    };
+    const tool = new CounterTool({ requiresApproval: true, refuse: refusal });
+    const sink = collect();
+    const { memory, builder: b } = builder(oneCall(), [tool]);
+    const out = await b.approval(approval).build().runTurn("go", { onEvent: sink.onEvent });
+    assert.equal(out.status, "completed");
+    assert.equal(asks, 0, "the person is not asked about a call that cannot run");
+    assert.ok(!sink.events.some((e) => e.type === "status" && e.status === "waiting_approval"));
+    const result = out.messages.find((m) => m.role === "tool");
+    assert.deepEqual(result && { ok: result.ok, output: result.output }, { ok: false, output: refusal });
+    assert.equal(tool.effects.length, 0);
+    const [entry] = [...memory.ledger.values()];
+    assert.deepEqual(entry && [entry.status, entry.reason], ["failed", refusal], "journaled with its failed outcome, never dispatched");
+  });
 });

@@ -32,6 +32,8 @@ export interface CounterOptions {
   fault?: boolean;
   /** propose throws (before any effect). */
   proposeFault?: boolean;
+  /** propose already knows the call cannot run: a refused proposal with this text. */
+  refuse?: string;
 }
 
 /** A tool whose every effect lands in `effects`, so rollback and checkpoints are observable. */
@@ -62,6 +64,7 @@ export class CounterTool implements Tool {
   async propose(args: Record<string, unknown>, ctx: { callId: string }) {
     if (this.o.proposeFault) throw new Error("proposal exploded");
     this.proposals.push(ctx.callId);
+    if (this.o.refuse) return { preview: { kind: "text" as const, text: this.o.refuse }, refused: this.o.refuse };
     return { preview: { kind: "text" as const, text: `add ${String(args.by)}` } };
   }
 
