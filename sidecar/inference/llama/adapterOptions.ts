@@ -1,0 +1,61 @@
+// The llama engine's options and the statistics it reports per round (split out of llamaAgentModel.ts).
+import type { KvStateStore } from "./kvStateStore.js";
+
+export interface LlamaAdapterOptions {
+  modelPath: string;
+  /** llama.cpp threads for getLlama and the context (default: physical cores; tests use 1–2). */
+  threads?: number;
+  /**
+   * Tokens per session sequence. Unset: the model's trained context, as far as free memory holds it
+   * for every session (contextSizing.ts); node-llama-cpp's own default would take the full trained size.
+   */
+  contextSize?: number;
+  /** Sequences in the one context: sessions that can hold a KV cache at once. */
+  maxSessions?: number;
+  /** The context's native batch: generation evaluates a prompt's last new tokens, up to one batch, in one. */
+  batchSize?: number;
+  /**
+   * Prefill chunk for what comes before that last batch, at most batchSize: the abort signal is
+   * checked between chunks (issue 6, item 3), so a cancelled prefill stops after the chunk in flight.
+   * A cancel does not wait for that chunk (the round answers at once, the session stays busy until it
+   * ends), so the chunk is one whole batch by default: every batch costs more the deeper the cache
+   * (122 tokens at depth 1,500: 545 ms as one batch, 745 ms as 64 + 58; docs/models.md).
+   */
+  prefillChunk?: number;
+  gpu?: "auto" | false;
+  /** Saved KV state, outside the workspace (the kernel passes its directory). Null: no resume. */
+  stateStore?: KvStateStore | null;
+  /** Concurrent sessions decode in lockstep, sharing batches (default true; false for the benchmark's comparison). */
+  lockstep?: boolean;
+  /**
+   * A session idle this long has its KV state saved (it stays loaded). Not while another round runs:
+   * a save is native work on the kernel's one libuv worker, so it would stall that round's batches
+   * (a 2,700-token state is ~33 MB); it waits until no round is in flight.
+   */
+  idleSaveMs?: number;
+  onLoadProgress?: (fraction: number) => void;
+  onRoundStats?: (stats: RoundStats) => void;
+}
+
+/** What one round cost; the benchmark and the resume test read these. */
+export interface RoundStats {
+  sessionKey: string;
+  promptTokens: number;
+  /** Tokens restored from saved state when the session was opened by this round. */
+  restoredTokens: number;
+  /** Prompt tokens already in the sequence (from earlier rounds or restored state). */
+  reusedTokens: number;
+  /** Prompt tokens this round had to evaluate. */
+  prefillEvaluatedTokens: number;
+  generatedTokens: number;
+  /** Rendering plus the chunked part of the prefill; its last chunk is evaluated with the first token. */
+  prefillMs: number;
+  firstTokenMs: number | null;
+  /**
+   * To the round's first streamed chunk: node-llama-cpp holds a token back while it may begin a stop
+   * or function-call trigger, or is whitespace or part of a character, so this can be later than the
+   * first token.
+   */
+  firstChunkMs: number | null;
+  totalMs: number;
+}
