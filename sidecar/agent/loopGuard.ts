@@ -42,9 +42,7 @@ export class LoopGuard {
       // the failing call's own result, already in history, says what went wrong.
       throw new TurnFailed(
         "repeated_failure",
-        singleLine(
-          `stopped: the model repeated a failing call ${count} times (${call.name} ${JSON.stringify(call.arguments)}); rephrase the request`,
-        ),
+        singleLine(`stopped: the model ${sameFailingCall(count)} (${call.name} ${JSON.stringify(call.arguments)}); rephrase the request`),
       );
     }
   }
@@ -56,4 +54,9 @@ export class LoopGuard {
       `stopped: the model asked for tools in ${this.limits.maxRounds} rounds without answering; completed tool batches stay in the session, ask it to finish`,
     );
   }
+}
+
+/** How often the call failed, right at every limit: the count is per call, not necessarily in a row. */
+function sameFailingCall(count: number): string {
+  return count === 1 ? "made a failing call once" : `made the same failing call ${count} times`;
 }

@@ -286,7 +286,7 @@ describe("approve-edit lenses through real inference on the synthetic tool-call 
     assert.equal(await status.getAttribute("data-status"), "stopped", `the turn's status reads: ${await status.textContent()}`);
     assert.match(
       (await status.textContent()) ?? "",
-      /^Stopped: the model repeated a failing call 2 times \(edit_file \{"path":"Here","oldText":"Here","newText":""\}\)/,
+      /^Stopped: the model made the same failing call 2 times \(edit_file \{"path":"Here","oldText":"Here","newText":""\}\)/,
     );
     await lens(page, "Reject").waitFor({ state: "detached", timeout: 10_000 });
     assert.deepEqual(fs.readFileSync(targetPath), before, "byte-identical: the rejections wrote nothing");

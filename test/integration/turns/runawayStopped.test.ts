@@ -27,7 +27,7 @@ it("a turn repeating a failing call ends 'stopped' within the guard's limit, jou
   const first = await k.client.request("turn/start", { sessionId, message: "What does src/math.js do?" });
   const stopped = await driver.completion(first.runId);
   assert.equal(stopped.status, "stopped", JSON.stringify(stopped));
-  assert.match(stopped.error?.message ?? "", /^the model repeated a failing call 3 times \(list_dir /);
+  assert.match(stopped.error?.message ?? "", /^the model made the same failing call 3 times \(list_dir /);
   // The default context: the fixture model's trained 8192 tokens (issue 13, item 4).
   assert.ok(stopped.context && stopped.context.contextSize === 8192 && stopped.context.usedTokens > 0, JSON.stringify(stopped.context));
   const calls = (driver.events.get(first.runId) ?? []).filter((e) => e.type === "tool_call").length;
@@ -36,7 +36,7 @@ it("a turn repeating a failing call ends 'stopped' within the guard's limit, jou
   let history = await k.client.request("session/history", { sessionId });
   const run = history.runs.find((r) => r.runId === first.runId)!;
   assert.equal(run.status, "failed");
-  assert.match(run.attempts.at(-1)?.reason ?? "", /^stopped: the model repeated a failing call 3 times/);
+  assert.match(run.attempts.at(-1)?.reason ?? "", /^stopped: the model made the same failing call 3 times/);
   assertCompleteBatches(history.messages);
 
   const second = await k.client.request("turn/start", { sessionId, message: "hello" });

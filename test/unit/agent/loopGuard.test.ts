@@ -51,7 +51,7 @@ it("the same failing call made 3 times stops the turn with status stopped, keepi
   assert.equal(out.status === "failed" && out.failure.kind, "repeated_failure");
   assert.match(
     out.status === "failed" ? out.failure.message : "",
-    /^stopped: the model repeated a failing call 3 times \(list_dir \{.*"Here".*\}\); rephrase the request$/,
+    /^stopped: the model made the same failing call 3 times \(list_dir \{.*"Here".*\}\); rephrase the request$/,
   );
   assert.equal(tool.runs, 3, "no fourth call ran");
   // The calls ran (an effect was possible), so each batch stays committed with its result.
@@ -85,7 +85,7 @@ it("a repeated call the schema check refuses stops the turn and, with no effect 
   assert.equal(out.status === "failed" && out.failure.kind, "repeated_failure");
   assert.match(
     out.status === "failed" ? out.failure.message : "",
-    /^stopped: the model repeated a failing call 2 times \(list_dir \{"path":"Here","depth":8000000000000000\}\)/,
+    /^stopped: the model made the same failing call 2 times \(list_dir \{"path":"Here","depth":8000000000000000\}\)/,
   );
   assert.equal(tool.runs, 0);
   assert.deepEqual(memory.history, [], "refused calls had no effect: nothing of the turn is committed");
@@ -118,8 +118,22 @@ it("the same failing call repeated inside one batch stops at its third failure; 
   const results = memory.history.filter((m) => m.role === "tool") as { output: string }[];
   assert.equal(results.length, 6, "every call of the batch has a result (spec 000 #6)");
   assert.ok(
-    results.slice(3).every((r) => r.output.startsWith("not run: stopped: the model repeated a failing call 3 times")),
+    results.slice(3).every((r) => r.output.startsWith("not run: stopped: the model made the same failing call 3 times")),
     JSON.stringify(results.slice(3)),
   );
   assertStructurallyComplete(memory.history);
+});
+
+it("the stop says how often the same call failed in words right for every limit, once included (issue 13 loop guards: a stop a person can act on)", async () => {
+  const stopAt = async (limit: number) => {
+    const { builder: b } = builder(
+      callsEveryRound(() => ({ path: "Here" })),
+      [new MissingPathTool()],
+    );
+    const out = await b.repeatedFailureLimit(limit).build().runTurn("go");
+    assert.equal(out.status === "failed" && out.failure.kind, "repeated_failure");
+    return out.status === "failed" ? out.failure.message : "";
+  };
+  assert.equal(await stopAt(1), 'stopped: the model made a failing call once (list_dir {"path":"Here"}); rephrase the request');
+  assert.equal(await stopAt(2), 'stopped: the model made the same failing call 2 times (list_dir {"path":"Here"}); rephrase the request');
 });
