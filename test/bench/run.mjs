@@ -52,20 +52,26 @@ const git = (...a) => spawnSync("git", a, { encoding: "utf8" }).stdout?.trim() |
 const commit = git("rev-parse", "--short", "HEAD");
 
 fs.mkdirSync(resultsDir, { recursive: true });
-/** @type {Record<string, { status: number | null; seconds: number; timedOut: boolean }>} */
+/** @type {Record<string, { status: number | null; seconds: number; timedOut: boolean; from: number; to: number }>} */
 const runs = {};
 for (const name of benches) {
   console.log(`\n=== ${name} ===`);
   // A bench that fails must not leave an earlier run's figures behind as if they were this run's.
   fs.rmSync(path.join(resultsDir, `${name}.json`), { force: true });
   const t0 = performance.now();
+  const from = Date.now();
   const r = spawnSync(process.execPath, ["--import", "tsx", path.join(dir, `${name}.ts`), ...(quick ? ["--quick"] : [])], {
     stdio: "inherit",
     env: { ...process.env, UV_THREADPOOL_SIZE: "1" },
     timeout: timeoutS * 1000,
   });
   const timedOut = /** @type {NodeJS.ErrnoException | undefined} */ (r.error)?.code === "ETIMEDOUT";
-  runs[name] = { status: r.status ?? (r.signal ? 128 : 1), seconds: Math.round((performance.now() - t0) / 1000), timedOut };
+  const status = r.status ?? (r.signal ? 128 : 1);
+  runs[name] = { status, seconds: Math.round((performance.now() - t0) / 1000), timedOut, from, to: Date.now() };
+  // A failed bench leaves its failure in place of figures, so a later summary still shows it.
+  const file = path.join(resultsDir, `${name}.json`);
+  if (status !== 0 && !fs.existsSync(file))
+    fs.writeFileSync(file, `${JSON.stringify({ bench: name, date: new Date(from).toISOString(), failed: runs[name] }, null, 2)}\n`);
 }
 
 /** @param {unknown} t @returns {{ cmp: "<=" | ">="; value: number; of: "ratio" | "ours"; unit: string | null; text: string } | null} */
@@ -126,11 +132,18 @@ for (const name of names) {
       continue;
     }
   }
-  const earlier = run ? null : `earlier run, ${new Date(fs.statSync(file).mtime).toISOString().slice(0, 16)}Z`;
-  if (run && run.status !== 0) {
-    const why = run.timedOut ? `stopped after --timeout=${timeoutS} s` : `exit ${run.status} after ${run.seconds} s`;
-    table.push({ bench: name, figure: `FAILED (${why})`, problem: "failed" });
-    if (!json) continue;
+  const mtime = json ? fs.statSync(file).mtimeMs : 0;
+  const earlier = run ? null : `earlier run, ${new Date(json?.failed?.from ?? mtime).toISOString().slice(0, 16)}Z`;
+  const failed = run && run.status !== 0 ? run : json?.failed;
+  if (failed) {
+    // Its figures, if a file holds any, were not written by this bench in this run: not shown.
+    const why = failed.timedOut ? "stopped after the --timeout" : `exit ${failed.status} after ${failed.seconds} s`;
+    table.push({ bench: name, earlier, figure: `FAILED (${why})`, problem: "failed" });
+    continue;
+  }
+  if (json && run && (mtime < run.from - 1000 || mtime > run.to + 1000)) {
+    table.push({ bench: name, figure: `results/${name}.json was written outside this run of the bench: not shown`, problem: "stale" });
+    continue;
   }
   if (!json) {
     table.push({ bench: name, figure: "wrote no results file", problem: "no results" });
@@ -173,7 +186,7 @@ const lines = [
       : r.anchor === null
         ? "—"
         : `${num(r.anchor)} ${r.unit ?? ""}`.trim() + (r.anchorName ? ` (${r.anchorName})` : "");
-    const ratio = r.ratio === null ? "—" : `${r.ratio.toFixed(2)}×`;
+    const ratio = r.ratio === null ? "—" : `${Math.abs(r.ratio) >= 0.1 ? r.ratio.toFixed(2) : r.ratio.toPrecision(2)}×`;
     const verdict = r.target === null ? "" : r.met === null ? "unknown" : r.met ? "yes" : "**no**";
     return `| ${cell(bench)} | ${cell(r.figure)} | ${cell(ours)} | ${cell(anchor)} | ${ratio} | ${cell(r.target ?? "")} | ${verdict} |`;
   }),
