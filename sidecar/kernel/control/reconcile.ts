@@ -118,12 +118,14 @@ function repair(db: Db): ReconcileReport {
       "run_id",
       "NULL",
     ),
+    // A queued task's attempt never started: nothing of it ran, so it stays queued and the task
+    // starts when a slot is free after this start (its run stays active; recovery skips it).
     attemptsOrphaned: bulkTransition(
       db,
       attemptMachine,
       "orphaned",
       sourcesOf(attemptMachine, "orphaned"),
-      "",
+      "NOT (status = 'queued' AND run_id IN (SELECT run_id FROM delegations WHERE status = 'queued'))",
       REPAIR.attemptOrphaned,
       at,
       "run_id",

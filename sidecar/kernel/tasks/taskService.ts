@@ -123,8 +123,8 @@ export class TaskService {
     this.stopping = true;
   }
 
-  /** Starts queued tasks while slots are free. */
-  private pump(): void {
+  /** Starts queued tasks while slots are free; at kernel start, those a previous kernel left queued. */
+  pump(): void {
     if (this.stopping) return;
     for (const q of this.deps.control.queuedTasks()) {
       if (this.running.size >= this.deps.maxRunning) return;

@@ -185,3 +185,35 @@ it("a task's approval waits for a person while no client is connected, reaches a
     }
   }
 });
+
+it("a task still queued when the kernel is killed never ran, so it stays queued and runs at the next start; only the running one is orphaned (issue 12 item 7, control plane #21)", async () => {
+  const t = setup("tasks-requeue", [{ text: ["Slow", " work."], delayMs: 2000 }], { HEARTH_MAX_TASKS: "1" });
+  const k = startTestKernel({ workspace: t.workspace, journalPath: t.journalPath, env: t.env });
+  let running: TaskSummary;
+  let queued: TaskSummary;
+  try {
+    await k.client.initialize("test", "0");
+    running = (await k.client.request("task/start", { instruction: "first", model: t.model })).task;
+    queued = (await k.client.request("task/start", { instruction: "second", model: t.model })).task;
+    assert.deepEqual([running.state, queued.state], ["running", "queued"]);
+    k.child.kill("SIGKILL");
+    await waitFor(() => k.child.exitCode !== null || k.child.signalCode !== null, "the kernel to die");
+  } finally {
+    await k.stop();
+  }
+
+  const next = startTestKernel({ workspace: t.workspace, journalPath: t.journalPath, env: t.env });
+  try {
+    await next.client.initialize("test", "0");
+    const watch = watchTasks(next.client);
+    const state = async (id: string) => (await next.client.request("task/show", { delegationId: id })).task.state;
+    assert.equal(await state(running.delegationId), "orphaned", "the interrupted task waits for a person to resume it");
+    const deadline = Date.now() + 30_000;
+    while ((await state(queued.delegationId)) !== "completed" && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    assert.equal(await state(queued.delegationId), "completed", "the queued task ran at the next start");
+    assert.equal((await next.client.request("task/show", { delegationId: queued.delegationId })).result, "Slow work.");
+    assert.ok(!watch.seen.get(queued.delegationId)?.includes("orphaned"), "the queued task was never orphaned");
+  } finally {
+    await next.stop();
+  }
+});
