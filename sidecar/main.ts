@@ -256,7 +256,7 @@ async function main(): Promise<void> {
     );
   // issue 15: attached context is read with the kernel's own anchored read_file; erase is refused while a turn runs.
   const readFile = tools.tools.find((t) => t.definition.name === "read_file") ?? fail("the workspace tools have no read_file");
-  const attachments = new MessageAttachments({ journal, readFile });
+  const attachments = new MessageAttachments({ readFile });
   const erase = new SessionErase({ journal, scope: control.scope, running: (id) => turns.running(id) });
   Object.assign(handlers, turnHandlers({ turns, gate, compact, attachments, erase }));
   Object.assign(handlers, undoHandlers({ edits: new TurnEditsService({ journal, scope: control.scope, restorer: tools.restorer }), gate }));

@@ -60,7 +60,7 @@ export function kernelParts(holdModelLoad?: Promise<void>) {
     tools.close();
     journal.close();
   };
-  return { control, journal, turns, client, events, completion, attemptRow, close, root };
+  return { control, journal, tools, turns, client, events, completion, attemptRow, close, root };
 }
 
 export const requestContext = (client: ClientChannel) => ({ clientId: "c", requestId: "1", signal: new AbortController().signal, client });

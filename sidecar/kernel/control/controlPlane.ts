@@ -3,6 +3,7 @@
 import { ErrorCode, HearthError } from "../../../shared/errors.js";
 import type { Condensation, HistoryMessage, RunSummary, SessionSummary } from "../../../shared/protocol/records.js";
 import type { Db, Journal } from "../../journal/journal.js";
+import { attachmentsOf, type AttachmentRecord } from "./attachments.js";
 import { appendComplete, completeMessages, replayMessages, type NewMessage } from "./conversation.js";
 import {
   cancelIdleDelegation,
@@ -97,9 +98,18 @@ export class ControlPlane {
     this.journal.withTransaction((db) => hideSession(db, this.scope, sessionId));
   }
 
-  /** Run + single active attempt + pinned context snapshot + the user message, in one transaction. */
-  admitRun(sessionId: string, userMessage: string, client: ClientContext): Admission {
-    return this.journal.withTransaction((db) => admitRun(db, this.scope, sessionId, userMessage, client));
+  /**
+   * Run + single active attempt + pinned context snapshot + the user message and its attachment
+   * rows, in one transaction: a message is never journaled without what was attached to it.
+   */
+  admitRun(sessionId: string, userMessage: string, client: ClientContext, attachments: readonly AttachmentRecord[] = []): Admission {
+    return this.journal.withTransaction((db) => admitRun(db, this.scope, sessionId, userMessage, client, attachments));
+  }
+
+  /** What was attached to a run's user message, in order. */
+  attachmentsOf(runId: string): AttachmentRecord[] {
+    const db = this.journal.db;
+    return attachmentsOf(db, ownedRun(db, this.scope, runId).run_id);
   }
 
   transitionAttempt(runId: string, attemptId: string, to: AttemptStatus, reason?: string): AttemptStatus {

@@ -2,6 +2,7 @@
 import { ErrorCode, HearthError } from "../../../shared/errors.js";
 import { uuidv7 } from "../../../shared/ids.js";
 import type { Db } from "../../journal/journal.js";
+import { insertAttachments, type AttachmentRecord } from "./attachments.js";
 import { appendComplete, nextSeq } from "./conversation.js";
 import { pinSnapshot } from "./contextSnapshots.js";
 import { currentProfile } from "./sessions.js";
@@ -44,8 +45,18 @@ function insertAttempt(db: Db, runId: string, at: string): string {
   return attemptId;
 }
 
-/** Run + its single active attempt + pinned context snapshot + the user message, in the caller's transaction. */
-export function admitRun(db: Db, scope: KernelScope, sessionId: string, userMessage: string, client: ClientContext): Admission {
+/**
+ * Run + its single active attempt + pinned context snapshot + the user message and what was
+ * attached to it, in the caller's transaction.
+ */
+export function admitRun(
+  db: Db,
+  scope: KernelScope,
+  sessionId: string,
+  userMessage: string,
+  client: ClientContext,
+  attachments: readonly AttachmentRecord[] = [],
+): Admission {
   const session = ownedSession(db, scope, sessionId);
   const busy = db.prepare(`SELECT run_id FROM runs WHERE session_id = ? AND status = 'active'`).get(sessionId) as
     | { run_id: string }
@@ -78,6 +89,7 @@ export function admitRun(db: Db, scope: KernelScope, sessionId: string, userMess
   );
   const [written] = appendComplete(db, sessionId, runId, [{ role: "user", text: userMessage }]);
   if (written !== userSeq) throw new Error(`journal seq moved during admission (${userSeq} → ${String(written)})`);
+  insertAttachments(db, runId, attachments, at);
   const attemptId = insertAttempt(db, runId, at);
   return { runId, attemptId, snapshotId: snapshot.snapshotId, userSeq };
 }

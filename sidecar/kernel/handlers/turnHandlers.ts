@@ -21,10 +21,8 @@ export function turnHandlers(deps: {
       deps.erase.assertNotErased(params.sessionId);
       if (!attachments?.length) return deps.turns.start(params, ctx);
       const { message, records } = await deps.attachments.compose(params.message, attachments);
-      const started = deps.turns.start({ ...params, message }, ctx);
-      // Same tick as the admission: no other request's work comes between the message and its record.
-      deps.attachments.record(started.runId, records);
-      return started;
+      // The attachment rows are admitted with the message, in its transaction: never one without the other.
+      return deps.turns.start({ ...params, message, attachments: records }, ctx);
     },
     // issue 15: "Apply to file" is a turn whose one call is the kernel's write_file, approved in the file.
     "turn/apply": async (params, ctx) => {

@@ -4,6 +4,7 @@ import { ErrorCode, isHearthError } from "../../../shared/errors.js";
 import { singleLine } from "../../../shared/boundedText.js";
 import type { ContextFill, GenerationOptions, TurnEvent } from "../../../shared/protocol/index.js";
 import { STOPPED_KINDS, type AgentSession, type TurnOutcome } from "../../agent/index.js";
+import type { AttachmentRecord } from "../control/attachments.js";
 import type { ControlPlane } from "../control/controlPlane.js";
 import type { ClientChannel, RequestContext } from "../handlers/types.js";
 import { EventCoalescer } from "./eventCoalescer.js";
@@ -42,12 +43,20 @@ export class TurnService {
 
   constructor(private readonly deps: TurnServiceDeps) {}
 
-  /** Admits the run (run + attempt + pinned snapshot + user message, one transaction) and starts it. */
+  /** Admits the run (run + attempt + pinned snapshot + user message and its attachments, one transaction) and starts it. */
   start(
-    params: { sessionId: string; message: string; options?: GenerationOptions; readOnly?: boolean; apply?: ApplyRequest },
+    params: {
+      sessionId: string;
+      message: string;
+      attachments?: readonly AttachmentRecord[];
+      options?: GenerationOptions;
+      readOnly?: boolean;
+      apply?: ApplyRequest;
+    },
     ctx: RequestContext,
   ): { runId: string; attemptId: string } {
-    const admission = this.deps.control.admitRun(params.sessionId, params.message, { clientId: ctx.clientId, requestId: ctx.requestId });
+    const client = { clientId: ctx.clientId, requestId: ctx.requestId };
+    const admission = this.deps.control.admitRun(params.sessionId, params.message, client, params.attachments);
     const run: RunRef = {
       sessionId: params.sessionId,
       runId: admission.runId,
