@@ -274,6 +274,7 @@ async function main(): Promise<void> {
   // Runs before "turns" (hooks run in reverse): a task stopped by the shutdown is orphaned, not cancelled.
   gate.onShutdown("tasks", () => tasks.stopAccepting());
   Object.assign(handlers, taskHandlers({ tasks, control, gate }));
+  tasks.pump(); // tasks a previous kernel left queued (reconciliation keeps them queued: they never ran)
   const initialize = handlers.initialize!;
   handlers.initialize = async (params, ctx) => {
     const answer = await initialize(params, ctx);
