@@ -166,7 +166,13 @@ export class LlamaAgentModel implements AgentModel {
           } catch (e) {
             reject(e);
           }
-          await native.pending.catch(() => undefined);
+          // Answered, its sequence still busy: a session opening meanwhile may wait for it.
+          await this.pool.draining(
+            native.pending.then(
+              () => undefined,
+              () => undefined,
+            ),
+          );
         })
         .finally(() => {
           this.roundsInFlight--;

@@ -39,6 +39,8 @@ export class SessionPool {
   private readonly sessions = new Map<string, Session>();
   /** Sequences of closed sessions, reused: a disposed sequence's slot is reclaimed only later. */
   private readonly freeSequences: LlamaContextSequence[] = [];
+  /** Native work of rounds that have answered, still holding their sessions (see `draining`). */
+  private readonly drains = new Set<Promise<void>>();
 
   constructor(
     private readonly context: LlamaContext,
@@ -90,8 +92,11 @@ export class SessionPool {
 
   /** Frees a sequence for a new session: the least recently used idle session saves its state and gives up its sequence. */
   private async takeLeastRecentSequence(): Promise<LlamaContextSequence> {
-    const idle = [...this.sessions.values()].filter((s) => !this.locks.busy(s.key)).sort((a, b) => a.lastUsedMs - b.lastUsedMs);
-    const victim = idle[0];
+    const idleSessions = () =>
+      [...this.sessions.values()].filter((s) => !this.locks.busy(s.key)).sort((a, b) => a.lastUsedMs - b.lastUsedMs);
+    // A round that answered a cancel keeps its session busy until its native batch ends: wait for that.
+    while (idleSessions().length === 0 && this.drains.size > 0) await Promise.race(this.drains);
+    const victim = idleSessions()[0];
     if (!victim) {
       throw new HearthError(
         ErrorCode.Overloaded,
@@ -111,6 +116,21 @@ export class SessionPool {
     s.chat.dispose({ disposeSequence: false });
     this.freeSequences.push(s.sequence);
     this.sessions.delete(s.key);
+  }
+
+  /**
+   * `work` is what keeps a session's lock after its round has answered (a cancelled round's native
+   * batch); a session opening while every sequence is busy waits for it instead of failing.
+   */
+  async draining(work: Promise<void>): Promise<void> {
+    // Settles after the lock is released (a microtask later), so the waiter then finds the session idle.
+    const released = work.then(() => new Promise<void>((r) => setImmediate(r)));
+    this.drains.add(released);
+    try {
+      await work;
+    } finally {
+      void released.finally(() => this.drains.delete(released));
+    }
   }
 
   /** After a round: the session's state is saved once it has been idle a while. */
