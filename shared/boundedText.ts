@@ -1,4 +1,4 @@
-// Bounded single-line text: approval and denial reasons, repair codes, status lines (spec 000 #8).
+// Bounded single-line text: approval and denial reasons, repair codes, status lines (harness #8).
 export const MAX_REASON_CHARS = 240;
 
 /** Collapses whitespace to one line and truncates to `max` characters; never returns empty. */

@@ -1,4 +1,4 @@
-// Kernel-minted identifiers (spec 004 identity; spec 000 #4): UUIDv7, time-ordered, never taken
+// Kernel-minted identifiers (control plane #1; harness #4): UUIDv7, time-ordered, never taken
 // from a provider or adapter. Uses the Web Crypto API so it runs in Node, the webview and tests alike.
 
 const HEX: string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));

@@ -1,4 +1,4 @@
 import pkg from "../package.json" with { type: "json" };
 
-/** The exact package version: reported by `initialize` and sent by Hearth's HTTP clients (spec 000 #11). */
+/** The exact package version: reported by `initialize` and sent by Hearth's HTTP clients (harness #11). */
 export const HEARTH_VERSION: string = pkg.version;

@@ -143,7 +143,7 @@ function openControlPlane(config: KernelConfig): { journal: Journal; control: Co
   } catch (e) {
     fail((e as Error).message);
   }
-  // spec 004: the owner is the local user who started this kernel, never a value a client sends.
+  // control plane #5: the owner is the local user who started this kernel, never a value a client sends.
   const control = new ControlPlane(journal, {
     ownerId: `local:${os.userInfo().username}`,
     workspace: config.workspaceRoot,
@@ -207,7 +207,7 @@ async function main(): Promise<void> {
   });
   gate.onShutdown("model", () => modelHost.unload());
   Object.assign(handlers, modelHandlers({ host: modelHost, gate, modelsDir: path.join(hearthHome(), "models") }));
-  // spec 000 #9, #12: tools anchored at the workspace descriptor; file tools and shell register apart.
+  // harness #9, #12: tools anchored at the workspace descriptor; file tools and shell register apart.
   // issue 14 item 5: each write's pre-image is journaled, so a person can undo a turn's edits.
   const tools = buildWorkspaceTools({ workspaceRoot: config.workspaceRoot, shell: true, writes: new FileWriteJournal(journal, log) });
   gate.onShutdown("tools", () => tools.close());

@@ -1,6 +1,6 @@
 // Answers the kernel's approval/request where the person works (issue 14): a proposed file change
 // in the file itself (extension/edits), anything else on its card in the chat or a notification.
-// Exactly one answer per request; a failure to ask denies (spec 000 #8: the default denies).
+// Exactly one answer per request; a failure to ask denies (harness #8: the default denies).
 // Every decision goes to the Hearth log.
 import type * as vscode from "vscode";
 import type { ServerRequestParams } from "../../shared/protocol/index.js";

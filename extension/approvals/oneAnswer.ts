@@ -1,4 +1,4 @@
-// Exactly one answer per approval request (spec 000 #8: one-shot): whichever of the card, the
+// Exactly one answer per approval request (harness #8: one-shot): whichever of the card, the
 // notification, the editor's lenses or the turn's cancellation comes first is the answer; later
 // ones are ignored and say so. No `vscode` import, so it is unit-tested.
 import type { ServerRequestResult } from "../../shared/protocol/index.js";

@@ -1,5 +1,5 @@
 // What an edit proposal's decision tells the kernel, and through it the model and the chat
-// (spec 000 #8: non-empty, bounded, single-line). The kernel prefixes a denial with "denied: ".
+// (harness #8: non-empty, bounded, single-line). The kernel prefixes a denial with "denied: ".
 import { hunkPlace, hunkSize, type Hunk } from "./hunks.js";
 
 export function acceptedReason(file: string, hunks: number): string {

@@ -55,7 +55,7 @@ export function activityOf(event: TurnEvent): string | null {
   }
 }
 
-/** The approval notification: which task wants what, on what (spec 000 #8: what it will do, exactly). */
+/** The approval notification: which task wants what, on what (harness #8: what it will do, exactly). */
 export function taskApprovalText(title: string, tool: string, target: string): string {
   return `Task "${title}" wants to run ${tool} on ${target}`;
 }

@@ -125,7 +125,7 @@ export const requests = {
     params: z.object({ runId: Id }),
     result: z.object({
       runId: Id,
-      // spec 004: cancellation acknowledgement is truthful; these two are separate facts.
+      // control plane #13: cancellation acknowledgement is truthful; these two are separate facts.
       dispatchAttempted: z.boolean(),
       adapterAcknowledged: z.boolean(),
     }),
@@ -170,7 +170,7 @@ export const requests = {
   },
   "task/cancel": {
     params: z.object({ delegationId: Id }),
-    // spec 004: cancellation acknowledgement is truthful, as for turn/cancel.
+    // control plane #13: cancellation acknowledgement is truthful, as for turn/cancel.
     result: z.object({ task: TaskSummary, dispatchAttempted: z.boolean(), adapterAcknowledged: z.boolean() }),
   },
   // An orphaned task (the kernel stopped while it ran): a new run of its session, told what the
@@ -281,7 +281,7 @@ export const serverRequests = {
       effectClass: EffectClass,
       preview: ApprovalPreview,
     }),
-    // spec 000 #8: approval and denial reasons are non-empty, bounded, single-line text.
+    // harness #8: approval and denial reasons are non-empty, bounded, single-line text.
     result: z.object({ decision: z.enum(["approve", "deny"]), reason: z.string().min(1).max(MAX_REASON_CHARS) }),
   },
 } as const;

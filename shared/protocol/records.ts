@@ -99,7 +99,7 @@ export type ApprovalPreview = z.infer<typeof ApprovalPreview>;
 export const ContextFill = z.object({ usedTokens: z.number().int().nonnegative(), contextSize: z.number().int().positive() });
 export type ContextFill = z.infer<typeof ContextFill>;
 
-/** Presentation-only stream of a turn (spec 000: events never enter committed history). */
+/** Presentation-only stream of a turn (harness #18: events never enter committed history). */
 export const TurnEvent = z.discriminatedUnion("type", [
   z.object({ type: z.literal("answer_delta"), text: z.string() }),
   z.object({ type: z.literal("reasoning_delta"), text: z.string() }),

@@ -1,4 +1,4 @@
-// The entry point the kernel drives: one session, one turn at a time (spec 000 #2).
+// The entry point the kernel drives: one session, one turn at a time (harness #2).
 import { singleLine } from "../../shared/boundedText.js";
 import { ErrorCode, HearthError, isHearthError } from "../../shared/errors.js";
 import { uuidv7 } from "../../shared/ids.js";
@@ -18,9 +18,9 @@ import { TurnRun } from "./turnRun.js";
 
 export interface RunTurnOptions {
   readonly signal?: AbortSignal;
-  /** Presentation only. Throwing is a sink failure: it cancels the turn (spec 000 #18). */
+  /** Presentation only. Throwing is a sink failure: it cancels the turn (harness #18). */
   readonly onEvent?: (event: AgentEvent) => void;
-  /** Fields set here override the session's options for this turn only (spec 000 #15). */
+  /** Fields set here override the session's options for this turn only (harness #15). */
   readonly overrides?: GenerationOptions;
   /** Kernel-minted turn id (e.g. the run id); minted here when absent. */
   readonly turnId?: string;
@@ -61,7 +61,7 @@ export class AgentSession {
     return this.parts.ceiling.activeNames();
   }
 
-  /** spec 000 #5: the active subset shrinks inside the ceiling, atomically (an unknown name changes nothing). */
+  /** harness #5: the active subset shrinks inside the ceiling, atomically (an unknown name changes nothing). */
   disableTools(names: readonly string[]): void {
     this.parts.ceiling.disable(names);
   }
@@ -76,7 +76,7 @@ export class AgentSession {
       throw new HearthError(ErrorCode.Conflict, "refused: this session is already running a turn; wait for it to finish or cancel it");
     }
     const options = mergeOptions(this.parts.options, opts.overrides);
-    // spec 000 #20: per-turn overrides are revalidated before the input checkpoint.
+    // harness #20: per-turn overrides are revalidated before the input checkpoint.
     assertCapabilities(this.parts.model.capabilities, {
       options,
       hasSystemMessage: this.parts.instructions.length > 0 || this.parts.history[0]?.role === "system",

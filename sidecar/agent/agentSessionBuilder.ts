@@ -1,5 +1,5 @@
 // Builds an AgentSession from its parts. Reusable: `build()` and `authoritySnapshot()` share one
-// resolution path and never consume the builder (spec 000 #19).
+// resolution path and never consume the builder (harness #19).
 import { ErrorCode, HearthError } from "../../shared/errors.js";
 import { uuidv7 } from "../../shared/ids.js";
 import { GenerationOptions } from "../../shared/protocol/index.js";
@@ -25,7 +25,7 @@ export class AgentSessionBuilder {
   private _tools: readonly Tool[] = [];
   private _model: AgentModel | null = null;
   private _memory: AgentMemory | null = null;
-  private _approval: ApprovalPort = denyAllApprovals; // spec 000 #8: the default denies
+  private _approval: ApprovalPort = denyAllApprovals; // harness #8: the default denies
   private _approveReads = false;
   private _systemPrompt: string | null = null;
   private _history: readonly AgentMessage[] = [];
@@ -65,7 +65,7 @@ export class AgentSessionBuilder {
     this._systemPrompt = text;
     return this;
   }
-  /** Strict committed history to resume from (spec 000 #7). */
+  /** Strict committed history to resume from (harness #7). */
   history(messages: readonly AgentMessage[]): this {
     this._history = structuredClone([...messages]);
     return this;
@@ -105,7 +105,7 @@ export class AgentSessionBuilder {
     this._authority = inputs;
     return this;
   }
-  /** The digests recorded when the session was created: a drifted resume fails closed (spec 000 #19). */
+  /** The digests recorded when the session was created: a drifted resume fails closed (harness #19). */
   expectAuthority(digests: AgentAuthoritySnapshot["digests"]): this {
     this._expected = digests;
     return this;
@@ -120,7 +120,7 @@ export class AgentSessionBuilder {
     const model = this.require(this._model, "model");
     const memory = this.require(this._memory, "memory");
     if (this._expected) assertSameAuthority(this._expected, authority);
-    // spec 000 #16: a configured system prompt and a resumed system message are mutually exclusive.
+    // harness #16: a configured system prompt and a resumed system message are mutually exclusive.
     if (this._systemPrompt !== null && this._history.some((m) => m.role === "system")) {
       throw new HearthError(
         ErrorCode.InvalidParams,

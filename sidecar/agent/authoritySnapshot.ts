@@ -1,4 +1,4 @@
-// spec 000 #19: the versioned authority snapshot. `AgentSessionBuilder.authoritySnapshot()` and
+// harness #19: the versioned authority snapshot. `AgentSessionBuilder.authoritySnapshot()` and
 // `build()` resolve it through the same function, so what a resume compares is what runs.
 // Approval policy is intentionally absent: it is process-local and grants nothing durable (#8).
 import { ErrorCode, HearthError } from "../../shared/errors.js";
@@ -37,7 +37,7 @@ export interface AgentAuthoritySnapshot {
   readonly tools: readonly ToolAuthority[];
   readonly enablement: Readonly<Record<string, boolean>>;
   readonly ceilings: Readonly<Record<string, number>>;
-  /** spec 000 #21: one immutable cancellation policy per tool. */
+  /** harness #21: one immutable cancellation policy per tool. */
   readonly cancellationPolicies: Readonly<Record<string, string>>;
   readonly digests: {
     readonly workspace: string;

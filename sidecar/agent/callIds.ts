@@ -1,4 +1,4 @@
-// spec 000 #4: provider tool-call ids are untrusted. The session mints UUIDv7 ids and refuses reuse
+// harness #4: provider tool-call ids are untrusted. The session mints UUIDv7 ids and refuses reuse
 // within its complete history; ids issued by a turn that rolls back are forgotten with it (#10, #18).
 import { isUuidv7, uuidv7 } from "../../shared/ids.js";
 

@@ -1,4 +1,4 @@
-// Cancellation for the turn loop. Cancellation wins ties (spec 000, the biased select): whenever a
+// Cancellation for the turn loop. Cancellation wins ties (harness #22): whenever a
 // step settles while the turn's signal is aborted, the step counts as cancelled.
 export class TurnCancelled extends Error {
   constructor(readonly detail = "the turn was cancelled") {
@@ -14,7 +14,7 @@ export function throwIfCancelled(signal: AbortSignal): void {
 /**
  * Awaits `work` unless the signal fires first. Only for effect-free work (approval questions,
  * proposals): the abandoned promise's outcome is observed and dropped, never left unhandled.
- * Effectful work is always awaited to completion instead (spec 000 #22).
+ * Effectful work is always awaited to completion instead (harness #22).
  */
 export async function raceCancellation<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   throwIfCancelled(signal);

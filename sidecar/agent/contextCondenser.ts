@@ -1,6 +1,6 @@
 // Condensing instead of dying (issue 13, item 3): before a round whose prompt would not fit, the
 // session's view of its history is condensed (condensePolicy.ts), journaled through the context
-// port, and only then used. The committed history itself is never changed (spec 000 #7).
+// port, and only then used. The committed history itself is never changed (harness #7).
 import type { GenerationOptions } from "../../shared/protocol/index.js";
 import {
   elisionCandidates,

@@ -1,4 +1,4 @@
-// spec 000 #3: streamed deltas must form a prefix of the terminal text. The harness emits the
+// harness #3: streamed deltas must form a prefix of the terminal text. The harness emits the
 // missing suffix before completion, so presentation concatenation equals the committed field; a
 // stream that is not a prefix fails the turn. Used once for answer text and once for reasoning.
 export class NonPrefixDelta extends Error {

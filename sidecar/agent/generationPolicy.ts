@@ -1,4 +1,4 @@
-// Generation options and model capabilities (spec 000 #15, #20). Session options are the base;
+// Generation options and model capabilities (harness #15, #20). Session options are the base;
 // fields a turn sets override them, unset fields keep session values. Capability checks fail
 // closed before anything is journaled; reasoning never reaches a model that cannot keep it.
 import { ErrorCode, HearthError } from "../../shared/errors.js";
@@ -19,7 +19,7 @@ export interface CapabilityNeeds {
 }
 
 /**
- * Throws when configured or resumed state needs a capability the model did not prove (spec 000 #20:
+ * Throws when configured or resumed state needs a capability the model did not prove (harness #20:
  * fail closed; an unknown capability is not a proven one). Thinking "on" or "off" needs a proven
  * toggle, since a template without one would silently ignore it; "auto" needs nothing.
  */
@@ -41,7 +41,7 @@ export function assertCapabilities(caps: ModelCapabilities, needs: CapabilityNee
   if (missing.length > 0) throw new HearthError(ErrorCode.Refused, `refused before running: ${missing.join("; ")}`);
 }
 
-/** spec 000 #20: disproven reasoning-history preservation strips reasoning; unknown defers. */
+/** harness #20: disproven reasoning-history preservation strips reasoning; unknown defers. */
 export function stripsReasoning(caps: ModelCapabilities): boolean {
   return caps.reasoningHistory === "disproven";
 }

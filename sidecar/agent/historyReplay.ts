@@ -1,4 +1,4 @@
-// spec 000 #7, #16: strict replay of committed history into the builder. A history the harness
+// harness #7, #16: strict replay of committed history into the builder. A history the harness
 // could not have committed (a dangling call, a result for another call, a reused or foreign id, a
 // call to a tool outside the ceiling, a system message not at the start) is refused.
 import { ErrorCode, HearthError } from "../../shared/errors.js";
@@ -36,7 +36,7 @@ export function replayHistory(history: readonly AgentMessage[], ceiling: Readonl
   if (pending.length > 0) fail(history.length, `is missing: call ${pending[0]!.callId} has no result`);
 }
 
-/** Names of tools called anywhere in `messages`: their definitions stay advertised (spec 000 #5). */
+/** Names of tools called anywhere in `messages`: their definitions stay advertised (harness #5). */
 export function calledToolNames(messages: readonly AgentMessage[], into = new Set<string>()): Set<string> {
   for (const m of messages) if (m.role === "assistant") for (const c of m.toolCalls) into.add(c.name);
   return into;

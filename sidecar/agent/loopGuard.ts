@@ -1,6 +1,6 @@
 // Loop guards (issue 13, item 2): a turn ends with its own status, "stopped", when the model keeps
 // making the same failing call or asks for tools round after round without answering, instead of
-// running until the context is full. What the turn committed stays as the spec says (spec 000 #10).
+// running until the context is full. What the turn committed stays as the spec says (harness #10).
 import { singleLine } from "../../shared/boundedText.js";
 import type { ToolCallRecord } from "../../shared/protocol/index.js";
 import { canonicalJson } from "./canonicalJson.js";
@@ -38,7 +38,7 @@ export class LoopGuard {
     const count = (this.failures.get(key) ?? 0) + 1;
     this.failures.set(key, count);
     if (count >= this.limits.repeatedFailures) {
-      // Short: it is also the result of every call of the batch that did not run (spec 000 #6), and
+      // Short: it is also the result of every call of the batch that did not run (harness #6), and
       // the failing call's own result, already in history, says what went wrong.
       throw new TurnFailed(
         "repeated_failure",

@@ -1,5 +1,5 @@
 // Committed history as the harness sees it: the protocol's HistoryMessage without the journal's
-// sequence number. These are the durable message boundaries of spec 000 #7.
+// sequence number. These are the durable message boundaries of harness #7.
 import type { ToolCallRecord } from "../../shared/protocol/index.js";
 
 export type SystemMessage = { role: "system"; text: string };

@@ -1,4 +1,4 @@
-// One model round (spec 000 #3, #18): streams deltas to the sink, reconciles them with the terminal
+// One model round (harness #3, #18): streams deltas to the sink, reconciles them with the terminal
 // response, and turns every early exit (sink failure, cancellation, provider error) into a typed
 // failure only after the model's completion barrier has resolved.
 import { singleLine } from "../../shared/boundedText.js";
@@ -16,7 +16,7 @@ export async function runModelRound(
 ): Promise<ModelRound> {
   const answer = new DeltaReconciler("answer");
   const reasoning = new DeltaReconciler("reasoning");
-  // spec 000 #18: a failing sink cancels the model stream, like the caller's abort.
+  // harness #18: a failing sink cancels the model stream, like the caller's abort.
   const round = new RoundAbort(signal);
   let result: ModelRound;
   try {

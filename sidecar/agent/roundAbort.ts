@@ -1,4 +1,4 @@
-// One model round's cancellation, shared by the harness and the engines (spec 000 #18): the inner
+// One model round's cancellation, shared by the harness and the engines (harness #18): the inner
 // abort signal fires when the caller aborts *and* when the presentation sink throws, and the sink's
 // error is what the round then rejects with. Empty chunks are never forwarded.
 import type { ModelChunk } from "./ports/model.js";

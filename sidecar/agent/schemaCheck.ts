@@ -1,4 +1,4 @@
-// The bounded JSON Schema vocabulary (ports/jsonSchema.ts) as code (spec 000 #5): definitions are
+// The bounded JSON Schema vocabulary (ports/jsonSchema.ts) as code (harness #5): definitions are
 // checked when a tool is built, and proposed arguments are rechecked against the same schema
 // before dispatch, so generation and validation can never disagree on what a keyword means.
 import type { JsonSchema, ObjectSchema } from "./ports/jsonSchema.js";

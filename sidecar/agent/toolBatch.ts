@@ -1,4 +1,4 @@
-// One assistant message's tool calls, run in order (spec 000 #2, #5, #6, #8, #21, #22).
+// One assistant message's tool calls, run in order (harness #2, #5, #6, #8, #21, #22).
 // Each call passes the execution gate (known, enabled, arguments valid), then the tool's proposal,
 // then the approval port, then the ledger (prepared → dispatched) before its effect. A proposal the
 // tool refused asks no one: its claim is prepared and settled failed, never dispatched.
@@ -22,7 +22,7 @@ export interface BatchContext {
   readonly ceiling: ToolCeiling;
   readonly memory: AgentMemory;
   readonly approval: ApprovalPort;
-  /** Reads ask too (the person's setting); writes, commands and network always ask (spec 000 #8). */
+  /** Reads ask too (the person's setting); writes, commands and network always ask (harness #8). */
   readonly approveReads: boolean;
   readonly signal: AbortSignal;
   readonly emit: (event: AgentEvent) => void;
@@ -62,7 +62,7 @@ export class ToolBatch {
     const refusal = this.gate(call, tool);
     if (refusal !== null || !tool) return this.finish(synthetic(call, refusal ?? "refused: no such tool"));
     const policy = tool.definition.cancellation;
-    // spec 000 #21: only Interruptible tools observe turn cancellation; the rest finish once started.
+    // harness #21: only Interruptible tools observe turn cancellation; the rest finish once started.
     const toolCtx: ToolContext = { callId: call.callId, signal: policy === "Interruptible" ? this.ctx.signal : NEVER_ABORTED };
     const inputHash = inputHashOf(call.arguments);
     const proposal = await raceCancellation(this.propose(tool, call, toolCtx), this.ctx.signal);
@@ -90,7 +90,7 @@ export class ToolBatch {
   }
 
   /**
-   * spec 000 #8: a call the tool refused while proposing it cannot run, so no one is asked (an
+   * harness #8: a call the tool refused while proposing it cannot run, so no one is asked (an
    * Allow would only fail the same way). Its claim is journaled and settled failed at once, never
    * dispatched, so history's result echoes the ledger and the batch stays effect-free (#6).
    */
@@ -115,7 +115,7 @@ export class ToolBatch {
     });
   }
 
-  /** spec 000 #5: the execution gate, before approval or invocation. Null when the call may proceed. */
+  /** harness #5: the execution gate, before approval or invocation. Null when the call may proceed. */
   private gate(call: ToolCallRecord, tool: Tool | undefined): string | null {
     if (!tool)
       return `refused: this session has no tool named ${JSON.stringify(call.name)}; available: ${this.ctx.ceiling.activeNames().join(", ") || "none"}`;
@@ -136,7 +136,7 @@ export class ToolBatch {
     }
   }
 
-  /** spec 000 #8: exact, one-shot, asynchronous. Returns a denial text, or null when approved. */
+  /** harness #8: exact, one-shot, asynchronous. Returns a denial text, or null when approved. */
   private async askApproval(call: ToolCallRecord, inputHash: string, tool: Tool, preview: ApprovalPreview): Promise<string | null> {
     this.ctx.emit({ type: "status", status: "waiting_approval" });
     let decision: ApprovalDecision;
@@ -162,11 +162,11 @@ export class ToolBatch {
     if (decision.callId !== call.callId || decision.inputHash !== inputHash) {
       return "denied: the approval answered a different call or input than the one proposed";
     }
-    // spec 000 #8: the recorded denial is non-empty, bounded, single-line.
+    // harness #8: the recorded denial is non-empty, bounded, single-line.
     return decision.decision === "approve" ? null : singleLine(`denied: ${singleLine(String(decision.reason ?? ""))}`);
   }
 
-  /** Always awaited to completion (spec 000 #22): a started effect is never abandoned. */
+  /** Always awaited to completion (harness #22): a started effect is never abandoned. */
   private async invoke(
     tool: Tool,
     call: ToolCallRecord,

@@ -1,4 +1,4 @@
-// spec 000 #5: tool definitions and implementations are immutable after build and form the
+// harness #5: tool definitions and implementations are immutable after build and form the
 // authority ceiling. The active subset may shrink or restore only inside it; replacement rejects
 // unknown names atomically and never touches the authority snapshot.
 import { ErrorCode, HearthError } from "../../shared/errors.js";

@@ -3,7 +3,7 @@ import { singleLine } from "../../shared/boundedText.js";
 import type { TurnEvent } from "../../shared/protocol/index.js";
 import type { AgentMessage } from "./messages.js";
 
-/** Presentation only (spec 000 #18): never history. The kernel adds the terminal `completed`. */
+/** Presentation only (harness #18): never history. The kernel adds the terminal `completed`. */
 export type AgentEvent = Exclude<TurnEvent, { type: "completed" }>;
 
 export type TurnFailureKind =
@@ -31,7 +31,7 @@ export type TurnOutcome =
       readonly status: "failed" | "cancelled";
       readonly turnId: string;
       readonly failure: TurnFailure;
-      /** Messages this turn left committed: its tool checkpoints, possibly none (spec 000 #10). */
+      /** Messages this turn left committed: its tool checkpoints, possibly none (harness #10). */
       readonly messages: AgentMessage[];
     };
 

@@ -1,5 +1,5 @@
 // One turn of an AgentSession: model rounds and tool batches until the model answers without tool
-// calls, with every exit path closing the turn exactly once (spec 000 #6, #7, #10, #18).
+// calls, with every exit path closing the turn exactly once (harness #6, #7, #10, #18).
 import { singleLine } from "../../shared/boundedText.js";
 import type { GenerationOptions } from "../../shared/protocol/index.js";
 import type { CallIdRegistry } from "./callIds.js";
@@ -32,9 +32,9 @@ export interface TurnRunDeps extends Omit<BatchContext, "emit"> {
 
 export class TurnRun {
   /**
-   * What this turn produced since its last commit: the user message (spec 000 #13) and any batch in
+   * What this turn produced since its last commit: the user message (harness #13) and any batch in
    * which no call was dispatched (all refused, denied or unknown). None of it could have had an
-   * effect, so a failure rolls it back to the latest safe checkpoint (spec 000 #10); the next
+   * effect, so a failure rolls it back to the latest safe checkpoint (harness #10); the next
    * effectful batch or the completed answer commits it.
    */
   private uncommitted: AgentMessage[];
@@ -42,7 +42,7 @@ export class TurnRun {
   private assistant: AssistantMessage | null = null;
   private batch: ToolBatch | null = null;
   private sinkBroken = false;
-  /** Ids minted after this cursor are not yet committed: a failure forgets them (spec 000 #10). */
+  /** Ids minted after this cursor are not yet committed: a failure forgets them (harness #10). */
   private idCursor: number;
   /** Where this turn's commits begin in history: the turns before it may be condensed. */
   private readonly turnStart: number;
@@ -106,10 +106,10 @@ export class TurnRun {
       const assistant: AssistantMessage = {
         role: "assistant",
         text: result.text,
-        // spec 000 #20: the transcript keeps recorded reasoning; toModelMessages leaves it out of
+        // harness #20: the transcript keeps recorded reasoning; toModelMessages leaves it out of
         // requests when the template cannot replay it.
         ...(result.reasoning ? { reasoning: result.reasoning } : {}),
-        // spec 000 #4: provider ids are dropped; the session mints its own.
+        // harness #4: provider ids are dropped; the session mints its own.
         toolCalls: result.toolCalls.map((c) => ({
           callId: deps.ids.mint(),
           name: c.name,
@@ -122,7 +122,7 @@ export class TurnRun {
       const batch = new ToolBatch({ ...deps, emit: this.emit }, assistant.toolCalls, malformed);
       this.batch = batch;
       await batch.run((call, result) => guard.afterCall(call, result)); // issue 13: a repeated failing call stops the turn
-      // spec 000 #6: a batch that may have had an effect is durable before another model round.
+      // harness #6: a batch that may have had an effect is durable before another model round.
       if (batch.effectPossible) await this.checkpointBatch();
       else this.holdBatch();
     }
@@ -160,7 +160,7 @@ export class TurnRun {
     const status = failure.kind === "cancelled" ? "cancelled" : "failed";
     let closing: AgentMessage[] = [];
     if (this.batch?.effectPossible) {
-      // spec 000 #6, #10: an effect may have happened, so every call gets a matching result.
+      // harness #6, #10: an effect may have happened, so every call gets a matching result.
       this.batch.fillUnrun(failure.message);
       closing = [...this.uncommitted, this.assistant!, ...this.batch.results];
     } else {

@@ -1,5 +1,5 @@
 // How the CLI answers approval/request: a person at a TTY decides each call; without a TTY the
-// --approve policy decides, and the default denies (spec 000 #8: the default policy denies).
+// --approve policy decides, and the default denies (harness #8: the default policy denies).
 import fs from "node:fs";
 import readline from "node:readline/promises";
 import type { ServerRequestParams, ServerRequestResult } from "../../shared/protocol/index.js";

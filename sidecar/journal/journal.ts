@@ -11,7 +11,7 @@ export type Db = Database.Database;
 export interface TransactionOptions {
   /**
    * Commit with synchronous=FULL. Required for any commit that records a tool as `dispatched`:
-   * under NORMAL a power loss can erase that mark after the effect ran (issue 3, spec 004 ledger).
+   * under NORMAL a power loss can erase that mark after the effect ran (issue 3, control plane #8).
    */
   durable?: boolean;
 }

@@ -1,5 +1,5 @@
 // The kernel's tool policy: which of the workspace tools a session may be offered. The built set
-// is the authority ceiling (spec 000 #5); a policy can only narrow it, e.g. remove shell alone (#12).
+// is the authority ceiling (harness #5); a policy can only narrow it, e.g. remove shell alone (#12).
 import { ErrorCode, HearthError } from "../../shared/errors.js";
 import type { Tool } from "../agent/ports/tools.js";
 

@@ -60,7 +60,7 @@ export function startRpcServer(opts: RpcServerOptions): RpcServer {
   connection.onDispose(() => {
     disposed = true;
   });
-  // spec 004: request-scoped state is keyed by (clientId, requestId); one stdio connection is one client.
+  // control plane #6: request-scoped state is keyed by (clientId, requestId); one stdio connection is one client.
   const clientId = uuidv7();
   const maxInFlight = opts.maxInFlight ?? MAX_IN_FLIGHT;
   let inFlight = 0;
@@ -133,7 +133,7 @@ export function startRpcServer(opts: RpcServerOptions): RpcServer {
     }
     const controller = new AbortController();
     token.onCancellationRequested(() => controller.abort(new Error("request cancelled by client")));
-    // Request ids are correlation only, never authority (spec 004), so a kernel counter serves.
+    // Request ids are correlation only, never authority (control plane #6), so a kernel counter serves.
     const ctx: RequestContext = { clientId, requestId: String(++requestCounter), signal: controller.signal, client };
     return handler(parsed.data, ctx);
   }

@@ -1,7 +1,7 @@
 // The kernel's local socket (issue 12, item 2): serves authenticated clients on a Unix socket in an
 // owner-only folder. A client must send the per-kernel secret before any JSON-RPC frame reaches a
 // handler; without it the connection is refused and closed. Each accepted socket is one client
-// with its own RPC server (its own clientId, spec 004 request-scoped state).
+// with its own RPC server (its own clientId, control plane #6).
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import fs from "node:fs";
 import net from "node:net";

@@ -1,5 +1,5 @@
 // The workspace folder held as a directory descriptor; every file the tools touch is opened
-// beneath it without following a symlink (spec 000 #9). Linux: openat2(RESOLVE_BENEATH |
+// beneath it without following a symlink (harness #9). Linux: openat2(RESOLVE_BENEATH |
 // RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS); where openat2 is missing or filtered (ENOSYS,
 // EPERM), a component walk of /proc/self/fd/<dirfd>/<name> with O_NOFOLLOW. Elsewhere a weaker
 // lstat-then-open walk (docs/tools.md says what it does not guarantee).

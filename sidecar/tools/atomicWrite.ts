@@ -1,4 +1,4 @@
-// Atomic install of new file content beneath the workspace descriptor (spec 000 #17, #22):
+// Atomic install of new file content beneath the workspace descriptor (harness #17, #22):
 // a sibling temp written and fsynced through the parent's descriptor, the target's identity
 // re-verified, an atomic swap, the parent fsynced. Synchronous on purpose: one bounded blocking
 // operation that a cancellation cannot interrupt halfway; it completes or rolls back.

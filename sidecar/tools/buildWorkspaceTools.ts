@@ -1,6 +1,6 @@
 // The one entry point the kernel calls: opens the workspace descriptor and builds the tool set.
 // File tools, shell, datetime and the network tools register independently, so policy can remove
-// shell alone (spec 000 #12); network tools and datetime are opt-in (spec 000 #11). Ceilings
+// shell alone (harness #12); network tools and datetime are opt-in (harness #11). Ceilings
 // are clamped to the module's hard maxima.
 import type { Tool } from "../agent/ports/tools.js";
 import { AnchoredWorkspace, type ResolverKind, type WorkspaceIdentity } from "./anchoredFs.js";

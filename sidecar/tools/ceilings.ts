@@ -1,4 +1,4 @@
-// Bounds on what the tools read, write, run and fetch (spec 000 #9, #12). Each has a
+// Bounds on what the tools read, write, run and fetch (harness #9, #12). Each has a
 // conservative default and a hard module maximum; setters clamp into [min, hard max], so no
 // configuration can lift a bound past the module's ceiling.
 export interface Ceilings {
@@ -30,7 +30,7 @@ export const BOUNDS: { readonly [K in keyof Ceilings]: Bound } = {
   searchMaxDirs: { min: 10, default: 2000, hardMax: 20_000 },
   searchMaxMatches: { min: 1, default: 200, hardMax: 2000 },
   searchMaxFileBytes: { min: 1024, default: 1 << 20, hardMax: 8 << 20 },
-  // spec 000 #12: a conservative default; the hard ceiling admits one 20-minute build/test gate.
+  // harness #12: a conservative default; the hard ceiling admits one 20-minute build/test gate.
   shellDefaultTimeoutMs: { min: 100, default: 120_000, hardMax: 20 * 60_000 },
   shellMaxTimeoutMs: { min: 100, default: 20 * 60_000, hardMax: 20 * 60_000 },
   shellOutputBytes: { min: 1024, default: 64 << 10, hardMax: 1 << 20 },

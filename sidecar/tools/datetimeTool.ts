@@ -1,4 +1,4 @@
-// datetime: the current date and time. Opt-in like the network tools (spec 000 #11): the clock
+// datetime: the current date and time. Opt-in like the network tools (harness #11): the clock
 // makes a turn's output depend on when it ran.
 import type { ObjectSchema } from "../agent/ports/jsonSchema.js";
 import type { Tool } from "../agent/ports/tools.js";

@@ -1,5 +1,5 @@
 // Opening and reading one workspace entry after the anchored open: the type checks that keep
-// FIFOs, sockets, devices and hardlinked files out (spec 000 #9), bounded reads, identities.
+// FIFOs, sockets, devices and hardlinked files out (harness #9), bounded reads, identities.
 import crypto from "node:crypto";
 import fs from "node:fs";
 import { O } from "./linuxLibc.js";
@@ -9,7 +9,7 @@ import { parseWorkspacePath, showPath, type WorkspacePath } from "./workspacePat
 export type Refusal = { ok: false; message: string };
 export type Entry = { ok: true; fd: number; stat: fs.BigIntStats; kind: "file" | "dir" };
 
-/** What a proposal records about a target, re-verified before the install (spec 000 #17). */
+/** What a proposal records about a target, re-verified before the install (harness #17). */
 export interface FileIdentity {
   readonly dev: string;
   readonly ino: string;

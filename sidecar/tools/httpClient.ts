@@ -1,5 +1,5 @@
 // The one HTTP client of the network tools: http(s) only, a bounded body and time, cancellation
-// honoured, and a User-Agent naming Hearth's exact version (spec 000 #11).
+// honoured, and a User-Agent naming Hearth's exact version (harness #11).
 import { HEARTH_VERSION } from "../../shared/version.js";
 
 export const USER_AGENT = `Hearth/${HEARTH_VERSION}`;

@@ -1,6 +1,6 @@
 // Descriptor-relative system calls Node does not expose (openat2, renameat2, unlinkat, mkdirat),
 // reached through koffi's prebuilt FFI. Loaded once, lazily; null where libc or the calls are
-// missing, so the caller falls back to the /proc/self/fd walk (spec 000 #9, #17).
+// missing, so the caller falls back to the /proc/self/fd walk (harness #9, #17).
 import { createRequire } from "node:module";
 import type Koffi from "koffi";
 

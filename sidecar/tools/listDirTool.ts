@@ -1,5 +1,5 @@
 // list_dir: the entries of a workspace directory, bounded in depth and count; symlinks are shown
-// as links and never entered (spec 000 #9).
+// as links and never entered (harness #9).
 import type { ObjectSchema } from "../agent/ports/jsonSchema.js";
 import type { Tool } from "../agent/ports/tools.js";
 import type { AnchoredWorkspace } from "./anchoredFs.js";

@@ -1,6 +1,6 @@
 // write_file and edit_file: the proposal reads the target (no effects), records its identity and
 // the exact new content with a unified diff for the approver; invoke installs exactly that content
-// if the target is still what was proposed (spec 000 #17, #22; ARCHITECTURE "Edits").
+// if the target is still what was proposed (harness #17, #22; ARCHITECTURE "Edits").
 import { createTwoFilesPatch } from "diff";
 import type { ObjectSchema } from "../agent/ports/jsonSchema.js";
 import type { Tool, ToolProposal } from "../agent/ports/tools.js";
@@ -103,7 +103,7 @@ function mutationTool(ws: AnchoredWorkspace, ceilings: Ceilings, writes: FileWri
     parameters: spec.schema,
     effectClass: spec.effectClass,
     retryPolicy: "never_auto_retry",
-    cancellation: "FinishOnceStarted", // spec 000 #22: a started install completes or rolls back
+    cancellation: "FinishOnceStarted", // harness #22: a started install completes or rolls back
     requiresApproval: true,
     config: { writeMaxBytes: max },
   });

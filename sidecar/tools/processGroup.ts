@@ -1,7 +1,7 @@
 // Runs one command as the leader of its own process group and guarantees that, when the call
 // returns, the group is gone: on timeout or cancellation the whole group gets SIGTERM, then
 // SIGKILL after a grace; background processes left after the leader exits are ended the same way
-// (spec 000 #14: the shell's drop guard kills its dedicated process group). A process that leaves
+// (harness #14: the shell's drop guard kills its dedicated process group). A process that leaves
 // the group (setsid) escapes this guard: the shell is not a sandbox (docs/tools.md).
 import { spawn } from "node:child_process";
 import fs from "node:fs";

@@ -1,5 +1,5 @@
 // read_file: a bounded, line-ranged read of one regular, singly-linked text file beneath the
-// workspace descriptor (spec 000 #9).
+// workspace descriptor (harness #9).
 import fs from "node:fs";
 import type { ObjectSchema } from "../agent/ports/jsonSchema.js";
 import type { Tool } from "../agent/ports/tools.js";

@@ -1,5 +1,5 @@
 // search_files: a literal text search over workspace files, bounded in files, file size and
-// matches; symlinks are never entered and hardlinked or special files never opened (spec 000 #9).
+// matches; symlinks are never entered and hardlinked or special files never opened (harness #9).
 // Literal, not regex: a regular expression's running time cannot be bounded in JavaScript.
 import fs from "node:fs";
 import type { ObjectSchema } from "../agent/ports/jsonSchema.js";

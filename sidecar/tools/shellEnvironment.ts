@@ -1,4 +1,4 @@
-// The shell's environment, fixed when the tool is built (spec 000 #14): nothing inherited but a
+// The shell's environment, fixed when the tool is built (harness #14): nothing inherited but a
 // locale, PATH and HOME; only absolute, non-traversing directories survive; PATH gets fixed
 // system fallbacks. Domain-separated digests of PATH and HOME enter the tool's durable identity
 // so configuration drift fails a resume closed without the raw directories being recorded.

@@ -1,5 +1,5 @@
 // shell: runs a command in the workspace folder with a fixed environment, bounded output and
-// time, and a process group that is terminated whole on timeout or cancellation (spec 000 #12,
+// time, and a process group that is terminated whole on timeout or cancellation (harness #12,
 // #14). Approval is required; it is not a sandbox promise.
 import type { ObjectSchema } from "../agent/ports/jsonSchema.js";
 import type { Tool, ToolResult } from "../agent/ports/tools.js";

@@ -1,4 +1,4 @@
-// What every tool shares: its frozen definition with a durable identity digest (spec 000 #5,
+// What every tool shares: its frozen definition with a durable identity digest (harness #5,
 // #19, #21), argument re-validation against the bounded schema vocabulary, and the shape of a
 // proposal that already knows the call will be refused.
 import { digestOf } from "../agent/canonicalJson.js";
@@ -22,7 +22,7 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-/** Re-checks arguments against the schema (spec 000 #5); a message naming the first problem, or null. */
+/** Re-checks arguments against the schema (harness #5); a message naming the first problem, or null. */
 export function checkArgs(schema: ObjectSchema, args: unknown): string | null {
   return checkValue(schema, args, "arguments");
 }
@@ -72,7 +72,7 @@ function checkValue(schema: JsonSchema, v: unknown, at: string): string | null {
   }
 }
 
-/** A proposal that says the call cannot run: the harness answers with it and asks no one (spec 000 #8). */
+/** A proposal that says the call cannot run: the harness answers with it and asks no one (harness #8). */
 export function refusedProposal(message: string): ToolProposal {
   return { preview: { kind: "text", text: message }, refused: message };
 }

@@ -22,7 +22,7 @@ export type Visit = (e: WalkEntry) => "continue" | "stop";
 export interface WalkLimits {
   /** Levels walked (1 = the entries of `start` only). */
   readonly maxDepth: number;
-  /** Subfolders the walk may open (spec 000 #9: empty folders cost an open each). */
+  /** Subfolders the walk may open (harness #9: empty folders cost an open each). */
   readonly maxDirs?: number;
 }
 

@@ -1,5 +1,5 @@
 // web_fetch and web_search: opt-in network tools that always require approval and never pick a
-// vendor on their own (spec 000 #11). web_search exists only with a provider the user configured;
+// vendor on their own (harness #11). web_search exists only with a provider the user configured;
 // its results are validated here whatever the provider returns.
 import type { ObjectSchema } from "../agent/ports/jsonSchema.js";
 import type { Tool } from "../agent/ports/tools.js";
@@ -112,7 +112,7 @@ export function webSearchTool(provider: WebSearchProvider, ceilings: Ceilings): 
   };
 }
 
-/** spec 000 #11: count, size and URL checks on whatever the provider returned. */
+/** harness #11: count, size and URL checks on whatever the provider returned. */
 export function validateResults(results: unknown, max: number): { ok: true; results: WebSearchResult[] } | { ok: false; message: string } {
   if (!Array.isArray(results)) return { ok: false, message: "not a list" };
   if (results.length > max) return { ok: false, message: `${results.length} results, more than the ${max} asked for` };

@@ -1,4 +1,4 @@
-// Textual checks made before any open (spec 000 #9). They are not the boundary — the descriptor
+// Textual checks made before any open (harness #9). They are not the boundary — the descriptor
 // walk is — but they turn the obvious escapes into clear refusals instead of errno codes.
 export const NAME_MAX_BYTES = 255;
 export const PATH_MAX_BYTES = 4096;

@@ -1,12 +1,12 @@
 // What a client can check from one session/history answer at any moment, even mid-turn: the journal
 // commits each batch and its ledger completions in one transaction, so these hold between any two
-// transactions, not only at rest (spec 000 #6, #7; spec 004 lifecycle and conversation durability).
+// transactions, not only at rest (harness #6, #7; control plane #11, #9).
 import assert from "node:assert/strict";
 import type { HistoryMessage, RunSummary } from "../../shared/protocol/index.js";
 import { UNCLAIMED_RESULT_PREFIXES } from "../../sidecar/agent/index.js";
 import { assertCompleteBatches } from "./historyAssertions.js";
 
-/** spec 004: the attempt statuses that hold execution authority. */
+/** control plane #11: the attempt statuses that hold execution authority. */
 const ACTIVE_ATTEMPT = new Set(["queued", "starting", "running", "waiting_input", "waiting_approval", "cancelling"]);
 
 export interface SessionView {
@@ -22,7 +22,7 @@ export function assertJournalInvariants(view: SessionView, label: string): void 
   assertLedgerMatchesHistory(view, label);
 }
 
-/** spec 004: at most one attempt of a run holds execution authority, and a session has one active run at most. */
+/** control plane #11: at most one attempt of a run holds execution authority, and a session has one active run at most. */
 export function assertOneActiveAttempt(runs: RunSummary[], label: string): void {
   for (const run of runs) {
     const active = run.attempts.filter((a) => ACTIVE_ATTEMPT.has(a.status));
@@ -36,7 +36,7 @@ export function assertOneActiveAttempt(runs: RunSummary[], label: string): void 
   assert.ok(activeRuns.length <= 1, `${label}: ${activeRuns.length} runs of one session are active at once`);
 }
 
-/** spec 004: the journal is the one sequence owner: committed messages are numbered 1, 2, 3, … without gaps. */
+/** control plane #9: the journal is the one sequence owner: committed messages are numbered 1, 2, 3, … without gaps. */
 export function assertGapFreeSequence(messages: HistoryMessage[], label: string): void {
   messages.forEach((m, i) => assert.equal(m.seq, i + 1, `${label}: message ${i} has seq ${m.seq}; expected ${i + 1} (a gap or a reorder)`));
 }

@@ -1,4 +1,4 @@
-// The approval port (spec 000 #8): exact, asynchronous, one-shot, process-local. The kernel
+// The approval port (harness #8): exact, asynchronous, one-shot, process-local. The kernel
 // implements it (an `approval/request` to a client); with nobody to ask, the default denies.
 import type { ApprovalPreview, EffectClass, ToolCallRecord } from "../../../shared/protocol/index.js";
 
@@ -29,7 +29,7 @@ export interface ApprovalPort {
   request(request: ApprovalRequest): Promise<ApprovalDecision>;
 }
 
-/** spec 000 #8: the default policy denies. No persistent grant exists here. */
+/** harness #8: the default policy denies. No persistent grant exists here. */
 export const denyAllApprovals: ApprovalPort = {
   request: async (r) => ({
     decision: "deny",

@@ -1,5 +1,5 @@
 // The bounded JSON Schema vocabulary shared by generation (advertised to the model, used for
-// grammar-constrained calls) and re-validation before dispatch (spec 000 #5). Anything outside
+// grammar-constrained calls) and re-validation before dispatch (harness #5). Anything outside
 // this vocabulary is rejected when a tool is built, so the two sides can never disagree.
 export type JsonSchema =
   | { type: "string"; description?: string; enum?: string[]; minLength?: number; maxLength?: number }

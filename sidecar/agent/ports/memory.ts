@@ -1,4 +1,4 @@
-// The memory port (spec 000 #7): what the harness asks of durable storage. The kernel implements it
+// The memory port (harness #7): what the harness asks of durable storage. The kernel implements it
 // over its journal (ledger rows prepared → dispatched → succeeded|failed|outcome_unknown); the
 // in-memory implementation in ../inMemoryAgentMemory.ts is for tests and headless use.
 //
@@ -6,7 +6,7 @@
 //   beginTurn → (per tool call that passes gate and approval: recordPrepared → recordDispatched →
 //   effect → recordSettled) → checkpoint(batch) before each further model round → closeTurn.
 // A failed turn's closeTurn carries the failure-time checkpoint (possibly empty): together with
-// the terminal status it must commit in one transaction (spec 000 #10).
+// the terminal status it must commit in one transaction (harness #10).
 //
 // The turn's user message is the first message of the turn's first commit (checkpoint or
 // closeTurn) and the only user message the harness ever commits; a journal that stored it when
@@ -19,7 +19,7 @@ import type { AgentMessage, UserMessage } from "../messages.js";
 /**
  * How a result of a call that never reached the ledger begins: the gate refused it, the approver
  * denied it, or the batch stopped before it ran. Every other result answers a ledger claim, and a
- * journal may refuse a result that does neither (spec 004: physical tool authority).
+ * journal may refuse a result that does neither (control plane #8: physical tool authority).
  */
 export const UNCLAIMED_RESULT_PREFIXES = ["refused: ", "denied: ", "not run: "] as const;
 
@@ -27,7 +27,7 @@ export interface TurnStart {
   readonly sessionKey: string;
   readonly turnId: string;
   readonly user: UserMessage;
-  /** Digest of the authority snapshot this turn runs under (spec 000 #19). */
+  /** Digest of the authority snapshot this turn runs under (harness #19). */
   readonly authorityDigest: string;
 }
 

@@ -1,4 +1,4 @@
-// The model port (spec 000 #1): the turn loop talks to any engine (node-llama-cpp, an
+// The model port (harness #1): the turn loop talks to any engine (node-llama-cpp, an
 // OpenAI-compatible server, the scripted replay) only through this interface.
 import type { GenerationOptions } from "../../../shared/protocol/index.js";
 import type { ContextMeasure } from "./context.js";
@@ -6,7 +6,7 @@ import type { ObjectSchema } from "./jsonSchema.js";
 
 export type Capability = "proven" | "disproven" | "unknown";
 
-/** What the resolved chat template can do (spec 000 #20). */
+/** What the resolved chat template can do (harness #20). */
 export interface ModelCapabilities {
   systemRole: Capability;
   toolCalls: Capability;
@@ -39,7 +39,7 @@ export interface GenerationRequest {
 /** A streamed piece of one model round. Presentation only; the terminal round is the truth. */
 export type ModelChunk = { type: "answer"; text: string } | { type: "reasoning"; text: string };
 
-/** A tool call as the provider proposed it: name and arguments are untrusted (spec 000 #4, #5). */
+/** A tool call as the provider proposed it: name and arguments are untrusted (harness #4, #5). */
 export interface ProposedToolCall {
   name: string;
   arguments: unknown;
@@ -58,7 +58,7 @@ export interface AgentModel {
   readonly modelId: string;
   readonly capabilities: ModelCapabilities;
   /**
-   * Runs one model round. Contract (spec 000 #18, #22):
+   * Runs one model round. Contract (harness #18, #22):
    * - resolves or rejects only after every piece of inference work for this request has stopped
    *   (the completion barrier), so nothing outlives the returned promise;
    * - honours `request.signal`: on abort it stops and rejects with the signal's reason;

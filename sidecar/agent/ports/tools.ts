@@ -1,10 +1,10 @@
 // The tool port: tools/ implements it, the turn loop drives it. Definitions are immutable after
-// build and form the session's authority ceiling (spec 000 #5, #19, #21).
+// build and form the session's authority ceiling (harness #5, #19, #21).
 import type { ApprovalPreview, EffectClass } from "../../../shared/protocol/index.js";
 import type { ObjectSchema } from "./jsonSchema.js";
 
 export type RetryPolicy = "safe_retry" | "never_auto_retry";
-/** spec 000 #21: FinishOnceStarted is the default; Interruptible only when abort cannot detach work. */
+/** harness #21: FinishOnceStarted is the default; Interruptible only when abort cannot detach work. */
 export type ToolCancellationPolicy = "FinishOnceStarted" | "Interruptible";
 
 export interface ToolDefinition {
@@ -17,7 +17,7 @@ export interface ToolDefinition {
   readonly requiresApproval: boolean;
   /**
    * Digest of configuration that defines what this tool is allowed to do (ceilings, shell
-   * PATH/HOME digests). Enters the authority snapshot so drift fails a resume closed (spec 000 #19).
+   * PATH/HOME digests). Enters the authority snapshot so drift fails a resume closed (harness #19).
    */
   readonly identityDigest: string;
 }
@@ -35,7 +35,7 @@ export interface ToolProposal {
   /**
    * Set when the tool already knows the call cannot run (an edit's oldText is not in the file, a
    * path leaves the workspace): the call's failed result, a line the model can act on. Nobody is
-   * asked and nothing is invoked (spec 000 #8); the ledger claim settles `failed` with it.
+   * asked and nothing is invoked (harness #8); the ledger claim settles `failed` with it.
    */
   readonly refused?: string;
 }

@@ -1,4 +1,4 @@
-// What the resolved chat wrapper can do, reported for spec 000 #20 so the harness can adapt
+// What the resolved chat wrapper can do, reported for harness #20 so the harness can adapt
 // (fold system text into the user turn, drop reasoning from history) instead of guessing.
 import { QwenChatWrapper, type ChatWrapper } from "node-llama-cpp";
 import type { ModelCapabilities } from "../../agent/ports/model.js";

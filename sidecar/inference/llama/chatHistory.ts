@@ -18,7 +18,7 @@ export function toChatHistory(messages: readonly ModelMessage[]): ChatHistoryIte
       if (m.text) response.push(m.text);
       for (const call of m.toolCalls) {
         const output = results.get(call.callId);
-        // spec 000: every proposed call is answered by a tool message before the next round.
+        // harness #6: every proposed call is answered by a tool message before the next round.
         if (output === undefined)
           throw new Error(
             `tool call ${call.callId} (${call.name}) has no tool result message; the harness must answer every call before the next round`,
@@ -50,7 +50,7 @@ export const GRAMMAR_INTEGER_RANGE_LIMIT = 64;
 /**
  * The bounded vocabulary (jsonSchema.ts) on node-llama-cpp's grammar schema: every keyword the
  * grammar can express is passed on; the rest (number bounds, wide integer ranges) is left to the
- * schema check before dispatch (spec 000 #5). The grammar emits every declared property, so
+ * schema check before dispatch (harness #5). The grammar emits every declared property, so
  * `required` always holds.
  */
 export function toGbnfSchema(s: JsonSchema): GbnfJsonSchema {

@@ -138,7 +138,7 @@ export class LlamaAgentModel implements AgentModel {
     return contextText.tokenize(this.loaded.model.tokenizer);
   }
 
-  /** spec 000 #15: the round's thinking option selects the wrapper variant it renders with. */
+  /** harness #15: the round's thinking option selects the wrapper variant it renders with. */
   private wrapperFor(thinking: GenerationRequest["options"]["thinking"]): ChatWrapper {
     const key = thinking ?? "auto";
     let wrapper = this.wrappers.get(key);
@@ -152,7 +152,7 @@ export class LlamaAgentModel implements AgentModel {
   async generate(request: GenerationRequest, onChunk: (chunk: ModelChunk) => void): Promise<ModelRound> {
     if (this.disposed)
       throw new HearthError(ErrorCode.ShuttingDown, "the model is unloading; start the turn again once the kernel has restarted");
-    // spec 000 #18: one round per session at a time, so the barrier of one round covers its sequence.
+    // harness #18: one round per session at a time, so the barrier of one round covers its sequence.
     // A cancelled round answers at once (issue 16, item 5: cancel during prefill): node-llama-cpp ends a
     // prompt batch it has started only when the batch is done, so the round rejects without waiting
     // for it and the session stays locked, its sequence busy, until that native work has ended.

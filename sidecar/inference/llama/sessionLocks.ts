@@ -1,5 +1,5 @@
 // Serialises work per session key: a round, a state save and a close of the same session never overlap,
-// so when one settles nothing else is touching that session's sequence (spec 000 #18).
+// so when one settles nothing else is touching that session's sequence (harness #18).
 export class SessionLocks {
   private readonly tails = new Map<string, Promise<unknown>>();
   private readonly running = new Map<string, number>();

@@ -1,4 +1,4 @@
-// The thinking option (spec 000 #15, #20) reaches the prompt through the chat wrapper's own switch:
+// The thinking option (harness #15, #20) reaches the prompt through the chat wrapper's own switch:
 // QwenChatWrapper's `thoughts` ("discourage" closes an empty thought before the answer, "auto"
 // opens one at the start of the response). A wrapper without such a switch is returned as is: its
 // capabilities report no proven toggle, so the harness refuses "on" and "off" before they get here.

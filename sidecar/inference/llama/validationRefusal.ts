@@ -1,7 +1,7 @@
 // node-llama-cpp re-validates grammar-constrained call arguments and throws when they disagree with
 // the schema, which would end the whole turn as a model failure. Where the grammar cannot express a
 // bound (an integer written as 1e999, bytes the grammar counted as fewer characters than the text
-// holds) the harness's schema check is the gate instead (spec 000 #5): the call is handed to it,
+// holds) the harness's schema check is the gate instead (harness #5): the call is handed to it,
 // refused there with a reason the model sees, and the turn carries on.
 import { LlamaJsonSchemaValidationError, type ChatModelFunctions } from "node-llama-cpp";
 import type { ProposedToolCall } from "../../agent/ports/model.js";
@@ -14,7 +14,7 @@ export function callRefusedByValidation(e: unknown, functions: ChatModelFunction
   return name === undefined ? null : { name, arguments: e.object };
 }
 
-/** Text streamed so far in a round: the reply that carries a refused call must keep it (spec 000 #3). */
+/** Text streamed so far in a round: the reply that carries a refused call must keep it (harness #3). */
 export class StreamedText {
   answer = "";
   reasoning = "";

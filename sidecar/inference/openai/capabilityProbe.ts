@@ -1,4 +1,4 @@
-// spec 000 #20 for an OpenAI-compatible server: what its chat template can do is not observable
+// harness #20 for an OpenAI-compatible server: what its chat template can do is not observable
 // from the API, so three tiny requests at load prove or disprove it instead of guessing (issue 11,
 // item 5). Unknown would fail closed in the harness; a probe turns it into an answer.
 import type { Capability, ModelCapabilities } from "../../agent/ports/model.js";

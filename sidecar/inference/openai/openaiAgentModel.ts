@@ -30,7 +30,7 @@ const PROBE_TIMEOUT_MS = 120_000;
 export class OpenAiAgentModel implements AgentModel {
   readonly adapter = "openai";
   readonly modelId: string;
-  // spec 000 #20: what the server's template does is unknown until `connect` probes it; unknown fails
+  // harness #20: what the server's template does is unknown until `connect` probes it; unknown fails
   // closed in the harness. The chat completions API itself always carries a system role.
   private caps: ModelCapabilities = { systemRole: "proven", toolCalls: "unknown", reasoningHistory: "unknown", thinkingToggle: "unknown" };
   readonly #apiKey: string | null;
@@ -80,7 +80,7 @@ export class OpenAiAgentModel implements AgentModel {
       ...(o.topP === undefined ? {} : { top_p: o.topP }),
       ...(o.maxTokens === undefined ? {} : { max_tokens: o.maxTokens }),
       ...(o.seed === undefined ? {} : { seed: o.seed }),
-      // spec 000 #15: the template's own switch (llama.cpp server, vLLM); the harness lets on/off
+      // harness #15: the template's own switch (llama.cpp server, vLLM); the harness lets on/off
       // through only when the probe proved the server honours it.
       ...(o.thinking === "on" || o.thinking === "off" ? { chat_template_kwargs: { enable_thinking: o.thinking === "on" } } : {}),
     };
@@ -123,7 +123,7 @@ export class OpenAiAgentModel implements AgentModel {
     return event;
   }
 
-  /** A stream cut off before the server finished: what happened and what to do (spec 000 #3: no partial round). */
+  /** A stream cut off before the server finished: what happened and what to do (harness #3: no partial round). */
   private brokenOff(why: string): HearthError {
     return new HearthError(
       ErrorCode.ModelUnavailable,

@@ -20,7 +20,7 @@ export class ToolCallAssembler {
     this.calls.set(index, call);
   }
 
-  /** Arguments that are not JSON stay text: they are untrusted and re-validated by the harness (spec 000 #5). */
+  /** Arguments that are not JSON stay text: they are untrusted and re-validated by the harness (harness #5). */
   finish(): ProposedToolCall[] {
     return [...this.calls.entries()]
       .sort(([a], [b]) => a - b)

@@ -14,14 +14,14 @@ export const ScriptRound = z.strictObject({
       z.strictObject({
         name: z.string().min(1).max(64),
         arguments: z.unknown().default({}),
-        /** Optional provider id: the harness ignores it and mints its own (spec 000 #4). */
+        /** Optional provider id: the harness ignores it and mints its own (harness #4). */
         id: z.string().optional(),
       }),
     )
     .default([]),
   /** Delay before each delta of this round, in milliseconds. */
   delayMs: Delay.default(0),
-  /** Test-only: a terminal answer that differs from the streamed deltas (exercises spec 000 #3). */
+  /** Test-only: a terminal answer that differs from the streamed deltas (exercises harness #3). */
   terminalText: z.string().optional(),
   terminalReasoning: z.string().optional(),
   /** Test-only: the round fails with this message after streaming its deltas. */

@@ -1,4 +1,4 @@
-// ADAPTER_CAPABILITY_MATRIX: the source of truth for what each adapter can do (spec 004, adapter
+// ADAPTER_CAPABILITY_MATRIX: the source of truth for what each adapter can do (control plane #16, adapter
 // capabilities are explicit). Every adapter declares every key; known limitations name a follow-up.
 import { ErrorCode, HearthError } from "../../../shared/errors.js";
 
@@ -80,7 +80,7 @@ export const ADAPTER_CAPABILITY_MATRIX = {
 
 export type AdapterName = keyof typeof ADAPTER_CAPABILITY_MATRIX;
 
-/** Unknown adapters fail closed (spec 004). */
+/** Unknown adapters fail closed (control plane #16). */
 export function adapterDeclaration(adapter: string): AdapterDeclaration {
   if (!Object.hasOwn(ADAPTER_CAPABILITY_MATRIX, adapter)) {
     throw new HearthError(

@@ -1,6 +1,6 @@
 // What was attached to a run's user message (issue 15, migration v8): place, size and hash of the
 // text the kernel read. Written by admission, in the transaction that appends the message, so a
-// message is never journaled without its attachment rows (spec 004: one transaction per decision).
+// message is never journaled without its attachment rows (docs/control-plane.md: one transaction per decision).
 import type { Attachment } from "../../../shared/protocol/attachments.js";
 import type { Db } from "../../journal/journal.js";
 

@@ -1,4 +1,4 @@
-// spec 000 #19: a session's tool authority (workspace identity, exact tool definitions, enablement,
+// harness #19: a session's tool authority (workspace identity, exact tool definitions, enablement,
 // ceilings) is pinned by digest on its first turn; a later turn that would run under different
 // authority fails closed. Stored as an immutable event, so the pin has the journal's durability.
 import type { Db } from "../../journal/journal.js";

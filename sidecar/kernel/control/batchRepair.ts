@@ -1,5 +1,5 @@
-// Restores tool batches that a crash cut off before they were committed (spec 000 #6, #10; spec
-// 004: silence is never success). A dispatched call whose result never reached the journal is
+// Restores tool batches that a crash cut off before they were committed (harness #6, #10;
+// control plane #12: silence is never success). A dispatched call whose result never reached the journal is
 // appended to its session's history as the call plus an explicit `outcome_unknown` result, so the
 // history stays structurally complete, the model and the user see what may have happened, and
 // nothing is re-run. Idempotent: a call already in history is never appended again.

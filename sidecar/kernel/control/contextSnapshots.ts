@@ -1,4 +1,4 @@
-// spec 004: context snapshots are kernel-selected and pinned per run. Content version names the
+// control plane #10: context snapshots are kernel-selected and pinned per run. Content version names the
 // material; generation is monotonic per session, so A→B→A reuses version A with a higher generation.
 import { createHash } from "node:crypto";
 import { uuidv7 } from "../../../shared/ids.js";
@@ -47,7 +47,7 @@ export interface RunContext {
 }
 
 /**
- * spec 004: admission pins the snapshot a run uses; queue delay and retries never rebuild it from
+ * control plane #10: admission pins the snapshot a run uses; queue delay and retries never rebuild it from
  * newer sources (a later profile generation, messages committed after admission).
  */
 export function runContext(db: Db, run: { run_id: string; session_id: string; context_snapshot_id: string }): RunContext {

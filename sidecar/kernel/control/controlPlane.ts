@@ -158,7 +158,7 @@ export class ControlPlane {
 
   /**
    * The run's last messages (and the ledger completions they report), then its terminal state, in
-   * one transaction (spec 000 #10: a turn's close and its final checkpoint commit together).
+   * one transaction (harness #10: a turn's close and its final checkpoint commit together).
    */
   finishRun(
     runId: string,
@@ -247,12 +247,12 @@ export class ControlPlane {
     this.journal.withTransaction((db) => orphanDelegation(db, this.scope, delegationId, attemptId, reason));
   }
 
-  /** The authority digests pinned by the session's first turn (spec 000 #19), pinning `current` if none. */
+  /** The authority digests pinned by the session's first turn (harness #19), pinning `current` if none. */
   pinAuthority(sessionId: string, current: AuthorityDigests): AuthorityDigests {
     return this.inOwnedSession(sessionId, (db) => pinAuthority(db, sessionId, current));
   }
 
-  /** The run's pinned context (spec 004): what a turn of this run is built from. */
+  /** The run's pinned context (control plane #10): what a turn of this run is built from. */
   runContext(runId: string): RunContext {
     const db = this.journal.db;
     return runContext(db, ownedRun(db, this.scope, runId));

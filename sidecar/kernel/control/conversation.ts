@@ -73,7 +73,7 @@ export function completeMessages(db: Db, sessionId: string): HistoryMessage[] {
 
 /**
  * What a model replays: the complete messages without the user message of a run that failed or was
- * cancelled before anything else of it was committed. spec 000 #13: a failure before any possible
+ * cancelled before anything else of it was committed. harness #13: a failure before any possible
  * tool effect rolls the turn's user message back; the kernel keeps it in the journal (it was committed
  * at admission, and nothing a person typed is lost) but leaves it out of the model's view. A run that
  * committed a call/result batch keeps its user message with the batch.
@@ -97,7 +97,7 @@ function toHistory(rows: unknown[]): HistoryMessage[] {
 }
 
 /**
- * spec 004 (physical tool authority): a tool result enters history only as the answer to a call its
+ * control plane #8 (physical tool authority): a tool result enters history only as the answer to a call its
  * run made, once, and either echoes its ledger claim's terminal state (ok exactly when the claim
  * succeeded) or, for a call that never reached the ledger, is a refusal (ok false, and it says it
  * never ran). Run after the batch's ledger completions, inside the same transaction.

@@ -41,7 +41,7 @@ export interface DelegationRow {
 /** The artifact kind a task's final answer is recorded as. */
 const TASK_RESULT_KIND = "task_result";
 
-/** spec 004: spawning requires a coordinator caller session or an explicit trusted-user spawn. */
+/** control plane #18: spawning requires a coordinator caller session or an explicit trusted-user spawn. */
 export function createDelegation(
   db: Db,
   scope: KernelScope,
@@ -211,7 +211,7 @@ export function resumeMessage(instruction: string): string {
 }
 
 /**
- * spec 004 recovery: an orphaned task takes its pending recovery dispatch and a new run of its
+ * control plane #21: an orphaned task takes its pending recovery dispatch and a new run of its
  * session (pinned to the history as the interrupted run left it), then queues for a slot.
  */
 export function resumeDelegation(db: Db, scope: KernelScope, delegationId: string, client: ClientContext): DelegationRow {

@@ -1,4 +1,4 @@
-// The tool ledger (spec 004, physical tool authority): prepared → dispatched → succeeded|failed.
+// The tool ledger (control plane #8, physical tool authority): prepared → dispatched → succeeded|failed.
 // The claim is persisted before the effect; a result lands only if it echoes the complete claim.
 import { ErrorCode, HearthError } from "../../../shared/errors.js";
 import { uuidv7 } from "../../../shared/ids.js";
@@ -37,7 +37,7 @@ export interface PrepareRequest {
 
 export type RetryPolicy = "safe_retry" | "never_auto_retry";
 
-/** spec 004: a non-idempotent write (or a network effect) is never retried automatically. */
+/** control plane #8: a non-idempotent write (or a network effect) is never retried automatically. */
 export function retryPolicyFor(effect: EffectClass): RetryPolicy {
   return effect === "read" || effect === "idempotent_write" ? "safe_retry" : "never_auto_retry";
 }
@@ -57,7 +57,7 @@ function claimColumns(c: InvocationClaim): Record<string, string> {
 type ClaimStep = "prepare" | "dispatch" | "complete";
 
 /**
- * spec 004: authority is re-read from durable state at every step of a claim, not only at prepare.
+ * control plane #8: authority is re-read from durable state at every step of a claim, not only at prepare.
  * The run must be active and the attempt its active one; a `cancelling` attempt may still record
  * the result of an effect already dispatched, but it starts no new one.
  */

@@ -1,4 +1,4 @@
-// Startup reconciliation (spec 004): deterministic, idempotent, one transaction. Silence and
+// Startup reconciliation (control plane #21): deterministic, idempotent, one transaction. Silence and
 // disappearance are never success: whatever was in flight when the last kernel died is closed
 // truthfully, with an event per repaired row. A second run finds nothing to repair.
 import { uuidv7 } from "../../../shared/ids.js";
@@ -155,7 +155,7 @@ function repair(db: Db): ReconcileReport {
 }
 
 /**
- * spec 004: exactly one recovery dispatch per interrupted delegation. Keyed by the attempt that was
+ * control plane #21: exactly one recovery dispatch per interrupted delegation. Keyed by the attempt that was
  * interrupted (UNIQUE), so reopening never adds a second. The run itself is failed next (like any
  * interrupted run); the person resumes the task (a new run of its session) or dismisses it.
  */

@@ -1,4 +1,4 @@
-// spec 004: the execution role owns agent-management authority. Leaf sessions never see tools that
+// control plane #18: the execution role owns agent-management authority. Leaf sessions never see tools that
 // create or continue agents, and the kernel rejects such calls from a leaf even when forged.
 import { ErrorCode, HearthError } from "../../../shared/errors.js";
 import type { ExecutionRole } from "../../../shared/protocol/records.js";

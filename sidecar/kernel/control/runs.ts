@@ -12,7 +12,7 @@ import { adapterDeclaration } from "./adapterCapabilities.js";
 import { appendEvent, nowIso, transition } from "./transition.js";
 
 export interface ClientContext {
-  /** Correlation only (spec 004): never authority. */
+  /** Correlation only (control plane #6): never authority. */
   clientId: string;
   requestId: string;
 }
@@ -33,7 +33,7 @@ export function activeAttempt(db: Db, runId: string): { attempt_id: string; stat
 }
 
 /**
- * A run's one attempt (a resumed task gets a new run, never a second attempt). spec 004: one active
+ * A run's one attempt (a resumed task gets a new run, never a second attempt). control plane #11: one active
  * attempt per run; the partial unique index run_attempts_one_active_per_run_uq enforces it.
  */
 function insertAttempt(db: Db, runId: string, at: string): string {
@@ -110,7 +110,7 @@ export function transitionAttempt(
     set: reason === undefined ? {} : { reason: reason.slice(0, 240) },
     event: { type: `attempt.${to}`, sessionId: run.session_id, runId, payload: reason ? { reason } : {} },
   });
-  // spec 004: a claim's authority ends with its attempt, so its open calls close with it.
+  // control plane #8: a claim's authority ends with its attempt, so its open calls close with it.
   if (isTerminal(attemptMachine, to)) closeOpenInvocations(db, runId, attemptId);
   return from;
 }
@@ -118,7 +118,7 @@ export function transitionAttempt(
 export type RunTerminal = "completed" | "failed" | "cancelled";
 
 /**
- * The kernel alone writes a run's terminal state (spec 004). The active attempt ends with it; open
+ * The kernel alone writes a run's terminal state (control plane #12). The active attempt ends with it; open
  * ledger rows are closed truthfully.
  */
 export function finishRun(db: Db, scope: KernelScope, runId: string, status: RunTerminal, error?: string): void {
@@ -134,7 +134,7 @@ export function finishRun(db: Db, scope: KernelScope, runId: string, status: Run
       );
   }
   const live = activeAttempt(db, runId);
-  // spec 004: a run completes only through an attempt that completes; silence is not success.
+  // control plane #12: a run completes only through an attempt that completes; silence is not success.
   if (status === "completed" && !live)
     throw new HearthError(
       ErrorCode.Conflict,
@@ -178,7 +178,7 @@ export interface CancelDispatchResult {
 }
 
 /**
- * spec 004 cancellation truth: moves the active attempt to `cancelling` and records what happened.
+ * control plane #13: moves the active attempt to `cancelling` and records what happened.
  * `dispatch` hands the cancel to the adapter and returns whether the adapter confirmed it. A queued
  * attempt never reached an adapter: the run is cancelled at once with nothing dispatched.
  */
@@ -246,7 +246,7 @@ export function acknowledgeCancel(db: Db, scope: KernelScope, runId: string, att
 }
 
 /**
- * spec 004: acknowledgement comes from the adapter's declared capability, never from "the local
+ * control plane #13: acknowledgement comes from the adapter's declared capability, never from "the local
  * turn finished": closing an HTTP stream does not prove a remote server stopped generating.
  */
 function canAcknowledge(db: Db, run: RunRow): boolean {

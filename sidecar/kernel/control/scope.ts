@@ -5,7 +5,7 @@ import type { RunStatus } from "../../../shared/protocol/records.js";
 import type { Db } from "../../journal/journal.js";
 
 export interface KernelScope {
-  /** spec 004: owner authority comes from the kernel's own context, never from a tool argument. */
+  /** control plane #5: owner authority comes from the kernel's own context, never from a tool argument. */
   ownerId: string;
   workspace: string;
   /** Minted per kernel process; a claim from another boot cannot complete. */
@@ -35,7 +35,7 @@ export interface RunRow {
   created_at: string;
 }
 
-/** Loads a session the scope's owner may act on (spec 004: selectors are validated against the owner). */
+/** Loads a session the scope's owner may act on (control plane #5: selectors are validated against the owner). */
 export function ownedSession(db: Db, scope: KernelScope, sessionId: string): SessionRow {
   const s = db.prepare(`SELECT * FROM sessions WHERE session_id = ?`).get(sessionId) as SessionRow | undefined;
   if (!s) throw new HearthError(ErrorCode.NotFound, `no session ${sessionId} in this journal; list sessions with \`hearth sessions\``);

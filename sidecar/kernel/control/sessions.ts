@@ -1,4 +1,4 @@
-// Sessions and their immutable execution profiles (spec 004: profiles are immutable generations).
+// Sessions and their immutable execution profiles (control plane #3: profiles are immutable generations).
 import { uuidv7 } from "../../../shared/ids.js";
 import type { ExecutionRole, GenerationOptions, SessionSummary } from "../../../shared/protocol/records.js";
 import type { Db } from "../../journal/journal.js";

@@ -26,7 +26,7 @@ export const ACTIVE_ATTEMPT_STATUSES = [
   "cancelling",
 ] as const satisfies readonly AttemptStatus[];
 
-// spec 004: silence is not success, so every active status may be orphaned, none may jump to completed
+// control plane #12: silence is not success, so every active status may be orphaned, none may jump to completed
 // except running (the adapter finished) and cancelling never becomes completed (cancellation truth).
 export const attemptMachine = machine<AttemptStatus>("run_attempts", "attempt_id", "attempt", {
   queued: ["starting", "cancelling", "cancelled", "failed", "orphaned"],
@@ -48,7 +48,7 @@ export const runMachine = machine<RunStatus>("runs", "run_id", "run", {
   cancelled: [],
 });
 
-// spec 004: prepared → dispatched → succeeded|failed; on restart prepared → failed and
+// control plane #8: prepared → dispatched → succeeded|failed; on restart prepared → failed and
 // dispatched → outcome_unknown. Nothing leaves a terminal state, so no result lands twice.
 export const invocationMachine = machine<InvocationStatus>("tool_invocations", "invocation_id", "tool_invocation", {
   prepared: ["dispatched", "failed"],

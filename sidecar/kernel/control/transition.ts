@@ -1,6 +1,6 @@
 // The one writer of status fields: checks the transition against its machine, updates the row only
 // if it still holds the expected status and every claimed column (a stale or forged write cannot
-// land), and appends its event, all inside the caller's transaction (spec 004 persistence).
+// land), and appends its event, all inside the caller's transaction (control plane #20).
 import { ErrorCode, HearthError } from "../../../shared/errors.js";
 import type { Db } from "../../journal/journal.js";
 import type { Machine } from "./stateMachines.js";

@@ -1,4 +1,4 @@
-// spec 004: workstream identity is the task-work boundary. Each background task gets its own
+// control plane #4: workstream identity is the task-work boundary. Each background task gets its own
 // workstream (delegations.ts); its id is shown with the task (TaskSummary.workstreamId).
 import { uuidv7 } from "../../../shared/ids.js";
 import type { Db } from "../../journal/journal.js";

@@ -18,7 +18,7 @@ export interface ClientChannel {
   request<M extends ServerRequestMethod>(method: M, params: ServerRequestParams<M>, signal?: AbortSignal): Promise<ServerRequestResult<M>>;
 }
 
-/** Correlation only: never authority (spec 004, request-scoped state). */
+/** Correlation only: never authority (control plane #6, request-scoped state). */
 export interface RequestContext {
   clientId: string;
   requestId: string;

@@ -192,7 +192,7 @@ export class ModelHost {
   ): Promise<Disposable> {
     switch (parsed.kind) {
       case "openai":
-        // spec 000 #20: probe requests prove what the server's template can do before a turn relies on it.
+        // harness #20: probe requests prove what the server's template can do before a turn relies on it.
         return OpenAiAgentModel.connect({ baseUrl: parsed.baseUrl, model: parsed.model }, signal);
       case "scripted":
         if (!this.opts.scripted)

@@ -1,7 +1,7 @@
 // delegate_task (issue 12, item 3): a coordinator chat hands an instruction to a background task (a
-// leaf session in its own workstream, spec 004) and gets its result back as the call's output.
+// leaf session in its own workstream, control plane #4) and gets its result back as the call's output.
 // Leaf sessions never see or run it (roles.ts). Starting an agent is asked for like a write: the
-// person sees the instruction first (spec 000 #8); the task's own effects ask again on their own.
+// person sees the instruction first (harness #8); the task's own effects ask again on their own.
 import type { ObjectSchema } from "../../agent/ports/jsonSchema.js";
 import type { Tool } from "../../agent/ports/tools.js";
 import { defineTool, fail, succeed } from "../../tools/toolKit.js";

@@ -1,7 +1,7 @@
 // The way back to people for a background task's turn: its events go to every connected client,
 // and an approval request goes to every connected client marked with the task, so the editor can
 // show it without taking focus. The first decision answers it (exactly as a chat's: ClientApproval
-// echoes the call id and input hash, spec 000 #8). A client that cannot answer (it left, it has no
+// echoes the call id and input hash, harness #8). A client that cannot answer (it left, it has no
 // approval handler) is not a denial: the task waits for a person, also while no client is connected.
 // Only the turn's own abort (cancel, shutdown) ends the wait, and ClientApproval makes that a denial.
 import { DisposableStore, toDisposable } from "../../../shared/lifecycle.js";

@@ -92,7 +92,7 @@ export class TaskService {
     const live = this.running.get(delegationId);
     let result: { dispatchAttempted: boolean; adapterAcknowledged: boolean };
     if (live) {
-      // The turn's truthful cancel (spec 004); its completion settles the task before this returns.
+      // The turn's truthful cancel (control plane #13); its completion settles the task before this returns.
       const r = await this.deps.turns.cancel(live.runId);
       result = { dispatchAttempted: r.dispatchAttempted, adapterAcknowledged: r.adapterAcknowledged };
     } else {

@@ -1,4 +1,4 @@
-// The approval port over the protocol (spec 000 #8): each call that needs approval becomes one
+// The approval port over the protocol (harness #8): each call that needs approval becomes one
 // `approval/request` to the client, carrying the exact call, its input hash and a preview. While it
 // waits the attempt is `waiting_approval`. A client that cannot answer is a denial, never a grant.
 import { singleLine } from "../../../shared/boundedText.js";

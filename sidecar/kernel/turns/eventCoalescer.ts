@@ -3,7 +3,7 @@
 // per token. A delta arriving after a quiet window is sent at once (the leading edge): the first token
 // of a turn is not delayed, and a model slower than one token per window is never held back.
 // Lossless: the concatenated deltas a client receives equal the committed text, and every non-delta
-// event flushes what came before it, so order is kept (spec 000 #18: progress is forwarded
+// event flushes what came before it, so order is kept (harness #18: progress is forwarded
 // losslessly with turn identity and never enters history).
 import type { TurnEvent } from "../../../shared/protocol/index.js";
 

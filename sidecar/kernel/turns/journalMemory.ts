@@ -1,4 +1,4 @@
-// The harness's memory port over the control plane (spec 000 #7, spec 004 persistence): the ledger
+// The harness's memory port over the control plane (harness #7, control plane #20): the ledger
 // row is written before each effect, `dispatched` is synced to disk before the tool runs, and each
 // complete call/result batch commits with its ledger completions in one transaction.
 import type { AgentMemory, AgentMessage, InvocationClaim, InvocationSettlement, TurnClose, TurnStart } from "../../agent/index.js";
@@ -21,7 +21,7 @@ export class JournalMemory implements AgentMemory {
   ) {}
 
   async beginTurn(_start: TurnStart): Promise<void> {
-    // Admission already journaled the run, its attempt and the user message (spec 004: the kernel
+    // Admission already journaled the run, its attempt and the user message (control plane #9: the kernel
     // is the only conversation writer); the turn now holds execution authority.
     this.control.transitionAttempt(this.run.runId, this.run.attemptId, "starting");
     this.control.transitionAttempt(this.run.runId, this.run.attemptId, "running");

@@ -53,7 +53,7 @@ export function leaseModel(models: ModelHost, spec: string, holder: string, clie
 }
 
 export async function buildSessionAgent(deps: SessionAgentDeps, run: RunRef, client: ClientChannel): Promise<AgentSession> {
-  // spec 004: the run's pinned snapshot (its profile generation and the history before its own user
+  // control plane #10: the run's pinned snapshot (its profile generation and the history before its own user
   // message, which is the turn's input), never the session as it is now.
   const { profile, history: pinnedHistory } = deps.control.runContext(run.runId);
   const model = run.apply ? new ApplyProposal(run.apply) : await leaseModel(deps.models, profile.model_profile, run.runId, client);
@@ -78,7 +78,7 @@ export async function buildSessionAgent(deps: SessionAgentDeps, run: RunRef, cli
       workspaceIdentity: { dev: String(workspace.dev), ino: String(workspace.ino) },
       ceilings: { ...ceilings },
     });
-  // spec 000 #19: the first turn pins the session's authority; a drifted resume fails closed.
+  // harness #19: the first turn pins the session's authority; a drifted resume fails closed.
   const pinned = deps.control.pinAuthority(run.sessionId, builder.authoritySnapshot().digests);
   if (deps.policy?.maxRounds) builder.maxRounds(deps.policy.maxRounds);
   if (deps.policy?.repeatedFailureLimit) builder.repeatedFailureLimit(deps.policy.repeatedFailureLimit);
@@ -88,7 +88,7 @@ export async function buildSessionAgent(deps: SessionAgentDeps, run: RunRef, cli
 }
 
 /**
- * The tools a session is offered, from persisted state only (spec 004: the role owns agent-management
+ * The tools a session is offered, from persisted state only (control plane #18: the role owns agent-management
  * authority): the kernel's offered tools, narrowed to a task's ceiling, then the role's projection.
  */
 function sessionTools(deps: SessionAgentDeps, role: ExecutionRole, sessionId: string): Tool[] {

@@ -1,5 +1,5 @@
 // turn/start and turn/cancel: admits a run durably, drives the harness in the background, streams
-// its presentation events, and tells the truth about cancellation (spec 004).
+// its presentation events, and tells the truth about cancellation (control plane #13).
 import { ErrorCode, isHearthError } from "../../../shared/errors.js";
 import { singleLine } from "../../../shared/boundedText.js";
 import type { ContextFill, GenerationOptions, TurnEvent } from "../../../shared/protocol/index.js";
@@ -105,7 +105,7 @@ export class TurnService {
       new Promise<false>((r) => setTimeout(() => r(false), CANCEL_ACK_WAIT_MS)),
     ]);
     if (!result.dispatchAttempted) return result;
-    // spec 004: the turn reaching its completion barrier is evidence; whether it proves the adapter
+    // control plane #13: the turn reaching its completion barrier is evidence; whether it proves the adapter
     // stopped is the adapter matrix's call (an HTTP server may keep generating after a disconnect).
     const adapterAcknowledged = stopped && this.deps.control.acknowledgeCancel(runId, turn.attemptId);
     return { ...result, adapterAcknowledged };
@@ -113,7 +113,7 @@ export class TurnService {
 
   /**
    * A client that (re)connected while the turn runs (a window reload) takes over its stream: it gets
-   * the events streamed so far, and later events and approval requests go to it. Correlation only (spec 004): any client of this kernel may
+   * the events streamed so far, and later events and approval requests go to it. Correlation only (control plane #6): any client of this kernel may
    * follow a turn, as any may cancel it.
    */
   follow(runId: string, client: ClientChannel): { runId: string; following: boolean; events: TurnEvent[] } {

@@ -1,8 +1,8 @@
 // Cancellation matrix (issue 16, item 3): turn/cancel at each place a turn can be, through a real
 // kernel process. Each case checks that control comes back (the answer and the `completed` event,
-// timed at the client and reported), that no process is left behind, that history is what spec 000
+// timed at the client and reported), that no process is left behind, that history is what harness
 // #10, #13, #21 and #22 say for the case, and that turn/cancel's one answer matches the journal
-// (spec 004: cancellation acknowledgement is truthful).
+// (control plane #13: cancellation acknowledgement is truthful).
 import assert from "node:assert/strict";
 import Database from "better-sqlite3";
 import crypto from "node:crypto";
@@ -113,8 +113,8 @@ async function untilRunning(sessionId: string, runId: string): Promise<void> {
 
 const hasDelta = (runId: string) => (driver.events.get(runId) ?? []).some((e) => e.type === "answer_delta");
 
-describe("turn/cancel at every place a turn can be (issue 16 item 3; spec 000 #10, #13, #21, #22; spec 004 cancellation truth)", () => {
-  it("during prefill: no answer, the long message is never shown to the model again, acknowledged (spec 000 #10, #13)", async (t) => {
+describe("turn/cancel at every place a turn can be (issue 16 item 3; harness #10, #13, #21, #22; control plane #13)", () => {
+  it("during prefill: no answer, the long message is never shown to the model again, acknowledged (harness #10, #13)", async (t) => {
     approver = approve;
     // A warm model, so the turn below is in prefill as soon as it is running (~0.5 s of prefill on one thread).
     const warm = await session(models.chat, { maxTokens: 4, temperature: 0 });
@@ -145,12 +145,12 @@ describe("turn/cancel at every place a turn can be (issue 16 item 3; spec 000 #1
     const warmPrompt = rounds().find((r) => r.sessionKey === warm)!;
     assert.ok(
       prompt.promptTokens < warmPrompt.promptTokens + 100,
-      `the next turn's prompt holds ${prompt.promptTokens} tokens: the cancelled message was shown to the model (spec 000 #13)`,
+      `the next turn's prompt holds ${prompt.promptTokens} tokens: the cancelled message was shown to the model (harness #13)`,
     );
     assert.deepEqual(roles((await history(sessionId)).messages), ["user", "user", "assistant"]);
   });
 
-  it("during decode: the streamed text never becomes history, acknowledged (spec 000 #3, #10)", async (t) => {
+  it("during decode: the streamed text never becomes history, acknowledged (harness #3, #10)", async (t) => {
     approver = approve;
     const sessionId = await session(models.chat, { maxTokens: 3000, temperature: 0 });
     const { runId } = await k.client.request("turn/start", { sessionId, message: "Tell me a long story." });
@@ -165,7 +165,7 @@ describe("turn/cancel at every place a turn can be (issue 16 item 3; spec 000 #1
     );
   });
 
-  it("during a shell command with grandchildren: the whole tree is gone when control returns, the call/result checkpoint stays (spec 000 #10, #14)", async (t) => {
+  it("during a shell command with grandchildren: the whole tree is gone when control returns, the call/result checkpoint stays (harness #10, #14)", async (t) => {
     approver = approve;
     const marker = `30.${process.pid}${crypto.randomInt(1000)}`; // unique sleep lengths: this test's processes on the machine
     const command = `sh -c 'sleep ${marker}1 & sleep ${marker}2 & wait' & sleep ${marker}3; wait`;
@@ -194,7 +194,7 @@ describe("turn/cancel at every place a turn can be (issue 16 item 3; spec 000 #1
 
   // The install is one bounded blocking step (atomicWrite.ts), so the kernel reads the cancel once it is
   // done: the write finishes whole (FinishOnceStarted) and the turn stops before its next model round.
-  it("during a write: the approved install completes whole and stays checkpointed, nothing after it runs (spec 000 #21, #22)", async (t) => {
+  it("during a write: the approved install completes whole and stays checkpointed, nothing after it runs (harness #21, #22)", async (t) => {
     const content = `${"0123456789abcdef".repeat(64)}\n`.repeat(3800); // ~3.9 MB, under the 4 MiB write bound
     const sessionId = await session(
       scripted("write", [
@@ -232,7 +232,7 @@ describe("turn/cancel at every place a turn can be (issue 16 item 3; spec 000 #1
     assert.equal(driver.answerText(runId).includes("never reached"), false, "no model round after the cancel");
   });
 
-  it("during an approval wait: the request is withdrawn, a late approval runs nothing, the turn rolls back (spec 000 #8, #10)", async (t) => {
+  it("during an approval wait: the request is withdrawn, a late approval runs nothing, the turn rolls back (harness #8, #10)", async (t) => {
     const effect = path.join(path.dirname(k.journalPath), "approved-too-late");
     const sessionId = await session(
       scripted("approval", [
@@ -266,7 +266,7 @@ describe("turn/cancel at every place a turn can be (issue 16 item 3; spec 000 #1
     assert.deepEqual(h.runs[0]!.ledger, [], "no call reached the ledger");
   });
 
-  it("while queued behind a model load: answered at once without a dispatch, never reaches the model (spec 004 cancellation truth)", async (t) => {
+  it("while queued behind a model load: answered at once without a dispatch, never reaches the model (control plane #13)", async (t) => {
     approver = approve;
     // An OpenAI-compatible server that holds its answer to the load's capability probe: the load stays in progress.
     const held: http.ServerResponse[] = [];

@@ -1,5 +1,5 @@
 // `hearth exec` and `hearth show` as a user runs them: real CLI processes, a real kernel, a real
-// journal (issue 4 done-when; spec 000 #6, #8).
+// journal (issue 4 done-when; harness #6, #8).
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -70,7 +70,7 @@ it("hearth exec runs a multi-round turn with tool calls, and hearth show prints 
   assert.match(human.stdout, /edit_file .*succeeded/);
 });
 
-it("without a terminal the default approval policy denies: the edit is refused and nothing changes (spec 000 #8)", () => {
+it("without a terminal the default approval policy denies: the edit is refused and nothing changes (harness #8)", () => {
   const { ws, db, model } = setup(ROUNDS);
   const run = hearth(["exec", "--workspace", ws, "--db", db, "--model", model, "add eggs"], { HEARTH_ALLOW_SCRIPTED: "1" });
   assert.equal(run.code, 0, run.stderr);

@@ -2,8 +2,8 @@
 // of concurrent chat sessions making approved shell and write calls, then restart twice. After each
 // kill: no committed message is lost, no effect ran twice (each shell call appends its own token to
 // a marker file), every call left in flight is failed or outcome_unknown, batches are complete, the
-// journal passes integrity_check, and a second reconciliation changes nothing (spec 000 #6, #10;
-// spec 004 startup reconciliation). HEARTH_CRASH_SEEDS=N runs N seeds (bench mode: hundreds).
+// journal passes integrity_check, and a second reconciliation changes nothing (harness #6, #10;
+// control plane #21). HEARTH_CRASH_SEEDS=N runs N seeds (bench mode: hundreds).
 import assert from "node:assert/strict";
 import Database from "better-sqlite3";
 import fs from "node:fs";
@@ -65,7 +65,7 @@ async function snapshot(k: TestKernel, sessionIds: string[]): Promise<Snapshot> 
   );
 }
 
-it(`kill -9 at random moments of concurrent sessions loses no committed message and repeats no effect (${SEEDS} seeds; spec 000 #6, #10, spec 004)`, async (t) => {
+it(`kill -9 at random moments of concurrent sessions loses no committed message and repeats no effect (${SEEDS} seeds; harness #6, #10, control plane #21)`, async (t) => {
   const killPoints = { callInFlight: 0, betweenCalls: 0 };
   for (let seed = 1; seed <= SEEDS; seed++) {
     const random = rng(seed);

@@ -85,7 +85,7 @@ describe("chat controller with a real kernel", () => {
     }
   });
 
-  it("with no model set it says how to set hearth.model and never starts the kernel (spec 004: lifecycle: nothing is created without a model to run it)", async () => {
+  it("with no model set it says how to set hearth.model and never starts the kernel (nothing is created without a model to run it)", async () => {
     const h = harness([], "");
     kernels.push(h.kernel);
     const { chat, posted } = h.controller();
@@ -96,7 +96,7 @@ describe("chat controller with a real kernel", () => {
     assert.equal(h.store.get(), undefined);
   });
 
-  it("the first message creates the session, the turn's deltas stream in order and equal the history a reloaded view shows (spec 000 #3)", async () => {
+  it("the first message creates the session, the turn's deltas stream in order and equal the history a reloaded view shows (harness #3)", async () => {
     const h = harness([
       { reasoning: ["think"], text: ["Reading ", "notes."], toolCalls: [{ name: "read_file", arguments: { path: "notes.txt" } }] },
       { text: ["It says ", "alpha."] },
@@ -193,7 +193,7 @@ describe("chat controller with a real kernel", () => {
     chat.dispose();
   });
 
-  it("a view reloaded mid-turn follows the running turn, and Stop cancels it: the view is told it ended cancelled is told it ended cancelled (spec 004: truthful cancellation)", async () => {
+  it("a view reloaded mid-turn follows the running turn, and Stop cancels it: the view is told it ended cancelled is told it ended cancelled (control plane #13: truthful cancellation)", async () => {
     const h = harness([{ text: ["slow ", "answer ", "that ", "never ", "ends"], delayMs: 500 }]);
     kernels.push(h.kernel);
     const { chat, posted, until } = h.controller();

@@ -157,7 +157,7 @@ describe("kernel supervisor (extension side) with real kernels", () => {
     assert.doesNotMatch(JSON.stringify(state.info) + h.lines.join("\n"), /sk-(window|terminal)-key/, "no key in initialize or the log");
   });
 
-  it("a kernel killed with SIGKILL mid-turn: the supervisor starts a new one with growing delays, which reconciles the interrupted run (issue 12; spec 004 reconciliation)", async () => {
+  it("a kernel killed with SIGKILL mid-turn: the supervisor starts a new one with growing delays, which reconciles the interrupted run (issue 12; control plane #21)", async () => {
     const h = harness({ env: { HEARTH_ALLOW_SCRIPTED: "1" } });
     track(h.supervisor);
     const script = path.join(h.root, "slow.json");

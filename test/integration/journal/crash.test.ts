@@ -1,4 +1,4 @@
-// Crash safety of the ledger (issue 3, spec 004): a real child process performing control-plane
+// Crash safety of the ledger (issue 3, control plane #8): a real child process performing control-plane
 // transitions is killed with SIGKILL at each kind of transition, inside and after its commit and at
 // random points, over many seeds. After every kill the journal must reopen intact and reconciled.
 import assert from "node:assert/strict";
@@ -122,7 +122,7 @@ function reopenAndCheck(file: string, lines: Progress[], label: string): void {
   again.close();
 }
 
-describe("crash safety: SIGKILL at each ledger transition (spec 004, issue 3)", () => {
+describe("crash safety: SIGKILL at each ledger transition (control plane #8, issue 3)", () => {
   it(`after every kill (${SEEDS} seeds): integrity ok, one active attempt per run, no in-flight call, nothing committed missing, second reopen changes nothing`, async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hearth-crash-"));
 

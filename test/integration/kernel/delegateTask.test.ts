@@ -1,6 +1,6 @@
 // A coordinator chat delegates through the delegate_task tool (issue 12, item 3): the person approves
 // the delegation, a background task runs as a leaf session on the chat's model, and its answer comes
-// back to the chat as the call's result. The leaf is never offered delegate_task (spec 004 roles).
+// back to the chat as the call's result. The leaf is never offered delegate_task (control plane #18).
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
@@ -11,7 +11,7 @@ import { TurnDriver } from "../../support/turnDriver.js";
 
 const TOOLS = "read_file,list_dir,delegate_task";
 
-it("delegate_task runs a leaf task on the chat's model and returns its answer to the coordinator (issue 12 item 3; spec 004 roles)", async () => {
+it("delegate_task runs a leaf task on the chat's model and returns its answer to the coordinator (issue 12 item 3; control plane #18)", async () => {
   const root = tempDir("delegate");
   const workspace = path.join(root, "ws");
   fs.mkdirSync(workspace);

@@ -80,7 +80,7 @@ it("a second client on a live journal leaves the live run alone: the call ends s
   }
 });
 
-it("kill -9 of the owner releases its lock: the next client's kernel becomes owner and reconciles (issue 12, item 1; spec 004)", async () => {
+it("kill -9 of the owner releases its lock: the next client's kernel becomes owner and reconciles (issue 12, item 1; control plane #21)", async () => {
   const nap = `312.${process.pid}`; // the orphaned shell outlives the kernel; it must not hold the lock
   const t = setup("owner-killed", (marker) => `echo ran >> ${marker}; sleep ${nap}`);
   const owner = startTestKernel({ workspace: t.workspace, journalPath: t.journalPath, env: t.env });

@@ -82,7 +82,7 @@ it("tasks run beside a chat turn, HEARTH_MAX_TASKS=2 queues the third, each resu
   }
 });
 
-it("cancel is truthful: a running task's cancel reaches the model and is acknowledged, a queued one is cancelled before it started (issue 12 item 3, spec 004)", async () => {
+it("cancel is truthful: a running task's cancel reaches the model and is acknowledged, a queued one is cancelled before it started (issue 12 item 3, control plane #13)", async () => {
   const t = setup("tasks-cancel", [{ text: ["a", "b", "c", "d", "e", "f", "g", "h"], delayMs: 1000 }], { HEARTH_MAX_TASKS: "1" });
   const k = startTestKernel({ workspace: t.workspace, journalPath: t.journalPath, env: t.env });
   try {

@@ -71,7 +71,7 @@ test("the chunked part is whole chunks and leaves the final batch as full as it 
   );
 });
 
-test("an aborted signal stops the prefill before the next chunk and rejects with its reason (issue 6, item 3; spec 000 #22)", async () => {
+test("an aborted signal stops the prefill before the next chunk and rejects with its reason (issue 6, item 3; harness #22)", async () => {
   const seq = context.getSequence();
   try {
     const ac = new AbortController();

@@ -58,7 +58,7 @@ function recordBatchSizes(m: LlamaAgentModel): number[] {
 }
 const gateOf = (m: LlamaAgentModel) => (m as unknown as { gate: LockstepGate }).gate;
 
-test("sessions generating at once in lockstep give the same greedy text as each alone (issue 6, item 4; spec 000 #18)", async () => {
+test("sessions generating at once in lockstep give the same greedy text as each alone (issue 6, item 4; harness #18)", async () => {
   const aloneA = await model.generate(req("a1", "the quick brown fox"), () => undefined);
   const aloneB = await model.generate(req("b1", "import fs from node"), () => undefined);
   const [a, b] = await Promise.all([
@@ -92,7 +92,7 @@ test("sessions generating at once share their decode batches: one token of each 
   assert.ok(shared >= 20, `decode batches ${JSON.stringify(sizes)}: ${shared} held both sessions' tokens`);
 });
 
-test("a session cancelled or finished mid-decode never holds the others back (issue 6, item 4; spec 000 #18)", async () => {
+test("a session cancelled or finished mid-decode never holds the others back (issue 6, item 4; harness #18)", async () => {
   const alone = await model.generate(req("f1", "import fs from node", 40), () => undefined);
   const before = { ...gateOf(model).released };
   const ac = new AbortController();

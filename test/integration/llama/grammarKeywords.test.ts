@@ -1,5 +1,5 @@
 // Which JSON-schema keywords the grammar of a tool call enforces while the model generates, and which
-// only the schema check before dispatch enforces (issue 13, item 1; spec 000 #5). Each row: one schema
+// only the schema check before dispatch enforces (issue 13, item 1; harness #5). Each row: one schema
 // with that bound, 200 grammar-constrained generations at temperature 1 from the synthetic tool-call
 // model (random weights: it writes whatever the grammar lets through), every proposed call checked.
 import assert from "node:assert/strict";
@@ -62,7 +62,7 @@ after(async () => {
 });
 
 for (const row of KEYWORD_TABLE) {
-  test(`tool-call grammar, ${row.keyword}: enforced by the ${row.enforcedBy === "grammar" ? "grammar while generating" : "schema check only"} (spec 000 #5, issue 13)`, async () => {
+  test(`tool-call grammar, ${row.keyword}: enforced by the ${row.enforcedBy === "grammar" ? "grammar while generating" : "schema check only"} (harness #5, issue 13)`, async () => {
     const tools = [{ name: "probe", description: "A probe of one schema keyword", parameters: row.schema }];
     let calls = 0;
     const violations: string[] = [];

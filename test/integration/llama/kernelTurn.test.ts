@@ -15,7 +15,7 @@ after(async () => {
   for (const k of kernels) await k.stop();
 });
 
-it("native tool call → approval → anchored tool → result fed back → streamed, committed answer (spec 000 #1, #3, #6, #8)", async () => {
+it("native tool call → approval → anchored tool → result fed back → streamed, committed answer (harness #1, #3, #6, #8)", async () => {
   const models = ensureFixtureModels();
   // Policy narrows the ceiling to write_file, so the random model's one possible call needs approval.
   const k = startTestKernel({ env: { HEARTH_HOME: tempDir("home"), HEARTH_THREADS: "1", HEARTH_TOOLS: "write_file" } });

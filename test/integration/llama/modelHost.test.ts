@@ -1,4 +1,4 @@
-// The kernel's one model: load with progress, status with capabilities (spec 000 #20), clear refusals.
+// The kernel's one model: load with progress, status with capabilities (harness #20), clear refusals.
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import os from "node:os";
@@ -14,7 +14,7 @@ import { ensureFixtureModels } from "../../fixtures/models.js";
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hearth-host-"));
 after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-test("model/load reports progress notifications and model/status the chat wrapper's capabilities (issue 6; spec 000 #20)", async () => {
+test("model/load reports progress notifications and model/status the chat wrapper's capabilities (issue 6; harness #20)", async () => {
   const { chat } = ensureFixtureModels();
   const host = new ModelHost({
     stateDir: path.join(dir, "kv"),

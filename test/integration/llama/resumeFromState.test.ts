@@ -46,7 +46,7 @@ async function open(stats: RoundStats[], store: KvStateStore | null) {
   });
 }
 
-test("a restarted engine resumes a session from saved state without re-evaluating its history (issue 6; spec 000 #22)", async () => {
+test("a restarted engine resumes a session from saved state without re-evaluating its history (issue 6; harness #22)", async () => {
   const store = new KvStateStore(path.join(dir, "state"), 256 << 20);
   const user: ModelMessage[] = [{ role: "user", text: `${history}\nWhat is the weather in Paris?` }];
 

@@ -1,4 +1,4 @@
-// The thinking option reaches the prompt (spec 000 #15, #20; issue 11 item 2): on the synthetic
+// The thinking option reaches the prompt (harness #15, #20; issue 11 item 2): on the synthetic
 // Qwen-template model, `thinking: "off"` renders the template's closed empty thought before the
 // answer and `"on"` does not, through the adapter's real generate path.
 import assert from "node:assert/strict";
@@ -40,7 +40,7 @@ async function promptTokensWith(thinking: GenerationOptions["thinking"], session
   return stats.at(-1)!.promptTokens;
 }
 
-it("thinking on/off changes the rendered prompt on a template with a proven toggle (spec 000 #15 #20, issue 11 item 2)", async () => {
+it("thinking on/off changes the rendered prompt on a template with a proven toggle (harness #15 #20, issue 11 item 2)", async () => {
   assert.equal(model.wrapperName, "Qwen");
   assert.equal(model.capabilities.thinkingToggle, "proven");
   const on = await promptTokensWith("on", "s-on");

@@ -36,7 +36,7 @@ function request(sessionKey: string, messages: ModelMessage[], signal = new Abor
   return { sessionKey, messages, tools, options: { maxTokens: 64 }, signal };
 }
 
-test("a tool call is returned to the harness, not executed, and the answer after its result streams in chunks (spec 000 #1, #3)", async () => {
+test("a tool call is returned to the harness, not executed, and the answer after its result streams in chunks (harness #1, #3)", async () => {
   const user: ModelMessage[] = [
     { role: "system", text: "You answer weather questions." },
     { role: "user", text: "What is the weather in Paris?" },
@@ -69,7 +69,7 @@ test("a tool call is returned to the harness, not executed, and the answer after
   assert.ok(r2.prefillEvaluatedTokens < r2.promptTokens - r1.promptTokens + 8, JSON.stringify(r2));
 });
 
-test("if onChunk throws, generation stops and rejects with that error (spec 000 #18)", async () => {
+test("if onChunk throws, generation stops and rejects with that error (harness #18)", async () => {
   const boom = new Error("renderer failed");
   const messages: ModelMessage[] = [
     { role: "user", text: "What is the weather?" },
@@ -90,7 +90,7 @@ test("if onChunk throws, generation stops and rejects with that error (spec 000 
   assert.equal(again.text, TOOL_MODEL_ANSWER);
 });
 
-test("an abort during prefill rejects with the signal's reason and keeps the evaluated prefix (spec 000 #22)", async () => {
+test("an abort during prefill rejects with the signal's reason and keeps the evaluated prefix (harness #22)", async () => {
   const long = Array.from({ length: 40 }, (_, i) => `line ${i} of a long file`).join("\n");
   const messages: ModelMessage[] = [{ role: "user", text: long }];
   const ac = new AbortController();
@@ -107,7 +107,7 @@ test("an abort during prefill rejects with the signal's reason and keeps the eva
   assert.ok(next.reusedTokens > 0 && next.reusedTokens < next.promptTokens, `reused ${next.reusedTokens} of ${next.promptTokens}`);
 });
 
-test("sessions making tool calls at once, in lockstep, each get their call and their answer (issue 6, item 4; spec 000 #18)", async () => {
+test("sessions making tool calls at once, in lockstep, each get their call and their answer (issue 6, item 4; harness #18)", async () => {
   const gate = (model as unknown as { gate: { released: { together: number; timedOut: number; shared: number } } }).gate;
   const before = { ...gate.released };
   const asks = ["Paris", "Tokyo"].map((city): ModelMessage[] => [{ role: "user", text: `What is the weather in ${city}?` }]);

@@ -1,7 +1,7 @@
 // Load (issue 16, item 2): concurrent sessions taking turn after turn through a real kernel process,
 // with reads, approved writes and approved shell calls, while a second loop samples every session's
 // history. Every sample, and the end state, must keep the journal's invariants: one active attempt per
-// run, gap-free sequences, complete batches, ledger matching history (spec 000 #6, #7; spec 004). The
+// run, gap-free sequences, complete batches, ledger matching history (harness #6, #7; control plane #9, #11). The
 // kernel's RSS is sampled over time and the client-side event spacing reported (t.diagnostic).
 // HEARTH_LOAD_SESSIONS and HEARTH_LOAD_TURNS size the scripted run (bench mode: 8 and 50).
 import assert from "node:assert/strict";
@@ -129,7 +129,7 @@ function sessionScript(dir: string, s: number, marker: string): string {
   return `scripted:${file}`;
 }
 
-it(`${SESSIONS} sessions x ${TURNS} turns with reads, approved writes and shell keep every journal invariant at every sample (spec 000 #6, #7, spec 004)`, async (t) => {
+it(`${SESSIONS} sessions x ${TURNS} turns with reads, approved writes and shell keep every journal invariant at every sample (harness #6, #7, control plane #9, #11)`, async (t) => {
   const root = tempDir("load");
   const workspace = path.join(root, "ws");
   fs.mkdirSync(workspace);
@@ -170,7 +170,7 @@ it(`${SESSIONS} sessions x ${TURNS} turns with reads, approved writes and shell 
   assert.equal(new Set(tokens).size, tokens.length, "no shell call ran twice");
 });
 
-it("2 sessions x 3 turns on the synthetic chat model keep every journal invariant at every sample (spec 000 #6, #7, spec 004)", async (t) => {
+it("2 sessions x 3 turns on the synthetic chat model keep every journal invariant at every sample (harness #6, #7, control plane #9, #11)", async (t) => {
   const models = ensureFixtureModels();
   // read_file only: the random model may propose a call; a read stays inside the workspace and needs no approval.
   const k = startTestKernel({ env: { HEARTH_HOME: tempDir("home"), HEARTH_THREADS: "1", HEARTH_TOOLS: "read_file" } });

@@ -78,7 +78,7 @@ async function slotIdleMs(server: LlamaServer, timeoutMs = 5000): Promise<number
 }
 
 describe("the openai adapter against a real llama-server (issue 16, item 4)", () => {
-  it("streamed answer deltas add up to exactly the server's own answer, and a length stop is max_tokens (spec 000 #3)", async () => {
+  it("streamed answer deltas add up to exactly the server's own answer, and a length stop is max_tokens (harness #3)", async () => {
     const model = new OpenAiAgentModel({ baseUrl: chatServer.baseUrl, model: "tiny", env: {} });
     const chunks: ModelChunk[] = [];
     const round = await model.generate(request([{ role: "user", text: "Tell me a story." }], { maxTokens: 48 }), (c) => chunks.push(c));
@@ -89,7 +89,7 @@ describe("the openai adapter against a real llama-server (issue 16, item 4)", ()
     assert.equal(round.stopReason, "max_tokens");
   });
 
-  it("a streamed tool call becomes one proposed call with the server's name and arguments; the result round streams the answer (spec 000 #1, #4)", async () => {
+  it("a streamed tool call becomes one proposed call with the server's name and arguments; the result round streams the answer (harness #1, #4)", async () => {
     const model = new OpenAiAgentModel({ baseUrl: toolServer.baseUrl, model: "tiny", env: {} });
     const user: ModelMessage = { role: "user", text: "What is in a.ts?" };
     const chunks: ModelChunk[] = [];
@@ -126,9 +126,9 @@ describe("the openai adapter against a real llama-server (issue 16, item 4)", ()
     assert.deepEqual(second.toolCalls, []);
   });
 
-  // spec 000 #20. llama-server does not force a call for `tool_choice: "required"` with this template
+  // harness #20. llama-server does not force a call for `tool_choice: "required"` with this template
   // (the random chat model answers the probe in text), so the probe reports what each model did.
-  it("the capability probe proves tool calls where the server returns one and disproves them where it answers in text (spec 000 #20)", async () => {
+  it("the capability probe proves tool calls where the server returns one and disproves them where it answers in text (harness #20)", async () => {
     const [tool, chat] = await Promise.all([
       OpenAiAgentModel.connect({ baseUrl: toolServer.baseUrl, model: "tiny", env: {} }),
       OpenAiAgentModel.connect({ baseUrl: chatServer.baseUrl, model: "tiny", env: {} }),
@@ -138,7 +138,7 @@ describe("the openai adapter against a real llama-server (issue 16, item 4)", ()
     assert.equal(tool.capabilities.thinkingToggle, "disproven", "a Qwen2.5 template has no thinking switch");
   });
 
-  it("a cancel mid-stream aborts the HTTP request, rejects with the caller's reason at once, and the server stops and keeps serving (spec 000 #18, #22)", async (t) => {
+  it("a cancel mid-stream aborts the HTTP request, rejects with the caller's reason at once, and the server stops and keeps serving (harness #18, #22)", async (t) => {
     const model = new OpenAiAgentModel({ baseUrl: chatServer.baseUrl, model: "tiny", env: {} });
     const samples: number[] = [];
     const cancelsBefore = chatServer.cancelledTasks();
@@ -170,7 +170,7 @@ describe("the openai adapter against a real llama-server (issue 16, item 4)", ()
 });
 
 describe("two sessions on one llama-server (issue 16, item 4)", () => {
-  it("cancelling one of two concurrent streams closes only its request: the other streams on to its end (spec 000 #18)", async () => {
+  it("cancelling one of two concurrent streams closes only its request: the other streams on to its end (harness #18)", async () => {
     const server = await startLlamaServer({ model: ensureFixtureModels().chat, args: WORDS_ONLY, slots: 2 });
     try {
       const model = new OpenAiAgentModel({ baseUrl: server.baseUrl, model: "tiny", env: {} });
@@ -196,7 +196,7 @@ describe("two sessions on one llama-server (issue 16, item 4)", () => {
 describe("llama-server failing, frozen or killed mid-stream (issue 16, item 4)", () => {
   // Without WORDS_ONLY the random chat model writes invalid UTF-8 and llama-server ends the stream
   // with an error event (HTTP 500 "does not match the expected ... format") after the first deltas.
-  it("an error the server reports inside the stream fails the round with its message, the server and what to do (spec 000 #3)", async () => {
+  it("an error the server reports inside the stream fails the round with its message, the server and what to do (harness #3)", async () => {
     const server = await startLlamaServer({ model: ensureFixtureModels().chat });
     try {
       const model = new OpenAiAgentModel({ baseUrl: server.baseUrl, model: "tiny", env: {} });
@@ -216,7 +216,7 @@ describe("llama-server failing, frozen or killed mid-stream (issue 16, item 4)",
 
   // A hung server or a network partition sends nothing and closes nothing; the adapter waits (undici's
   // 5-minute body timeout aside), so what must hold is that a person's cancel still frees the turn.
-  it("a server that stops answering with the stream open (SIGSTOP) holds nothing: a cancel returns at once, and the thawed server serves again (spec 000 #18)", async (t) => {
+  it("a server that stops answering with the stream open (SIGSTOP) holds nothing: a cancel returns at once, and the thawed server serves again (harness #18)", async (t) => {
     const server = await startLlamaServer({ model: ensureFixtureModels().chat, args: WORDS_ONLY });
     try {
       const model = new OpenAiAgentModel({ baseUrl: server.baseUrl, model: "tiny", env: {} });
@@ -245,7 +245,7 @@ describe("llama-server failing, frozen or killed mid-stream (issue 16, item 4)",
     }
   });
 
-  it("the round fails at once with an actionable ModelUnavailable error, an unreachable server says so, and a restarted one serves the same adapter (spec 000 #18)", async (t) => {
+  it("the round fails at once with an actionable ModelUnavailable error, an unreachable server says so, and a restarted one serves the same adapter (harness #18)", async (t) => {
     const server = await startLlamaServer({ model: ensureFixtureModels().chat, args: WORDS_ONLY });
     try {
       const model = new OpenAiAgentModel({ baseUrl: server.baseUrl, model: "tiny", env: {} });

@@ -21,7 +21,7 @@ function workspace(): { ws: string; db: string; root: string } {
   return { ws, db: path.join(root, "journal.sqlite"), root };
 }
 
-it("hearth exec on llama-server: tool call → anchored read → result back to the server → streamed answer, committed (spec 000 #1, #3, #6, #8)", async (t) => {
+it("hearth exec on llama-server: tool call → anchored read → result back to the server → streamed answer, committed (harness #1, #3, #6, #8)", async (t) => {
   const { tool } = ensureFixtureModels();
   const server = await startLlamaServer({ model: tool, args: await asciiOnly(tool) });
   try {
@@ -69,7 +69,7 @@ it("hearth exec on llama-server: tool call → anchored read → result back to 
   }
 });
 
-it("hearth exec when llama-server is killed mid-answer: exit 1 with what happened and what to do; hearth show keeps the message and no partial answer (spec 000 #3, #10)", async () => {
+it("hearth exec when llama-server is killed mid-answer: exit 1 with what happened and what to do; hearth show keeps the message and no partial answer (harness #3, #10)", async () => {
   const server = await startLlamaServer({ model: ensureFixtureModels().chat, args: WORDS_ONLY });
   try {
     const { ws, db, root } = workspace();

@@ -26,7 +26,7 @@ describe("a kernel whose model is on llama-server: cancel and a server killed mi
 
   before(async () => {
     // The chat model's server cannot produce a tool call (the probe disproves them), so the
-    // kernel offers none: a session with tools would be refused before running (spec 000 #20).
+    // kernel offers none: a session with tools would be refused before running (harness #20).
     server = await startLlamaServer({ model: ensureFixtureModels().chat, args: WORDS_ONLY });
     k = startTestKernel({ env: { HEARTH_HOME: tempDir("home"), HEARTH_TOOLS: "none" } });
     kernelPid = (await k.client.initialize("openai-kernel", "0")).kernelPid;
@@ -56,7 +56,7 @@ describe("a kernel whose model is on llama-server: cancel and a server killed mi
     return h;
   }
 
-  it("turn/cancel mid-stream: control returns at once, the server stops generating, nothing streamed is committed, the next turn completes (spec 000 #10, #18)", async (t) => {
+  it("turn/cancel mid-stream: control returns at once, the server stops generating, nothing streamed is committed, the next turn completes (harness #10, #18)", async (t) => {
     const { sessionId, runId } = await longTurn();
     const cancelsBefore = server.cancelledTasks();
     const sent = performance.now();
@@ -65,7 +65,7 @@ describe("a kernel whose model is on llama-server: cancel and a server killed mi
     const completedMs = completedAt.get(runId)! - sent;
     t.diagnostic(`turn/cancel → completed(${completed.status}) in ${completedMs.toFixed(1)} ms`);
     assert.equal(completed.status, "cancelled");
-    // spec 004 cancellation truth: a closed HTTP stream does not prove the server stopped, so the
+    // control plane #13: a closed HTTP stream does not prove the server stopped, so the
     // kernel does not claim it (docs/control-plane.md, known limitations); the server log below does.
     assert.deepEqual(answer, { runId, dispatchAttempted: true, adapterAcknowledged: false });
     assert.ok(completedMs < CONTROL_BOUND_MS, `control came back after ${completedMs.toFixed(0)} ms`);
@@ -80,7 +80,7 @@ describe("a kernel whose model is on llama-server: cancel and a server killed mi
     assert.deepEqual(roles((await history(sessionId)).messages), ["user", "user", "assistant"]);
   });
 
-  it("llama-server SIGKILLed mid-turn: the turn fails saying what happened and what to do, the message is kept, and after a restart the session goes on (spec 000 #10, #13)", async (t) => {
+  it("llama-server SIGKILLed mid-turn: the turn fails saying what happened and what to do, the message is kept, and after a restart the session goes on (harness #10, #13)", async (t) => {
     const { sessionId, runId } = await longTurn();
     const killed = performance.now();
     await server.kill("SIGKILL");

@@ -29,7 +29,7 @@ after(async () => {
 
 const roles = (messages: HistoryMessage[]) => messages.map((m) => m.role);
 
-it("llama-server killed while an approved write runs: the turn fails, the write and its result stay committed once, and the next turn after a restart answers from them (spec 000 #6, #10, #14)", async () => {
+it("llama-server killed while an approved write runs: the turn fails, the write and its result stay committed once, and the next turn after a restart answers from them (harness #6, #10, #14)", async () => {
   const driver = new TurnDriver(k.client);
   let killFirst = true;
   k.client.onServerRequest("approval/request", async () => {
@@ -54,7 +54,7 @@ it("llama-server killed while an approved write runs: the turn fails, the write 
     "the dispatched batch stays checkpointed",
   );
   // A call whose arguments are not JSON (cut off by max_tokens) is refused without running, with no
-  // ledger row (spec 000 #5); every other one ran once.
+  // ledger row (harness #5); every other one ran once.
   const ledger = h.runs[0]!.ledger;
   assert.ok(ledger.length >= 1, JSON.stringify(h.messages));
   assert.deepEqual(

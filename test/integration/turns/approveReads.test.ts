@@ -1,5 +1,5 @@
 // HEARTH_APPROVE_READS=1 (the hearth.tools.readsNeedApproval setting): a read asks the person
-// first, and a denied read does not run; without it reads ask no one (issue 10 item 5; spec 000 #8).
+// first, and a denied read does not run; without it reads ask no one (issue 10 item 5; harness #8).
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";

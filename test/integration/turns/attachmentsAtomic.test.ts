@@ -1,4 +1,4 @@
-// A message and what was attached to it are journaled as one (issue 15; spec 004: one transaction
+// A message and what was attached to it are journaled as one (issue 15; docs/control-plane.md: one transaction
 // per durable decision): turn/start through the kernel's handler over a real journal file and the
 // real workspace tools, with a failure injected on the attachment insert.
 import assert from "node:assert/strict";
@@ -24,7 +24,7 @@ function handlerOver(k: ReturnType<typeof kernelParts>) {
   return handlers["turn/start"]!;
 }
 
-it("a failing attachment insert leaves neither the message, its run nor any attachment row (spec 004: one transaction)", async () => {
+it("a failing attachment insert leaves neither the message, its run nor any attachment row (docs/control-plane.md: one transaction)", async () => {
   const k = kernelParts();
   fs.writeFileSync(path.join(k.root, "ws", "notes.md"), "# notes\n");
   const script = path.join(k.root, "script.json");

@@ -1,4 +1,4 @@
-// spec 000 #19: a session resumed under different tool authority fails closed, with a message that
+// harness #19: a session resumed under different tool authority fails closed, with a message that
 // says what drifted and what to do; under the same authority it resumes.
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -7,7 +7,7 @@ import { it } from "node:test";
 import { startTestKernel, tempDir } from "../../support/kernelProcess.js";
 import { TurnDriver } from "../../support/turnDriver.js";
 
-it("a resume under a narrower tool ceiling is refused; the same ceiling resumes (spec 000 #19)", async () => {
+it("a resume under a narrower tool ceiling is refused; the same ceiling resumes (harness #19)", async () => {
   const root = tempDir("drift");
   const workspace = path.join(root, "ws");
   fs.mkdirSync(workspace);

@@ -1,4 +1,4 @@
-// turn/cancel tells one truth everywhere (spec 004 cancellation truth, issue 11 items 8 and 9): the
+// turn/cancel tells one truth everywhere (control plane #13, issue 11 items 8 and 9): the
 // kernel's turn service over a real journal file, real workspace tools, the real model host and
 // session builder; only the model load of item 8 is held back, through the service's buildAgent.
 import assert from "node:assert/strict";
@@ -9,7 +9,7 @@ import path from "node:path";
 import { after, describe, it } from "node:test";
 import { kernelParts, requestContext } from "../../support/inProcessTurns.js";
 
-describe("turn/cancel tells one truth (spec 004 cancellation truth)", () => {
+describe("turn/cancel tells one truth (control plane #13)", () => {
   const servers: http.Server[] = [];
   after(() => {
     for (const s of servers) {

@@ -1,6 +1,6 @@
 // Killing the kernel during a tool call: after restart the session continues with a structurally
 // complete history, the call marked outcome_unknown, and the call never silently re-run
-// (issue 4; spec 000 #6, #10; spec 004 startup reconciliation).
+// (issue 4; harness #6, #10; control plane #21).
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
@@ -20,7 +20,7 @@ function killStrays(pattern: string): void {
   }
 }
 
-it("a kernel killed during a tool call leaves the call outcome_unknown in a complete history and never re-runs it (spec 000 #6, spec 004)", async () => {
+it("a kernel killed during a tool call leaves the call outcome_unknown in a complete history and never re-runs it (harness #6, control plane #21)", async () => {
   const root = tempDir("crash-turn");
   const workspace = path.join(root, "ws");
   fs.mkdirSync(workspace);

@@ -1,4 +1,4 @@
-// A tool result enters history only as the answer to its ledger claim (spec 004: physical tool
+// A tool result enters history only as the answer to its ledger claim (control plane #8: physical tool
 // authority; the kernel journal is the only conversation writer), over a real journal file.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -30,7 +30,7 @@ function claimed(f: Fixture, run: { runId: string; attemptId: string }, id = CAL
 }
 
 describe("tool results and ledger claims", () => {
-  it("a tool result with no ledger claim never enters history (spec 004, issue 11 item 12)", () => {
+  it("a tool result with no ledger claim never enters history (control plane #8, issue 11 item 12)", () => {
     const f = openFixture();
     const { sessionId, runId } = runningRun(f);
     const before = f.control.history(sessionId).messages.length;
@@ -49,7 +49,7 @@ describe("tool results and ledger claims", () => {
     f.close();
   });
 
-  it("a result must agree with its claim's terminal state (spec 004, issue 11 item 12)", () => {
+  it("a result must agree with its claim's terminal state (control plane #8, issue 11 item 12)", () => {
     const f = openFixture();
     const run = runningRun(f);
     const claim = claimed(f, run);
@@ -74,7 +74,7 @@ describe("tool results and ledger claims", () => {
     f.close();
   });
 
-  it("a call that never reached the ledger may be answered only by a refusal (spec 000 #5 #8, issue 11 item 12)", () => {
+  it("a call that never reached the ledger may be answered only by a refusal (harness #5 #8, issue 11 item 12)", () => {
     const f = openFixture();
     const { sessionId, runId } = runningRun(f);
     f.control.appendMessages(sessionId, runId, [call(), result(false, "denied: not now")]);

@@ -1,5 +1,5 @@
 // The harness over the real journal (JournalMemory + ControlPlane on a SQLite file): ledger and
-// history never disagree, even when a journal write fails (spec 000 #6, #7; spec 004 ledger).
+// history never disagree, even when a journal write fails (harness #6, #7; control plane #8).
 import assert from "node:assert/strict";
 import Database from "better-sqlite3";
 import { describe, it } from "node:test";
@@ -44,7 +44,7 @@ class BusyOnceControlPlane extends ControlPlane {
 }
 
 describe("journal memory", () => {
-  it("a failing batch commit never splits ledger and history: the results land with their completions (spec 000 #6, issue 11 item 3)", async () => {
+  it("a failing batch commit never splits ledger and history: the results land with their completions (harness #6, issue 11 item 3)", async () => {
     const f = openFixture();
     const control = new BusyOnceControlPlane(f);
     const { sessionId } = control.createSession({ title: "t", model: "scripted:demo" });

@@ -1,4 +1,4 @@
-// A run is built from the context snapshot pinned at its admission (spec 004, issue 11 item 13): the
+// A run is built from the context snapshot pinned at its admission (control plane #10, issue 11 item 13): the
 // model sees neither a message committed while the run waited for its model nor a newer profile.
 import assert from "node:assert/strict";
 import fs from "node:fs";

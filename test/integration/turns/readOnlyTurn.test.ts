@@ -1,7 +1,7 @@
 // A client whose folder is untrusted (VS Code's Restricted Mode) asks for read-only turns: the model
 // is offered read_file, list_dir and search_files only, a write it calls anyway is refused by the
 // execution gate (nothing written, nobody asked), and the next trusted turn of the same session is
-// offered every tool again without a new session (issue 10, item 6; spec 000 #5: the active set
+// offered every tool again without a new session (issue 10, item 6; harness #5: the active set
 // narrows inside the pinned ceiling).
 import assert from "node:assert/strict";
 import fs from "node:fs";

@@ -26,7 +26,7 @@ describe("turns over the protocol", () => {
     for (const k of kernels) await k.stop();
   });
 
-  it("a multi-round turn streams lossless deltas and commits complete call/result batches (spec 000 #3, #6)", async () => {
+  it("a multi-round turn streams lossless deltas and commits complete call/result batches (harness #3, #6)", async () => {
     const k = kernel();
     fs.writeFileSync(path.join(k.workspace, "notes.txt"), "alpha\nbeta\n");
     await k.client.initialize("test", "0");
@@ -68,7 +68,7 @@ describe("turns over the protocol", () => {
     assert.equal(driver.approvals.length, 0, "reads need no approval");
   });
 
-  it("a write needs an exact approval: denied by default, nothing written; approved, written once (spec 000 #8)", async () => {
+  it("a write needs an exact approval: denied by default, nothing written; approved, written once (harness #8)", async () => {
     const k = kernel();
     await k.client.initialize("test", "0");
     const answers: ("approve" | "deny")[] = ["deny", "approve"];
@@ -101,7 +101,7 @@ describe("turns over the protocol", () => {
     assert.match(denied.output, /denied/i);
   });
 
-  it("turn/cancel during a running shell ends the run cancelled, kills the process group and says so truthfully (spec 004 cancellation truth, spec 000 #21)", async () => {
+  it("turn/cancel during a running shell ends the run cancelled, kills the process group and says so truthfully (control plane #13, harness #21)", async () => {
     const k = kernel();
     await k.client.initialize("test", "0");
     const driver = new TurnDriver(k.client, () => ({ decision: "approve", reason: "ok" }));
@@ -136,7 +136,7 @@ describe("turns over the protocol", () => {
     assert.deepEqual(sleepers, [], "no live process of the cancelled shell remains");
   });
 
-  it("a second turn/start while one runs is refused with a clear conflict (spec 000 #2)", async () => {
+  it("a second turn/start while one runs is refused with a clear conflict (harness #2)", async () => {
     const k = kernel();
     await k.client.initialize("test", "0");
     const driver = new TurnDriver(k.client);
@@ -147,7 +147,7 @@ describe("turns over the protocol", () => {
     assert.equal((await driver.completion(runId)).status, "completed");
   });
 
-  it("a turn that fails before any effect is rolled back from the model's view but kept in the journal (spec 000 #13)", async () => {
+  it("a turn that fails before any effect is rolled back from the model's view but kept in the journal (harness #13)", async () => {
     const k = kernel();
     await k.client.initialize("test", "0");
     const driver = new TurnDriver(k.client);

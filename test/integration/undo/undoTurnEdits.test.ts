@@ -133,7 +133,7 @@ it("a file changed since the turn is refused alone, the rest undo, and a second 
   assert.equal(read("a.txt").toString(), "old a\n");
 });
 
-it("undo never follows a path out of the workspace: a folder swapped for a symlink is refused (issue 14 item 5, spec 000 #9)", async () => {
+it("undo never follows a path out of the workspace: a folder swapped for a symlink is refused (issue 14 item 5, harness #9)", async () => {
   const { k, turn } = await kernelWith([{ toolCalls: [write("sub/x.txt", "turn x\n")] }, { text: ["Done."] }], { "sub/x.txt": "old x\n" });
   const runId = await turn("write sub/x.txt");
   // The same bytes outside, behind a link where the folder was: a path-following undo would overwrite them.

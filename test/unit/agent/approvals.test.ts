@@ -1,4 +1,4 @@
-// Approvals: exact, asynchronous, one-shot, default deny, bounded single-line reasons (spec 000 #8).
+// Approvals: exact, asynchronous, one-shot, default deny, bounded single-line reasons (harness #8).
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { isBoundedReason } from "../../support/historyAssertions.js";
@@ -10,7 +10,7 @@ const oneCall = (extra: unknown[] = []) =>
 const toolOutputs = (messages: AgentMessage[]) => messages.flatMap((m) => (m.role === "tool" ? [m.output] : []));
 
 describe("approvals", () => {
-  it("denies by default, with a bounded single-line reason, and runs nothing (spec 000 #8)", async () => {
+  it("denies by default, with a bounded single-line reason, and runs nothing (harness #8)", async () => {
     const tool = new CounterTool({ requiresApproval: true });
     const { memory, builder: b } = builder(oneCall(), [tool]);
     const out = await b.build().runTurn("go");
@@ -21,7 +21,7 @@ describe("approvals", () => {
     assert.deepEqual([tool.effects.length, memory.ledger.size], [0, 0]);
   });
 
-  it("asks with the exact call, its input hash, effect class and preview (spec 000 #8)", async () => {
+  it("asks with the exact call, its input hash, effect class and preview (harness #8)", async () => {
     const asked: ApprovalRequest[] = [];
     const approval: ApprovalPort = {
       request: async (r) => {
@@ -41,7 +41,7 @@ describe("approvals", () => {
     assert.equal(tool.value, 1);
   });
 
-  it("asks before a read when the person wants reads approved, and runs it only when approved (issue 10 item 5; spec 000 #8)", async () => {
+  it("asks before a read when the person wants reads approved, and runs it only when approved (issue 10 item 5; harness #8)", async () => {
     const asked: ApprovalRequest[] = [];
     const approval: ApprovalPort = {
       request: async (r) => {
@@ -63,13 +63,13 @@ describe("approvals", () => {
     assert.equal(asked.length, 1, "by default a read asks no one");
   });
 
-  it("hashes input canonically: key order does not matter, any value change does (spec 000 #8)", () => {
+  it("hashes input canonically: key order does not matter, any value change does (harness #8)", () => {
     const args = { b: [1, { z: "x", a: null }], a: "é" };
     assert.equal(inputHashOf(args), inputHashOf({ a: "é", b: [1, { a: null, z: "x" }] }));
     assert.notEqual(inputHashOf(args), inputHashOf({ ...args, a: "e" }));
   });
 
-  it("asks once per call, never reusing an answer for an identical call (spec 000 #8)", async () => {
+  it("asks once per call, never reusing an answer for an identical call (harness #8)", async () => {
     let asks = 0;
     const approval: ApprovalPort = {
       request: async (r) => {
@@ -85,7 +85,7 @@ describe("approvals", () => {
     assert.match(toolOutputs(out.messages)[1]!, /^denied: answer 2/);
   });
 
-  it("treats an answer for another call or input as a denial (spec 000 #8)", async () => {
+  it("treats an answer for another call or input as a denial (harness #8)", async () => {
     const tool = new CounterTool({ requiresApproval: true });
     const approval: ApprovalPort = {
       request: async (r) => ({ decision: "approve", callId: r.call.callId, inputHash: inputHashOf({ by: 99 }), reason: "yes" }),
@@ -96,7 +96,7 @@ describe("approvals", () => {
     assert.equal(tool.effects.length, 0);
   });
 
-  it("treats a failing approver as a denial, never an approval (spec 000 #8)", async () => {
+  it("treats a failing approver as a denial, never an approval (harness #8)", async () => {
     const tool = new CounterTool({ requiresApproval: true });
     const { builder: b } = builder(oneCall(), [tool]);
     const out = await b
@@ -113,7 +113,7 @@ describe("approvals", () => {
     assert.equal(tool.effects.length, 0);
   });
 
-  it("bounds multi-line, empty and huge reasons to one line (spec 000 #8)", async () => {
+  it("bounds multi-line, empty and huge reasons to one line (harness #8)", async () => {
     for (const reason of ["no\nway", "", "x".repeat(5000)]) {
       const { builder: b } = builder(oneCall(), [new CounterTool({ requiresApproval: true })]);
       const out = await b
@@ -125,7 +125,7 @@ describe("approvals", () => {
     }
   });
 
-  it("waits asynchronously and reports waiting_approval as status (spec 000 #8)", async () => {
+  it("waits asynchronously and reports waiting_approval as status (harness #8)", async () => {
     const answer = deferred<void>();
     const sink = collect();
     const approval: ApprovalPort = {
@@ -145,7 +145,7 @@ describe("approvals", () => {
     assert.equal(tool.value, 1);
   });
 
-  it("skips the approver for tools that do not require approval (spec 000 #8)", async () => {
+  it("skips the approver for tools that do not require approval (harness #8)", async () => {
     let asks = 0;
     const { builder: b } = builder(oneCall(), [new CounterTool({ requiresApproval: false })]);
     await b

@@ -1,4 +1,4 @@
-// Cancellation: sink failure as a cancellation boundary (spec 000 #18), per-tool cancellation
+// Cancellation: sink failure as a cancellation boundary (harness #18), per-tool cancellation
 // policy (#21), started mutations never abandoned (#22), and cancellation winning ties.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -45,7 +45,7 @@ function streamingModel(log: string[]) {
 }
 
 describe("cancellation", () => {
-  it("a failing event sink cancels the model stream and commits nothing (spec 000 #18)", async () => {
+  it("a failing event sink cancels the model stream and commits nothing (harness #18)", async () => {
     const log: string[] = [];
     const { memory, builder: b } = builder(streamingModel(log), []);
     let deltas = 0;
@@ -62,7 +62,7 @@ describe("cancellation", () => {
     assert.equal([...memory.turns.values()][0]!.close!.status, "failed");
   });
 
-  it("a sink failing on a tool call commits neither history nor the new call ids (spec 000 #18)", async () => {
+  it("a sink failing on a tool call commits neither history nor the new call ids (harness #18)", async () => {
     const tool = new CounterTool();
     const { memory, builder: b } = builder(scripted([{ toolCalls: [{ name: "counter", arguments: { by: 1 } }] }, { text: ["x"] }]), [tool]);
     const session = b.build();
@@ -75,7 +75,7 @@ describe("cancellation", () => {
     assert.deepEqual([memory.history.length, session.history().length, tool.effects.length], [0, 0, 0]);
   });
 
-  it("cancelling the model stream cancels generation and awaits its completion (spec 000 #18 #22)", async () => {
+  it("cancelling the model stream cancels generation and awaits its completion (harness #18 #22)", async () => {
     const log: string[] = [];
     const { memory, builder: b } = builder(streamingModel(log), []);
     const ac = new AbortController();
@@ -90,7 +90,7 @@ describe("cancellation", () => {
     assert.equal([...memory.turns.values()][0]!.close!.status, "cancelled");
   });
 
-  it("cancellation wins a tie with a completed model round (spec 000 #18)", async () => {
+  it("cancellation wins a tie with a completed model round (harness #18)", async () => {
     const ac = new AbortController();
     const model = new FnModel(async () => {
       ac.abort(); // cancel arrives in the same instant the round completes
@@ -102,7 +102,7 @@ describe("cancellation", () => {
     assert.deepEqual(memory.history, []);
   });
 
-  it("cancellation wins a tie with a completed tool; its result stays checkpointed (spec 000 #10 #21)", async () => {
+  it("cancellation wins a tie with a completed tool; its result stays checkpointed (harness #10 #21)", async () => {
     const ac = new AbortController();
     const tool = new CounterTool({
       hold: async () => {
@@ -136,7 +136,7 @@ describe("cancellation", () => {
     );
   });
 
-  it("FinishOnceStarted: a started tool finishes, the rest of the batch stops (spec 000 #21 #22)", async () => {
+  it("FinishOnceStarted: a started tool finishes, the rest of the batch stops (harness #21 #22)", async () => {
     const release = deferred();
     const seen: boolean[] = [];
     const tool = new CounterTool({
@@ -177,7 +177,7 @@ describe("cancellation", () => {
     );
   });
 
-  it("Interruptible: the tool sees cancellation and is still awaited (spec 000 #21 #22)", async () => {
+  it("Interruptible: the tool sees cancellation and is still awaited (harness #21 #22)", async () => {
     const stopped: string[] = [];
     const tool = new CounterTool({
       cancellation: "Interruptible",
@@ -207,7 +207,7 @@ describe("cancellation", () => {
     );
   });
 
-  it("cancellation between prepare and dispatch fails the claim and runs nothing (spec 000 #6 #22)", async () => {
+  it("cancellation between prepare and dispatch fails the claim and runs nothing (harness #6 #22)", async () => {
     const ac = new AbortController();
     const memory = new (class extends InMemoryAgentMemory {
       override async recordPrepared(c: InvocationClaim): Promise<void> {
@@ -232,7 +232,7 @@ describe("cancellation", () => {
     assert.deepEqual([tool.effects.length, memory.history.length], [0, 0]);
   });
 
-  it("cancelling while approval is pending withdraws the question and runs nothing (spec 000 #8 #10)", async () => {
+  it("cancelling while approval is pending withdraws the question and runs nothing (harness #8 #10)", async () => {
     const withdrawn: boolean[] = [];
     const approval: ApprovalPort = {
       request: (r) => new Promise((_resolve) => r.signal.addEventListener("abort", () => withdrawn.push(true))),

@@ -1,4 +1,4 @@
-// Prefix reconciliation of streamed deltas, as a property over random streams (spec 000 #3).
+// Prefix reconciliation of streamed deltas, as a property over random streams (harness #3).
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
@@ -15,7 +15,7 @@ const stream = fc.string({ unit: "grapheme", maxLength: 60 }).chain((text) =>
 );
 
 describe("delta reconciliation", () => {
-  it("presentation concatenation equals the terminal text for any prefix stream (spec 000 #3, property)", () => {
+  it("presentation concatenation equals the terminal text for any prefix stream (harness #3, property)", () => {
     fc.assert(
       fc.property(stream, ([terminal, parts, streamed]) => {
         const r = new DeltaReconciler("answer");
@@ -28,7 +28,7 @@ describe("delta reconciliation", () => {
     );
   });
 
-  it("fails whenever the streamed text is not a prefix of the terminal text (spec 000 #3, property)", () => {
+  it("fails whenever the streamed text is not a prefix of the terminal text (harness #3, property)", () => {
     fc.assert(
       fc.property(fc.array(fc.string({ maxLength: 5 }), { maxLength: 6 }), fc.string({ maxLength: 20 }), (deltas, terminal) => {
         const r = new DeltaReconciler("reasoning");
@@ -42,7 +42,7 @@ describe("delta reconciliation", () => {
     );
   });
 
-  it("the turn presents exactly the committed answer and reasoning for any stream (spec 000 #3, property)", async () => {
+  it("the turn presents exactly the committed answer and reasoning for any stream (harness #3, property)", async () => {
     await fc.assert(
       fc.asyncProperty(stream, stream, async ([answer, aParts, aStreamed], [reasoning, rParts, rStreamed]) => {
         const model = new FnModel(async (_r, onChunk) => {

@@ -1,4 +1,4 @@
-// Generation options, instructions and capabilities (spec 000 #15, #16, #20).
+// Generation options, instructions and capabilities (harness #15, #16, #20).
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { HearthError } from "../../../shared/errors.js";
@@ -15,7 +15,7 @@ const caps = (over: Partial<ModelCapabilities> = {}): ModelCapabilities => ({
 const answering = (c = caps()) => new FnModel(async () => ({ text: "ok", reasoning: "I thought", toolCalls: [], stopReason: "end" }), c);
 
 describe("generation options", () => {
-  it("uses session options as the base and lets a turn override set fields only (spec 000 #15)", async () => {
+  it("uses session options as the base and lets a turn override set fields only (harness #15)", async () => {
     const model = answering();
     const session = builder(model, []).builder.options({ temperature: 0.2, maxTokens: 500, thinking: "on" }).build();
     await session.runTurn("one", { overrides: { temperature: 0.9, thinking: "off" } });
@@ -31,7 +31,7 @@ describe("generation options", () => {
     );
   });
 
-  it("revalidates a turn's thinking override before anything is journaled (spec 000 #15 #20)", async () => {
+  it("revalidates a turn's thinking override before anything is journaled (harness #15 #20)", async () => {
     const { memory, builder: b } = builder(answering(caps({ thinkingToggle: "unknown" })), []);
     const session = b.options({ thinking: "auto" }).build();
     await assert.rejects(
@@ -42,7 +42,7 @@ describe("generation options", () => {
     assert.equal((await session.runTurn("go")).status, "completed", "a refused turn leaves the session usable");
   });
 
-  it("refuses thinking off, like on, where the model cannot prove it applies the toggle (spec 000 #20, issue 11 item 2)", async () => {
+  it("refuses thinking off, like on, where the model cannot prove it applies the toggle (harness #20, issue 11 item 2)", async () => {
     for (const thinkingToggle of ["unknown", "disproven"] as const) {
       assert.throws(
         () =>
@@ -59,7 +59,7 @@ describe("generation options", () => {
     }
   });
 
-  it("refuses to build a thinking-on agent without a proven toggle (spec 000 #20)", () => {
+  it("refuses to build a thinking-on agent without a proven toggle (harness #20)", () => {
     assert.throws(
       () =>
         builder(answering(caps({ thinkingToggle: "disproven" })), [])
@@ -69,7 +69,7 @@ describe("generation options", () => {
     );
   });
 
-  it("fails closed on a system prompt or tools the template disproves (spec 000 #20)", () => {
+  it("fails closed on a system prompt or tools the template disproves (harness #20)", () => {
     assert.throws(
       () =>
         builder(answering(caps({ systemRole: "disproven" })), [])
@@ -87,7 +87,7 @@ describe("generation options", () => {
     assert.throws(() => builder(answering(caps({ toolCalls: "disproven" })), [new CounterTool()]).builder.build(), /tool calls/);
   });
 
-  it("fails closed on unknown capabilities: tools and a system prompt need proven ones (spec 000 #20, issue 11 item 5)", () => {
+  it("fails closed on unknown capabilities: tools and a system prompt need proven ones (harness #20, issue 11 item 5)", () => {
     assert.throws(
       () => builder(answering(caps({ toolCalls: "unknown" })), [new CounterTool()]).builder.build(),
       /tools need a model whose tool calls are proven.*unknown/,
@@ -111,7 +111,7 @@ describe("generation options", () => {
 });
 
 describe("instructions", () => {
-  it("rejects a system prompt together with a resumed system message (spec 000 #16)", () => {
+  it("rejects a system prompt together with a resumed system message (harness #16)", () => {
     const b = builder(answering(), [])
       .builder.systemPrompt("new rules")
       .history([
@@ -125,7 +125,7 @@ describe("instructions", () => {
     );
   });
 
-  it("sends a configured system prompt first without committing it (spec 000 #16)", async () => {
+  it("sends a configured system prompt first without committing it (harness #16)", async () => {
     const model = answering();
     const { memory, builder: b } = builder(model, []);
     await b.systemPrompt("be brief").build().runTurn("hi");
@@ -139,7 +139,7 @@ describe("instructions", () => {
     );
   });
 
-  it("replays a resumed system message as the first message (spec 000 #16)", async () => {
+  it("replays a resumed system message as the first message (harness #16)", async () => {
     const model = answering();
     await builder(model, [])
       .builder.history([{ role: "system", text: "resumed rules" }])
@@ -155,7 +155,7 @@ describe("reasoning stripping", () => {
     { role: "assistant" as const, text: "answer", reasoning: "old thoughts", toolCalls: [] },
   ];
 
-  it("strips reasoning from every request and committed message when history preservation is disproven (spec 000 #20)", async () => {
+  it("strips reasoning from every request and committed message when history preservation is disproven (harness #20)", async () => {
     const model = answering(caps({ reasoningHistory: "disproven" }));
     const { builder: b } = builder(model, []);
     const session = b.history(resumed).build();
@@ -168,7 +168,7 @@ describe("reasoning stripping", () => {
     assert.equal(stored.role === "assistant" && stored.reasoning, "old thoughts", "the stored transcript keeps recorded reasoning");
   });
 
-  it("keeps recorded reasoning in the stored transcript when the template cannot replay it (spec 000 #20, issue 11 item 4)", async () => {
+  it("keeps recorded reasoning in the stored transcript when the template cannot replay it (harness #20, issue 11 item 4)", async () => {
     const model = answering(caps({ reasoningHistory: "disproven" }));
     const { memory, builder: b } = builder(model, []);
     const session = b.build();
@@ -183,7 +183,7 @@ describe("reasoning stripping", () => {
     );
   });
 
-  it("keeps reasoning when preservation is proven or unknown (spec 000 #20)", async () => {
+  it("keeps reasoning when preservation is proven or unknown (harness #20)", async () => {
     for (const reasoningHistory of ["proven", "unknown"] as const) {
       const model = answering(caps({ reasoningHistory }));
       const { memory, builder: b } = builder(model, []);

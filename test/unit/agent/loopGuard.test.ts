@@ -1,5 +1,5 @@
 // Loop guards (issue 13, item 2): a turn that keeps making the same failing call, or asks for tools
-// round after round, ends with its own "stopped" failure; history keeps what spec 000 #10 says.
+// round after round, ends with its own "stopped" failure; history keeps what harness #10 says.
 import assert from "node:assert/strict";
 import { it } from "node:test";
 import type { Tool, ToolResult } from "../../../sidecar/agent/ports/tools.js";
@@ -39,7 +39,7 @@ const callsEveryRound = (args: (round: number) => Record<string, unknown>) =>
     stopReason: "tool_calls",
   }));
 
-it("the same failing call made 3 times stops the turn with status stopped, keeping its checkpoints (issue 13; spec 000 #10)", async () => {
+it("the same failing call made 3 times stops the turn with status stopped, keeping its checkpoints (issue 13; harness #10)", async () => {
   const tool = new MissingPathTool();
   // Key order differs between rounds: the guard compares canonical input.
   const { memory, builder: b } = builder(
@@ -75,7 +75,7 @@ it("the same call failing in different ways, or different calls failing, are not
   assert.equal(tool.runs, 5);
 });
 
-it("a repeated call the schema check refuses stops the turn and, with no effect possible, rolls the turn back (issue 13; spec 000 #10, #13)", async () => {
+it("a repeated call the schema check refuses stops the turn and, with no effect possible, rolls the turn back (issue 13; harness #10, #13)", async () => {
   const tool = new MissingPathTool();
   const { memory, builder: b } = builder(
     callsEveryRound(() => ({ path: "Here", depth: 8_000_000_000_000_000 })),
@@ -91,7 +91,7 @@ it("a repeated call the schema check refuses stops the turn and, with no effect 
   assert.deepEqual(memory.history, [], "refused calls had no effect: nothing of the turn is committed");
 });
 
-it("a turn that uses every round without answering stops with its own status (issue 13; spec 000 #10)", async () => {
+it("a turn that uses every round without answering stops with its own status (issue 13; harness #10)", async () => {
   const tool = new MissingPathTool();
   const { memory, builder: b } = builder(
     callsEveryRound((r) => ({ path: `p${r}` })),
@@ -103,7 +103,7 @@ it("a turn that uses every round without answering stops with its own status (is
   assert.equal(memory.history.length, 1 + 4 * 2);
 });
 
-it("the same failing call repeated inside one batch stops at its third failure; the rest of the batch does not run (issue 13; spec 000 #6, #10)", async () => {
+it("the same failing call repeated inside one batch stops at its third failure; the rest of the batch does not run (issue 13; harness #6, #10)", async () => {
   const tool = new MissingPathTool();
   const model = new FnModel(async () => ({
     text: "",
@@ -116,7 +116,7 @@ it("the same failing call repeated inside one batch stops at its third failure; 
   assert.equal(out.status === "failed" && out.failure.kind, "repeated_failure");
   assert.equal(tool.runs, 3);
   const results = memory.history.filter((m) => m.role === "tool") as { output: string }[];
-  assert.equal(results.length, 6, "every call of the batch has a result (spec 000 #6)");
+  assert.equal(results.length, 6, "every call of the batch has a result (harness #6)");
   assert.ok(
     results.slice(3).every((r) => r.output.startsWith("not run: stopped: the model made the same failing call 3 times")),
     JSON.stringify(results.slice(3)),

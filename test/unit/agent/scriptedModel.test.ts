@@ -12,7 +12,7 @@ const FIXTURES = path.resolve("test/fixtures/scripts");
 const demo = path.join(FIXTURES, "count-then-answer.json");
 
 describe("scripted model adapter", () => {
-  it("refuses to load without the explicit opt-in and says how to opt in (spec 000 #1)", () => {
+  it("refuses to load without the explicit opt-in and says how to opt in (harness #1)", () => {
     assert.throws(
       () => ScriptedModel.fromFile(demo, {}),
       (e: unknown) => e instanceof HearthError && e.code === ErrorCode.Refused && /set HEARTH_ALLOW_SCRIPTED=1/.test(e.message),
@@ -38,7 +38,7 @@ describe("scripted model adapter", () => {
     assert.throws(() => ScriptedModel.fromFile(path.join(FIXTURES, "missing.json"), OPT_IN), /cannot read scripted model/);
   });
 
-  it("drives a multi-round turn with tool calls end to end (spec 000 #3 #6)", async () => {
+  it("drives a multi-round turn with tool calls end to end (harness #3 #6)", async () => {
     const tool = new CounterTool();
     const model = ScriptedModel.fromFile(demo, OPT_IN);
     assert.equal(model.modelId, "scripted-counter-demo");
@@ -116,7 +116,7 @@ describe("scripted model adapter", () => {
     assert.equal(memory.history.length, 2);
   });
 
-  it("stops at the abort signal and returns only after its own work stopped (spec 000 #18 #22)", async () => {
+  it("stops at the abort signal and returns only after its own work stopped (harness #18 #22)", async () => {
     const model = scripted([{ text: ["a", "b", "c", "d"], delayMs: 20 }]);
     const chunks: ModelChunk[] = [];
     const ac = new AbortController();
@@ -131,7 +131,7 @@ describe("scripted model adapter", () => {
     );
   });
 
-  it("stops generating when the chunk consumer throws (spec 000 #18)", async () => {
+  it("stops generating when the chunk consumer throws (harness #18)", async () => {
     const model = scripted([{ text: ["a", "b", "c"] }]);
     let calls = 0;
     await assert.rejects(

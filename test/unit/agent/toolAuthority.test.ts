@@ -1,5 +1,5 @@
 // The tool authority ceiling, the execution gate, the bounded schema vocabulary and the authority
-// snapshot (spec 000 #5, #19, #21).
+// snapshot (harness #5, #19, #21).
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { HearthError } from "../../../shared/errors.js";
@@ -17,7 +17,7 @@ import { approveAll, AUTHORITY, builder, collect, CounterTool, FnModel, scripted
 const answerOnly = () => new FnModel(async () => ({ text: "ok", reasoning: "", toolCalls: [], stopReason: "end" }));
 
 describe("tool authority ceiling", () => {
-  it("starts with every name enabled and shrinks inside the ceiling; a new run's session starts whole again (spec 000 #5)", () => {
+  it("starts with every name enabled and shrinks inside the ceiling; a new run's session starts whole again (harness #5)", () => {
     const tools = [new CounterTool({ name: "a" }), new CounterTool({ name: "b" })];
     const session = builder(answerOnly(), tools).builder.build();
     assert.deepEqual(session.activeTools(), ["a", "b"]);
@@ -26,7 +26,7 @@ describe("tool authority ceiling", () => {
     assert.deepEqual(builder(answerOnly(), tools).builder.build().activeTools(), ["a", "b"]);
   });
 
-  it("rejects replacement with an unknown name atomically and keeps the snapshot (spec 000 #5)", () => {
+  it("rejects replacement with an unknown name atomically and keeps the snapshot (harness #5)", () => {
     const session = builder(answerOnly(), [new CounterTool({ name: "a" }), new CounterTool({ name: "b" })]).builder.build();
     const before = session.authority.digests.authority;
     session.disableTools(["b"]);
@@ -38,7 +38,7 @@ describe("tool authority ceiling", () => {
     assert.equal(session.authority.digests.authority, before);
   });
 
-  it("keeps definitions immutable after build (spec 000 #5)", async () => {
+  it("keeps definitions immutable after build (harness #5)", async () => {
     const tool = new CounterTool();
     const { builder: b } = builder(answerOnly(), [tool]);
     const session = b.build();
@@ -49,7 +49,7 @@ describe("tool authority ceiling", () => {
     });
   });
 
-  it("advertises active definitions plus disabled ones that history calls (spec 000 #5)", async () => {
+  it("advertises active definitions plus disabled ones that history calls (harness #5)", async () => {
     const a = new CounterTool({ name: "a" });
     const model = new FnModel(async (_r, _c, round) =>
       round === 0
@@ -65,7 +65,7 @@ describe("tool authority ceiling", () => {
     assert.deepEqual(names(2), ["a", "b"]); // a is disabled but a committed call needs its definition; c is not advertised
   });
 
-  it("answers a disabled call with a synthetic result before approval or invocation (spec 000 #5)", async () => {
+  it("answers a disabled call with a synthetic result before approval or invocation (harness #5)", async () => {
     const tool = new CounterTool({ requiresApproval: true });
     const asked: ApprovalRequest[] = [];
     const sink = collect();
@@ -90,14 +90,14 @@ describe("tool authority ceiling", () => {
     assert.ok(sink.events.some((e) => e.type === "tool_result" && !e.ok));
   });
 
-  it("answers a call to an unknown tool with a synthetic result (spec 000 #5)", async () => {
+  it("answers a call to an unknown tool with a synthetic result (harness #5)", async () => {
     const { builder: b } = builder(scripted([{ toolCalls: [{ name: "rm_rf", arguments: {} }] }, { text: ["ok"] }]), [new CounterTool()]);
     const out = await b.build().runTurn("go");
     const r = out.messages[2]!;
     assert.match(r.role === "tool" ? r.output : "", /no tool named "rm_rf"/);
   });
 
-  it("rechecks proposed arguments against the schema before dispatch (spec 000 #5)", async () => {
+  it("rechecks proposed arguments against the schema before dispatch (harness #5)", async () => {
     const tool = new CounterTool();
     const { memory, builder: b } = builder(
       scripted([
@@ -124,8 +124,8 @@ describe("tool authority ceiling", () => {
   });
 });
 
-describe("bounded JSON Schema vocabulary (spec 000 #5)", () => {
-  it("refuses to build a tool whose schema leaves the vocabulary (spec 000 #5)", () => {
+describe("bounded JSON Schema vocabulary (harness #5)", () => {
+  it("refuses to build a tool whose schema leaves the vocabulary (harness #5)", () => {
     const bad: Tool = new CounterTool();
     (bad.definition as { parameters: unknown }).parameters = {
       type: "object",
@@ -142,7 +142,7 @@ describe("bounded JSON Schema vocabulary (spec 000 #5)", () => {
     );
   });
 
-  it("accepts every keyword of the vocabulary and checks each (spec 000 #5)", () => {
+  it("accepts every keyword of the vocabulary and checks each (harness #5)", () => {
     const schema = {
       type: "object" as const,
       properties: {
@@ -166,7 +166,7 @@ describe("bounded JSON Schema vocabulary (spec 000 #5)", () => {
     assert.deepEqual(argumentProblems(schema, {}), ["$.s: required"]);
   });
 
-  it("refuses duplicate names and unknown cancellation policies (spec 000 #5 #21)", () => {
+  it("refuses duplicate names and unknown cancellation policies (harness #5 #21)", () => {
     const odd = new CounterTool({ name: "x" });
     (odd.definition as { cancellation: string }).cancellation = "WhenConvenient";
     assert.throws(() => builder(answerOnly(), [new CounterTool(), new CounterTool()]).builder.build(), /registered twice/);
@@ -174,10 +174,10 @@ describe("bounded JSON Schema vocabulary (spec 000 #5)", () => {
   });
 });
 
-describe("authority snapshot (spec 000 #19)", () => {
+describe("authority snapshot (harness #19)", () => {
   const tools = () => [new CounterTool({ name: "zeta" }), new CounterTool({ name: "alpha", cancellation: "Interruptible" })];
 
-  it("is versioned, name-sorted, records cancellation policies and is what build uses (spec 000 #19 #21)", () => {
+  it("is versioned, name-sorted, records cancellation policies and is what build uses (harness #19 #21)", () => {
     const { builder: b } = builder(answerOnly(), tools());
     const snap = b.authoritySnapshot();
     assert.equal(snap.version, 1);
@@ -195,13 +195,13 @@ describe("authority snapshot (spec 000 #19)", () => {
     );
   });
 
-  it("leaves approval policy out of the snapshot (spec 000 #19)", () => {
+  it("leaves approval policy out of the snapshot (harness #19)", () => {
     const { builder: b } = builder(answerOnly(), tools());
     const before = b.authoritySnapshot().digests.authority;
     assert.equal(b.approval(approveAll).authoritySnapshot().digests.authority, before);
   });
 
-  it("fails a drifted resume closed and names what drifted (spec 000 #19)", () => {
+  it("fails a drifted resume closed and names what drifted (harness #19)", () => {
     const recorded = builder(answerOnly(), tools()).builder.authoritySnapshot().digests;
     const resume = (inputs = AUTHORITY, ts: Tool[] = tools()) =>
       new AgentSessionBuilder()
@@ -220,7 +220,7 @@ describe("authority snapshot (spec 000 #19)", () => {
     assert.throws(() => resume(AUTHORITY, drifted), /tools changed/);
   });
 
-  it("carries the authority digest into every ledger claim (spec 000 #19)", async () => {
+  it("carries the authority digest into every ledger claim (harness #19)", async () => {
     const { memory, builder: b } = builder(scripted([{ toolCalls: [{ name: "alpha", arguments: { by: 1 } }] }, { text: ["ok"] }]), tools());
     const session = b.build();
     await session.runTurn("go");
@@ -231,7 +231,7 @@ describe("authority snapshot (spec 000 #19)", () => {
     assert.equal([...memory.turns.values()][0]!.start.authorityDigest, session.authority.digests.authority);
   });
 
-  it("refuses to resume a history that calls a tool outside the ceiling (spec 000 #5 #19)", () => {
+  it("refuses to resume a history that calls a tool outside the ceiling (harness #5 #19)", () => {
     const id = uuidv7();
     assert.throws(
       () =>

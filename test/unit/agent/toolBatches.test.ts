@@ -1,5 +1,5 @@
 // Call/result batches: rollback before invocation, complete checkpoints once an effect may have
-// happened (spec 000 #6, #7, #10, #13), including a property test over random failure points.
+// happened (harness #6, #7, #10, #13), including a property test over random failure points.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
@@ -14,7 +14,7 @@ const twoRounds = (calls: number) =>
   ]);
 
 describe("tool call/result batches", () => {
-  it("persists each complete batch before the next model round (spec 000 #6)", async () => {
+  it("persists each complete batch before the next model round (harness #6)", async () => {
     const memory = new InMemoryAgentMemory();
     const seen: number[] = [];
     const model = new FnModel(async (_r, _c, round) => {
@@ -27,7 +27,7 @@ describe("tool call/result batches", () => {
     assert.deepEqual(seen, [0, 3, 5]); // user+call+result, then call+result, committed before each round
   });
 
-  it("rolls the whole turn back when a failure comes before any invocation (spec 000 #6 #10 #13)", async () => {
+  it("rolls the whole turn back when a failure comes before any invocation (harness #6 #10 #13)", async () => {
     const tool = new CounterTool({ requiresApproval: true, proposeFault: true });
     const { memory, builder: b } = builder(twoRounds(2), [tool]);
     const out = await b.approval(approveAll).build().runTurn("go");
@@ -37,7 +37,7 @@ describe("tool call/result batches", () => {
     assert.equal([...memory.turns.values()][0]!.close!.status, "failed");
   });
 
-  it("checkpoints a matching result for every call once a tool faulted mid-batch (spec 000 #6 #10)", async () => {
+  it("checkpoints a matching result for every call once a tool faulted mid-batch (harness #6 #10)", async () => {
     const tool = new CounterTool({ fault: true });
     const { memory, builder: b } = builder(twoRounds(3), [tool]);
     const out = await b.build().runTurn("go");
@@ -57,7 +57,7 @@ describe("tool call/result batches", () => {
     );
   });
 
-  it("keeps checkpoints when the model fails after a tool batch (spec 000 #10)", async () => {
+  it("keeps checkpoints when the model fails after a tool batch (harness #10)", async () => {
     const { memory, builder: b } = builder(
       scripted([{ toolCalls: [{ name: "counter", arguments: { by: 1 } }] }, { text: ["par"], error: "provider hung up" }]),
       [new CounterTool()],
@@ -71,7 +71,7 @@ describe("tool call/result batches", () => {
     assert.deepEqual(memory.history, out.messages);
   });
 
-  it("keeps checkpoints when the round limit is exhausted (spec 000 #10)", async () => {
+  it("keeps checkpoints when the round limit is exhausted (harness #10)", async () => {
     const model = new FnModel(async () => ({
       text: "",
       reasoning: "",
@@ -85,7 +85,7 @@ describe("tool call/result batches", () => {
     assertStructurallyComplete(memory.history);
   });
 
-  it("keeps the checkpoint when the event sink fails after a tool started (spec 000 #10 #18)", async () => {
+  it("keeps the checkpoint when the event sink fails after a tool started (harness #10 #18)", async () => {
     const tool = new CounterTool();
     const { memory, builder: b } = builder(twoRounds(2), [tool]);
     const out = await b.build().runTurn("go", {
@@ -102,7 +102,7 @@ describe("tool call/result batches", () => {
     assertStructurallyComplete(memory.history);
   });
 
-  it("keeps the real result when journaling it fails after the effect (spec 000 #6 #10)", async () => {
+  it("keeps the real result when journaling it fails after the effect (harness #6 #10)", async () => {
     const memory = new InMemoryAgentMemory();
     const faulty: AgentMemory = Object.assign(Object.create(memory) as InMemoryAgentMemory, {
       recordSettled: async () => {
@@ -124,7 +124,7 @@ describe("tool call/result batches", () => {
     assert.match(outputs[1]!, /^not run: /);
   });
 
-  it("refuses further turns after the journal could not close a turn (spec 000 #7)", async () => {
+  it("refuses further turns after the journal could not close a turn (harness #7)", async () => {
     const memory = new InMemoryAgentMemory();
     const faulty: AgentMemory = Object.assign(Object.create(memory) as InMemoryAgentMemory, {
       closeTurn: async () => {
@@ -143,7 +143,7 @@ describe("tool call/result batches", () => {
     await assert.rejects(session.runTurn("two"), /rebuild the session from its journal/);
   });
 
-  it("marks a call that was dispatched when the kernel died as outcome_unknown, never re-run (spec 000 #6)", async () => {
+  it("marks a call that was dispatched when the kernel died as outcome_unknown, never re-run (harness #6)", async () => {
     const memory = new InMemoryAgentMemory();
     const tool = new CounterTool({ hold: () => new Promise(() => undefined) }); // the process "dies" mid-effect
     void builder(twoRounds(1), [tool], memory).builder.build().runTurn("go");
@@ -156,7 +156,7 @@ describe("tool call/result batches", () => {
     assert.deepEqual(memory.history, [], "no partial batch reached history");
   });
 
-  it("a failed turn with no possible tool effect keeps no batch: denied, refused and unknown calls roll back with it (spec 000 #10 #13, issue 11 item 1)", async () => {
+  it("a failed turn with no possible tool effect keeps no batch: denied, refused and unknown calls roll back with it (harness #10 #13, issue 11 item 1)", async () => {
     // Round 1 asks for a write the default policy denies, a tool that does not exist and arguments
     // that fail the schema; round 2 errors. Nothing could have had an effect, so the turn rolls back
     // to its entry cursor and the next turn shows the model only the new user message.
@@ -190,7 +190,7 @@ describe("tool call/result batches", () => {
     );
   });
 
-  it("a denied batch after an effectful one rolls back to the effectful checkpoint (spec 000 #10, issue 11 item 1)", async () => {
+  it("a denied batch after an effectful one rolls back to the effectful checkpoint (harness #10, issue 11 item 1)", async () => {
     const counter = new CounterTool();
     const gated = new CounterTool({ name: "write_file", requiresApproval: true });
     const model = new FnModel(async (_r, _c, round) => {
@@ -211,7 +211,7 @@ describe("tool call/result batches", () => {
     assert.equal(memory.history[1]!.role === "assistant" && memory.history[1]!.toolCalls[0]!.name, "counter");
   });
 
-  it("a completed turn commits its effect-free batches with the answer (spec 000 #6 #7, issue 11 item 1)", async () => {
+  it("a completed turn commits its effect-free batches with the answer (harness #6 #7, issue 11 item 1)", async () => {
     const gated = new CounterTool({ name: "write_file", requiresApproval: true });
     const { memory, builder: b } = builder(
       scripted([{ toolCalls: [{ name: "write_file", arguments: { by: 1 } }] }, { text: ["could not write"] }]),
@@ -227,7 +227,7 @@ describe("tool call/result batches", () => {
     assertStructurallyComplete(memory.history);
   });
 
-  it("whatever tools a failed turn called, history keeps only batches with a dispatched call (spec 000 #10, issue 11 item 1, property)", async () => {
+  it("whatever tools a failed turn called, history keeps only batches with a dispatched call (harness #10, issue 11 item 1, property)", async () => {
     // Each call is, at random, approval-free (runs), approval-gated (denied by default), unknown, or
     // malformed; the model errors at a random round. Committed history must be the prefix up to the
     // last batch that dispatched something, and nothing at all when nothing was dispatched.
@@ -277,7 +277,7 @@ describe("tool call/result batches", () => {
     );
   });
 
-  it("rolls back or checkpoints correctly at any failure point (spec 000 #6 #10 #18, property)", async () => {
+  it("rolls back or checkpoints correctly at any failure point (harness #6 #10 #18, property)", async () => {
     // One failure is injected at a random point: a journal step, a tool fault, a sink failure or a
     // cancellation at the n-th presentation event. Whatever the point, history is structurally
     // complete; nothing is committed unless a call was dispatched; every effect has a ledger row.

@@ -7,7 +7,7 @@ import { AgentSessionBuilder, InMemoryAgentMemory } from "../../../sidecar/agent
 import { assertStructurallyComplete, AUTHORITY, builder, collect, CounterTool, deferred, FnModel, scripted } from "./harnessFixtures.js";
 
 describe("agent turn loop", () => {
-  it("runs a multi-round turn and commits user, calls, results and answer in order (spec 000 #6 #7)", async () => {
+  it("runs a multi-round turn and commits user, calls, results and answer in order (harness #6 #7)", async () => {
     const counter = new CounterTool();
     const { memory, builder: b } = builder(
       scripted([
@@ -39,7 +39,7 @@ describe("agent turn loop", () => {
     );
   });
 
-  it("refuses a second turn while one runs: one step at a time (spec 000 #2)", async () => {
+  it("refuses a second turn while one runs: one step at a time (harness #2)", async () => {
     const release = deferred();
     const model = new FnModel(async () => {
       await release.promise;
@@ -53,7 +53,7 @@ describe("agent turn loop", () => {
     assert.equal((await session.runTurn("three")).status, "completed");
   });
 
-  it("emits the missing terminal suffix so presented text equals committed text (spec 000 #3)", async () => {
+  it("emits the missing terminal suffix so presented text equals committed text (harness #3)", async () => {
     const model = new FnModel(async (_r, onChunk) => {
       onChunk({ type: "reasoning", text: "thin" });
       onChunk({ type: "answer", text: "Hel" });
@@ -68,7 +68,7 @@ describe("agent turn loop", () => {
     assert.equal(sink.reasoning(), "thinking hard");
   });
 
-  it("emits reasoning that arrived with no delta at all (spec 000 #3)", async () => {
+  it("emits reasoning that arrived with no delta at all (harness #3)", async () => {
     const sink = collect();
     const model = new FnModel(async () => ({ text: "A", reasoning: "silent reasoning", toolCalls: [], stopReason: "end" }));
     await builder(model, []).builder.build().runTurn("hi", { onEvent: sink.onEvent });
@@ -76,7 +76,7 @@ describe("agent turn loop", () => {
     assert.equal(sink.answer(), "A");
   });
 
-  it("fails the turn and commits nothing when answer deltas are not a prefix (spec 000 #3)", async () => {
+  it("fails the turn and commits nothing when answer deltas are not a prefix (harness #3)", async () => {
     const { memory, builder: b } = builder(scripted([{ text: ["Hello ", "world"], terminalText: "Goodbye" }]), []);
     const out = await b.build().runTurn("hi");
     assert.equal(out.status, "failed");
@@ -84,21 +84,21 @@ describe("agent turn loop", () => {
     assert.deepEqual(memory.history, []);
   });
 
-  it("fails the turn on non-prefix reasoning deltas (spec 000 #3)", async () => {
+  it("fails the turn on non-prefix reasoning deltas (harness #3)", async () => {
     const { memory, builder: b } = builder(scripted([{ reasoning: ["abc"], terminalReasoning: "xyz", text: ["ok"] }]), []);
     const out = await b.build().runTurn("hi");
     assert.equal(out.status === "failed" && out.failure.kind, "non_prefix");
     assert.deepEqual(memory.history, []);
   });
 
-  it("commits only a terminal response with answer text or tool calls (spec 000 #3)", async () => {
+  it("commits only a terminal response with answer text or tool calls (harness #3)", async () => {
     const { memory, builder: b } = builder(scripted([{ reasoning: ["only thinking"] }]), []);
     const out = await b.build().runTurn("hi");
     assert.equal(out.status === "failed" && out.failure.kind, "empty_response");
     assert.deepEqual(memory.history, []);
   });
 
-  it("mints UUIDv7 call ids and ignores provider ids (spec 000 #4)", async () => {
+  it("mints UUIDv7 call ids and ignores provider ids (harness #4)", async () => {
     const providerId = uuidv7();
     const counter = new CounterTool();
     const { memory, builder: b } = builder(
@@ -123,7 +123,7 @@ describe("agent turn loop", () => {
     assert.notEqual(calls[0]!.callId, calls[1]!.callId);
   });
 
-  it("never reuses an id already in the resumed history (spec 000 #4)", async () => {
+  it("never reuses an id already in the resumed history (harness #4)", async () => {
     const counter = new CounterTool();
     const first = builder(
       scripted([
@@ -154,7 +154,7 @@ describe("agent turn loop", () => {
     assert.equal(first.memory.history.length, 8);
   });
 
-  it("refuses a resumed history that reuses a call id or is not UUIDv7 (spec 000 #4)", () => {
+  it("refuses a resumed history that reuses a call id or is not UUIDv7 (harness #4)", () => {
     const counter = new CounterTool();
     const id = uuidv7();
     const call = { role: "assistant" as const, text: "", toolCalls: [{ callId: id, name: "counter", arguments: { by: 1 } }] };
@@ -171,7 +171,7 @@ describe("agent turn loop", () => {
     );
   });
 
-  it("refuses a resumed history with a dangling call or a result out of order (spec 000 #7)", () => {
+  it("refuses a resumed history with a dangling call or a result out of order (harness #7)", () => {
     const counter = new CounterTool();
     const [a, c] = [uuidv7(), uuidv7()];
     const call = {
@@ -209,7 +209,7 @@ describe("agent turn loop", () => {
     );
   });
 
-  it("forgets ids minted by a batch that failed before any effect (spec 000 #4 #10)", async () => {
+  it("forgets ids minted by a batch that failed before any effect (harness #4 #10)", async () => {
     // Every call is refused by the gate (no effect), then the sink fails: the batch rolls back and
     // its ids are forgotten, so a resumed history may carry them without a reuse error.
     const ids: string[] = [];
@@ -226,7 +226,7 @@ describe("agent turn loop", () => {
     assert.equal(registry.has(ids[0]!), false);
   });
 
-  it("forgets ids minted by a turn that rolled back (spec 000 #10)", async () => {
+  it("forgets ids minted by a turn that rolled back (harness #10)", async () => {
     const counter = new CounterTool({ requiresApproval: true, proposeFault: true });
     const memory = new InMemoryAgentMemory();
     const session = builder(scripted([{ toolCalls: [{ name: "counter", arguments: { by: 1 } }] }]), [counter], memory).builder.build();

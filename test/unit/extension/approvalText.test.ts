@@ -1,4 +1,4 @@
-// What approvals show (the card, the notification) and the reasons the editor sends back (spec 000 #8: approval and
+// What approvals show (the card, the notification) and the reasons the editor sends back (harness #8: approval and
 // denial reasons are non-empty, bounded, single-line text).
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -18,7 +18,7 @@ const request = (name: string, args: Record<string, unknown>, preview: unknown) 
   });
 
 describe("approval text", () => {
-  it("a reason is single-line, bounded and kept non-empty for any input (spec 000 #8)", () => {
+  it("a reason is single-line, bounded and kept non-empty for any input (harness #8)", () => {
     fc.assert(
       fc.property(fc.string({ unit: "grapheme-composite", maxLength: 600 }), (text) => {
         const line = singleLine(text);
@@ -30,7 +30,7 @@ describe("approval text", () => {
     );
   });
 
-  it("the card shows exactly what the call will do: the command with its folder, the URL (spec 000 #8: the person sees what they approve)", () => {
+  it("the card shows exactly what the call will do: the command with its folder, the URL (harness #8: the person sees what they approve)", () => {
     const shell = request("shell", { command: "echo a\necho b" }, { kind: "text", text: "run in /ws (timeout 60s):\necho a\necho b" });
     assert.equal(askText(shell), "run in /ws (timeout 60s):\necho a\necho b");
     assert.equal(notificationText(shell), "Hearth asks to run shell: run in /ws (timeout 60s):\necho a\necho b");

@@ -1,4 +1,4 @@
-// One answer per approval request (spec 000 #8: exact, one-shot) whoever answers first: the card,
+// One answer per approval request (harness #8: exact, one-shot) whoever answers first: the card,
 // a notification, the editor's lenses, or the turn's cancellation; and the reasons an edit
 // proposal sends are single-line, bounded, and name the file and hunk.
 import assert from "node:assert/strict";
@@ -7,7 +7,7 @@ import { CANCELLED, OneAnswer, type Answer } from "../../../extension/approvals/
 import { hunkRejectedReason, typedWhilePendingReason } from "../../../extension/edits/editReasons.js";
 import { serverRequests } from "../../../shared/protocol/index.js";
 
-describe("one answer per approval request (spec 000 #8)", () => {
+describe("one answer per approval request (harness #8)", () => {
   it("the first answer wins; a later one is refused and the clean-up runs once", async () => {
     const seen: Answer[] = [];
     const one = new OneAnswer(new AbortController().signal, (a) => seen.push(a));

@@ -50,7 +50,7 @@ describe("task text (issue 12 item 5)", () => {
     assert.equal(taskCountText([{ state: "waiting_approval" }])?.text, "$(tasklist) 1 awaiting approval", "a zero count is not shown");
   });
 
-  it("the approval notification names the task, the tool and its target exactly (spec 000 #8: what it will do)", () => {
+  it("the approval notification names the task, the tool and its target exactly (harness #8: what it will do)", () => {
     assert.equal(
       taskApprovalText("Add tests", "write_file", approvalTarget({ kind: "diff", path: "src/a.test.ts" })),
       'Task "Add tests" wants to run write_file on src/a.test.ts',

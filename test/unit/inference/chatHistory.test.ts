@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { toChatHistory, toGbnfSchema } from "../../../sidecar/inference/llama/chatHistory.js";
 
-test("tool results are rendered with the call that made them, paired by kernel-minted call id (spec 000 #1, #3)", () => {
+test("tool results are rendered with the call that made them, paired by kernel-minted call id (harness #1, #3)", () => {
   const history = toChatHistory([
     { role: "system", text: "sys" },
     { role: "user", text: "hi" },
@@ -37,7 +37,7 @@ test("tool results are rendered with the call that made them, paired by kernel-m
   );
 });
 
-test("the bounded schema vocabulary maps onto the grammar schema without loss (spec 000 #5)", () => {
+test("the bounded schema vocabulary maps onto the grammar schema without loss (harness #5)", () => {
   assert.deepEqual(
     toGbnfSchema({
       type: "object",
@@ -61,7 +61,7 @@ test("the bounded schema vocabulary maps onto the grammar schema without loss (s
   );
 });
 
-test("an integer range of at most 64 values is written as an enum, so the grammar enforces its bounds; a wider one stays the check's (spec 000 #5, issue 13)", () => {
+test("an integer range of at most 64 values is written as an enum, so the grammar enforces its bounds; a wider one stays the check's (harness #5, issue 13)", () => {
   assert.deepEqual(toGbnfSchema({ type: "integer", description: "levels", minimum: 1, maximum: 3 }), {
     enum: [1, 2, 3],
     description: "levels",

@@ -78,7 +78,7 @@ const req = (messages: ModelMessage[], signal = new AbortController().signal): G
   signal,
 });
 
-test("streamed tool_calls deltas assemble into one proposed call, then a tool result yields a streamed answer (spec 000 #1, #3)", async () => {
+test("streamed tool_calls deltas assemble into one proposed call, then a tool result yields a streamed answer (harness #1, #3)", async () => {
   const model = new OpenAiAgentModel({ baseUrl, model: "m", env: { OPENAI_API_KEY: KEY } });
   mode = "tool";
   const r1 = await model.generate(req([{ role: "user", text: "what is in a.ts?" }]), () => undefined);
@@ -107,7 +107,7 @@ test("streamed tool_calls deltas assemble into one proposed call, then a tool re
     r2.text,
   );
   assert.deepEqual(chunks[0], { type: "reasoning", text: "Looking at the file. " });
-  // Kernel-minted call ids go to the server, never the provider's (spec 000 #1 port contract).
+  // Kernel-minted call ids go to the server, never the provider's (harness #1 port contract).
   assert.deepEqual(seen.at(-1)!.body.messages.slice(1), [
     {
       role: "assistant",
@@ -118,7 +118,7 @@ test("streamed tool_calls deltas assemble into one proposed call, then a tool re
   ]);
 });
 
-test("abort mid-stream rejects with the signal's reason after the connection is closed (spec 000 #18, #22)", async () => {
+test("abort mid-stream rejects with the signal's reason after the connection is closed (harness #18, #22)", async () => {
   const model = new OpenAiAgentModel({ baseUrl, model: "m", env: {} });
   mode = "hang";
   const ac = new AbortController();
@@ -128,7 +128,7 @@ test("abort mid-stream rejects with the signal's reason after the connection is 
   await hangingClosed; // the server saw the stream closed: nothing outlives the rejection
 });
 
-test("if onChunk throws the stream stops and generate rejects with that error (spec 000 #18)", async () => {
+test("if onChunk throws the stream stops and generate rejects with that error (harness #18)", async () => {
   const model = new OpenAiAgentModel({ baseUrl, model: "m", env: {} });
   mode = "answer";
   const boom = new Error("view gone");

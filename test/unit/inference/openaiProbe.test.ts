@@ -1,5 +1,5 @@
 // The OpenAI-compatible adapter proves its capabilities at load against a real HTTP server on
-// 127.0.0.1 (spec 000 #20, issue 11 items 2 and 5): unknown is never passed on to the harness as
+// 127.0.0.1 (harness #20, issue 11 items 2 and 5): unknown is never passed on to the harness as
 // if it were proven, and the thinking option reaches the request only where the server honours it.
 import assert from "node:assert/strict";
 import http from "node:http";
@@ -65,7 +65,7 @@ async function serve(b: Behaviour): Promise<{ baseUrl: string; bodies: Body[] }>
 const connect = (baseUrl: string) => OpenAiAgentModel.connect({ baseUrl, model: "m", env: {} });
 
 describe("openai capability probe", () => {
-  it("unknown capabilities fail closed: an unprobed openai adapter cannot run tools (spec 000 #20, issue 11 item 5)", () => {
+  it("unknown capabilities fail closed: an unprobed openai adapter cannot run tools (harness #20, issue 11 item 5)", () => {
     const unprobed = new OpenAiAgentModel({ baseUrl: "http://127.0.0.1:9/v1", model: "m", env: {} });
     assert.equal(unprobed.capabilities.toolCalls, "unknown");
     assert.throws(() => builder(unprobed, [new CounterTool()]).builder.build(), /tools need a model whose tool calls are proven/);
@@ -94,7 +94,7 @@ describe("openai capability probe", () => {
     await assert.rejects(connect("http://127.0.0.1:9/v1"), /cannot reach the model server.*start the server/);
   });
 
-  it("thinking on/off is sent as chat_template_kwargs when the server honours it, never otherwise (spec 000 #15, issue 11 item 2)", async () => {
+  it("thinking on/off is sent as chat_template_kwargs when the server honours it, never otherwise (harness #15, issue 11 item 2)", async () => {
     const { baseUrl, bodies } = await serve({ tools: "call", thinking: "toggle" });
     const model = await connect(baseUrl);
     assert.equal(model.capabilities.thinkingToggle, "proven");

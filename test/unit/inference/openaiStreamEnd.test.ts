@@ -33,7 +33,7 @@ const generate = () =>
     () => undefined,
   );
 
-test("a stream closed cleanly before a finish_reason or [DONE] fails the round instead of passing half an answer as the whole (spec 000 #3)", async () => {
+test("a stream closed cleanly before a finish_reason or [DONE] fails the round instead of passing half an answer as the whole (harness #3)", async () => {
   ending = [];
   await assert.rejects(
     generate(),

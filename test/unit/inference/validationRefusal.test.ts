@@ -3,7 +3,7 @@ import { test } from "node:test";
 import { LlamaJsonSchemaValidationError, type ChatModelFunctions } from "node-llama-cpp";
 import { callRefusedByValidation } from "../../../sidecar/inference/llama/validationRefusal.js";
 
-test("a call node-llama-cpp's own validation refuses goes to the schema check instead of failing the turn (spec 000 #5, issue 13)", () => {
+test("a call node-llama-cpp's own validation refuses goes to the schema check instead of failing the turn (harness #5, issue 13)", () => {
   const params = { type: "object", properties: { depth: { type: "integer" } } } as const;
   const functions: ChatModelFunctions = {
     other: { description: "o", params: { type: "object", properties: {} } },

@@ -1,4 +1,4 @@
-// What the conversation journal accepts and what it files (spec 004: the kernel is the only
+// What the conversation journal accepts and what it files (control plane #9: the kernel is the only
 // conversation writer; harness #4, #6). Added after a mutation run of
 // sidecar/kernel/control/conversation.ts (docs/mutation.md).
 import assert from "node:assert/strict";
@@ -32,8 +32,8 @@ const claim = (f: F, run: { runId: string; attemptId: string }, callId: string) 
 };
 const rows = (f: F) => count(f.journal, `SELECT COUNT(*) AS n FROM conversation_journal`);
 
-describe("conversation journal records (spec 004, harness #4 #6)", () => {
-  it("spec 004: each append files one journal.appended event naming its first and last seq; an empty append files none", () => {
+describe("conversation journal records (docs/control-plane.md, harness #4 #6)", () => {
+  it("docs/control-plane.md: each append files one journal.appended event naming its first and last seq; an empty append files none", () => {
     const f = openFixture();
     const run = runningRun(f);
     const seqs = f.control.appendMessages(run.sessionId, run.runId, [
@@ -103,7 +103,7 @@ describe("conversation journal records (spec 004, harness #4 #6)", () => {
     f.close();
   });
 
-  it("spec 004: a result that belongs to no run never enters history, even a refusal", () => {
+  it("docs/control-plane.md: a result that belongs to no run never enters history, even a refusal", () => {
     const f = openFixture();
     const run = runningRun(f);
     const before = rows(f);

@@ -1,4 +1,4 @@
-// Interrupted delegations are settled by reconciliation (issue 12 item 7, spec 004): the task is
+// Interrupted delegations are settled by reconciliation (issue 12 item 7, control plane #21): the task is
 // orphaned (resumable or dismissible), its run is closed, and no session is left refusing turns.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";

@@ -1,4 +1,4 @@
-// Identity, profiles, adapters, roles and authority (spec 004).
+// Identity, profiles, adapters, roles and authority (control plane #1, #3, #5, #16 to #18).
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ErrorCode, HearthError } from "../../../shared/errors.js";
@@ -9,7 +9,7 @@ import { CLIENT, count, openFixture, runningRun } from "./fixture.js";
 
 const isCode = (code: number) => (e: unknown) => e instanceof HearthError && e.code === code;
 
-describe("kernel ids (spec 004 identity)", () => {
+describe("kernel ids (control plane #1)", () => {
   it("session, run and attempt ids are kernel-minted UUIDv7", () => {
     const f = openFixture();
     const { sessionId, runId, attemptId } = runningRun(f);
@@ -18,7 +18,7 @@ describe("kernel ids (spec 004 identity)", () => {
   });
 });
 
-describe("session execution profiles are immutable generations (spec 004)", () => {
+describe("session execution profiles are immutable generations (control plane #3)", () => {
   it("profile rows cannot be updated in place", () => {
     const f = openFixture();
     f.control.createSession({ model: "scripted:x" });
@@ -36,7 +36,7 @@ describe("session execution profiles are immutable generations (spec 004)", () =
   });
 });
 
-describe("adapter capabilities and credential scope are explicit (spec 004)", () => {
+describe("adapter capabilities and credential scope are explicit (control plane #16, #17)", () => {
   it("ADAPTER_CAPABILITY_MATRIX declares every key for every adapter, and every known_limitation names a follow-up", () => {
     assert.deepEqual(Object.keys(ADAPTER_CAPABILITY_MATRIX).sort(), ["llama", "openai", "scripted"]);
     for (const [name, decl] of Object.entries(ADAPTER_CAPABILITY_MATRIX)) {
@@ -65,7 +65,7 @@ describe("adapter capabilities and credential scope are explicit (spec 004)", ()
   });
 });
 
-describe("execution role owns agent-management authority (spec 004)", () => {
+describe("execution role owns agent-management authority (control plane #18)", () => {
   it("leaf tool projection omits agent creation and continuation tools", () => {
     const tools = [...LEAF_RESTRICTED_TOOLS, "read_file", "write_file"].map((name) => ({ name }));
     assert.deepEqual(
@@ -102,7 +102,7 @@ describe("execution role owns agent-management authority (spec 004)", () => {
   });
 });
 
-describe("authority (spec 004)", () => {
+describe("authority (control plane #5)", () => {
   it("owner authority comes from the kernel context: another owner's session and run are refused", () => {
     const f = openFixture();
     const { sessionId, runId, attemptId } = runningRun(f);

@@ -23,7 +23,7 @@ const ledgerStatus = (f: Fixture, claim: InvocationClaim) =>
   (f.journal.db.prepare(`SELECT status FROM tool_invocations WHERE invocation_id = ?`).get(claim.invocationId) as { status: string })
     .status;
 
-describe("issue 11: authority is re-checked at dispatch and completion (spec 004 physical tool authority)", () => {
+describe("issue 11: authority is re-checked at dispatch and completion (control plane #8)", () => {
   it("issue 11 item 10: a cancelling attempt can neither prepare nor dispatch a tool call", () => {
     const f = openFixture();
     const { runId, attemptId } = runningRun(f);
@@ -68,7 +68,7 @@ describe("issue 11: authority is re-checked at dispatch and completion (spec 004
   });
 });
 
-describe("issue 11: a run's terminal state needs its attempt's (spec 004 lifecycle)", () => {
+describe("issue 11: a run's terminal state needs its attempt's (control plane #12)", () => {
   it("issue 11 item 11: a run cannot complete when its only attempt failed", () => {
     const f = openFixture();
     const { sessionId, runId, attemptId } = runningRun(f);
@@ -84,7 +84,7 @@ describe("issue 11: a run's terminal state needs its attempt's (spec 004 lifecyc
   });
 });
 
-describe("issue 11: the run uses its pinned context snapshot (spec 004 context snapshots)", () => {
+describe("issue 11: the run uses its pinned context snapshot (control plane #10)", () => {
   it("issue 11 item 13: a run's context is its pinned snapshot, not the session's newer profile or later messages", () => {
     const f = openFixture();
     const { sessionId } = f.control.createSession({ model: "scripted:a", systemPrompt: "pinned prompt" });
@@ -111,7 +111,7 @@ describe("issue 11: the run uses its pinned context snapshot (spec 004 context s
   });
 });
 
-describe("issue 11: profiles are immutable (spec 004)", () => {
+describe("issue 11: profiles are immutable (control plane #3)", () => {
   it("issue 11 item 14: profile rows cannot be deleted", () => {
     const f = openFixture();
     const { sessionId } = f.control.createSession({ model: "scripted:a" });
@@ -121,7 +121,7 @@ describe("issue 11: profiles are immutable (spec 004)", () => {
   });
 });
 
-describe("issue 11: the dispatch mark is durable (spec 004 ledger, issue 3)", () => {
+describe("issue 11: the dispatch mark is durable (control plane #8, issue 3)", () => {
   it("issue 11 item 15: the commit that records dispatched runs with synchronous=FULL, read inside that transaction", () => {
     const f = openFixture();
     const { runId, attemptId } = runningRun(f);
@@ -142,7 +142,7 @@ describe("issue 11: the dispatch mark is durable (spec 004 ledger, issue 3)", ()
   });
 });
 
-describe("issue 11: cancellation acknowledgement comes from the adapter matrix (spec 004)", () => {
+describe("issue 11: cancellation acknowledgement comes from the adapter matrix (control plane #13)", () => {
   it("issue 11 item 9: an adapter whose matrix lists acknowledgement as a known limitation is never recorded as acknowledged", () => {
     const f = openFixture();
     const { runId, attemptId } = runningRun(f, { model: "openai:http://127.0.0.1:9/v1#m" });

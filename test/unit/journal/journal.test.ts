@@ -8,7 +8,7 @@ import { openJournal } from "../../../sidecar/journal/journal.js";
 import { MIGRATIONS } from "../../../sidecar/journal/migrations.js";
 import { journalFile } from "./fixture.js";
 
-describe("journal (spec 004 persistence)", () => {
+describe("journal (control plane #20)", () => {
   it("opens in WAL with foreign keys, a busy timeout and the latest numbered migration", () => {
     const j = openJournal(journalFile());
     assert.equal(j.db.pragma("journal_mode", { simple: true }), "wal");

@@ -1,4 +1,4 @@
-// Physical tool authority is run/attempt scoped and single use (spec 004): the ledger.
+// A tool call's authority is a single-use claim (control plane #8): the ledger.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ErrorCode, HearthError } from "../../../shared/errors.js";
@@ -20,7 +20,7 @@ function prepare(f: ReturnType<typeof openFixture>, runId: string, attemptId: st
 
 const isCode = (code: number) => (e: unknown) => e instanceof HearthError && e.code === code;
 
-describe("tool ledger (spec 004 physical tool authority)", () => {
+describe("tool ledger (control plane #8)", () => {
   it("prepared → dispatched → succeeded persists the claim tuple and retry policy", () => {
     const f = openFixture();
     const { runId, attemptId } = runningRun(f);

@@ -1,4 +1,4 @@
-// What the tool ledger records, beyond the claim tuple (spec 004 physical tool authority,
+// What the tool ledger records, beyond the claim tuple (control plane #8,
 // harness #6): the retry policy a restart obeys, the result summary and bounded reason a client
 // reads back, the events of one invocation, and typed refusals of claims the journal never issued.
 // Added after a mutation run of sidecar/kernel/control/ledger.ts (docs/mutation.md).
@@ -22,7 +22,7 @@ const claimIn = (f: F, run: { runId: string; attemptId: string }, callId: string
     ...(retryPolicy ? { retryPolicy } : {}),
   });
 
-describe("tool ledger records (spec 004, harness #6)", () => {
+describe("tool ledger records (control plane #8, harness #6)", () => {
   it("harness #6: an undeclared retry policy follows the effect class, so a read stays safe to retry after a crash", () => {
     const f = openFixture();
     const run = runningRun(f);
@@ -69,7 +69,7 @@ describe("tool ledger records (spec 004, harness #6)", () => {
     f.close();
   });
 
-  it("spec 004: every event of one invocation is filed under that invocation, and prepared names the call and tool", () => {
+  it("docs/control-plane.md: every event of one invocation is filed under that invocation, and prepared names the call and tool", () => {
     const f = openFixture();
     const run = runningRun(f);
     const claim = claimIn(f, run, "c1", "read");
@@ -90,7 +90,7 @@ describe("tool ledger records (spec 004, harness #6)", () => {
     f.close();
   });
 
-  it("spec 004: a claim the journal never issued is refused as NotFound at dispatch and at completion, and writes nothing", () => {
+  it("control plane #8: a claim the journal never issued is refused as NotFound at dispatch and at completion, and writes nothing", () => {
     const f = openFixture();
     const run = runningRun(f);
     const real = claimIn(f, run, "c1", "read");

@@ -1,4 +1,4 @@
-// Lifecycle guards (spec 004): one active attempt, admission pins a snapshot, cancellation truth,
+// Lifecycle guards (control plane #10 to #13): one active attempt, admission pins a snapshot, cancellation truth,
 // required control failures, conversation durability with one sequence owner.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -8,7 +8,7 @@ import { CLIENT, count, openFixture, runningRun } from "./fixture.js";
 
 const isCode = (code: number) => (e: unknown) => e instanceof HearthError && e.code === code;
 
-describe("exactly one non-terminal attempt per run (spec 004)", () => {
+describe("exactly one non-terminal attempt per run (control plane #11)", () => {
   it("SQLite enforces run_attempts_one_active_per_run_uq even when the kernel is bypassed", () => {
     const f = openFixture();
     const { runId } = runningRun(f);
@@ -29,7 +29,7 @@ describe("exactly one non-terminal attempt per run (spec 004)", () => {
   });
 });
 
-describe("admission (spec 004 context snapshots pinned per run)", () => {
+describe("admission (control plane #10)", () => {
   it("admitRun writes run + single attempt + pinned snapshot + user message in one transaction and refuses a second active run", () => {
     const f = openFixture();
     const { sessionId } = f.control.createSession({ model: "scripted:x" });
@@ -59,7 +59,7 @@ describe("admission (spec 004 context snapshots pinned per run)", () => {
   });
 });
 
-describe("cancellation acknowledgement is truthful (spec 004)", () => {
+describe("cancellation acknowledgement is truthful (control plane #13)", () => {
   it("dispatchAttempted and adapterAcknowledged are separate; cancelled is terminal even with partial text", () => {
     const f = openFixture();
     const { sessionId, runId, attemptId } = runningRun(f);
@@ -109,7 +109,7 @@ describe("cancellation acknowledgement is truthful (spec 004)", () => {
   });
 });
 
-describe("open tool calls cannot become successful runs (spec 004)", () => {
+describe("open tool calls cannot become successful runs (control plane #12)", () => {
   it("a run with a tool call still in flight cannot complete; failing it closes the call truthfully", () => {
     const f = openFixture();
     const { runId, attemptId } = runningRun(f);
@@ -130,7 +130,7 @@ describe("open tool calls cannot become successful runs (spec 004)", () => {
   });
 });
 
-describe("a run's close and its last messages commit together (spec 000 #10)", () => {
+describe("a run's close and its last messages commit together (harness #10)", () => {
   it("finishRun with final messages writes both or neither, and a terminal state is written once", () => {
     const f = openFixture();
     const { sessionId, runId, attemptId } = runningRun(f);
@@ -164,7 +164,7 @@ describe("a run's close and its last messages commit together (spec 000 #10)", (
   });
 });
 
-describe("conversation durability has one sequence owner (spec 004)", () => {
+describe("conversation durability has one sequence owner (control plane #9)", () => {
   it("seq is monotonic per session and history replays complete messages in order in the HistoryMessage shape", () => {
     const f = openFixture();
     const { sessionId, runId, attemptId } = runningRun(f);

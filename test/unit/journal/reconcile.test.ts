@@ -1,4 +1,4 @@
-// Silence, disappearance and UI dismissal are not success (spec 004): startup reconciliation.
+// Silence is not success (control plane #12, #21): startup reconciliation.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { REPAIR } from "../../../sidecar/kernel/control/reconcile.js";
@@ -14,7 +14,7 @@ export function snapshotTables(f: Fixture): string {
   return JSON.stringify(tables.map((t) => [t, f.journal.db.prepare(`SELECT * FROM ${t} ORDER BY rowid`).all()]));
 }
 
-describe("reconcileStartup (spec 004)", () => {
+describe("reconcileStartup (control plane #21)", () => {
   it("prepared → failed, dispatched → outcome_unknown, active attempts → orphaned, interrupted runs → failed", () => {
     let f = openFixture();
     const { sessionId, runId, attemptId } = runningRun(f);

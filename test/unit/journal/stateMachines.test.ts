@@ -1,4 +1,4 @@
-// State machines are data (STYLE.md); every write goes through `transition` (spec 004 persistence).
+// State machines are data (STYLE.md); every write goes through `transition` (control plane #20).
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ErrorCode, HearthError } from "../../../shared/errors.js";

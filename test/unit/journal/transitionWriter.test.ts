@@ -1,4 +1,4 @@
-// The one writer of status fields (spec 004 persistence, sidecar/kernel/control/transition.ts):
+// The one writer of status fields (control plane #20, sidecar/kernel/control/transition.ts):
 // what it writes when a transition lands and what it leaves untouched when one is refused.
 // Added after a mutation run of transition.ts and stateMachines.ts (docs/mutation.md).
 import assert from "node:assert/strict";
@@ -17,7 +17,7 @@ const attemptRow = (f: F, id: string) =>
     updated_at: string;
   };
 
-describe("transition: the one writer of status fields (spec 004 persistence)", () => {
+describe("transition: the one writer of status fields (control plane #20)", () => {
   it("a landed transition writes the status, its extra columns and a fresh updated_at, returns the status it left, and files one event saying from and to", () => {
     const f = openFixture();
     const { sessionId, runId, attemptId } = runningRun(f);
@@ -78,10 +78,10 @@ describe("transition: the one writer of status fields (spec 004 persistence)", (
   });
 });
 
-describe("the state machines are spec 004's tables", () => {
+describe("the state machines are docs/control-plane.md's tables", () => {
   // The walks in stateMachines.test.ts check the writer against these tables; this pins the tables
   // themselves, so a dropped or added edge (queued → cancelled, a terminal status with a way out) fails.
-  it("spec 004: attempts, runs, tool invocations and delegations allow exactly these transitions, filed under these entities", () => {
+  it("docs/control-plane.md: attempts, runs, tool invocations and delegations allow exactly these transitions, filed under these entities", () => {
     const shape = (m: { table: string; idColumn: string; entity: string; allowed: object }) => ({
       table: m.table,
       idColumn: m.idColumn,

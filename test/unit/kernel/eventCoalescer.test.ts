@@ -1,4 +1,4 @@
-// turn/event coalescing is lossless and ordered (issue 4: coalesced deltas; spec 000 #18).
+// turn/event coalescing is lossless and ordered (issue 4: coalesced deltas; harness #18).
 import assert from "node:assert/strict";
 import { it } from "node:test";
 import fc from "fast-check";
@@ -11,7 +11,7 @@ const eventArb: fc.Arbitrary<TurnEvent> = fc.oneof(
   fc.constant({ type: "status" as const, status: "running" as const }),
 );
 
-it("coalesced deltas concatenate to exactly what was pushed, per kind, in order, with dense seq (spec 000 #18)", () => {
+it("coalesced deltas concatenate to exactly what was pushed, per kind, in order, with dense seq (harness #18)", () => {
   fc.assert(
     fc.property(fc.array(eventArb, { maxLength: 60 }), (events) => {
       const sent: { seq: number; event: TurnEvent }[] = [];

@@ -44,8 +44,8 @@ function target(rel: string): { p: WorkspacePath; expected: ExpectedTarget } {
 
 const temps = (dir: string) => fs.readdirSync(dir).filter((n) => n.includes(".hearth-"));
 
-describe("atomicWrite install steps (spec 000 #17)", () => {
-  test("issue 11 item 7: a target replaced between the identity check and the exchange is put back, never deleted (spec 000 #17)", (t) => {
+describe("atomicWrite install steps (harness #17)", () => {
+  test("issue 11 item 7: a target replaced between the identity check and the exchange is put back, never deleted (harness #17)", (t) => {
     const native = ws.native;
     if (!native) return t.skip("no renameat2 binding on this system: the exchange path does not run");
     const { p, expected } = target("dir/f.txt");
@@ -74,7 +74,7 @@ describe("atomicWrite install steps (spec 000 #17)", () => {
     ["an existing file", "dir/f.txt"],
     ["a new file", "dir/new.txt"],
   ] as const) {
-    test(`issue 11 item 7: installing ${what} fsyncs the parent folder after the swap and the temp's removal, before success (spec 000 #17)`, (t) => {
+    test(`issue 11 item 7: installing ${what} fsyncs the parent folder after the swap and the temp's removal, before success (harness #17)`, (t) => {
       const dir = path.join(root, "dir");
       const dirIno = fs.statSync(dir).ino;
       const { p, expected } = target(rel);

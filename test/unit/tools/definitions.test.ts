@@ -1,4 +1,4 @@
-// The built tool set as the harness sees it (spec 000 #5, #12, #19, #21): frozen definitions in
+// The built tool set as the harness sees it (harness #5, #12, #19, #21): frozen definitions in
 // the bounded schema vocabulary, the classes the ledger relies on, identities that change with
 // configuration, independent registration, and a workspace descriptor that close() releases.
 import assert from "node:assert/strict";

@@ -1,4 +1,4 @@
-// The undo side of the file tools (issue 14 item 5; spec 000 #9, #17), on every resolver: a journaled
+// The undo side of the file tools (issue 14 item 5; harness #9, #17), on every resolver: a journaled
 // path cannot lead the restorer out of the workspace or through a link, a file is only put back or
 // removed while it still holds exactly what the turn left, and nothing outside ever changes.
 import assert from "node:assert/strict";
@@ -9,7 +9,7 @@ import { sha256 } from "../../../sidecar/tools/fileAccess.js";
 import { SECRET, STATIC_RESOLVERS, suiteSandbox } from "./hostileSupport.js";
 
 for (const resolver of STATIC_RESOLVERS) {
-  describe(`undo restorer, ${resolver} resolver (issue 14 item 5, spec 000 #9)`, () => {
+  describe(`undo restorer, ${resolver} resolver (issue 14 item 5, harness #9)`, () => {
     const s = suiteSandbox(resolver);
     const outsideHash = sha256(SECRET + "\n");
 

@@ -1,4 +1,4 @@
-// What the file tools return on ordinary input, and that their bounds hold (spec 000 #9).
+// What the file tools return on ordinary input, and that their bounds hold (harness #9).
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
@@ -64,7 +64,7 @@ describe("file tools (harness #9)", () => {
     }
   });
 
-  test("issue 11 item 6: search_files is bounded in folders visited, not only files, and says where it stopped (spec 000 #9)", async () => {
+  test("issue 11 item 6: search_files is bounded in folders visited, not only files, and says where it stopped (harness #9)", async () => {
     // 3,000 empty folders and a 10-file limit: before the fix the walk opened every folder and
     // reported no bound, because only files counted.
     const tree = path.join(s.ws, "empty");

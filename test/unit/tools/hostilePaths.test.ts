@@ -1,4 +1,4 @@
-// Hostile paths against the real tools on a real folder (spec 000 #9): nothing outside the
+// Hostile paths against the real tools on a real folder (harness #9): nothing outside the
 // workspace is read or written, and every refusal says what, why and what to do.
 import assert from "node:assert/strict";
 import fs from "node:fs";

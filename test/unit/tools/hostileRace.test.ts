@@ -1,4 +1,4 @@
-// Check-then-use races (spec 000 #9, #17): a child process swaps workspace entries for symlinks
+// Check-then-use races (harness #9, #17): a child process swaps workspace entries for symlinks
 // that point outside, thousands of times, while the tools read and write through them. The
 // descriptor walk must never read or write outside, whatever the interleaving.
 import assert from "node:assert/strict";

@@ -1,4 +1,4 @@
-// Hostile conditions around mutation (spec 000 #17, #22): the target changes between proposal
+// Hostile conditions around mutation (harness #17, #22): the target changes between proposal
 // and write, the disk fills, the edit is ambiguous. The old file stays intact, no temp is left,
 // and no success is reported.
 import assert from "node:assert/strict";

@@ -1,4 +1,4 @@
-// Network tools against a local HTTP server on 127.0.0.1 (spec 000 #11): opt-in, approval
+// Network tools against a local HTTP server on 127.0.0.1 (harness #11): opt-in, approval
 // always, exact version in the User-Agent, bounded size and time, cancellation, http(s) only,
 // and a search provider only when one is configured, with its results validated.
 import assert from "node:assert/strict";

@@ -1,4 +1,4 @@
-// The shell tool on real processes (spec 000 #12, #14): its own process group, terminated whole
+// The shell tool on real processes (harness #12, #14): its own process group, terminated whole
 // on cancel and timeout, a cleared environment captured at build, bounded output.
 import assert from "node:assert/strict";
 import crypto from "node:crypto";
