@@ -246,7 +246,12 @@ try {
         },
         500 + Math.random() * 400,
       );
-    await p.catch(() => undefined);
+    const ended = await p.then(
+      () => "it completed",
+      (e: Error) => e.message,
+    );
+    // A round that ended before its cancel has no cancel latency: a failed sample, never a figure.
+    if (tAbort === 0) throw new Error(`cancel during ${kind}: the round ended before the cancel (${ended})`);
     return performance.now() - tAbort;
   };
   const cp: number[] = [],
