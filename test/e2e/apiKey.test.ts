@@ -9,12 +9,10 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
-import { packagedVsix } from "../support/packagedExtension.js";
-import { launchBrowser, openWorkbench, type Browser } from "./support/browser.js";
-import { readHearthLog, startCodeServer, type CodeServer } from "./support/codeServer.js";
+import { readHearthLog } from "./support/codeServer.js";
 import { newRunDir } from "./support/runDir.js";
-import { findTools } from "./support/tools.js";
 import { openActivityBarContainer, runCommand, waitFor, webviewViewFrame } from "./support/webview.js";
+import { startWorkbench, type Started } from "./support/scriptedChat.js";
 
 const pkg = JSON.parse(fs.readFileSync("package.json", "utf8")) as { publisher: string; name: string };
 const EXTENSION_ID = `${pkg.publisher}.${pkg.name}`;
@@ -69,39 +67,33 @@ describe("an API key set through the command", { timeout: 180_000 }, () => {
   const hearthHome = path.join(scratch, "hearth");
   const authorizations: string[] = [];
   const server = openAiServer(authorizations);
-  let codeServer: CodeServer | undefined;
-  let browser: Browser | undefined;
+  const started: Started = {};
   let passed = false;
 
   before(async () => {
-    const tools = findTools();
     fs.mkdirSync(workspace);
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-    codeServer = await startCodeServer({
-      tools,
-      profileDir: path.join(scratch, "profile"),
-      vsix: packagedVsix(),
+    await startWorkbench(started, {
+      scratch,
       workspace,
       settings: { "hearth.model": `openai:${url}#test-model` },
       env: { HEARTH_HOME: hearthHome, HEARTH_OPENAI_API_KEY: "", OPENAI_API_KEY: "" },
     });
-    browser = await launchBrowser(tools, path.join(scratch, "browser"));
-    await openWorkbench(browser.page, codeServer.workbenchUrl);
   });
 
   after(async () => {
-    await browser?.page.screenshot({ path: path.join(runDir, passed ? "answered.png" : "failure.png") }).catch(() => undefined);
-    await browser?.close().catch(() => undefined);
-    await codeServer?.stop();
+    await started.browser?.page.screenshot({ path: path.join(runDir, passed ? "answered.png" : "failure.png") }).catch(() => undefined);
+    await started.browser?.close().catch(() => undefined);
+    await started.server?.stop();
     server.close();
-    if (codeServer) fs.writeFileSync(path.join(runDir, "Hearth.log"), readHearthLog(codeServer.userDataDir));
+    if (started.server) fs.writeFileSync(path.join(runDir, "Hearth.log"), readHearthLog(started.server.userDataDir));
     if (passed) fs.rmSync(scratch, { recursive: true, force: true });
     else console.error(`e2e artifacts: ${runDir} (profile kept in ${scratch})`);
   });
 
   it("reaches the server as the bearer token and is written to no setting, log or journal", async () => {
-    const page = browser!.page;
+    const page = started.browser!.page;
     await openActivityBarContainer(page, "Hearth");
     const view = webviewViewFrame(page, EXTENSION_ID);
     await view.locator('[data-testid="kernel-version"]').waitFor({ state: "attached", timeout: 60_000 });
@@ -112,12 +104,12 @@ describe("an API key set through the command", { timeout: 180_000 }, () => {
     await input.fill(KEY);
     await page.keyboard.press("Enter");
     await waitFor(
-      () => /the API key changed; restarting the kernel/.test(readHearthLog(codeServer!.userDataDir)),
+      () => /the API key changed; restarting the kernel/.test(readHearthLog(started.server!.userDataDir)),
       30_000,
       "the kernel restart for the new key",
     );
     await waitFor(
-      () => (readHearthLog(codeServer!.userDataDir).match(/kernel \S+ ready in/g) ?? []).length >= 2,
+      () => (readHearthLog(started.server!.userDataDir).match(/kernel \S+ ready in/g) ?? []).length >= 2,
       30_000,
       "the restarted kernel",
     );
@@ -131,9 +123,9 @@ describe("an API key set through the command", { timeout: 180_000 }, () => {
     assert.equal((await view.locator('[data-testid="answer"]').allTextContents()).join(""), ANSWER);
     assert.ok(authorizations.includes(`Bearer ${KEY}`), `the server saw ${JSON.stringify([...new Set(authorizations)])}`);
 
-    await codeServer!.stop(); // flush every log and journal before reading them
-    const settings = path.join(codeServer!.userDataDir, "User");
-    const logs = path.join(codeServer!.userDataDir, "logs");
+    await started.server!.stop(); // flush every log and journal before reading them
+    const settings = path.join(started.server!.userDataDir, "User");
+    const logs = path.join(started.server!.userDataDir, "logs");
     assert.deepEqual([...filesContaining(settings, KEY), ...filesContaining(logs, KEY), ...filesContaining(hearthHome, KEY)], []);
     assert.ok(fs.readdirSync(path.join(hearthHome, "journals")).length > 0, "the journal was written where the test looks");
     passed = true;

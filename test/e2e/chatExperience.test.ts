@@ -8,14 +8,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
-import { launchBrowser, openWorkbench, type Browser } from "./support/browser.js";
-import { startCodeServer, type CodeServer } from "./support/codeServer.js";
 import { newRunDir, stopwatch } from "./support/runDir.js";
 import { endScenario } from "./support/scenario.js";
-import { findTools } from "./support/tools.js";
-import { packagedVsix } from "../support/packagedExtension.js";
 import { openActivityBarContainer, webviewViewFrame } from "./support/webview.js";
 import type { FrameLocator, Page } from "./support/playwright.js";
+import { startWorkbench, type Started } from "./support/scriptedChat.js";
 
 const ROOT = path.resolve(".");
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { publisher: string; name: string };
@@ -27,8 +24,7 @@ describe("the chat view people expect (issue 15)", { timeout: 300_000 }, () => {
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "hearth-e2e-"));
   const workspace = path.join(scratch, "workspace");
   const clock = stopwatch();
-  let server: CodeServer | undefined;
-  let browser: Browser | undefined;
+  const started: Started = {};
   let passed = false;
   /** Scenario steps that ran to their end: the run counts as passed (its profile removed) only if all did. */
   let stepsDone = 0;
@@ -37,26 +33,20 @@ describe("the chat view people expect (issue 15)", { timeout: 300_000 }, () => {
   const shot = (name: string) => page.screenshot({ path: path.join(runDir, `${name}.png`) });
 
   before(async () => {
-    const tools = findTools();
     fs.mkdirSync(workspace);
     fs.writeFileSync(path.join(workspace, "README.md"), "# notes\n");
-    server = await startCodeServer({
-      tools,
-      profileDir: path.join(scratch, "profile"),
-      vsix: packagedVsix(),
+    page = await startWorkbench(started, {
+      scratch,
       workspace,
       settings: { "hearth.model": `scripted:${SCRIPT}` },
       env: { HEARTH_ALLOW_SCRIPTED: "1" },
+      mark: clock.mark,
     });
-    browser = await launchBrowser(tools, path.join(scratch, "browser"));
-    page = browser.page;
-    await openWorkbench(page, server.workbenchUrl);
-    clock.mark("workbench rendered");
   });
 
   after(async () => {
-    if (browser && !passed) await shot("failure").catch(() => undefined);
-    await endScenario({ runDir, scratch, server, browser, passed, marks: clock.marks });
+    if (started.browser && !passed) await shot("failure").catch(() => undefined);
+    await endScenario({ runDir, scratch, ...started, passed, marks: clock.marks });
   });
 
   it("the header names the model and the chat; the kernel's details and Restart are under its menu (item 4)", async () => {
@@ -218,7 +208,7 @@ describe("the chat view people expect (issue 15)", { timeout: 300_000 }, () => {
   });
 
   it("the chat view runs under its strict CSP without a violation (markdown, highlighting, cards)", () => {
-    const ours = browser!.consoleErrors.filter((e) => e.includes("Content Security Policy") && e.includes(`/${EXTENSION_ID}-`));
+    const ours = started.browser!.consoleErrors.filter((e) => e.includes("Content Security Policy") && e.includes(`/${EXTENSION_ID}-`));
     assert.deepEqual(ours, []);
     passed = stepsDone === 5;
   });

@@ -9,13 +9,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
-import { launchBrowser, openWorkbench, type Browser } from "./support/browser.js";
-import { readHearthLog, startCodeServer, type CodeServer } from "./support/codeServer.js";
+import { readHearthLog } from "./support/codeServer.js";
 import { newRunDir, stopwatch } from "./support/runDir.js";
 import { endScenario } from "./support/scenario.js";
-import { lens as lensOf } from "./support/scriptedChat.js";
-import { findTools } from "./support/tools.js";
-import { packagedVsix } from "../support/packagedExtension.js";
+import { lens as lensOf, startWorkbench, type Started } from "./support/scriptedChat.js";
 import { openActivityBarContainer, runCommand, waitFor, webviewViewFrame } from "./support/webview.js";
 
 const ROOT = path.resolve(".");
@@ -30,38 +27,30 @@ describe("Hearth in a real VS Code workbench (code-server + headless Chromium)",
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "hearth-e2e-"));
   const workspace = path.join(scratch, "workspace");
   const clock = stopwatch();
-  let server: CodeServer | undefined;
-  let browser: Browser | undefined;
+  const started: Started = {};
   let passed = false;
 
   before(async () => {
-    const tools = findTools();
     fs.mkdirSync(workspace);
     fs.writeFileSync(path.join(workspace, "README.md"), "# a workspace for Hearth's e2e\n");
-    server = await startCodeServer({
-      tools,
-      profileDir: path.join(scratch, "profile"),
-      vsix: packagedVsix(),
+    await startWorkbench(started, {
+      scratch,
       workspace,
       settings: { "hearth.model": `scripted:${SCRIPT}` },
       // The extension host passes its environment to the kernel through the launcher.
       env: { HEARTH_ALLOW_SCRIPTED: "1" },
+      mark: clock.mark,
     });
-    clock.mark("code-server healthy");
-    browser = await launchBrowser(tools, path.join(scratch, "browser"));
-    clock.mark("chromium launched");
-    await openWorkbench(browser.page, server.workbenchUrl);
-    clock.mark("workbench rendered");
   });
 
   after(async () => {
-    const page = browser?.page;
+    const page = started.browser?.page;
     if (page) await page.screenshot({ path: path.join(runDir, passed ? "chat-view.png" : "failure.png") }).catch(() => undefined);
-    await endScenario({ runDir, scratch, server, browser, passed, marks: clock.marks });
+    await endScenario({ runDir, scratch, ...started, passed, marks: clock.marks });
   });
 
   it("the chat view's Kernel menu shows the kernel's version and workspace from initialize (issue 2: extension → kernel → webview is real)", async (t) => {
-    const page = browser!.page;
+    const page = started.browser!.page;
     await openActivityBarContainer(page, "Hearth");
     const view = webviewViewFrame(page, EXTENSION_ID);
     // Issue 15: the header says what matters (the model); the kernel's details are under its menu.
@@ -74,7 +63,7 @@ describe("Hearth in a real VS Code workbench (code-server + headless Chromium)",
     await view.locator('[data-testid="kernel-menu"] > summary').click();
 
     // The extension host runs Node 24; the kernel runs on the Node 20 the installed .vsix ships.
-    const log = readHearthLog(server!.userDataDir);
+    const log = readHearthLog(started.server!.userDataDir);
     assert.match(
       log,
       new RegExp(
@@ -89,8 +78,8 @@ describe("Hearth in a real VS Code workbench (code-server + headless Chromium)",
     );
   });
 
-  it("a message runs a turn: the answer streams into the view, a read needs no approval, a write is accepted in the editor and lands on disk, a rejected one is denied (spec 000 #8)", async (t) => {
-    const page = browser!.page;
+  it("a message runs a turn: the answer streams into the view, a read needs no approval, a write is accepted in the editor and lands on disk, a rejected one is denied (harness #8)", async (t) => {
+    const page = started.browser!.page;
     const view = webviewViewFrame(page, EXTENSION_ID);
     const box = view.locator("#message textarea");
     await box.fill("Summarize README.md into summary.txt", { timeout: 30_000 });
@@ -145,7 +134,7 @@ describe("Hearth in a real VS Code workbench (code-server + headless Chromium)",
     );
     assert.equal(fs.readFileSync(path.join(workspace, "summary.txt"), "utf8"), "README: a workspace for Hearth's e2e\n");
 
-    const log = readHearthLog(server!.userDataDir);
+    const log = readHearthLog(started.server!.userDataDir);
     assert.match(
       log,
       /approval: write_file \(idempotent_write\) call \S+ in run \S+ → approve \(accepted in the editor: the proposed change to summary\.txt as shown \(1 hunk\)\)/,
@@ -168,7 +157,7 @@ describe("Hearth in a real VS Code workbench (code-server + headless Chromium)",
     assert.equal(
       (await view.locator('[data-testid="answer"]').allTextContents()).join(""),
       EXPECTED_ANSWER,
-      "history holds what was streamed (spec 000 #3)",
+      "history holds what was streamed (harness #3)",
     );
     clock.mark("history shown after the view reloaded");
 
@@ -195,7 +184,7 @@ describe("Hearth in a real VS Code workbench (code-server + headless Chromium)",
     assert.equal(fs.existsSync(path.join(workspace, "notes.txt")), false, "a rejected proposal writes nothing");
     assert.match((await view.locator('[data-testid="answer"]').allTextContents()).join(""), /Not written: you said no\.$/);
     assert.match(
-      readHearthLog(server!.userDataDir),
+      readHearthLog(started.server!.userDataDir),
       /approval: write_file \(idempotent_write\) call \S+ in run \S+ → deny \(the person rejected the proposed change to notes\.txt in the editor; nothing was written\)/,
     );
     assert.equal(
@@ -207,21 +196,21 @@ describe("Hearth in a real VS Code workbench (code-server + headless Chromium)",
   });
 
   it("the chat view runs under its strict CSP without a violation (nonce-only scripts and inline styles)", () => {
-    const ours = browser!.consoleErrors.filter((e) => e.includes("Content Security Policy") && e.includes(`/${EXTENSION_ID}-`));
+    const ours = started.browser!.consoleErrors.filter((e) => e.includes("Content Security Policy") && e.includes(`/${EXTENSION_ID}-`));
     assert.deepEqual(ours, []);
   });
 
   it("the Restart button restarts the kernel and the view shows the new kernel's answer", async () => {
-    const view = webviewViewFrame(browser!.page, EXTENSION_ID);
+    const view = webviewViewFrame(started.browser!.page, EXTENSION_ID);
     // Restart lives in the Kernel menu (issue 15).
     await view.locator('[data-testid="kernel-menu"] > summary').click();
     await view.locator("#restart").click();
     await waitFor(
-      () => (readHearthLog(server!.userDataDir).match(/kernel \S+ ready in/g) ?? []).length === 2,
+      () => (readHearthLog(started.server!.userDataDir).match(/kernel \S+ ready in/g) ?? []).length === 2,
       30_000,
       "a second 'kernel ready' in the Hearth log",
     );
-    const log = readHearthLog(server!.userDataDir);
+    const log = readHearthLog(started.server!.userDataDir);
     assert.match(log, /restart requested[\s\S]*kernel \(pid \d+\) stopped[\s\S]*kernel starting/);
     await view.locator('[data-testid="kernel-ready"]').waitFor({ state: "attached", timeout: 30_000 });
     assert.equal(await view.locator('[data-testid="kernel-version"]').textContent({ timeout: 30_000 }), pkg.version);

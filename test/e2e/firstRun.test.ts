@@ -11,13 +11,11 @@ import os from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { ensureFixtureModels } from "../fixtures/models.js";
-import { packagedVsix } from "../support/packagedExtension.js";
 import { startModelFileServer, type ModelFileServer } from "../support/modelFileServer.js";
-import { launchBrowser, openWorkbench, type Browser } from "./support/browser.js";
-import { readHearthLog, startCodeServer, type CodeServer } from "./support/codeServer.js";
+import { readHearthLog } from "./support/codeServer.js";
 import { newRunDir, stopwatch } from "./support/runDir.js";
-import { findTools } from "./support/tools.js";
 import { openActivityBarContainer, runCommand, waitFor, webviewViewFrame } from "./support/webview.js";
+import { startWorkbench, type Started } from "./support/scriptedChat.js";
 
 const ROOT = path.resolve(".");
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { publisher: string; name: string };
@@ -32,19 +30,17 @@ describe("first run: the welcome, one-click model, status bar and a resumable do
   const hearthHome = path.join(scratch, "hearth-home");
   const lmStudioModel = path.join(home, ".lmstudio", "models", "hearth-test", "tiny", "tiny-qwen2-chat.gguf");
   const clock = stopwatch();
-  let server: CodeServer | undefined;
-  let browser: Browser | undefined;
+  const started: Started = {};
   let files: ModelFileServer | undefined;
   let downloadBody: Buffer;
   let defaultDownload = { name: "", spec: "" };
   let passed = 0;
 
-  const shot = (name: string) => browser!.page.screenshot({ path: path.join(runDir, name) });
+  const shot = (name: string) => started.browser!.page.screenshot({ path: path.join(runDir, name) });
   const statusBarText = () =>
-    browser!.page.locator(".part.statusbar .statusbar-item", { hasText: "Hearth:" }).first().textContent({ timeout: 30_000 });
+    started.browser!.page.locator(".part.statusbar .statusbar-item", { hasText: "Hearth:" }).first().textContent({ timeout: 30_000 });
 
   before(async () => {
-    const tools = findTools();
     const { chat } = ensureFixtureModels();
     fs.mkdirSync(workspace, { recursive: true });
     fs.writeFileSync(path.join(workspace, "README.md"), "# first run\n");
@@ -76,18 +72,14 @@ describe("first run: the welcome, one-click model, status bar and a resumable do
     downloadBody = fs.readFileSync(big);
     assert.ok(downloadBody.length > 20 * MB, `the download fixture is ${downloadBody.length} bytes`);
     files = await startModelFileServer(downloadBody);
-    server = await startCodeServer({
-      tools,
-      profileDir: path.join(scratch, "profile"),
-      vsix: packagedVsix(),
+    const page = await startWorkbench(started, {
+      scratch,
       workspace,
       env: { HOME: home, HEARTH_HOME: hearthHome, HF_ENDPOINT: files.url, HEARTH_THREADS: "1", HEARTH_CONTEXT_SIZE: "4096" },
+      mark: clock.mark,
     });
-    browser = await launchBrowser(tools, path.join(scratch, "browser"));
-    await openWorkbench(browser.page, server.workbenchUrl);
-    clock.mark("workbench rendered");
     // Every text the Hearth status bar item shows, in order (the states pass quickly on a tiny model).
-    await browser.page.locator(".part.statusbar").evaluateAll((bars) => {
+    await page.locator(".part.statusbar").evaluateAll((bars) => {
       const seen: string[] = [];
       (window as unknown as { hearthStates: string[] }).hearthStates = seen;
       // No named functions in here: tsx would wrap them in a helper the page does not have.
@@ -100,24 +92,24 @@ describe("first run: the welcome, one-click model, status bar and a resumable do
   });
 
   after(async () => {
-    if (browser?.page && passed < 3) await shot("failure.png").catch(() => undefined);
-    await browser?.close().catch(() => undefined);
-    await server?.stop();
+    if (started.browser?.page && passed < 3) await shot("failure.png").catch(() => undefined);
+    await started.browser?.close().catch(() => undefined);
+    await started.server?.stop();
     await files?.close();
-    if (server) {
-      fs.writeFileSync(path.join(runDir, "Hearth.log"), readHearthLog(server.userDataDir));
-      fs.copyFileSync(server.logFile, path.join(runDir, "code-server.log"));
+    if (started.server) {
+      fs.writeFileSync(path.join(runDir, "Hearth.log"), readHearthLog(started.server.userDataDir));
+      fs.copyFileSync(started.server.logFile, path.join(runDir, "code-server.log"));
     }
     fs.writeFileSync(
       path.join(runDir, "result.json"),
-      JSON.stringify({ passed, marks: clock.marks, consoleErrors: browser?.consoleErrors ?? [] }, null, 2),
+      JSON.stringify({ passed, marks: clock.marks, consoleErrors: started.browser?.consoleErrors ?? [] }, null, 2),
     );
     if (passed === 3) fs.rmSync(scratch, { recursive: true, force: true });
     else console.error(`e2e artifacts: ${runDir} (profile kept in ${scratch})`);
   });
 
   it("(a) the welcome lists the GGUF in LM Studio's folder with size and quantisation, and the downloads with one default; Use loads it and the next message answers through real inference", async (t) => {
-    const page = browser!.page;
+    const page = started.browser!.page;
     await openActivityBarContainer(page, "Hearth");
     const view = webviewViewFrame(page, EXTENSION_ID);
     const found = view.locator('[data-testid="found-model"]', { hasText: "tiny-qwen2-chat.gguf" });
@@ -146,7 +138,7 @@ describe("first run: the welcome, one-click model, status bar and a resumable do
     await found.getByRole("button", { name: "Use" }).click();
     await view.locator('[data-testid="model-line"][data-state="loaded"]').waitFor({ state: "visible", timeout: 90_000 });
     clock.mark("model loaded");
-    const settings = JSON.parse(fs.readFileSync(path.join(server!.userDataDir, "User", "settings.json"), "utf8")) as Record<
+    const settings = JSON.parse(fs.readFileSync(path.join(started.server!.userDataDir, "User", "settings.json"), "utf8")) as Record<
       string,
       unknown
     >;
@@ -161,7 +153,7 @@ describe("first run: the welcome, one-click model, status bar and a resumable do
     clock.mark("first turn completed");
     assert.equal(await status.getAttribute("data-status"), "completed", `the turn's status reads: ${await status.textContent()}`);
     assert.ok((await view.locator('[data-testid="answer"]').allTextContents()).join("").length > 0, "the model answered");
-    assert.match(readHearthLog(server!.userDataDir), /model: .*tiny-qwen2-chat\.gguf is loaded/);
+    assert.match(readHearthLog(started.server!.userDataDir), /model: .*tiny-qwen2-chat\.gguf is loaded/);
     await shot("3-answered.png");
     t.diagnostic(`marks ${JSON.stringify(clock.marks)}`);
     passed++;
@@ -169,8 +161,8 @@ describe("first run: the welcome, one-click model, status bar and a resumable do
 
   it("(b) the status bar shows the model's state through the load and the turn", async () => {
     await waitFor(async () => /· ready$/.test((await statusBarText()) ?? ""), 30_000, "the status bar to say ready after the turn");
-    const states = await browser!.page
-      .locator(".part.statusbar")
+    const states = await started
+      .browser!.page.locator(".part.statusbar")
       .evaluateAll(() => (window as unknown as { hearthStates: string[] }).hearthStates);
     const names = states.map((s) => s.replace(/^.*· /, ""));
     const order = ["choose a model", "loading", "ready", "busy", "ready"];
@@ -185,7 +177,7 @@ describe("first run: the welcome, one-click model, status bar and a resumable do
   });
 
   it("(e) a recommended download shows bytes and speed, is cancelled, and resumes from the chunks it kept", async (t) => {
-    const page = browser!.page;
+    const page = started.browser!.page;
     const view = webviewViewFrame(page, EXTENSION_ID);
     files!.slowFirstChunk = true;
     await runCommand(page, "Hearth: Select Model");
@@ -209,7 +201,7 @@ describe("first run: the welcome, one-click model, status bar and a resumable do
     clock.mark("download cancelled");
     const kept = fs.readdirSync(path.join(hearthHome, "models")).filter((f) => f.endsWith(".ipull"));
     assert.equal(kept.length, 1, `the partial download is kept: ${fs.readdirSync(path.join(hearthHome, "models")).join(", ")}`);
-    assert.match(readHearthLog(server!.userDataDir), /was cancelled; a partial download is kept/);
+    assert.match(readHearthLog(started.server!.userDataDir), /was cancelled; a partial download is kept/);
     await shot("5-cancelled.png");
 
     files!.slowFirstChunk = false;

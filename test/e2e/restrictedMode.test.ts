@@ -8,12 +8,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
-import { packagedVsix } from "../support/packagedExtension.js";
-import { launchBrowser, openWorkbench, type Browser } from "./support/browser.js";
-import { readHearthLog, startCodeServer, type CodeServer } from "./support/codeServer.js";
+import { readHearthLog } from "./support/codeServer.js";
 import { newRunDir } from "./support/runDir.js";
-import { findTools } from "./support/tools.js";
 import { openActivityBarContainer, webviewViewFrame } from "./support/webview.js";
+import { startWorkbench, type Started } from "./support/scriptedChat.js";
 
 const pkg = JSON.parse(fs.readFileSync("package.json", "utf8")) as { publisher: string; name: string };
 const EXTENSION_ID = `${pkg.publisher}.${pkg.name}`;
@@ -23,12 +21,10 @@ describe("Restricted Mode in a real VS Code workbench", { timeout: 180_000 }, ()
   const runDir = newRunDir("restrictedMode");
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "hearth-e2e-trust-"));
   const workspace = path.join(scratch, "workspace");
-  let server: CodeServer | undefined;
-  let browser: Browser | undefined;
+  const started: Started = {};
   let passed = false;
 
   before(async () => {
-    const tools = findTools();
     fs.mkdirSync(workspace);
     fs.writeFileSync(path.join(workspace, "README.md"), "# untrusted\n");
     const script = path.join(scratch, "script.json");
@@ -41,30 +37,26 @@ describe("Restricted Mode in a real VS Code workbench", { timeout: 180_000 }, ()
         ],
       }),
     );
-    server = await startCodeServer({
-      tools,
-      profileDir: path.join(scratch, "profile"),
-      vsix: packagedVsix(),
+    await startWorkbench(started, {
+      scratch,
       workspace,
       workspaceTrust: "untrusted",
       settings: { "hearth.model": `scripted:${script}` },
       env: { HEARTH_ALLOW_SCRIPTED: "1", HEARTH_HOME: path.join(scratch, "hearth") },
     });
-    browser = await launchBrowser(tools, path.join(scratch, "browser"));
-    await openWorkbench(browser.page, server.workbenchUrl);
   });
 
   after(async () => {
-    await browser?.page.screenshot({ path: path.join(runDir, passed ? "trusted.png" : "failure.png") }).catch(() => undefined);
-    await browser?.close().catch(() => undefined);
-    await server?.stop();
-    if (server) fs.writeFileSync(path.join(runDir, "Hearth.log"), readHearthLog(server.userDataDir));
+    await started.browser?.page.screenshot({ path: path.join(runDir, passed ? "trusted.png" : "failure.png") }).catch(() => undefined);
+    await started.browser?.close().catch(() => undefined);
+    await started.server?.stop();
+    if (started.server) fs.writeFileSync(path.join(runDir, "Hearth.log"), readHearthLog(started.server.userDataDir));
     if (passed) fs.rmSync(scratch, { recursive: true, force: true });
     else console.error(`e2e artifacts: ${runDir} (profile kept in ${scratch})`);
   });
 
   it("the view says why, turns get read-only tools, and trusting the folder lifts it without a reload", async () => {
-    const page = browser!.page;
+    const page = started.browser!.page;
     await openActivityBarContainer(page, "Hearth");
     const view = webviewViewFrame(page, EXTENSION_ID);
     const banner = view.locator('[data-testid="restricted-mode"]');

@@ -9,14 +9,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
-import { launchBrowser, openWorkbench, type Browser } from "./support/browser.js";
-import { readHearthLog, startCodeServer, type CodeServer } from "./support/codeServer.js";
+import { readHearthLog } from "./support/codeServer.js";
 import { newRunDir, stopwatch } from "./support/runDir.js";
 import { endScenario } from "./support/scenario.js";
-import { findTools } from "./support/tools.js";
-import { packagedVsix } from "../support/packagedExtension.js";
 import { defaultJournalPath, journalLockPath } from "../../shared/node/paths.js";
 import { openActivityBarContainer, waitFor, webviewViewFrame } from "./support/webview.js";
+import { startWorkbench, type Started } from "./support/scriptedChat.js";
 
 const ROOT = path.resolve(".");
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string; publisher: string; name: string };
@@ -32,40 +30,36 @@ describe("the folder's kernel is shared and outlives the window (issue 12, item 
   const home = path.join(scratch, "hearth-home");
   const profileDir = path.join(scratch, "profile");
   const clock = stopwatch();
-  let server: CodeServer | undefined;
-  let browser: Browser | undefined;
+  const started: Started = {};
   let passed = false;
   let kernelPid = 0;
 
-  const shot = (name: string) => browser!.page.screenshot({ path: path.join(runDir, name) });
+  const shot = (name: string) => started.browser!.page.screenshot({ path: path.join(runDir, name) });
   const lockPid = () => Number(fs.readFileSync(journalLockPath(defaultJournalPath(workspace, { HEARTH_HOME: home })), "utf8"));
 
   before(async () => {
-    const tools = findTools();
     fs.mkdirSync(workspace);
     const script = path.join(scratch, "slow-count.json");
     fs.writeFileSync(script, JSON.stringify({ rounds: [{ text: DELTAS, delayMs: 500 }] }));
-    server = await startCodeServer({
-      tools,
-      profileDir,
-      vsix: packagedVsix(),
+    await startWorkbench(started, {
+      scratch,
       workspace,
+      profileDir,
       settings: { "hearth.model": `scripted:${script}` },
       // The same HEARTH_HOME for the workbench and the terminal: one journal, one kernel.
       env: { HEARTH_ALLOW_SCRIPTED: "1", HEARTH_HOME: home },
+      mark: clock.mark,
     });
-    browser = await launchBrowser(tools, path.join(scratch, "browser"));
-    await openWorkbench(browser.page, server.workbenchUrl);
-    clock.mark("workbench rendered");
   });
 
   after(async () => {
-    if (browser && !passed) await browser.page.screenshot({ path: path.join(runDir, "failure.png") }).catch(() => undefined);
-    await endScenario({ runDir, scratch, server, browser, passed, marks: clock.marks });
+    if (started.browser && !passed)
+      await started.browser.page.screenshot({ path: path.join(runDir, "failure.png") }).catch(() => undefined);
+    await endScenario({ runDir, scratch, ...started, passed, marks: clock.marks });
   });
 
   it("`hearth sessions` from the installed extension's CLI joins the editor's kernel and lists its chat with the running turn (same journal, nothing reconciled under it)", async () => {
-    const page = browser!.page;
+    const page = started.browser!.page;
     await openActivityBarContainer(page, "Hearth");
     const view = webviewViewFrame(page, EXTENSION_ID);
     await view.locator('[data-testid="kernel-version"]').waitFor({ state: "attached", timeout: 60_000 });
@@ -103,7 +97,7 @@ describe("the folder's kernel is shared and outlives the window (issue 12, item 
   });
 
   it("a window reload mid-turn: the turn keeps running in the kernel, the reloaded window joins it and the view follows the turn to completion", async () => {
-    const page = browser!.page;
+    const page = started.browser!.page;
     const streamedBefore = (await webviewViewFrame(page, EXTENSION_ID).locator('[data-testid="answer"]').allTextContents()).join("");
     assert.ok(streamedBefore.length < DELTAS.join("").length, "the turn is still running at the reload");
     await page.reload({ timeout: 60_000 });
@@ -143,7 +137,7 @@ describe("the folder's kernel is shared and outlives the window (issue 12, item 
     assert.deepEqual(await view.locator('[data-testid="user-message"] .body').allTextContents(), [MESSAGE]);
     await shot("3-followed-turn-completed.png");
 
-    const log = readHearthLog(server!.userDataDir);
+    const log = readHearthLog(started.server!.userDataDir);
     assert.match(log, new RegExp(`started kernel pid ${kernelPid}`), "the first window started the kernel");
     assert.match(log, new RegExp(`joined kernel pid ${kernelPid}`), "the reloaded window joined it");
     assert.match(log, /chat: following run \S+, which runs in the kernel \([1-9]\d* events so far\)/);

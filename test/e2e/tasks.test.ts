@@ -9,13 +9,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
-import { launchBrowser, openWorkbench, type Browser } from "./support/browser.js";
-import { readHearthLog, startCodeServer, type CodeServer } from "./support/codeServer.js";
+import { readHearthLog } from "./support/codeServer.js";
 import { newRunDir, stopwatch } from "./support/runDir.js";
 import { endScenario } from "./support/scenario.js";
-import { findTools } from "./support/tools.js";
-import { packagedVsix } from "../support/packagedExtension.js";
 import { openActivityBarContainer, runCommand, waitFor, webviewViewFrame } from "./support/webview.js";
+import { startWorkbench, type Started } from "./support/scriptedChat.js";
 
 const ROOT = path.resolve(".");
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string; publisher: string; name: string };
@@ -45,38 +43,34 @@ describe("background tasks in the workbench (issue 12: Tasks view, notification 
   const home = path.join(scratch, "hearth-home");
   const profileDir = path.join(scratch, "profile");
   const clock = stopwatch();
-  let server: CodeServer | undefined;
-  let browser: Browser | undefined;
+  const workbench: Started = {};
   let passed = false;
 
-  const shot = (name: string) => browser!.page.screenshot({ path: path.join(runDir, name) });
-  const taskRow = (state: string) => browser!.page.locator(`.monaco-list-row[aria-label="${TITLE}, ${state}"]`);
+  const shot = (name: string) => workbench.browser!.page.screenshot({ path: path.join(runDir, name) });
+  const taskRow = (state: string) => workbench.browser!.page.locator(`.monaco-list-row[aria-label="${TITLE}, ${state}"]`);
 
   before(async () => {
-    const tools = findTools();
     fs.mkdirSync(workspace);
     const script = path.join(scratch, "task-script.json");
     fs.writeFileSync(script, JSON.stringify(SCRIPT));
-    server = await startCodeServer({
-      tools,
-      profileDir,
-      vsix: packagedVsix(),
+    await startWorkbench(workbench, {
+      scratch,
       workspace,
+      profileDir,
       settings: { "hearth.model": `scripted:${script}` },
       env: { HEARTH_ALLOW_SCRIPTED: "1", HEARTH_HOME: home },
+      mark: clock.mark,
     });
-    browser = await launchBrowser(tools, path.join(scratch, "browser"));
-    await openWorkbench(browser.page, server.workbenchUrl);
-    clock.mark("workbench rendered");
   });
 
   after(async () => {
-    if (browser && !passed) await browser.page.screenshot({ path: path.join(runDir, "failure.png") }).catch(() => undefined);
-    await endScenario({ runDir, scratch, server, browser, passed, marks: clock.marks });
+    if (workbench.browser && !passed)
+      await workbench.browser.page.screenshot({ path: path.join(runDir, "failure.png") }).catch(() => undefined);
+    await endScenario({ runDir, scratch, ...workbench, passed, marks: clock.marks });
   });
 
   it("(a)+(c) a task started from the command runs beside a chat turn; its write is allowed from a non-modal notification, lands on disk and the task completes in the Tasks view", async () => {
-    const page = browser!.page;
+    const page = workbench.browser!.page;
     await openActivityBarContainer(page, "Hearth");
     const chat = webviewViewFrame(page, EXTENSION_ID);
     await chat.locator('[data-testid="kernel-version"]').waitFor({ state: "attached", timeout: 60_000 });
@@ -117,7 +111,7 @@ describe("background tasks in the workbench (issue 12: Tasks view, notification 
     assert.equal(fs.readFileSync(path.join(workspace, "notes.txt"), "utf8"), NOTES);
     await taskRow("completed").waitFor({ state: "visible", timeout: 60_000 });
     clock.mark("task completed in the view");
-    const log = readHearthLog(server!.userDataDir);
+    const log = readHearthLog(workbench.server!.userDataDir);
     assert.match(
       log,
       /approval: write_file \(idempotent_write\) call \S+ in run \S+ → approve \(allowed from the notification of task "Write the task notes/,
@@ -154,7 +148,7 @@ describe("background tasks in the workbench (issue 12: Tasks view, notification 
     assert.equal(cli.status, 0, cli.stderr);
     fs.writeFileSync(path.join(runDir, "hearth-tasks.json"), cli.stdout);
     const { tasks } = JSON.parse(cli.stdout) as { tasks: { delegationId: string; title: string; state: string }[] };
-    const started = /tasks: started task (\S+) "/.exec(readHearthLog(server!.userDataDir));
+    const started = /tasks: started task (\S+) "/.exec(readHearthLog(workbench.server!.userDataDir));
     assert.ok(started, "the editor logged the task it started");
     assert.deepEqual(
       tasks.map((t) => [t.delegationId, t.title, t.state]),
@@ -163,12 +157,12 @@ describe("background tasks in the workbench (issue 12: Tasks view, notification 
   });
 
   it('"Run in background" in the chat starts the message as a task the Tasks view lists (issue 12 item 5)', async () => {
-    const page = browser!.page;
+    const page = workbench.browser!.page;
     const chat = webviewViewFrame(page, EXTENSION_ID);
     await chat.locator("#message textarea").fill("Summarize the README in the background", { timeout: 30_000 });
     await chat.locator("#run-in-background").click();
     await waitFor(
-      () => /tasks: started task \S+ "Summarize the README in the background"/.test(readHearthLog(server!.userDataDir)),
+      () => /tasks: started task \S+ "Summarize the README in the background"/.test(readHearthLog(workbench.server!.userDataDir)),
       30_000,
       "the chat's message started as a task",
     );

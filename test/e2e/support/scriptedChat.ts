@@ -1,6 +1,7 @@
-// A scenario's common start on a scripted (or any) model: code-server with Hearth's packaged .vsix on a
-// workspace, the browser on the workbench and the Hearth chat view open; then the chat's box, the
-// n-th turn's end and the active editor's code lenses, as several scenarios use them.
+// A scenario's common start: code-server with Hearth's packaged .vsix on a workspace and the browser
+// on the workbench, with the Hearth chat view open on a scripted (or any) model or not yet opened;
+// then the chat's box, the n-th turn's end and the active editor's code lenses, as several
+// scenarios use them.
 import path from "node:path";
 import { packagedVsix } from "../../support/packagedExtension.js";
 import { launchBrowser, openWorkbench, type Browser } from "./browser.js";
@@ -9,14 +10,53 @@ import type { Locator, Page } from "./playwright.js";
 import { findTools } from "./tools.js";
 import { openActivityBarContainer, webviewViewFrame } from "./webview.js";
 
+/** What a scenario has started, filled as each part starts, so that its `after` can stop it. */
+export interface Started {
+  server?: CodeServer;
+  browser?: Browser;
+}
+
+export interface WorkbenchOptions {
+  scratch: string;
+  workspace: string;
+  /** Workbench settings (`hearth.model` among them), merged over the quiet defaults. */
+  settings?: Record<string, unknown>;
+  /** code-server's environment, which the extension host and so the kernel inherit (HEARTH_HOME, HOME, …). */
+  env?: Record<string, string>;
+  /** "untrusted": the folder opens in Restricted Mode. */
+  workspaceTrust?: "off" | "untrusted";
+  /** The workbench's profile (user data, extensions): `<scratch>/profile` unless given. */
+  profileDir?: string;
+  /** Told as each part is up: "code-server healthy", "chromium launched", "workbench rendered". */
+  mark?: (what: string) => void;
+}
+
 /**
- * Starts the workbench and opens the chat. `into` is filled as each part starts, so a scenario's
- * `after` can stop what did start when a later step fails.
+ * Starts code-server with Hearth's packaged .vsix on the workspace and the browser on the workbench;
+ * the chat view is not opened (the kernel starts when it is). `into` is filled as each part starts,
+ * so a scenario's `after` can stop what did start when a later step fails.
  */
-export async function openScriptedChat(
-  into: { server?: CodeServer; browser?: Browser },
-  opts: { scratch: string; workspace: string; script: string },
-): Promise<void> {
+export async function startWorkbench(into: Started, opts: WorkbenchOptions): Promise<Page> {
+  const tools = findTools();
+  into.server = await startCodeServer({
+    tools,
+    profileDir: opts.profileDir ?? path.join(opts.scratch, "profile"),
+    vsix: packagedVsix(),
+    workspace: opts.workspace,
+    settings: opts.settings,
+    env: opts.env,
+    workspaceTrust: opts.workspaceTrust,
+  });
+  opts.mark?.("code-server healthy");
+  into.browser = await launchBrowser(tools, path.join(opts.scratch, "browser"));
+  opts.mark?.("chromium launched");
+  await openWorkbench(into.browser.page, into.server.workbenchUrl);
+  opts.mark?.("workbench rendered");
+  return into.browser.page;
+}
+
+/** Starts the workbench and opens the chat on a scripted model (`script`: its JSON file). */
+export async function openScriptedChat(into: Started, opts: { scratch: string; workspace: string; script: string }): Promise<void> {
   await openChat(into, {
     scratch: opts.scratch,
     workspace: opts.workspace,
@@ -26,22 +66,9 @@ export async function openScriptedChat(
 }
 
 /** As openScriptedChat, on any model: `settings` (with `hearth.model`) and `env` are the workbench's. */
-export async function openChat(
-  into: { server?: CodeServer; browser?: Browser },
-  opts: { scratch: string; workspace: string; settings: Record<string, unknown>; env?: Record<string, string> },
-): Promise<void> {
-  const tools = findTools();
-  into.server = await startCodeServer({
-    tools,
-    profileDir: path.join(opts.scratch, "profile"),
-    vsix: packagedVsix(),
-    workspace: opts.workspace,
-    settings: opts.settings,
-    env: opts.env,
-  });
-  into.browser = await launchBrowser(tools, path.join(opts.scratch, "browser"));
-  await openWorkbench(into.browser.page, into.server.workbenchUrl);
-  await openActivityBarContainer(into.browser.page, "Hearth");
+export async function openChat(into: Started, opts: WorkbenchOptions & { settings: Record<string, unknown> }): Promise<void> {
+  const page = await startWorkbench(into, opts);
+  await openActivityBarContainer(page, "Hearth");
 }
 
 /** Types a message into the chat's box and sends it. */
