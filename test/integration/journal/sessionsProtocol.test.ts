@@ -13,7 +13,10 @@ import { ControlPlane } from "../../../sidecar/kernel/control/controlPlane.js";
 import { DIST, startTestKernel, tempDir } from "../../support/kernelProcess.js";
 import os from "node:os";
 
-const run = promisify(execFile);
+const execFileAsync = promisify(execFile);
+// The CLI starts a detached kernel for the journal; a short idle time lets it exit after the test
+// instead of outliving the run by the default minutes.
+const run = (file: string, args: string[]) => execFileAsync(file, args, { env: { ...process.env, HEARTH_KERNEL_IDLE_SECONDS: "2" } });
 const CLI = path.join(DIST, "cli.mjs");
 
 describe("sessions over the protocol and the CLI", () => {
