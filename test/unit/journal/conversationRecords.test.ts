@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ErrorCode, HearthError } from "../../../shared/errors.js";
 import type { NewMessage } from "../../../sidecar/kernel/control/conversation.js";
-import { count, openFixture, runningRun } from "./fixture.js";
+import { count, openFixture, prepareClaim, runningRun } from "./fixture.js";
 
 const ID1 = "0190a4c2-7a3e-7c11-8d3f-2b1e4f5a6b71";
 const ID2 = "0190a4c2-7a3e-7c11-8d3f-2b1e4f5a6b72";
@@ -18,15 +18,7 @@ const result = (callId: string, ok: boolean, output: string): NewMessage => ({ r
 const conflict = (e: unknown) => e instanceof HearthError && e.code === ErrorCode.Conflict;
 type F = ReturnType<typeof openFixture>;
 const claim = (f: F, run: { runId: string; attemptId: string }, callId: string) => {
-  const c = f.control.prepareInvocation({
-    runId: run.runId,
-    attemptId: run.attemptId,
-    callId,
-    tool: "read_file",
-    input: { path: "a" },
-    manifestDigest: "m",
-    effectClass: "read",
-  });
+  const c = prepareClaim(f, run, callId);
   f.control.markDispatched(c);
   return c;
 };

@@ -6,6 +6,8 @@ import { uuidv7 } from "../../../shared/ids.js";
 import { openJournal, type Journal } from "../../../sidecar/journal/journal.js";
 import { ControlPlane } from "../../../sidecar/kernel/control/controlPlane.js";
 import type { KernelScope } from "../../../sidecar/kernel/control/scope.js";
+import type { EffectClass } from "../../../shared/protocol/records.js";
+import type { RetryPolicy } from "../../../sidecar/kernel/control/ledger.js";
 
 export interface Fixture {
   file: string;
@@ -56,4 +58,24 @@ export function runningRun(f: Fixture, opts: { role?: "coordinator" | "leaf"; mo
 
 export function count(j: Journal, sql: string, ...params: unknown[]): number {
   return (j.db.prepare(sql).get(...params) as { n: number }).n;
+}
+
+/** A prepared `read_file {path: "a"}` claim in `run`, with the given effect class and optional retry policy. */
+export function prepareClaim(
+  f: Fixture,
+  run: { runId: string; attemptId: string },
+  callId: string,
+  effectClass: EffectClass = "read",
+  retryPolicy?: RetryPolicy,
+) {
+  return f.control.prepareInvocation({
+    runId: run.runId,
+    attemptId: run.attemptId,
+    callId,
+    tool: "read_file",
+    input: { path: "a" },
+    manifestDigest: "m",
+    effectClass,
+    ...(retryPolicy ? { retryPolicy } : {}),
+  });
 }

@@ -5,31 +5,16 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ErrorCode, HearthError } from "../../../shared/errors.js";
-import type { EffectClass } from "../../../shared/protocol/records.js";
-import type { RetryPolicy } from "../../../sidecar/kernel/control/ledger.js";
-import { openFixture, runningRun } from "./fixture.js";
-
-type F = ReturnType<typeof openFixture>;
-const claimIn = (f: F, run: { runId: string; attemptId: string }, callId: string, effectClass: EffectClass, retryPolicy?: RetryPolicy) =>
-  f.control.prepareInvocation({
-    runId: run.runId,
-    attemptId: run.attemptId,
-    callId,
-    tool: "read_file",
-    input: { path: "a" },
-    manifestDigest: "m",
-    effectClass,
-    ...(retryPolicy ? { retryPolicy } : {}),
-  });
+import { openFixture, prepareClaim, runningRun } from "./fixture.js";
 
 describe("tool ledger records (control plane #8, harness #6)", () => {
   it("harness #6: an undeclared retry policy follows the effect class, so a read stays safe to retry after a crash", () => {
     const f = openFixture();
     const run = runningRun(f);
-    claimIn(f, run, "read", "read");
-    claimIn(f, run, "idem", "idempotent_write");
-    claimIn(f, run, "idem-declared", "idempotent_write", "safe_retry");
-    claimIn(f, run, "net", "network");
+    prepareClaim(f, run, "read", "read");
+    prepareClaim(f, run, "idem", "idempotent_write");
+    prepareClaim(f, run, "idem-declared", "idempotent_write", "safe_retry");
+    prepareClaim(f, run, "net", "network");
     const policies = Object.fromEntries(
       (f.journal.db.prepare(`SELECT call_id, retry_policy FROM tool_invocations`).all() as { call_id: string; retry_policy: string }[]).map(
         (r) => [r.call_id, r.retry_policy],
@@ -42,14 +27,14 @@ describe("tool ledger records (control plane #8, harness #6)", () => {
   it("harness #6: a completion records its result summary and a bounded reason, and the session history shows the reason", () => {
     const f = openFixture();
     const run = runningRun(f);
-    const ok = claimIn(f, run, "ok", "read");
+    const ok = prepareClaim(f, run, "ok", "read");
     f.control.markDispatched(ok);
     f.control.completeInvocation(ok, { status: "succeeded", result: { bytes: 3 } });
-    const bad = claimIn(f, run, "bad", "read");
+    const bad = prepareClaim(f, run, "bad", "read");
     f.control.markDispatched(bad);
     const long = `exit 1: ${"x".repeat(400)}`;
     f.control.completeInvocation(bad, { status: "failed", reason: long });
-    const refused = claimIn(f, run, "refused", "read");
+    const refused = prepareClaim(f, run, "refused", "read");
     f.control.completeInvocation(refused, { status: "failed", reason: "denied by the person" });
     const rows = f.journal.db.prepare(`SELECT call_id, status, result_json, reason FROM tool_invocations ORDER BY call_id`).all();
     assert.deepEqual(rows, [
@@ -72,7 +57,7 @@ describe("tool ledger records (control plane #8, harness #6)", () => {
   it("docs/control-plane.md: every event of one invocation is filed under that invocation, and prepared names the call and tool", () => {
     const f = openFixture();
     const run = runningRun(f);
-    const claim = claimIn(f, run, "c1", "read");
+    const claim = prepareClaim(f, run, "c1", "read");
     f.control.markDispatched(claim);
     f.control.completeInvocation(claim, { status: "succeeded" });
     const events = f.journal.db
@@ -93,7 +78,7 @@ describe("tool ledger records (control plane #8, harness #6)", () => {
   it("control plane #8: a claim the journal never issued is refused as NotFound at dispatch and at completion, and writes nothing", () => {
     const f = openFixture();
     const run = runningRun(f);
-    const real = claimIn(f, run, "c1", "read");
+    const real = prepareClaim(f, run, "c1", "read");
     const forged = { ...real, invocationId: "0190a4c2-7a3e-7c11-8d3f-000000000000" };
     const notFound = (e: unknown) => e instanceof HearthError && e.code === ErrorCode.NotFound;
     assert.throws(() => f.control.markDispatched(forged), notFound);
