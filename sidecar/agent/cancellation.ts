@@ -33,5 +33,19 @@ export async function raceCancellation<T>(work: Promise<T>, signal: AbortSignal)
   }
 }
 
+/**
+ * `work`'s result, or the signal's reason as soon as the signal aborts: the caller gets control back
+ * at once while `work` is left to settle alone. Unlike `raceCancellation`, the rejection is the
+ * signal's own reason, and a `work` abandoned before it began is not observed here.
+ */
+export function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
 /** A signal that never fires: what a FinishOnceStarted tool sees, so it runs to its terminal result. */
 export const NEVER_ABORTED: AbortSignal = new AbortController().signal;

@@ -1,6 +1,7 @@
 // web_fetch and web_search: opt-in network tools that always require approval and never pick a
 // vendor on their own (harness #11). web_search exists only with a provider the user configured;
 // its results are validated here whatever the provider returns.
+import { untilAborted } from "../agent/cancellation.js";
 import type { ObjectSchema } from "../agent/ports/jsonSchema.js";
 import type { Tool } from "../agent/ports/tools.js";
 import type { Ceilings } from "./ceilings.js";
@@ -99,7 +100,7 @@ export function webSearchTool(provider: WebSearchProvider, ceilings: Ceilings): 
       const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(ceilings.fetchTimeoutMs)]);
       let results: readonly WebSearchResult[];
       try {
-        results = await raceAbort(provider.search(args.query as string, { maxResults: max, signal }), signal);
+        results = await untilAborted(provider.search(args.query as string, { maxResults: max, signal }), signal);
       } catch (e) {
         if (ctx.signal.aborted) return fail("cancelled: the search was aborted");
         return fail(`the search provider ${provider.id} failed: ${(e as Error).message}`);
@@ -127,15 +128,6 @@ export function validateResults(results: unknown, max: number): { ok: true; resu
     out.push({ title: title.replace(/\s+/g, " ").trim(), url, snippet: snippet.replace(/\s+/g, " ").trim() });
   }
   return { ok: true, results: out };
-}
-
-function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const onAbort = (): void => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    p.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
-  });
 }
 
 function htmlToText(html: string): string {

@@ -1,6 +1,7 @@
 // A round's native work outlives a cancel (issue 16, item 5): node-llama-cpp finishes a batch it has
 // started whatever the abort signal says, so the round answers the cancel at once and its session
 // waits, through `NativeWork.pending`, until that work has ended.
+import { untilAborted as untilSignalAborts } from "../../agent/cancellation.js";
 
 /** The native work of a round still running, which its session's lock waits for. */
 export interface NativeWork {
@@ -8,18 +9,12 @@ export interface NativeWork {
 }
 
 /**
- * `work`, or its signal's reason as soon as the signal aborts: the caller gets control back at once
- * while `work` goes on to its end, recorded in `native` so the session is not used before then.
+ * `work`, or its signal's reason as soon as the signal aborts (the agent's `untilAborted`): the caller
+ * gets control back at once while `work` goes on to its end, recorded in `native` so the session is
+ * not used before then.
  */
 export function untilAborted<T>(native: NativeWork, work: Promise<T>, signal: AbortSignal): Promise<T> {
   native.pending = work;
-  if (signal.aborted) {
-    work.catch(() => undefined);
-    return Promise.reject(signal.reason);
-  }
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
-  });
+  if (signal.aborted) work.catch(() => undefined);
+  return untilSignalAborts(work, signal);
 }

@@ -3,6 +3,7 @@
 import { ErrorCode, isHearthError } from "../../../shared/errors.js";
 import { singleLine } from "../../../shared/boundedText.js";
 import type { ContextFill, GenerationOptions, TurnEvent } from "../../../shared/protocol/index.js";
+import { untilAborted } from "../../agent/cancellation.js";
 import { STOPPED_KINDS, type AgentSession, type TurnOutcome } from "../../agent/index.js";
 import type { AttachmentRecord } from "../control/attachments.js";
 import type { ControlPlane } from "../control/controlPlane.js";
@@ -190,16 +191,6 @@ export class TurnService {
       if (!(isHearthError(e) && e.code === ErrorCode.Conflict)) throw e; // already terminal
     }
   }
-}
-
-/** `work`'s result, or the abort's reason as soon as `signal` fires (`work` is left to settle alone). */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason as Error);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason as Error);
-    signal.addEventListener("abort", onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
-  });
 }
 
 function completionOf(outcome: TurnOutcome): Extract<TurnEvent, { type: "completed" }> {
