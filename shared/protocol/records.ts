@@ -9,18 +9,9 @@ export type ExecutionRole = z.infer<typeof ExecutionRole>;
 
 export const RunStatus = z.enum(["active", "completed", "failed", "cancelled"]);
 export type RunStatus = z.infer<typeof RunStatus>;
-export const AttemptStatus = z.enum([
-  "queued",
-  "starting",
-  "running",
-  "waiting_input",
-  "waiting_approval",
-  "cancelling",
-  "completed",
-  "failed",
-  "cancelled",
-  "orphaned",
-]);
+/** An attempt's statuses while it is still in progress; the four after them in `AttemptStatus` are terminal. */
+export const ACTIVE_ATTEMPT_STATUSES = ["queued", "starting", "running", "waiting_input", "waiting_approval", "cancelling"] as const;
+export const AttemptStatus = z.enum([...ACTIVE_ATTEMPT_STATUSES, "completed", "failed", "cancelled", "orphaned"]);
 export type AttemptStatus = z.infer<typeof AttemptStatus>;
 export const ToolInvocationStatus = z.enum(["prepared", "dispatched", "succeeded", "failed", "outcome_unknown"]);
 export type ToolInvocationStatus = z.infer<typeof ToolInvocationStatus>;

@@ -1,6 +1,7 @@
 // Delegations (background tasks, issue 12): a leaf session in its own workstream, started by a
 // coordinator run or by the user. The row is the task: queued until a slot frees, running with its
 // run, orphaned (`interrupted`) when the kernel stopped under it, then resumed, dismissed or ended.
+import { MAX_REASON_CHARS } from "../../../shared/boundedText.js";
 import { ErrorCode, HearthError } from "../../../shared/errors.js";
 import type { TaskState, TaskSummary } from "../../../shared/protocol/tasks.js";
 import { uuidv7 } from "../../../shared/ids.js";
@@ -149,7 +150,7 @@ export function settleDelegation(
       body: { text: finalAnswer(db, d.run_id) },
     });
   }
-  move(db, d, outcome.status, outcome.reason?.slice(0, 240) ?? null);
+  move(db, d, outcome.status, outcome.reason?.slice(0, MAX_REASON_CHARS) ?? null);
 }
 
 /** The run's last complete assistant message: a task's result. */

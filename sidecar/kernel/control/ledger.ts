@@ -1,5 +1,6 @@
 // The tool ledger (control plane #8, physical tool authority): prepared → dispatched → succeeded|failed.
 // The claim is persisted before the effect; a result lands only if it echoes the complete claim.
+import { MAX_REASON_CHARS } from "../../../shared/boundedText.js";
 import { ErrorCode, HearthError } from "../../../shared/errors.js";
 import { uuidv7 } from "../../../shared/ids.js";
 import type { EffectClass } from "../../../shared/protocol/records.js";
@@ -191,7 +192,7 @@ export function completeInvocation(db: Db, scope: KernelScope, claim: Invocation
     match: claimColumns(claim),
     set: {
       result_json: outcome.result === undefined ? null : JSON.stringify(outcome.result),
-      reason: outcome.reason?.slice(0, 240) ?? null,
+      reason: outcome.reason?.slice(0, MAX_REASON_CHARS) ?? null,
     },
     event: { type: `tool.${outcome.status}`, runId: claim.runId },
   });

@@ -1,4 +1,5 @@
 // Runs and attempts: admission, attempt lifecycle, terminal state and cancellation truth.
+import { MAX_REASON_CHARS } from "../../../shared/boundedText.js";
 import { ErrorCode, HearthError } from "../../../shared/errors.js";
 import { uuidv7 } from "../../../shared/ids.js";
 import type { Db } from "../../journal/journal.js";
@@ -107,7 +108,7 @@ export function transitionAttempt(
     id: attemptId,
     to,
     match: { run_id: runId },
-    set: reason === undefined ? {} : { reason: reason.slice(0, 240) },
+    set: reason === undefined ? {} : { reason: reason.slice(0, MAX_REASON_CHARS) },
     event: { type: `attempt.${to}`, sessionId: run.session_id, runId, payload: reason ? { reason } : {} },
   });
   // control plane #8: a claim's authority ends with its attempt, so its open calls close with it.
@@ -148,7 +149,7 @@ export function finishRun(db: Db, scope: KernelScope, runId: string, status: Run
   transition(db, runMachine, {
     id: runId,
     to: status,
-    set: { reason: error?.slice(0, 240) ?? null },
+    set: { reason: error?.slice(0, MAX_REASON_CHARS) ?? null },
     event: { type: `run.${status}`, sessionId: run.session_id, runId, payload: error ? { error } : {} },
   });
 }

@@ -3,6 +3,7 @@
 // statuses clients see are the protocol's enums (shared/protocol/records.ts), named once there.
 import type { AttemptStatus, RunStatus, ToolInvocationStatus as InvocationStatus } from "../../../shared/protocol/records.js";
 
+export { ACTIVE_ATTEMPT_STATUSES } from "../../../shared/protocol/records.js";
 export type { AttemptStatus, InvocationStatus, RunStatus };
 
 export interface Machine<S extends string> {
@@ -16,15 +17,6 @@ export interface Machine<S extends string> {
 function machine<S extends string>(table: string, idColumn: string, entity: string, allowed: Record<S, readonly S[]>): Machine<S> {
   return { table, idColumn, entity, statuses: Object.keys(allowed) as S[], allowed };
 }
-
-export const ACTIVE_ATTEMPT_STATUSES = [
-  "queued",
-  "starting",
-  "running",
-  "waiting_input",
-  "waiting_approval",
-  "cancelling",
-] as const satisfies readonly AttemptStatus[];
 
 // control plane #12: silence is not success, so every active status may be orphaned, none may jump to completed
 // except running (the adapter finished) and cancelling never becomes completed (cancellation truth).
