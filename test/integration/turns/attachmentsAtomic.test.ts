@@ -10,7 +10,7 @@ import { SessionErase } from "../../../sidecar/kernel/erase/sessionErase.js";
 import { turnHandlers } from "../../../sidecar/kernel/handlers/turnHandlers.js";
 import { ShutdownGate } from "../../../sidecar/kernel/shutdownGate.js";
 import { kernelParts, requestContext } from "../../support/inProcessTurns.js";
-import { count } from "../../unit/journal/fixture.js";
+import { count } from "../../support/journalFixture.js";
 
 function handlerOver(k: ReturnType<typeof kernelParts>) {
   const readFile = k.tools.tools.find((t) => t.definition.name === "read_file")!;

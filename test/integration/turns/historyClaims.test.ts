@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ErrorCode, HearthError } from "../../../shared/errors.js";
 import type { NewMessage } from "../../../sidecar/kernel/control/conversation.js";
-import { openFixture, runningRun, type Fixture } from "../../unit/journal/fixture.js";
+import { openFixture, runningRun, type Fixture } from "../../support/journalFixture.js";
 
 const CALL = "0190a4c2-7a3e-7c11-8d3f-2b1e4f5a6b7c";
 const call = (id = CALL): NewMessage => ({

@@ -8,8 +8,8 @@ import { ControlPlane } from "../../../sidecar/kernel/control/controlPlane.js";
 import type { NewMessage } from "../../../sidecar/kernel/control/conversation.js";
 import type { InvocationClaim, InvocationOutcome } from "../../../sidecar/kernel/control/ledger.js";
 import { JournalMemory } from "../../../sidecar/kernel/turns/journalMemory.js";
-import { AUTHORITY, CounterTool, scripted } from "../../unit/agent/harnessFixtures.js";
-import { CLIENT, openFixture, type Fixture } from "../../unit/journal/fixture.js";
+import { AUTHORITY, CounterTool, scripted } from "../../support/harnessFixtures.js";
+import { CLIENT, openFixture, type Fixture } from "../../support/journalFixture.js";
 
 /**
  * A control plane whose first batch commit meets a real SQLITE_BUSY: another connection holds the

@@ -1,0 +1,81 @@
+// A real journal file in a fresh temporary folder, with a control plane over it.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { uuidv7 } from "../../shared/ids.js";
+import { openJournal, type Journal } from "../../sidecar/journal/journal.js";
+import { ControlPlane } from "../../sidecar/kernel/control/controlPlane.js";
+import type { KernelScope } from "../../sidecar/kernel/control/scope.js";
+import type { EffectClass } from "../../shared/protocol/records.js";
+import type { RetryPolicy } from "../../sidecar/kernel/control/ledger.js";
+
+export interface Fixture {
+  file: string;
+  journal: Journal;
+  control: ControlPlane;
+  scope: KernelScope;
+  /** Closes and reopens the file as a restarted kernel would (new boot epoch), reconciling it. */
+  restart(): Fixture;
+  close(): void;
+}
+
+export const OWNER = "local:tester";
+
+export function journalFile(): string {
+  return path.join(fs.mkdtempSync(path.join(os.tmpdir(), "hearth-journal-")), "journal.sqlite");
+}
+
+export function openFixture(file = journalFile(), ownerId = OWNER): Fixture {
+  const journal = openJournal(file);
+  const scope: KernelScope = { ownerId, workspace: "/ws", bootEpoch: uuidv7() };
+  const control = new ControlPlane(journal, scope);
+  const f: Fixture = {
+    file,
+    journal,
+    control,
+    scope,
+    restart() {
+      journal.close();
+      const next = openFixture(file, ownerId);
+      next.control.reconcile();
+      return next;
+    },
+    close: () => journal.close(),
+  };
+  return f;
+}
+
+export const CLIENT = { clientId: "client-a", requestId: "1" };
+
+/** A session with one admitted run whose attempt is running. */
+export function runningRun(f: Fixture, opts: { role?: "coordinator" | "leaf"; model?: string } = {}) {
+  const { sessionId } = f.control.createSession({ title: "t", role: opts.role, model: opts.model ?? "scripted:demo" });
+  const { runId, attemptId } = f.control.admitRun(sessionId, "hello", CLIENT);
+  f.control.transitionAttempt(runId, attemptId, "starting");
+  f.control.transitionAttempt(runId, attemptId, "running");
+  return { sessionId, runId, attemptId };
+}
+
+export function count(j: Journal, sql: string, ...params: unknown[]): number {
+  return (j.db.prepare(sql).get(...params) as { n: number }).n;
+}
+
+/** A prepared `read_file {path: "a"}` claim in `run`, with the given effect class and optional retry policy. */
+export function prepareClaim(
+  f: Fixture,
+  run: { runId: string; attemptId: string },
+  callId: string,
+  effectClass: EffectClass = "read",
+  retryPolicy?: RetryPolicy,
+) {
+  return f.control.prepareInvocation({
+    runId: run.runId,
+    attemptId: run.attemptId,
+    callId,
+    tool: "read_file",
+    input: { path: "a" },
+    manifestDigest: "m",
+    effectClass,
+    ...(retryPolicy ? { retryPolicy } : {}),
+  });
+}

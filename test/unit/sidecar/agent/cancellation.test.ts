@@ -1,0 +1,259 @@
+// Cancellation: sink failure as a cancellation boundary (harness #18), per-tool cancellation
+// policy (#21), started mutations never abandoned (#22), and cancellation winning ties.
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import {
+  AgentSessionBuilder,
+  InMemoryAgentMemory,
+  type AgentMemory,
+  type ApprovalPort,
+  type InvocationClaim,
+} from "../../../../sidecar/agent/index.js";
+import {
+  AUTHORITY,
+  builder,
+  CounterTool,
+  deferred,
+  FnModel,
+  scripted,
+  assertStructurallyComplete,
+} from "../../../support/harnessFixtures.js";
+
+const tick = () => new Promise((r) => setTimeout(r, 2));
+const pendingAfter = async (p: Promise<unknown>, ms = 15) => {
+  let settled = false;
+  void p.then(
+    () => {
+      settled = true;
+    },
+    () => {
+      settled = true;
+    },
+  );
+  await new Promise((r) => setTimeout(r, ms));
+  return !settled;
+};
+
+/** A streaming model that stops on abort but only after its own cleanup: a completion barrier. */
+function streamingModel(log: string[]) {
+  return new FnModel(async (req, onChunk) => {
+    try {
+      for (let i = 0; i < 1000; i++) {
+        if (req.signal.aborted) throw req.signal.reason;
+        onChunk({ type: "answer", text: `t${i} ` });
+        await tick();
+      }
+      return { text: "never", reasoning: "", toolCalls: [], stopReason: "end" };
+    } finally {
+      log.push(`aborted=${req.signal.aborted}`);
+      await tick(); // cleanup the turn must wait for
+      log.push("model finished");
+    }
+  });
+}
+
+describe("cancellation", () => {
+  it("a failing event sink cancels the model stream and commits nothing (harness #18)", async () => {
+    const log: string[] = [];
+    const { memory, builder: b } = builder(streamingModel(log), []);
+    let deltas = 0;
+    const out = await b.build().runTurn("go", {
+      onEvent: (e) => {
+        if (e.type === "answer_delta" && ++deltas === 3) throw new Error("client gone");
+      },
+    });
+    log.push("turn returned");
+    assert.equal(out.status === "failed" && out.failure.kind, "sink_failed");
+    assert.match(out.status === "failed" ? out.failure.message : "", /client gone/);
+    assert.deepEqual(log, ["aborted=true", "model finished", "turn returned"]);
+    assert.deepEqual(memory.history, []);
+    assert.equal([...memory.turns.values()][0]!.close!.status, "failed");
+  });
+
+  it("a sink failing on a tool call commits neither history nor the new call ids (harness #18)", async () => {
+    const tool = new CounterTool();
+    const { memory, builder: b } = builder(scripted([{ toolCalls: [{ name: "counter", arguments: { by: 1 } }] }, { text: ["x"] }]), [tool]);
+    const session = b.build();
+    const out = await session.runTurn("go", {
+      onEvent: (e) => {
+        if (e.type === "tool_call") throw new Error("pipe closed");
+      },
+    });
+    assert.equal(out.status === "failed" && out.failure.kind, "sink_failed");
+    assert.deepEqual([memory.history.length, session.history().length, tool.effects.length], [0, 0, 0]);
+  });
+
+  it("cancelling the model stream cancels generation and awaits its completion (harness #18 #22)", async () => {
+    const log: string[] = [];
+    const { memory, builder: b } = builder(streamingModel(log), []);
+    const ac = new AbortController();
+    const turn = b.build().runTurn("go", { signal: ac.signal });
+    await tick();
+    ac.abort();
+    const out = await turn;
+    log.push("turn returned");
+    assert.equal(out.status, "cancelled");
+    assert.deepEqual(log, ["aborted=true", "model finished", "turn returned"]);
+    assert.deepEqual(memory.history, []);
+    assert.equal([...memory.turns.values()][0]!.close!.status, "cancelled");
+  });
+
+  it("cancellation wins a tie with a completed model round (harness #18)", async () => {
+    const ac = new AbortController();
+    const model = new FnModel(async () => {
+      ac.abort(); // cancel arrives in the same instant the round completes
+      return { text: "finished anyway", reasoning: "", toolCalls: [], stopReason: "end" };
+    });
+    const { memory, builder: b } = builder(model, []);
+    const out = await b.build().runTurn("go", { signal: ac.signal });
+    assert.equal(out.status, "cancelled");
+    assert.deepEqual(memory.history, []);
+  });
+
+  it("cancellation wins a tie with a completed tool; its result stays checkpointed (harness #10 #21)", async () => {
+    const ac = new AbortController();
+    const tool = new CounterTool({
+      hold: async () => {
+        ac.abort();
+      },
+    });
+    const { memory, builder: b } = builder(
+      scripted([
+        {
+          toolCalls: [
+            { name: "counter", arguments: { by: 1 } },
+            { name: "counter", arguments: { by: 2 } },
+          ],
+        },
+        { text: ["x"] },
+      ]),
+      [tool],
+    );
+    const out = await b.build().runTurn("go", { signal: ac.signal });
+    assert.equal(out.status, "cancelled");
+    assert.equal(tool.effects.length, 1);
+    assert.deepEqual(
+      memory.history.map((m) => m.role),
+      ["user", "assistant", "tool", "tool"],
+    );
+    const outputs = memory.history.flatMap((m) => (m.role === "tool" ? [m.output] : []));
+    assert.deepEqual([outputs[0], /^not run: cancelled/.test(outputs[1]!)], ["counter=1", true]);
+    assert.deepEqual(
+      [...memory.ledger.values()].map((e) => e.status),
+      ["succeeded"],
+    );
+  });
+
+  it("FinishOnceStarted: a started tool finishes, the rest of the batch stops (harness #21 #22)", async () => {
+    const release = deferred();
+    const seen: boolean[] = [];
+    const tool = new CounterTool({
+      hold: async (signal) => {
+        await release.promise;
+        seen.push(signal.aborted);
+      },
+    });
+    const { memory, builder: b } = builder(
+      scripted([
+        {
+          toolCalls: [
+            { name: "counter", arguments: { by: 1 } },
+            { name: "counter", arguments: { by: 2 } },
+          ],
+        },
+        { text: ["x"] },
+      ]),
+      [tool],
+    );
+    const ac = new AbortController();
+    const turn = b.build().runTurn("go", { signal: ac.signal });
+    await tick();
+    ac.abort();
+    assert.ok(await pendingAfter(turn), "the turn cannot return while the mutation runs (#22)");
+    release.resolve();
+    const out = await turn;
+    assert.equal(out.status, "cancelled");
+    assert.deepEqual(seen, [false], "FinishOnceStarted tools are not interrupted");
+    assert.deepEqual(
+      tool.effects.map((e) => e.finished),
+      [true],
+    );
+    assertStructurallyComplete(memory.history);
+    assert.deepEqual(
+      memory.history.flatMap((m) => (m.role === "tool" ? [m.ok] : [])),
+      [true, false],
+    );
+  });
+
+  it("Interruptible: the tool sees cancellation and is still awaited (harness #21 #22)", async () => {
+    const stopped: string[] = [];
+    const tool = new CounterTool({
+      cancellation: "Interruptible",
+      hold: (signal) =>
+        new Promise((_, reject) =>
+          signal.addEventListener("abort", () =>
+            setTimeout(() => {
+              stopped.push("stopped");
+              reject(new Error("interrupted"));
+            }, 5),
+          ),
+        ),
+    });
+    const { memory, builder: b } = builder(scripted([{ toolCalls: [{ name: "counter", arguments: { by: 1 } }] }, { text: ["x"] }]), [tool]);
+    const ac = new AbortController();
+    const turn = b.build().runTurn("go", { signal: ac.signal });
+    await tick();
+    ac.abort();
+    const out = await turn;
+    assert.deepEqual(stopped, ["stopped"], "the turn returned only after the tool stopped");
+    assert.equal(out.status, "cancelled");
+    const result = memory.history.find((m) => m.role === "tool");
+    assert.match(result?.role === "tool" ? result.output : "", /^cancelled: the tool was interrupted/);
+    assert.deepEqual(
+      [...memory.ledger.values()].map((e) => e.status),
+      ["failed"],
+    );
+  });
+
+  it("cancellation between prepare and dispatch fails the claim and runs nothing (harness #6 #22)", async () => {
+    const ac = new AbortController();
+    const memory = new (class extends InMemoryAgentMemory {
+      override async recordPrepared(c: InvocationClaim): Promise<void> {
+        await super.recordPrepared(c);
+        ac.abort(); // the cancel lands after the claim is journaled, before dispatch
+      }
+    })();
+    const racing: AgentMemory = memory;
+    const tool = new CounterTool();
+    const out = await new AgentSessionBuilder()
+      .model(scripted([{ toolCalls: [{ name: "counter", arguments: { by: 1 } }] }, { text: ["x"] }]))
+      .tools([tool])
+      .memory(racing)
+      .authorityInputs(AUTHORITY)
+      .build()
+      .runTurn("go", { signal: ac.signal });
+    assert.equal(out.status, "cancelled");
+    assert.deepEqual(
+      [...memory.ledger.values()].map((e) => [e.status, e.reason]),
+      [["failed", "cancelled before dispatch"]],
+    );
+    assert.deepEqual([tool.effects.length, memory.history.length], [0, 0]);
+  });
+
+  it("cancelling while approval is pending withdraws the question and runs nothing (harness #8 #10)", async () => {
+    const withdrawn: boolean[] = [];
+    const approval: ApprovalPort = {
+      request: (r) => new Promise((_resolve) => r.signal.addEventListener("abort", () => withdrawn.push(true))),
+    };
+    const tool = new CounterTool({ requiresApproval: true });
+    const { memory, builder: b } = builder(scripted([{ toolCalls: [{ name: "counter", arguments: { by: 1 } }] }, { text: ["x"] }]), [tool]);
+    const ac = new AbortController();
+    const turn = b.approval(approval).build().runTurn("go", { signal: ac.signal });
+    await tick();
+    ac.abort();
+    const out = await turn;
+    assert.equal(out.status, "cancelled");
+    assert.deepEqual(withdrawn, [true]);
+    assert.deepEqual([tool.effects.length, memory.history.length, memory.ledger.size], [0, 0, 0]);
+  });
+});
