@@ -2,8 +2,14 @@
 // GGUF files on this machine, the recommended downloads (one marked for this machine), and an
 // OpenAI-compatible server. While a model downloads or loads it shows the progress with Cancel;
 // otherwise one line names the model and its state, with Change.
-import { formatBytes, formatTransfer } from "../shared/byteFormat.js";
-import { modelDisplayName, type ModelFromWebview, type ModelSnapshot } from "../shared/protocol/modelView.js";
+import {
+  downloadTransfer,
+  foundFacts,
+  modelDisplayName,
+  recommendedFacts,
+  type ModelFromWebview,
+  type ModelSnapshot,
+} from "../shared/protocol/modelView.js";
 import { button, progressBar, textField } from "./components/index.js";
 import { el } from "./dom.js";
 import { errorActions, type ViewActions } from "./errorActions.js";
@@ -23,15 +29,7 @@ function progressSection(m: ModelSnapshot, send: (message: ModelFromWebview) => 
   const what = p?.phase === "download" ? "Downloading" : "Loading";
   section.dataset.phase = p?.phase ?? "load";
   section.append(el("p", undefined, `${what} ${name}…`, "model-progress-title"), progressBar(p?.fraction ?? 0, `${what} ${name}`));
-  const detail =
-    p?.phase === "download" && p.totalBytes
-      ? formatTransfer({
-          receivedBytes: p.receivedBytes ?? 0,
-          totalBytes: p.totalBytes,
-          bytesPerSecond: p.bytesPerSecond,
-          secondsLeft: p.secondsLeft,
-        })
-      : `${Math.floor((p?.fraction ?? 0) * 100)}%`;
+  const detail = downloadTransfer(p) ?? `${Math.floor((p?.fraction ?? 0) * 100)}%`;
   section.append(
     el("p", undefined, detail, "model-progress-detail"),
     button("Cancel", () => send({ type: "model/cancel" }), { id: "model-cancel", secondary: true }),
@@ -73,7 +71,7 @@ function welcome(m: ModelSnapshot, send: (message: ModelFromWebview) => void): H
     for (const f of catalog.found) {
       const row = choice(
         f.name,
-        `${formatBytes(f.sizeBytes)} · ${f.quantization ?? "unknown quantisation"} · ${f.source}`,
+        foundFacts(f),
         button("Use", () => send({ type: "model/use", spec: f.path })),
         "found-model",
       );
@@ -86,10 +84,9 @@ function welcome(m: ModelSnapshot, send: (message: ModelFromWebview) => void): H
   section.append(el("h3", undefined, "Download a code model"));
   const downloads = el("ul");
   for (const r of catalog.recommended) {
-    const facts = `${formatBytes(r.sizeBytes)} · ${r.quantization}${r.isDefault ? " · recommended for this machine" : ""}${r.downloaded ? " · downloaded" : ""}`;
     const row = choice(
       r.name,
-      facts,
+      recommendedFacts(r),
       button(r.downloaded ? "Use" : "Download", () => send({ type: "model/use", spec: r.spec }), { secondary: !r.isDefault }),
       "recommended-model",
     );

@@ -1,8 +1,7 @@
 // "Hearth: Select Model" (issue 10, item 3): the welcome's choices as a quick pick — the GGUF files
 // on this machine, the recommended downloads, an OpenAI-compatible server, or a file to browse to.
 import * as vscode from "vscode";
-import { formatBytes } from "../../shared/byteFormat.js";
-import type { ModelCatalog } from "../../shared/protocol/modelView.js";
+import { foundFacts, recommendedFacts, type ModelCatalog } from "../../shared/protocol/modelView.js";
 
 type Pick = vscode.QuickPickItem & { spec?: string; action?: "server" | "browse" };
 
@@ -14,7 +13,7 @@ export function pickerItems(catalog: ModelCatalog, current: string): Pick[] {
       (m): Pick => ({
         label: `${mark(m.path)}${m.name}`,
         spec: m.path,
-        description: `${formatBytes(m.sizeBytes)} · ${m.quantization ?? "unknown quantisation"} · ${m.source}`,
+        description: foundFacts(m),
         detail: m.path,
       }),
     ),
@@ -24,7 +23,7 @@ export function pickerItems(catalog: ModelCatalog, current: string): Pick[] {
       (r): Pick => ({
         label: `${mark(r.spec)}${r.isDefault ? "$(star-full) " : "$(cloud-download) "}${r.name}`,
         spec: r.spec,
-        description: `${formatBytes(r.sizeBytes)} · ${r.quantization}${r.isDefault ? " · recommended for this machine" : ""}${r.downloaded ? " · downloaded" : ""}`,
+        description: recommendedFacts(r),
       }),
     ),
     { label: "Server", kind: vscode.QuickPickItemKind.Separator },

@@ -2,8 +2,7 @@
 // bar item, "Hearth: Select Model", the cancellable progress notification of a download or load,
 // and the model part of the chat view (its welcome when no model is set).
 import * as vscode from "vscode";
-import { formatTransfer } from "../../shared/byteFormat.js";
-import { modelDisplayName, type ModelFromWebview, type ModelSnapshot } from "../../shared/protocol/modelView.js";
+import { downloadTransfer, modelDisplayName, type ModelFromWebview, type ModelSnapshot } from "../../shared/protocol/modelView.js";
 import type { ToWebview } from "../../shared/protocol/webview.js";
 import { MODEL_SETTING } from "../chat/chatController.js";
 import type { KernelSupervisor } from "../kernel/kernelSupervisor.js";
@@ -54,10 +53,8 @@ export function wireModels(
             if (!s.progress) return;
             const percent = Math.floor(s.progress.fraction * 100);
             const what = s.progress.phase === "download" ? "Downloading" : "Loading";
-            const detail =
-              s.progress.phase === "download" && s.progress.totalBytes
-                ? `: ${formatTransfer({ receivedBytes: s.progress.receivedBytes ?? 0, totalBytes: s.progress.totalBytes, bytesPerSecond: s.progress.bytesPerSecond, secondsLeft: s.progress.secondsLeft })}`
-                : "";
+            const transfer = downloadTransfer(s.progress);
+            const detail = transfer === null ? "" : `: ${transfer}`;
             progress.report({ message: `${what} ${percent}%${detail}`, increment: Math.max(0, percent - reported) });
             reported = Math.max(reported, percent);
           });

@@ -1,6 +1,7 @@
 // The model part of the chat view (issue 10, items 3-4): what the extension shows (the welcome's
 // choices, the model's state, a download's progress) and what the person picks.
 import { z } from "zod";
+import { formatBytes, formatTransfer } from "../byteFormat.js";
 import { notifications, requests } from "./methods.js";
 import { ModelState } from "./records.js";
 
@@ -51,4 +52,26 @@ export function modelDisplayName(spec: string): string {
     .pop()!
     .replace(/\.gguf$/i, "")
     .replace(/@.*$/, "");
+}
+
+/** A GGUF file's facts line, as the picker and the welcome show it: size, quantisation, where it was found. */
+export function foundFacts(m: ModelCatalog["found"][number]): string {
+  return `${formatBytes(m.sizeBytes)} · ${m.quantization ?? "unknown quantisation"} · ${m.source}`;
+}
+
+/** A recommended download's facts line, as the picker and the welcome show it: size, quantisation, marks. */
+export function recommendedFacts(r: ModelCatalog["recommended"][number]): string {
+  const marks = (r.isDefault ? " · recommended for this machine" : "") + (r.downloaded ? " · downloaded" : "");
+  return `${formatBytes(r.sizeBytes)} · ${r.quantization}${marks}`;
+}
+
+/** "12 MB of 1.1 GB · 4.2 MB/s · 3 min left" for a download of known size; null for a load or an unknown size. */
+export function downloadTransfer(p: ModelProgress | null | undefined): string | null {
+  if (!(p?.phase === "download" && p.totalBytes)) return null;
+  return formatTransfer({
+    receivedBytes: p.receivedBytes ?? 0,
+    totalBytes: p.totalBytes,
+    bytesPerSecond: p.bytesPerSecond,
+    secondsLeft: p.secondsLeft,
+  });
 }
