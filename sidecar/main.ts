@@ -88,7 +88,8 @@ function parseArgs(argv: string[]): { config: KernelConfig; mode: ServeMode } {
   const journalPath = path.resolve(flags.get("db") ?? defaultJournalPath(workspaceRoot));
   if (isWithin(workspaceRoot, journalPath)) {
     fail(
-      `refused: the journal ${journalPath} lies inside the workspace ${workspaceRoot}; tools could read or overwrite it. Pass --db with a path outside the workspace`,
+      `refused: the journal ${journalPath} lies inside the workspace ${workspaceRoot}; tools could read or ` +
+        "overwrite it. Pass --db with a path outside the workspace",
     );
   }
   const mode = flags.get("serve") ?? "stdio";
@@ -312,7 +313,8 @@ async function main(): Promise<void> {
   process.on("SIGTERM", () => exit("SIGTERM"));
   process.on("SIGINT", () => exit("SIGINT"));
   log(
-    `Hearth kernel ${config.kernelVersion} pid ${process.pid} serving ${config.workspaceRoot} (${mode}; journal ${config.journalPath}, UV_THREADPOOL_SIZE=${process.env.UV_THREADPOOL_SIZE ?? "default"})`,
+    `Hearth kernel ${config.kernelVersion} pid ${process.pid} serving ${config.workspaceRoot} (${mode}; ` +
+      `journal ${config.journalPath}, UV_THREADPOOL_SIZE=${process.env.UV_THREADPOOL_SIZE ?? "default"})`,
   );
 }
 

@@ -20,7 +20,8 @@ export const NO_FOLDER_TO_APPLY =
   "Apply to file was refused: no folder is open, and Hearth writes only inside a workspace folder. Open one (File › Open Folder…), then press Apply again.";
 
 export const RESTRICTED_APPLY =
-  "Apply to file was refused: this folder is in Restricted Mode (not trusted), where Hearth may not write files. Trust the folder (Manage Workspace Trust), then press Apply again.";
+  "Apply to file was refused: this folder is in Restricted Mode (not trusted), where Hearth may not " +
+  "write files. Trust the folder (Manage Workspace Trust), then press Apply again.";
 
 export function applyTarget(ctx: ApplyContext): ApplyTarget {
   if (!ctx.folder) return { kind: "refused", message: NO_FOLDER_TO_APPLY };

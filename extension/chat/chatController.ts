@@ -1,6 +1,7 @@
 // The chat's state between the view and the kernel: one current session (created lazily on the
 // first message, remembered across reloads), at most one turn in flight, its events forwarded to
-// the view. The turn runs in the shared kernel, so a reload or a reconnect follows it (turn/follow). Plain Node (no `vscode` import) so it runs under tests with a real kernel.
+// the view. The turn runs in the shared kernel, so a reload or a reconnect follows it (turn/follow).
+// Plain Node (no `vscode` import) so it runs under tests with a real kernel.
 import { DisposableStore } from "../../shared/lifecycle.js";
 import { KernelRequestError, type KernelClient } from "../../shared/node/kernelClient.js";
 import type { HistoryMessage, NotificationParams, TurnEvent } from "../../shared/protocol/index.js";
@@ -244,7 +245,8 @@ export class ChatController {
         type: "chat/notice",
         level: "info",
         message: condensation
-          ? `Compacted: the model now sees a summary of the earlier turns (${condensation.tokensBefore} → ${condensation.tokensAfter} tokens). The messages stay in the chat.`
+          ? "Compacted: the model now sees a summary of the earlier turns " +
+            `(${condensation.tokensBefore} → ${condensation.tokensAfter} tokens). The messages stay in the chat.`
           : "Nothing to compact yet: only the last turn is in the chat, and it is always kept whole.",
       });
     } catch (e) {

@@ -122,7 +122,9 @@ export class ChatSessions {
         {
           modal: true,
           detail:
-            "Its messages, attached context, summaries and tool results are removed from Hearth's journal. This cannot be undone, and the chat can no longer be reopened or its edits undone. (Delete only hides a chat.)",
+            "Its messages, attached context, summaries and tool results are removed from Hearth's journal. " +
+            "This cannot be undone, and the chat can no longer be reopened or its edits undone. " +
+            "(Delete only hides a chat.)",
         },
         ERASE,
       );

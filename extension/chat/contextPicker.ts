@@ -31,7 +31,9 @@ function fromEditor(folder: string, what: "file" | "selection", post: Post): Att
   if (!editor || uri?.scheme !== "file") {
     notice(
       post,
-      `No file to attach: open a file of the workspace folder in an editor${what === "selection" ? " and select lines" : ""}, then press + ${what === "file" ? "File" : "Selection"} again.`,
+      "No file to attach: open a file of the workspace folder in an " +
+        `editor${what === "selection" ? " and select lines" : ""}, then press + ` +
+        `${what === "file" ? "File" : "Selection"} again.`,
     );
     return undefined;
   }

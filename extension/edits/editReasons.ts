@@ -12,9 +12,15 @@ export function rejectedReason(file: string): string {
 
 /** Names the hunk so the model can propose again without it. */
 export function hunkRejectedReason(file: string, hunk: Hunk): string {
-  return `the person rejected the hunk at ${hunkPlace(file, hunk)} (${hunkSize(hunk)}) in the editor; nothing was written; propose the change again without that hunk`;
+  return (
+    `the person rejected the hunk at ${hunkPlace(file, hunk)} (${hunkSize(hunk)}) in the editor; nothing ` +
+    "was written; propose the change again without that hunk"
+  );
 }
 
 export function typedWhilePendingReason(file: string): string {
-  return `the person changed ${file} in the editor while the proposal was pending; their text is kept and nothing was written; read the file again and propose anew`;
+  return (
+    `the person changed ${file} in the editor while the proposal was pending; their text is kept and ` +
+    "nothing was written; read the file again and propose anew"
+  );
 }

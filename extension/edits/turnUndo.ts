@@ -52,7 +52,8 @@ export class TurnUndo {
       result = {
         files: [],
         error:
-          "The edits were not undone: this folder is in Restricted Mode, where Hearth writes no files; trust the folder (Manage Workspace Trust), then undo again.",
+          "The edits were not undone: this folder is in Restricted Mode, where Hearth writes no files; trust " +
+          "the folder (Manage Workspace Trust), then undo again.",
       };
       this.deps.log.warn(`undo of run ${runId}: ${result.error}`);
       this.view?.({ type: "edits/result", runId, ...result });

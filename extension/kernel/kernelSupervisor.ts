@@ -142,7 +142,8 @@ export class KernelSupervisor {
       kernel = await this.deps.connect(env, ({ pid, runtime, logPath }) =>
         this.log(
           "info",
-          `kernel starting: pid ${pid}, Node ${runtime.version} (ABI ${runtime.abi}) at ${runtime.nodePath} (from ${runtime.source}); detached, its log is ${logPath}`,
+          `kernel starting: pid ${pid}, Node ${runtime.version} (ABI ${runtime.abi}) at ${runtime.nodePath} ` +
+            `(from ${runtime.source}); detached, its log is ${logPath}`,
         ),
       );
     } catch (e) {
@@ -198,7 +199,8 @@ export class KernelSupervisor {
     if (differences.length) {
       this.log(
         "warn",
-        `the kernel (pid ${info.kernelPid}) was started with other settings than this window's: ${differences.join("; ")}. Restart it (Hearth: Restart Kernel) to use this window's settings`,
+        `the kernel (pid ${info.kernelPid}) was started with other settings than this window's: ` +
+          `${differences.join("; ")}. Restart it (Hearth: Restart Kernel) to use this window's settings`,
       );
     }
     this.setState({ kind: "ready", info, joined, differences });

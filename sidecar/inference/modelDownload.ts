@@ -80,7 +80,8 @@ export async function downloadModel(
     if (downloader.downloadedSize === 0) throw unreachable(uri, e);
     throw new HearthError(
       ErrorCode.ModelUnavailable,
-      `the download of ${uri} stopped at ${downloader.downloadedSize} of ${downloader.totalSize} bytes (${(e as Error).message}); load it again to resume from there`,
+      `the download of ${uri} stopped at ${downloader.downloadedSize} of ${downloader.totalSize} bytes ` +
+        `(${(e as Error).message}); load it again to resume from there`,
     );
   }
   // A cancelled download resolves (it does not throw) with the path it would have had.
@@ -131,6 +132,8 @@ function unreachable(uri: string, e: unknown): HearthError {
   }
   return new HearthError(
     ErrorCode.ModelUnavailable,
-    `cannot reach the server to download ${uri} (${cause ?? message}); this machine looks offline. Connect and retry (a partial download resumes), or choose a GGUF file you already have (see the models Hearth found on this machine)`,
+    `cannot reach the server to download ${uri} (${cause ?? message}); this machine looks offline. ` +
+      "Connect and retry (a partial download resumes), or choose a GGUF file you already have (see the " +
+      "models Hearth found on this machine)",
   );
 }

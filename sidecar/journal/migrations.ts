@@ -5,6 +5,8 @@ import type Database from "better-sqlite3";
 type Step = (db: Database.Database) => void;
 
 const ACTIVE_ATTEMPT = `('queued','starting','running','waiting_input','waiting_approval','cancelling')`;
+/** Every attempt status, as v1 wrote its CHECK (kept out of line only for the line width). */
+const ATTEMPT = `('queued','starting','running','waiting_input','waiting_approval','cancelling','completed','failed','cancelled','orphaned')`;
 
 const v1: Step = (db) =>
   db.exec(`
@@ -81,7 +83,7 @@ CREATE TABLE run_attempts (
   run_id TEXT NOT NULL REFERENCES runs(run_id),
   attempt_number INTEGER NOT NULL,
   binding_id TEXT REFERENCES adapter_bindings(binding_id),
-  status TEXT NOT NULL CHECK (status IN ('queued','starting','running','waiting_input','waiting_approval','cancelling','completed','failed','cancelled','orphaned')),
+  status TEXT NOT NULL CHECK (status IN ${ATTEMPT}),
   reason TEXT,
   cancel_dispatch_attempted INTEGER NOT NULL DEFAULT 0,
   cancel_adapter_acknowledged INTEGER NOT NULL DEFAULT 0,

@@ -74,13 +74,16 @@ export async function loadLlama(opts: {
 function noBinary(e: unknown): HearthError {
   return new HearthError(
     ErrorCode.ModelUnavailable,
-    `no prebuilt llama.cpp binary could be loaded for this platform (${(e as Error).message}); Hearth never compiles llama.cpp at run time. Reinstall the extension for your platform, or use an OpenAI-compatible server (model setting openai:URL#model)`,
+    `no prebuilt llama.cpp binary could be loaded for this platform (${(e as Error).message}); Hearth ` +
+      "never compiles llama.cpp at run time. Reinstall the extension for your platform, or use an " +
+      "OpenAI-compatible server (model setting openai:URL#model)",
   );
 }
 
 function badModel(modelPath: string, e: unknown): HearthError {
   return new HearthError(
     ErrorCode.ModelUnavailable,
-    `cannot load the model ${modelPath}: ${(e as Error).message}; check that it is a complete GGUF file (a partial download is not) of an architecture llama.cpp supports`,
+    `cannot load the model ${modelPath}: ${(e as Error).message}; check that it is a complete GGUF file ` +
+      "(a partial download is not) of an architecture llama.cpp supports",
   );
 }

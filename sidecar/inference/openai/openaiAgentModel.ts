@@ -118,7 +118,9 @@ export class OpenAiAgentModel implements AgentModel {
     if (event.error)
       throw new HearthError(
         ErrorCode.ModelUnavailable,
-        `the model server at ${this.opts.baseUrl} reported an error before the answer finished: ${this.redact(event.error.message ?? "no message")}; the partial answer was not kept. The server's log says more; fix what it reports, then send the message again`,
+        `the model server at ${this.opts.baseUrl} reported an error before the answer finished: ` +
+          `${this.redact(event.error.message ?? "no message")}; the partial answer was not kept. The server's ` +
+          "log says more; fix what it reports, then send the message again",
       );
     return event;
   }
@@ -127,7 +129,9 @@ export class OpenAiAgentModel implements AgentModel {
   private brokenOff(why: string): HearthError {
     return new HearthError(
       ErrorCode.ModelUnavailable,
-      `the model server at ${this.opts.baseUrl} broke off the answer before it finished (${this.redact(why)}); the partial answer was not kept. Check that the server is still running (its log says why it stopped), then send the message again`,
+      `the model server at ${this.opts.baseUrl} broke off the answer before it finished ` +
+        `(${this.redact(why)}); the partial answer was not kept. Check that the server is still running (its ` +
+        "log says why it stopped), then send the message again",
     );
   }
 
@@ -149,7 +153,8 @@ export class OpenAiAgentModel implements AgentModel {
       if (timeout.aborted && !signal?.aborted) {
         throw new HearthError(
           ErrorCode.ModelUnavailable,
-          `the model server at ${this.opts.baseUrl} did not answer the capability probe within ${PROBE_TIMEOUT_MS / 1000} s; check that the model is loaded there and try again`,
+          `the model server at ${this.opts.baseUrl} did not answer the capability probe within ` +
+            `${PROBE_TIMEOUT_MS / 1000} s; check that the model is loaded there and try again`,
         );
       }
       throw e;
@@ -191,12 +196,14 @@ export class OpenAiAgentModel implements AgentModel {
       const port = new URL(this.opts.baseUrl).port;
       return new HearthError(
         ErrorCode.ModelUnavailable,
-        `cannot reach the model server at ${this.opts.baseUrl}: port ${port} is one that fetch refuses to connect to; start the server on another port and change the URL in the model setting`,
+        `cannot reach the model server at ${this.opts.baseUrl}: port ${port} is one that fetch refuses to ` +
+          "connect to; start the server on another port and change the URL in the model setting",
       );
     }
     return new HearthError(
       ErrorCode.ModelUnavailable,
-      `cannot reach the model server at ${this.opts.baseUrl} (${e.cause?.code ?? e.cause?.message ?? e.message}); start the server or fix the URL in the model setting`,
+      `cannot reach the model server at ${this.opts.baseUrl} (${e.cause?.code ?? e.cause?.message ?? e.message}); ` +
+        "start the server or fix the URL in the model setting",
     );
   }
 

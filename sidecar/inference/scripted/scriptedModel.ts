@@ -18,7 +18,8 @@ export class ScriptedModel implements AgentModel {
     if (env[SCRIPTED_OPT_IN] !== "1") {
       throw new HearthError(
         ErrorCode.Refused,
-        `refused to load scripted model ${source}: scripted replay is for tests and demos and is off by default; set ${SCRIPTED_OPT_IN}=1 in the kernel's environment to allow it`,
+        `refused to load scripted model ${source}: scripted replay is for tests and demos and is off by ` +
+          `default; set ${SCRIPTED_OPT_IN}=1 in the kernel's environment to allow it`,
       );
     }
     this.rounds = script.rounds;
