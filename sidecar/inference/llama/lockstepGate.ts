@@ -17,7 +17,7 @@ export class LockstepGate {
   /** Sequences inside a generation, and whether each has asked for a one-token decode yet. */
   private readonly generating = new Map<number, boolean>();
   /** Held decodes, one per sequence at most: a sequence asks for its next token only after its last. */
-  private readonly held: (() => void)[] = [];
+  private readonly held: { sequenceId: number; queue: () => void }[] = [];
   private timer: NodeJS.Timeout | null = null;
   /** Releases because every decoding session was ready or because the hold timed out; those that carried several sessions. */
   readonly released = { together: 0, timedOut: 0, shared: 0 };
@@ -39,7 +39,7 @@ export class LockstepGate {
       if (request.tokens.length !== 1 || !this.generating.has(request.sequenceId)) return call();
       this.generating.set(request.sequenceId, true);
       return new Promise((resolve, reject) => {
-        this.held.push(() => call().then(resolve, reject));
+        this.held.push({ sequenceId: request.sequenceId, queue: () => call().then(resolve, reject) });
         this.releaseWhenReady();
       });
     };
@@ -76,9 +76,13 @@ export class LockstepGate {
   private release(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    const calls = this.held.splice(0);
+    // Queued in sequence order, because llama.cpp splits a batch wherever the sequence ids stop rising
+    // by one (llama_batch_allocr::split_equal with one KV stream per sequence, node-llama-cpp's layout):
+    // released in the order asked, 4 sessions' tokens ran as batches of 3 and 1 (measured: 65 ms a step
+    // instead of 57 on the benchmark model).
+    const calls = this.held.splice(0).sort((a, b) => a.sequenceId - b.sequenceId);
     if (calls.length > 1) this.released.shared++;
-    for (const call of calls) call();
+    for (const call of calls) call.queue();
   }
 }
 
