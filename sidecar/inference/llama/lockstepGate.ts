@@ -17,7 +17,7 @@ export class LockstepGate {
   /** Sequences inside a generation, and whether each has asked for a one-token decode yet. */
   private readonly generating = new Map<number, boolean>();
   /** Held decodes, one per sequence at most: a sequence asks for its next token only after its last. */
-  private readonly held: { sequenceId: number; queue: () => void }[] = [];
+  private readonly held: (() => void)[] = [];
   private timer: NodeJS.Timeout | null = null;
   /** Releases because every decoding session was ready or because the hold timed out; those that carried several sessions. */
   readonly released = { together: 0, timedOut: 0, shared: 0 };
@@ -30,16 +30,25 @@ export class LockstepGate {
 
   /** Wraps the context's decode queue; false when this node-llama-cpp has no such internal (no lockstep, still correct). */
   install(context: LlamaContext): boolean {
-    const target = context as unknown as { _decodeTokens?: DecodeTokens };
+    const target = context as unknown as { _decodeTokens?: DecodeTokens; _queuedDecodes?: { sequenceId: number }[] };
     const original = target._decodeTokens;
     if (typeof original !== "function") return false;
+    const call = (request: DecodeRequest, rest: unknown[]) => {
+      const queued = original.call(context, request, ...rest);
+      // node-llama-cpp queues synchronously and forms the batch later, in queue order: keep the queue in
+      // rising sequence order, because llama.cpp cuts a batch wherever the ids stop rising by one
+      // (llama_batch_allocr::split_equal with one KV stream per sequence, node-llama-cpp's layout).
+      // In arrival order 4 sessions' tokens ran as batches of 3 and 1 (65 ms a step instead of 57) and
+      // their prompts as batches of 32 and 64 tokens instead of one of 128.
+      target._queuedDecodes?.sort((a, b) => a.sequenceId - b.sequenceId);
+      return queued;
+    };
     target._decodeTokens = (request, ...rest) => {
-      const call = () => original.call(context, request, ...rest);
       // Prompt chunks pass at once; so does a session's only decoder, or one not in a generation.
-      if (request.tokens.length !== 1 || !this.generating.has(request.sequenceId)) return call();
+      if (request.tokens.length !== 1 || !this.generating.has(request.sequenceId)) return call(request, rest);
       this.generating.set(request.sequenceId, true);
       return new Promise((resolve, reject) => {
-        this.held.push({ sequenceId: request.sequenceId, queue: () => call().then(resolve, reject) });
+        this.held.push(() => call(request, rest).then(resolve, reject));
         this.releaseWhenReady();
       });
     };
@@ -76,13 +85,9 @@ export class LockstepGate {
   private release(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    // Queued in sequence order, because llama.cpp splits a batch wherever the sequence ids stop rising
-    // by one (llama_batch_allocr::split_equal with one KV stream per sequence, node-llama-cpp's layout):
-    // released in the order asked, 4 sessions' tokens ran as batches of 3 and 1 (measured: 65 ms a step
-    // instead of 57 on the benchmark model).
-    const calls = this.held.splice(0).sort((a, b) => a.sequenceId - b.sequenceId);
+    const calls = this.held.splice(0);
     if (calls.length > 1) this.released.shared++;
-    for (const call of calls) call.queue();
+    for (const call of calls) call();
   }
 }
 
