@@ -60,6 +60,29 @@ export function count(j: Journal, sql: string, ...params: unknown[]): number {
   return (j.db.prepare(sql).get(...params) as { n: number }).n;
 }
 
+/**
+ * What prepareInvocation takes for a call of `tool` in `run`'s attempt: `input` (none unless given),
+ * manifest digest "m", the effect class and, if given, the tool's declared retry policy.
+ */
+export function invocation(
+  run: { runId: string; attemptId: string },
+  callId: string,
+  tool: string,
+  effectClass: EffectClass,
+  opts: { input?: Record<string, unknown>; retryPolicy?: RetryPolicy } = {},
+) {
+  return {
+    runId: run.runId,
+    attemptId: run.attemptId,
+    callId,
+    tool,
+    input: opts.input ?? {},
+    manifestDigest: "m",
+    effectClass,
+    ...(opts.retryPolicy ? { retryPolicy: opts.retryPolicy } : {}),
+  };
+}
+
 /** A prepared `read_file {path: "a"}` claim in `run`, with the given effect class and optional retry policy. */
 export function prepareClaim(
   f: Fixture,
@@ -68,14 +91,5 @@ export function prepareClaim(
   effectClass: EffectClass = "read",
   retryPolicy?: RetryPolicy,
 ) {
-  return f.control.prepareInvocation({
-    runId: run.runId,
-    attemptId: run.attemptId,
-    callId,
-    tool: "read_file",
-    input: { path: "a" },
-    manifestDigest: "m",
-    effectClass,
-    ...(retryPolicy ? { retryPolicy } : {}),
-  });
+  return f.control.prepareInvocation(invocation(run, callId, "read_file", effectClass, { input: { path: "a" }, retryPolicy }));
 }

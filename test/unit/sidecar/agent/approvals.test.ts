@@ -9,6 +9,18 @@ const oneCall = (extra: unknown[] = []) =>
   scripted([{ toolCalls: [{ name: "counter", arguments: { by: 1 } }, ...extra] }, { text: ["ok"] }]);
 const toolOutputs = (messages: AgentMessage[]) => messages.flatMap((m) => (m.role === "tool" ? [m.output] : []));
 
+/** An approval port that records each request and answers every one with `decision` for its exact call. */
+function recordingApproval(decision: "approve" | "deny", reason: string) {
+  const asked: ApprovalRequest[] = [];
+  const approval: ApprovalPort = {
+    request: async (r) => {
+      asked.push(r);
+      return { decision, callId: r.call.callId, inputHash: r.inputHash, reason };
+    },
+  };
+  return { asked, approval };
+}
+
 describe("approvals", () => {
   it("denies by default, with a bounded single-line reason, and runs nothing (harness #8)", async () => {
     const tool = new CounterTool({ requiresApproval: true });
@@ -22,13 +34,7 @@ describe("approvals", () => {
   });
 
   it("asks with the exact call, its input hash, effect class and preview (harness #8)", async () => {
-    const asked: ApprovalRequest[] = [];
-    const approval: ApprovalPort = {
-      request: async (r) => {
-        asked.push(r);
-        return { decision: "approve", callId: r.call.callId, inputHash: r.inputHash, reason: "ok" };
-      },
-    };
+    const { asked, approval } = recordingApproval("approve", "ok");
     const tool = new CounterTool({ requiresApproval: true });
     const { builder: b } = builder(oneCall(), [tool]);
     const out = await b.approval(approval).build().runTurn("go");
@@ -42,13 +48,7 @@ describe("approvals", () => {
   });
 
   it("asks before a read when the person wants reads approved, and runs it only when approved (issue 10 item 5; harness #8)", async () => {
-    const asked: ApprovalRequest[] = [];
-    const approval: ApprovalPort = {
-      request: async (r) => {
-        asked.push(r);
-        return { decision: "deny", callId: r.call.callId, inputHash: r.inputHash, reason: "not now" };
-      },
-    };
+    const { asked, approval } = recordingApproval("deny", "not now");
     const read = new CounterTool({ effectClass: "read" });
     const { builder: b } = builder(oneCall(), [read]);
     const out = await b.approval(approval).approveReads(true).build().runTurn("go");

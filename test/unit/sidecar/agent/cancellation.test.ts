@@ -34,6 +34,21 @@ const pendingAfter = async (p: Promise<unknown>, ms = 15) => {
   return !settled;
 };
 
+/** A session whose model asks for two counter calls in one batch, then answers "x". */
+const twoCounterCalls = (tool: CounterTool) =>
+  builder(
+    scripted([
+      {
+        toolCalls: [
+          { name: "counter", arguments: { by: 1 } },
+          { name: "counter", arguments: { by: 2 } },
+        ],
+      },
+      { text: ["x"] },
+    ]),
+    [tool],
+  );
+
 /** A streaming model that stops on abort but only after its own cleanup: a completion barrier. */
 function streamingModel(log: string[]) {
   return new FnModel(async (req, onChunk) => {
@@ -117,18 +132,7 @@ describe("cancellation", () => {
         ac.abort();
       },
     });
-    const { memory, builder: b } = builder(
-      scripted([
-        {
-          toolCalls: [
-            { name: "counter", arguments: { by: 1 } },
-            { name: "counter", arguments: { by: 2 } },
-          ],
-        },
-        { text: ["x"] },
-      ]),
-      [tool],
-    );
+    const { memory, builder: b } = twoCounterCalls(tool);
     const out = await b.build().runTurn("go", { signal: ac.signal });
     assert.equal(out.status, "cancelled");
     assert.equal(tool.effects.length, 1);
@@ -153,18 +157,7 @@ describe("cancellation", () => {
         seen.push(signal.aborted);
       },
     });
-    const { memory, builder: b } = builder(
-      scripted([
-        {
-          toolCalls: [
-            { name: "counter", arguments: { by: 1 } },
-            { name: "counter", arguments: { by: 2 } },
-          ],
-        },
-        { text: ["x"] },
-      ]),
-      [tool],
-    );
+    const { memory, builder: b } = twoCounterCalls(tool);
     const ac = new AbortController();
     const turn = b.build().runTurn("go", { signal: ac.signal });
     await tick();

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ErrorCode, HearthError } from "../../../../../shared/errors.js";
 import type { NewMessage } from "../../../../../sidecar/kernel/control/conversation.js";
-import { count, openFixture, prepareClaim, runningRun } from "../../../../support/journalFixture.js";
+import { count, openFixture, prepareClaim, runningRun, invocation } from "../../../../support/journalFixture.js";
 
 const ID1 = "0190a4c2-7a3e-7c11-8d3f-2b1e4f5a6b71";
 const ID2 = "0190a4c2-7a3e-7c11-8d3f-2b1e4f5a6b72";
@@ -68,15 +68,7 @@ describe("conversation journal records (docs/control-plane.md, harness #4 #6)", 
     const f = openFixture();
     const run = runningRun(f);
     const dispatched = claim(f, run, ID1);
-    f.control.prepareInvocation({
-      runId: run.runId,
-      attemptId: run.attemptId,
-      callId: ID2,
-      tool: "read_file",
-      input: {},
-      manifestDigest: "m",
-      effectClass: "read",
-    });
+    f.control.prepareInvocation(invocation(run, ID2, "read_file", "read"));
     const before = rows(f);
     for (const id of [ID1, ID2])
       assert.throws(

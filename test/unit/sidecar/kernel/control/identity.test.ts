@@ -9,7 +9,7 @@ import {
   adapterDeclaration,
 } from "../../../../../sidecar/kernel/control/adapterCapabilities.js";
 import { LEAF_RESTRICTED_TOOLS, projectToolsForRole } from "../../../../../sidecar/kernel/control/roles.js";
-import { CLIENT, count, openFixture, runningRun } from "../../../../support/journalFixture.js";
+import { CLIENT, count, openFixture, runningRun, invocation } from "../../../../support/journalFixture.js";
 
 const isCode = (code: number) => (e: unknown) => e instanceof HearthError && e.code === code;
 
@@ -84,7 +84,7 @@ describe("execution role owns agent-management authority (control plane #18)", (
     const { runId, attemptId } = runningRun(f, { role: "leaf" });
     for (const tool of LEAF_RESTRICTED_TOOLS) {
       assert.throws(
-        () => f.control.prepareInvocation({ runId, attemptId, callId: tool, tool, input: {}, manifestDigest: "m", effectClass: "network" }),
+        () => f.control.prepareInvocation(invocation({ runId, attemptId }, tool, tool, "network")),
         isCode(ErrorCode.Refused),
         tool,
       );
@@ -115,19 +115,7 @@ describe("authority (control plane #5)", () => {
     assert.throws(() => g.control.history(sessionId), isCode(ErrorCode.Refused));
     assert.throws(() => g.control.admitRun(sessionId, "x", CLIENT), isCode(ErrorCode.Refused));
     assert.throws(() => g.control.requestCancel(runId), isCode(ErrorCode.Refused));
-    assert.throws(
-      () =>
-        g.control.prepareInvocation({
-          runId,
-          attemptId,
-          callId: "c",
-          tool: "read_file",
-          input: {},
-          manifestDigest: "m",
-          effectClass: "read",
-        }),
-      isCode(ErrorCode.Refused),
-    );
+    assert.throws(() => g.control.prepareInvocation(invocation({ runId, attemptId }, "c", "read_file", "read")), isCode(ErrorCode.Refused));
     assert.deepEqual(g.control.listSessions(), []);
     g.close();
   });

@@ -4,7 +4,7 @@ import { describe, it } from "node:test";
 import { ErrorCode, HearthError } from "../../../../../shared/errors.js";
 import { retryPolicyFor, type InvocationClaim } from "../../../../../sidecar/kernel/control/ledger.js";
 import { inputHashOf } from "../../../../../sidecar/agent/canonicalJson.js";
-import { count, openFixture, runningRun } from "../../../../support/journalFixture.js";
+import { count, openFixture, runningRun, invocation } from "../../../../support/journalFixture.js";
 
 function prepare(f: ReturnType<typeof openFixture>, runId: string, attemptId: string, callId = "call-1", tool = "write_file") {
   return f.control.prepareInvocation({
@@ -47,26 +47,8 @@ describe("tool ledger (control plane #8)", () => {
   it("a tool's declared never_auto_retry tightens a read, but nothing loosens a non-idempotent write", () => {
     const f = openFixture();
     const { runId, attemptId } = runningRun(f);
-    f.control.prepareInvocation({
-      runId,
-      attemptId,
-      callId: "r",
-      tool: "fetch",
-      input: {},
-      manifestDigest: "m",
-      effectClass: "read",
-      retryPolicy: "never_auto_retry",
-    });
-    f.control.prepareInvocation({
-      runId,
-      attemptId,
-      callId: "w",
-      tool: "write_file",
-      input: {},
-      manifestDigest: "m",
-      effectClass: "non_idempotent_write",
-      retryPolicy: "safe_retry",
-    });
+    f.control.prepareInvocation(invocation({ runId, attemptId }, "r", "fetch", "read", { retryPolicy: "never_auto_retry" }));
+    f.control.prepareInvocation(invocation({ runId, attemptId }, "w", "write_file", "non_idempotent_write", { retryPolicy: "safe_retry" }));
     assert.deepEqual(f.journal.db.prepare(`SELECT call_id, retry_policy FROM tool_invocations ORDER BY call_id`).all(), [
       { call_id: "r", retry_policy: "never_auto_retry" },
       { call_id: "w", retry_policy: "never_auto_retry" },

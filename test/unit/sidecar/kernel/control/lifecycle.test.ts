@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ErrorCode, HearthError } from "../../../../../shared/errors.js";
 import { pinSnapshot } from "../../../../../sidecar/kernel/control/contextSnapshots.js";
-import { CLIENT, count, openFixture, runningRun } from "../../../../support/journalFixture.js";
+import { CLIENT, count, openFixture, prepareClaim, runningRun, invocation } from "../../../../support/journalFixture.js";
 
 const isCode = (code: number) => (e: unknown) => e instanceof HearthError && e.code === code;
 
@@ -113,15 +113,7 @@ describe("open tool calls cannot become successful runs (control plane #12)", ()
   it("a run with a tool call still in flight cannot complete; failing it closes the call truthfully", () => {
     const f = openFixture();
     const { runId, attemptId } = runningRun(f);
-    const claim = f.control.prepareInvocation({
-      runId,
-      attemptId,
-      callId: "c",
-      tool: "shell",
-      input: {},
-      manifestDigest: "m",
-      effectClass: "network",
-    });
+    const claim = f.control.prepareInvocation(invocation({ runId, attemptId }, "c", "shell", "network"));
     f.control.markDispatched(claim);
     assert.throws(() => f.control.finishRun(runId, "completed"), isCode(ErrorCode.Conflict));
     f.control.finishRun(runId, "failed", "model error");
@@ -134,15 +126,7 @@ describe("a run's close and its last messages commit together (harness #10)", ()
   it("finishRun with final messages writes both or neither, and a terminal state is written once", () => {
     const f = openFixture();
     const { sessionId, runId, attemptId } = runningRun(f);
-    const claim = f.control.prepareInvocation({
-      runId,
-      attemptId,
-      callId: "c",
-      tool: "read_file",
-      input: {},
-      manifestDigest: "m",
-      effectClass: "read",
-    });
+    const claim = f.control.prepareInvocation(invocation({ runId, attemptId }, "c", "read_file", "read"));
     f.control.markDispatched(claim);
     const before = count(f.journal, `SELECT COUNT(*) AS n FROM conversation_journal`);
     assert.throws(
@@ -171,15 +155,7 @@ describe("conversation durability has one sequence owner (control plane #9)", ()
     const other = f.control.createSession({ model: "scripted:x" });
     f.control.appendMessages(other.sessionId, null, [{ role: "system", text: "other" }]);
     // A tool result enters history only with its ledger claim (issue 11 item 12).
-    const claim = f.control.prepareInvocation({
-      runId,
-      attemptId,
-      callId: "c1",
-      tool: "read_file",
-      input: { path: "a" },
-      manifestDigest: "m",
-      effectClass: "read",
-    });
+    const claim = prepareClaim(f, { runId, attemptId }, "c1");
     f.control.markDispatched(claim);
     const seqs = f.control.appendMessages(
       sessionId,

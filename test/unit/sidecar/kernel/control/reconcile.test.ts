@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { REPAIR } from "../../../../../sidecar/kernel/control/reconcile.js";
-import { CLIENT, count, openFixture, runningRun, type Fixture } from "../../../../support/journalFixture.js";
+import { CLIENT, count, openFixture, runningRun, type Fixture, invocation } from "../../../../support/journalFixture.js";
 
 /** Every row of every table: what "a second open changes nothing" compares. */
 export function snapshotTables(f: Fixture): string {
@@ -18,24 +18,8 @@ describe("reconcileStartup (control plane #21)", () => {
   it("prepared → failed, dispatched → outcome_unknown, active attempts → orphaned, interrupted runs → failed", () => {
     let f = openFixture();
     const { sessionId, runId, attemptId } = runningRun(f);
-    const a = f.control.prepareInvocation({
-      runId,
-      attemptId,
-      callId: "a",
-      tool: "read_file",
-      input: {},
-      manifestDigest: "m",
-      effectClass: "read",
-    });
-    const b = f.control.prepareInvocation({
-      runId,
-      attemptId,
-      callId: "b",
-      tool: "write_file",
-      input: {},
-      manifestDigest: "m",
-      effectClass: "non_idempotent_write",
-    });
+    const a = f.control.prepareInvocation(invocation({ runId, attemptId }, "a", "read_file", "read"));
+    const b = f.control.prepareInvocation(invocation({ runId, attemptId }, "b", "write_file", "non_idempotent_write"));
     f.control.markDispatched(b);
     f = f.restart();
     const status = (id: string) => f.journal.db.prepare(`SELECT status, reason FROM tool_invocations WHERE invocation_id = ?`).get(id);
@@ -58,9 +42,7 @@ describe("reconcileStartup (control plane #21)", () => {
   it("is idempotent: a second open changes nothing", () => {
     let f = openFixture();
     const { runId, attemptId } = runningRun(f);
-    f.control.markDispatched(
-      f.control.prepareInvocation({ runId, attemptId, callId: "a", tool: "t", input: {}, manifestDigest: "m", effectClass: "read" }),
-    );
+    f.control.markDispatched(f.control.prepareInvocation(invocation({ runId, attemptId }, "a", "t", "read")));
     f = f.restart();
     const once = snapshotTables(f);
     f = f.restart();

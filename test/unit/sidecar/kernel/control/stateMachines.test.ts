@@ -12,7 +12,7 @@ import {
   type AttemptStatus,
 } from "../../../../../sidecar/kernel/control/stateMachines.js";
 import { transition } from "../../../../../sidecar/kernel/control/transition.js";
-import { CLIENT, count, openFixture } from "../../../../support/journalFixture.js";
+import { CLIENT, count, openFixture, invocation } from "../../../../support/journalFixture.js";
 
 describe("state machines as data", () => {
   it("every attempt transition in the table is accepted and every other one refused, with its event in the same transaction", () => {
@@ -59,15 +59,7 @@ describe("state machines as data", () => {
     let n = 0;
     for (const from of invocationMachine.statuses) {
       for (const to of invocationMachine.statuses) {
-        const claim = f.control.prepareInvocation({
-          runId,
-          attemptId,
-          callId: `c${n++}`,
-          tool: "t",
-          input: {},
-          manifestDigest: "m",
-          effectClass: "read",
-        });
+        const claim = f.control.prepareInvocation(invocation({ runId, attemptId }, `c${n++}`, "t", "read"));
         f.journal.db.prepare(`UPDATE tool_invocations SET status = ? WHERE invocation_id = ?`).run(from, claim.invocationId);
         const match = {
           run_id: claim.runId,
