@@ -2,26 +2,20 @@
 // has started, so the round rejects without waiting for that batch; the session stays busy until the
 // batch has ended, and its next round then finds a sequence that holds exactly what was evaluated.
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import { LlamaAgentModel } from "../../../sidecar/inference/llama/llamaAgentModel.js";
+import { test } from "node:test";
+import { llamaModelForFile } from "../../support/llamaModel.js";
 import type { GenerationRequest } from "../../../sidecar/agent/ports/model.js";
-import { ensureFixtureModels } from "../../fixtures/models.js";
+import type { LlamaAgentModel } from "../../../sidecar/inference/llama/llamaAgentModel.js";
 
-let model: LlamaAgentModel;
-before(async () => {
-  model = await LlamaAgentModel.load({
-    modelPath: ensureFixtureModels().chat,
-    threads: 1,
-    contextSize: 2048,
-    maxSessions: 2,
-    batchSize: 32,
-    prefillChunk: 16,
-    stateStore: null,
-  });
-});
-after(async () => {
-  await model?.dispose();
-});
+const llama = llamaModelForFile((paths) => ({
+  modelPath: paths.chat,
+  threads: 1,
+  contextSize: 2048,
+  maxSessions: 2,
+  batchSize: 32,
+  prefillChunk: 16,
+  stateStore: null,
+}));
 
 const long = "the build passed and the tests were green on every platform ".repeat(12);
 const req = (sessionKey: string, text: string, signal: AbortSignal): GenerationRequest => ({
@@ -64,12 +58,12 @@ function holdPromptBatches(m: LlamaAgentModel) {
 const turns = () => new Promise((r) => setImmediate(r));
 
 test("a round cancelled while a prompt batch runs rejects before the batch ends; the session's next round waits for it and answers as a fresh one (issue 16, item 5)", async () => {
-  const fresh = await model.generate(req("fresh", `${long}\nWhat now?`, new AbortController().signal), () => undefined);
+  const fresh = await llama.model.generate(req("fresh", `${long}\nWhat now?`, new AbortController().signal), () => undefined);
 
-  const hold = holdPromptBatches(model);
+  const hold = holdPromptBatches(llama.model);
   try {
     const ac = new AbortController();
-    const cancelled = model.generate(req("s", long, ac.signal), () => undefined);
+    const cancelled = llama.model.generate(req("s", long, ac.signal), () => undefined);
     while (hold.started === 0) await turns();
     ac.abort(new Error("cancelled by the test"));
     // The first prompt chunk is still held inside node-llama-cpp: the round answers anyway.
@@ -77,7 +71,7 @@ test("a round cancelled while a prompt batch runs rejects before the batch ends;
     assert.equal(hold.started, 1, "no further chunk was started after the cancel");
 
     let settled = false;
-    const next = model
+    const next = llama.model
       .generate(req("s", `${long}\nWhat now?`, new AbortController().signal), () => undefined)
       .finally(() => {
         settled = true;

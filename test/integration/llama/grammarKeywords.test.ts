@@ -3,11 +3,10 @@
 // with that bound, 200 grammar-constrained generations at temperature 1 from the synthetic tool-call
 // model (random weights: it writes whatever the grammar lets through), every proposed call checked.
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import { LlamaAgentModel } from "../../../sidecar/inference/llama/llamaAgentModel.js";
+import { test } from "node:test";
+import { llamaModelForFile } from "../../support/llamaModel.js";
 import { argumentProblems } from "../../../sidecar/agent/schemaCheck.js";
 import type { JsonSchema, ObjectSchema } from "../../../sidecar/agent/ports/jsonSchema.js";
-import { ensureFixtureModels } from "../../fixtures/models.js";
 
 const GENERATIONS = 200;
 
@@ -45,21 +44,14 @@ export const KEYWORD_TABLE: Row[] = [
   { keyword: "minimum+maximum (number)", schema: one({ type: "number", minimum: 0, maximum: 1 }), enforcedBy: "check" },
 ];
 
-let model: LlamaAgentModel;
-before(async () => {
-  const paths = ensureFixtureModels();
-  model = await LlamaAgentModel.load({
-    modelPath: paths.tool,
-    threads: 1,
-    contextSize: 512,
-    maxSessions: 1,
-    batchSize: 64,
-    stateStore: null,
-  });
-});
-after(async () => {
-  await model?.dispose();
-});
+const llama = llamaModelForFile((paths) => ({
+  modelPath: paths.tool,
+  threads: 1,
+  contextSize: 512,
+  maxSessions: 1,
+  batchSize: 64,
+  stateStore: null,
+}));
 
 for (const row of KEYWORD_TABLE) {
   test(`tool-call grammar, ${row.keyword}: enforced by the ${row.enforcedBy === "grammar" ? "grammar while generating" : "schema check only"} (harness #5, issue 13)`, async () => {
@@ -67,7 +59,7 @@ for (const row of KEYWORD_TABLE) {
     let calls = 0;
     const violations: string[] = [];
     for (let seed = 0; seed < GENERATIONS; seed++) {
-      const round = await model.generate(
+      const round = await llama.model.generate(
         {
           sessionKey: row.keyword,
           messages: [{ role: "user", text: "Call the probe." }],

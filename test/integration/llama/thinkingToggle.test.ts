@@ -2,32 +2,25 @@
 // Qwen-template model, `thinking: "off"` renders the template's closed empty thought before the
 // answer and `"on"` does not, through the adapter's real generate path.
 import assert from "node:assert/strict";
-import { after, before, it } from "node:test";
+import { it } from "node:test";
+import { llamaModelForFile } from "../../support/llamaModel.js";
 import { QwenChatWrapper } from "node-llama-cpp";
 import type { GenerationOptions } from "../../../shared/protocol/index.js";
-import { LlamaAgentModel, type RoundStats } from "../../../sidecar/inference/llama/llamaAgentModel.js";
+import type { RoundStats } from "../../../sidecar/inference/llama/llamaAgentModel.js";
 import { thinkingWrapper } from "../../../sidecar/inference/llama/thinking.js";
-import { ensureFixtureModels } from "../../fixtures/models.js";
 
-let model: LlamaAgentModel;
 const stats: RoundStats[] = [];
-
-before(async () => {
-  model = await LlamaAgentModel.load({
-    modelPath: ensureFixtureModels().chat,
-    threads: 1,
-    gpu: false,
-    contextSize: 512,
-    maxSessions: 2,
-    onRoundStats: (s) => stats.push(s),
-  });
-});
-after(async () => {
-  await model?.dispose();
-});
+const llama = llamaModelForFile((paths) => ({
+  modelPath: paths.chat,
+  threads: 1,
+  gpu: false,
+  contextSize: 512,
+  maxSessions: 2,
+  onRoundStats: (s) => stats.push(s),
+}));
 
 async function promptTokensWith(thinking: GenerationOptions["thinking"], sessionKey: string): Promise<number> {
-  await model.generate(
+  await llama.model.generate(
     {
       sessionKey,
       messages: [{ role: "user", text: "hello there" }],
@@ -41,8 +34,8 @@ async function promptTokensWith(thinking: GenerationOptions["thinking"], session
 }
 
 it("thinking on/off changes the rendered prompt on a template with a proven toggle (harness #15 #20, issue 11 item 2)", async () => {
-  assert.equal(model.wrapperName, "Qwen");
-  assert.equal(model.capabilities.thinkingToggle, "proven");
+  assert.equal(llama.model.wrapperName, "Qwen");
+  assert.equal(llama.model.capabilities.thinkingToggle, "proven");
   const on = await promptTokensWith("on", "s-on");
   const off = await promptTokensWith("off", "s-off");
   const auto = await promptTokensWith(undefined, "s-on");

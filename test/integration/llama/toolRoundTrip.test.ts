@@ -1,9 +1,10 @@
 // Real native inference through the llama adapter on the synthetic tool-call model (docs/models.md).
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import { LlamaAgentModel, type RoundStats } from "../../../sidecar/inference/llama/llamaAgentModel.js";
+import { test } from "node:test";
+import { llamaModelForFile } from "../../support/llamaModel.js";
+import type { RoundStats } from "../../../sidecar/inference/llama/llamaAgentModel.js";
 import type { GenerationRequest, ModelChunk, ModelMessage, ModelToolDefinition } from "../../../sidecar/agent/ports/model.js";
-import { ensureFixtureModels, TOOL_MODEL_ANSWER } from "../../fixtures/models.js";
+import { TOOL_MODEL_ANSWER } from "../../fixtures/models.js";
 
 const tools: ModelToolDefinition[] = [
   {
@@ -13,24 +14,16 @@ const tools: ModelToolDefinition[] = [
   },
 ];
 
-let model: LlamaAgentModel;
 const stats: RoundStats[] = [];
-
-before(async () => {
-  const paths = ensureFixtureModels();
-  model = await LlamaAgentModel.load({
-    modelPath: paths.tool,
-    threads: 1,
-    contextSize: 2048,
-    maxSessions: 3,
-    batchSize: 32,
-    stateStore: null,
-    onRoundStats: (s) => stats.push(s),
-  });
-});
-after(async () => {
-  await model?.dispose();
-});
+const llama = llamaModelForFile((paths) => ({
+  modelPath: paths.tool,
+  threads: 1,
+  contextSize: 2048,
+  maxSessions: 3,
+  batchSize: 32,
+  stateStore: null,
+  onRoundStats: (s) => stats.push(s),
+}));
 
 function request(sessionKey: string, messages: ModelMessage[], signal = new AbortController().signal): GenerationRequest {
   return { sessionKey, messages, tools, options: { maxTokens: 64 }, signal };
@@ -41,7 +34,7 @@ test("a tool call is returned to the harness, not executed, and the answer after
     { role: "system", text: "You answer weather questions." },
     { role: "user", text: "What is the weather in Paris?" },
   ];
-  const first = await model.generate(request("s1", user), () => undefined);
+  const first = await llama.model.generate(request("s1", user), () => undefined);
   assert.equal(first.stopReason, "tool_calls");
   assert.ok(first.toolCalls.length >= 1);
   for (const call of first.toolCalls) {
@@ -56,7 +49,7 @@ test("a tool call is returned to the harness, not executed, and the answer after
     { role: "assistant", text: first.text, toolCalls: calls },
     ...calls.map((c): ModelMessage => ({ role: "tool", callId: c.callId, name: c.name, output: JSON.stringify({ tempC: 21 }) })),
   ];
-  const second = await model.generate(request("s1", followUp), (c) => chunks.push(c));
+  const second = await llama.model.generate(request("s1", followUp), (c) => chunks.push(c));
   assert.equal(second.stopReason, "end");
   assert.deepEqual(second.toolCalls, []);
   assert.equal(second.text, TOOL_MODEL_ANSWER);
@@ -78,7 +71,7 @@ test("if onChunk throws, generation stops and rejects with that error (harness #
   ];
   let calls = 0;
   await assert.rejects(
-    model.generate(request("s2", messages), () => {
+    llama.model.generate(request("s2", messages), () => {
       calls++;
       throw boom;
     }),
@@ -86,7 +79,7 @@ test("if onChunk throws, generation stops and rejects with that error (harness #
   );
   assert.equal(calls, 1, "no chunk is delivered after onChunk threw");
   // The barrier held: the session takes its next round normally.
-  const again = await model.generate(request("s2", messages), () => undefined);
+  const again = await llama.model.generate(request("s2", messages), () => undefined);
   assert.equal(again.text, TOOL_MODEL_ANSWER);
 });
 
@@ -97,21 +90,21 @@ test("an abort during prefill rejects with the signal's reason and keeps the eva
   const reason = new Error("user cancelled");
   setImmediate(() => ac.abort(reason));
   await assert.rejects(
-    model.generate(request("s3", messages, ac.signal), () => undefined),
+    llama.model.generate(request("s3", messages, ac.signal), () => undefined),
     (e) => e === reason,
   );
   const cancelled = stats.at(-1)!;
   assert.ok(cancelled.generatedTokens === 0, "no token was generated after the abort");
-  await model.generate(request("s3", messages), () => undefined);
+  await llama.model.generate(request("s3", messages), () => undefined);
   const next = stats.at(-1)!;
   assert.ok(next.reusedTokens > 0 && next.reusedTokens < next.promptTokens, `reused ${next.reusedTokens} of ${next.promptTokens}`);
 });
 
 test("sessions making tool calls at once, in lockstep, each get their call and their answer (issue 6, item 4; harness #18)", async () => {
-  const gate = (model as unknown as { gate: { released: { together: number; timedOut: number; shared: number } } }).gate;
+  const gate = (llama.model as unknown as { gate: { released: { together: number; timedOut: number; shared: number } } }).gate;
   const before = { ...gate.released };
   const asks = ["Paris", "Tokyo"].map((city): ModelMessage[] => [{ role: "user", text: `What is the weather in ${city}?` }]);
-  const firsts = await Promise.all(asks.map((m, i) => model.generate(request(`both${i}`, m), () => undefined)));
+  const firsts = await Promise.all(asks.map((m, i) => llama.model.generate(request(`both${i}`, m), () => undefined)));
   const followUps = firsts.map((first, i): ModelMessage[] => {
     assert.equal(first.stopReason, "tool_calls");
     const calls = first.toolCalls.map((c, j) => ({ callId: `c${i}-${j}`, name: c.name, arguments: c.arguments }));
@@ -121,7 +114,7 @@ test("sessions making tool calls at once, in lockstep, each get their call and t
       ...calls.map((c): ModelMessage => ({ role: "tool", callId: c.callId, name: c.name, output: "sunny" })),
     ];
   });
-  const answers = await Promise.all(followUps.map((m, i) => model.generate(request(`both${i}`, m), () => undefined)));
+  const answers = await Promise.all(followUps.map((m, i) => llama.model.generate(request(`both${i}`, m), () => undefined)));
   assert.deepEqual(
     answers.map((a) => a.text),
     [TOOL_MODEL_ANSWER, TOOL_MODEL_ANSWER],
