@@ -60,7 +60,24 @@ export function kernelParts(holdModelLoad?: Promise<void>) {
     tools.close();
     journal.close();
   };
-  return { control, journal, tools, turns, client, events, completion, attemptRow, close, root };
+  /** A session on a scripted model whose script (`rounds`) is written to `<root>/<file>`. */
+  const scriptedSession = (rounds: unknown[], file = "script.json") => {
+    const script = path.join(root, file);
+    fs.writeFileSync(script, JSON.stringify({ rounds }));
+    return control.createSession({ model: `scripted:${script}` });
+  };
+  return { control, journal, tools, turns, client, events, completion, attemptRow, scriptedSession, close, root };
+}
+
+/** kernelParts whose model load waits until `loaded()` is called. */
+export function kernelPartsLoadingModel() {
+  let loaded!: () => void;
+  const k = kernelParts(
+    new Promise<void>((r) => {
+      loaded = r;
+    }),
+  );
+  return { k, loaded: () => loaded() };
 }
 
 export const requestContext = (client: ClientChannel) => ({ clientId: "c", requestId: "1", signal: new AbortController().signal, client });

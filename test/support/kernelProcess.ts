@@ -18,6 +18,18 @@ export function tempDir(prefix: string): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), `hearth-${prefix}-`));
 }
 
+/**
+ * The options of a kernel that is stopped and started again over the same folders: a workspace
+ * `<root>/ws` (made here), the journal `<root>/journal.sqlite` and HEARTH_HOME `<root>/home` in a
+ * fresh temporary `root`, with `env` added.
+ */
+export function restartableKernelOptions(prefix: string, env: Record<string, string>) {
+  const root = tempDir(prefix);
+  const workspace = path.join(root, "ws");
+  fs.mkdirSync(workspace);
+  return { workspace, journalPath: path.join(root, "journal.sqlite"), env: { HEARTH_HOME: path.join(root, "home"), ...env } };
+}
+
 export function startTestKernel(opts: Partial<LaunchOptions> = {}): TestKernel {
   const root = tempDir("kernel");
   const workspace = opts.workspace ?? path.join(root, "ws");

@@ -41,6 +41,15 @@ function harness(opts: { nodePathSetting?: string; missingWorkspace?: boolean; e
   return { supervisor, lines, states, workspace, env, root, journalPath: defaultJournalPath(workspace, env) };
 }
 
+/**
+ * Starts the folder's kernel from a terminal, as a person's `hearth sessions` does, with `env` over the
+ * window's; it stays up for its idle period (60 s) after the command.
+ */
+async function startTerminalKernel(h: ReturnType<typeof harness>, env: Record<string, string>): Promise<void> {
+  const cli = await runCli(["sessions", "--workspace", h.workspace, "--json"], { ...h.env, ...env, HEARTH_KERNEL_IDLE_SECONDS: "60" });
+  assert.equal(cli.code, 0, cli.stderr);
+}
+
 // A call, so that TypeScript does not keep a narrowing from an earlier assertion on the getter.
 function stateOf(supervisor: KernelSupervisor): KernelState {
   return supervisor.state;
@@ -102,12 +111,7 @@ describe("kernel supervisor (extension side) with real kernels", () => {
     const h = harness();
     track(h.supervisor);
     // The terminal's kernel: other tools, no API key; it stays up for its idle period after the command.
-    const cli = await runCli(["sessions", "--workspace", h.workspace, "--json"], {
-      ...h.env,
-      HEARTH_TOOLS: "read_file,list_dir",
-      HEARTH_KERNEL_IDLE_SECONDS: "60",
-    });
-    assert.equal(cli.code, 0, cli.stderr);
+    await startTerminalKernel(h, { HEARTH_TOOLS: "read_file,list_dir" });
     const cliKernel = Number(fs.readFileSync(journalLockPath(h.journalPath), "utf8"));
     pids.add(cliKernel);
     assert.ok(alive(cliKernel));
@@ -144,12 +148,7 @@ describe("kernel supervisor (extension side) with real kernels", () => {
   it("a different API key in the joined kernel is reported without its value (issue 12: never silently another window's settings)", async () => {
     const h = harness({ env: { HEARTH_OPENAI_API_KEY: "sk-window-key" } });
     track(h.supervisor);
-    const cli = await runCli(["sessions", "--workspace", h.workspace, "--json"], {
-      ...h.env,
-      HEARTH_OPENAI_API_KEY: "sk-terminal-key",
-      HEARTH_KERNEL_IDLE_SECONDS: "60",
-    });
-    assert.equal(cli.code, 0, cli.stderr);
+    await startTerminalKernel(h, { HEARTH_OPENAI_API_KEY: "sk-terminal-key" });
     await h.supervisor.ensureStarted();
     const state = stateOf(h.supervisor);
     assert.ok(state.kind === "ready");

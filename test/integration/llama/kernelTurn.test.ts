@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { after, it } from "node:test";
-import { startTestKernel, tempDir, type TestKernel } from "../../support/kernelProcess.js";
+import { restartableKernelOptions, startTestKernel, tempDir, type TestKernel } from "../../support/kernelProcess.js";
 import { TurnDriver } from "../../support/turnDriver.js";
 import { assertCompleteBatches } from "../../support/historyAssertions.js";
 import { ensureFixtureModels, TOOL_MODEL_ANSWER } from "../../fixtures/models.js";
@@ -59,13 +59,7 @@ function rounds(stderr: string[]): RoundLog[] {
 
 it("a restarted kernel resumes a session from saved KV state without re-evaluating its history (issue 6)", async () => {
   const models = ensureFixtureModels();
-  const root = tempDir("resume");
-  const shared = {
-    workspace: path.join(root, "ws"),
-    journalPath: path.join(root, "journal.sqlite"),
-    env: { HEARTH_HOME: path.join(root, "home"), HEARTH_THREADS: "1", HEARTH_TOOLS: "write_file" },
-  };
-  fs.mkdirSync(shared.workspace);
+  const shared = restartableKernelOptions("resume", { HEARTH_THREADS: "1", HEARTH_TOOLS: "write_file" });
   const history = Array.from({ length: 20 }, (_, i) => `Note ${i}: the build passed and the tests were green on every platform.`).join(
     "\n",
   );

@@ -27,9 +27,7 @@ function handlerOver(k: ReturnType<typeof kernelParts>) {
 it("a failing attachment insert leaves neither the message, its run nor any attachment row (docs/control-plane.md: one transaction)", async () => {
   const k = kernelParts();
   fs.writeFileSync(path.join(k.root, "ws", "notes.md"), "# notes\n");
-  const script = path.join(k.root, "script.json");
-  fs.writeFileSync(script, JSON.stringify({ rounds: [{ text: ["never shown"] }] }));
-  const { sessionId } = k.control.createSession({ model: `scripted:${script}` });
+  const { sessionId } = k.scriptedSession([{ text: ["never shown"] }]);
   // The second row's insert fails, as a full disk or an I/O error would.
   k.journal.db.exec(
     `CREATE TEMP TRIGGER fail_second_attachment BEFORE INSERT ON message_attachments WHEN NEW.ordinal = 1

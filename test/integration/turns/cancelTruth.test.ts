@@ -2,12 +2,10 @@
 // kernel's turn service over a real journal file, real workspace tools, the real model host and
 // session builder; only the model load of item 8 is held back, through the service's buildAgent.
 import assert from "node:assert/strict";
-import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import path from "node:path";
 import { after, describe, it } from "node:test";
-import { kernelParts, requestContext } from "../../support/inProcessTurns.js";
+import { kernelParts, kernelPartsLoadingModel, requestContext } from "../../support/inProcessTurns.js";
 
 describe("turn/cancel tells one truth (control plane #13)", () => {
   const servers: http.Server[] = [];
@@ -19,15 +17,8 @@ describe("turn/cancel tells one truth (control plane #13)", () => {
   });
 
   it("issue 11 item 8: cancelling a run whose model is still loading answers, streams and journals `cancelled`", async () => {
-    let loaded!: () => void;
-    const k = kernelParts(
-      new Promise<void>((r) => {
-        loaded = r;
-      }),
-    );
-    const script = path.join(k.root, "script.json");
-    fs.writeFileSync(script, JSON.stringify({ rounds: [{ text: ["never shown"] }] }));
-    const { sessionId } = k.control.createSession({ model: `scripted:${script}` });
+    const { k, loaded } = kernelPartsLoadingModel();
+    const { sessionId } = k.scriptedSession([{ text: ["never shown"] }]);
     const { runId } = k.turns.start({ sessionId, message: "hello" }, requestContext(k.client));
     const answer = k.turns.cancel(runId);
     setTimeout(loaded, 100); // the load finishes right after the cancel

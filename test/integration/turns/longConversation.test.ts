@@ -3,10 +3,8 @@
 // original message, condensations are journaled naming the range they replace, a restarted kernel
 // resumes with the same view, and `session/compact` condenses on demand.
 import assert from "node:assert/strict";
-import fs from "node:fs";
-import path from "node:path";
 import { after, it } from "node:test";
-import { startTestKernel, tempDir, type TestKernel } from "../../support/kernelProcess.js";
+import { restartableKernelOptions, startTestKernel, type TestKernel } from "../../support/kernelProcess.js";
 import { TurnDriver } from "../../support/turnDriver.js";
 import { ensureFixtureModels } from "../../fixtures/models.js";
 
@@ -20,13 +18,7 @@ const TURNS = 60;
 
 it("60 turns in a 2,048-token context all complete; the journal keeps every message; condensations are journaled and survive a restart (issue 13, item 3)", async () => {
   const models = ensureFixtureModels();
-  const root = tempDir("long");
-  const shared = {
-    workspace: path.join(root, "ws"),
-    journalPath: path.join(root, "journal.sqlite"),
-    env: { HEARTH_HOME: path.join(root, "home"), HEARTH_THREADS: "1", HEARTH_CONTEXT_SIZE: "2048", HEARTH_TOOLS: "read_file,list_dir" },
-  };
-  fs.mkdirSync(shared.workspace);
+  const shared = restartableKernelOptions("long", { HEARTH_THREADS: "1", HEARTH_CONTEXT_SIZE: "2048", HEARTH_TOOLS: "read_file,list_dir" });
   let k = startTestKernel(shared);
   kernels.push(k);
   await k.client.initialize("test", "0");

@@ -1,22 +1,13 @@
 // A run is built from the context snapshot pinned at its admission (control plane #10, issue 11 item 13): the
 // model sees neither a message committed while the run waited for its model nor a newer profile.
 import assert from "node:assert/strict";
-import fs from "node:fs";
-import path from "node:path";
 import { it } from "node:test";
-import { kernelParts, requestContext } from "../../support/inProcessTurns.js";
+import { kernelPartsLoadingModel, requestContext } from "../../support/inProcessTurns.js";
 
 it("issue 11 item 13: a queued run executes with its pinned snapshot, not with sources that changed while it waited", async () => {
-  let loaded!: () => void;
-  const k = kernelParts(
-    new Promise<void>((r) => {
-      loaded = r;
-    }),
-  );
-  const script = path.join(k.root, "pinned.json");
+  const { k, loaded } = kernelPartsLoadingModel();
   // The round fails unless the request's user messages are exactly these (what the model is shown).
-  fs.writeFileSync(script, JSON.stringify({ rounds: [{ expectUsers: ["earlier", "the question"], text: ["answered"] }] }));
-  const { sessionId } = k.control.createSession({ model: `scripted:${script}` });
+  const { sessionId } = k.scriptedSession([{ expectUsers: ["earlier", "the question"], text: ["answered"] }], "pinned.json");
   k.control.appendMessages(sessionId, null, [{ role: "user", text: "earlier" }]);
   const { runId } = k.turns.start({ sessionId, message: "the question" }, requestContext(k.client));
   // While the model loads: a session-level message, and a newer profile generation naming another

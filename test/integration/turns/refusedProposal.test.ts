@@ -12,12 +12,10 @@ it("a refused proposal asks no one; the call fails with the refusal and its ledg
   const k = kernelParts();
   const workspace = path.join(k.root, "ws");
   fs.writeFileSync(path.join(workspace, "a.txt"), "hello\n");
-  const script = path.join(k.root, "script.json");
   const calls = [
     { name: "edit_file", arguments: { path: "a.txt", oldText: "absent", newText: "x" } },
     { name: "write_file", arguments: { path: "../outside.txt", content: "x" } },
   ];
-  fs.writeFileSync(script, JSON.stringify({ rounds: [{ toolCalls: calls }, { text: ["done"] }] }));
   const asked: string[] = [];
   const client: ClientChannel = {
     notify: k.client.notify,
@@ -26,7 +24,7 @@ it("a refused proposal asks no one; the call fails with the refusal and its ledg
       return { decision: "approve", reason: "approved by the test" } as never;
     },
   };
-  const { sessionId } = k.control.createSession({ model: `scripted:${script}` });
+  const { sessionId } = k.scriptedSession([{ toolCalls: calls }, { text: ["done"] }]);
   const { runId } = k.turns.start({ sessionId, message: "edit a.txt" }, requestContext(client));
   assert.equal((await k.completion()).status, "completed");
   assert.deepEqual(asked, [], "no approval/request for calls that cannot run");
