@@ -148,7 +148,7 @@ function openControlPlane(config: KernelConfig): { journal: Journal; control: Co
   const control = new ControlPlane(journal, {
     ownerId: `local:${os.userInfo().username}`,
     workspace: config.workspaceRoot,
-    bootEpoch: uuidv7(),
+    bootEpoch: uuidv7(), // this boot's epoch: a claim from an earlier boot cannot complete (docs/control-plane.md)
   });
   const report = control.reconcile();
   log(`journal reconciled: ${JSON.stringify(report)}`);

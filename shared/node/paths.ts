@@ -1,5 +1,6 @@
 // Where Hearth keeps its files outside the workspace. Both clients and the kernel agree on these:
-// the extension and the CLI compute a folder's journal with the same function (issue 12, item 1).
+// the kernel (sidecar/main.ts) and the launcher the extension and the CLI start or join it through
+// (kernelLauncher.ts) compute a folder's journal with the same function (issue 12, item 1).
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";

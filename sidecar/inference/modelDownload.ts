@@ -133,7 +133,7 @@ function unreachable(uri: string, e: unknown): HearthError {
   return new HearthError(
     ErrorCode.ModelUnavailable,
     `cannot reach the server to download ${uri} (${cause ?? message}); this machine looks offline. ` +
-      "Connect and retry (a partial download resumes), or choose a GGUF file you already have (see the " +
-      "models Hearth found on this machine)",
+      "Connect and retry (a partial download resumes), or choose a GGUF file you already have (Hearth: " +
+      "Select Model lists the ones Hearth found on this machine)",
   );
 }

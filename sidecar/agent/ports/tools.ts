@@ -4,7 +4,11 @@ import type { ApprovalPreview, EffectClass } from "../../../shared/protocol/inde
 import type { ObjectSchema } from "./jsonSchema.js";
 
 export type RetryPolicy = "safe_retry" | "never_auto_retry";
-/** harness #21: FinishOnceStarted is the default; Interruptible only when abort cannot detach work. */
+/**
+ * harness #21 (glossary: docs/harness.md): a `FinishOnceStarted` call, once started, always reaches its
+ * result (its signal never fires), the default; an `Interruptible` one is told of the cancellation and
+ * still awaited, for work an abort cannot detach.
+ */
 export type ToolCancellationPolicy = "FinishOnceStarted" | "Interruptible";
 
 export interface ToolDefinition {

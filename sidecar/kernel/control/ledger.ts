@@ -20,6 +20,7 @@ export interface InvocationClaim {
   tool: string;
   inputHash: string;
   manifestDigest: string;
+  /** The boot epoch of the kernel that made the claim (KernelScope.bootEpoch): only that boot can complete it. */
   bootEpoch: string;
 }
 

@@ -8,7 +8,10 @@ export interface KernelScope {
   /** control plane #5: owner authority comes from the kernel's own context, never from a tool argument. */
   ownerId: string;
   workspace: string;
-  /** Minted per kernel process; a claim from another boot cannot complete. */
+  /**
+   * A UUIDv7 minted per kernel process and written into every ledger claim; a claim from another boot
+   * cannot complete, so a late result from before a crash never lands (glossary: docs/control-plane.md).
+   */
   bootEpoch: string;
 }
 
@@ -18,6 +21,7 @@ export interface SessionRow {
   workspace: string;
   title: string;
   execution_role: "coordinator" | "leaf";
+  /** The credential scope the session was created under, with its exact adapter: `local_user:<adapter>` (glossary: docs/control-plane.md). */
   provider_boundary: string;
   profile_generation: number;
   created_at: string;
