@@ -6,13 +6,12 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import os from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { readHearthLog } from "./support/codeServer.js";
-import { newRunDir } from "./support/runDir.js";
+import { newScenario } from "./support/scenario.js";
 import { openActivityBarContainer, runCommand, waitFor, webviewViewFrame } from "./support/webview.js";
-import { startWorkbench, type Started } from "./support/scriptedChat.js";
+import { startWorkbench, sendChat } from "./support/scriptedChat.js";
 
 const pkg = JSON.parse(fs.readFileSync("package.json", "utf8")) as { publisher: string; name: string };
 const EXTENSION_ID = `${pkg.publisher}.${pkg.name}`;
@@ -61,13 +60,10 @@ function filesContaining(dir: string, needle: string): string[] {
 }
 
 describe("an API key set through the command", { timeout: 180_000 }, () => {
-  const runDir = newRunDir("apiKey");
-  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "hearth-e2e-key-"));
-  const workspace = path.join(scratch, "workspace");
+  const { scratch, workspace, started, shot, end } = newScenario("apiKey", "hearth-e2e-key-");
   const hearthHome = path.join(scratch, "hearth");
   const authorizations: string[] = [];
   const server = openAiServer(authorizations);
-  const started: Started = {};
   let passed = false;
 
   before(async () => {
@@ -83,13 +79,9 @@ describe("an API key set through the command", { timeout: 180_000 }, () => {
   });
 
   after(async () => {
-    await started.browser?.page.screenshot({ path: path.join(runDir, passed ? "answered.png" : "failure.png") }).catch(() => undefined);
-    await started.browser?.close().catch(() => undefined);
-    await started.server?.stop();
+    if (started.browser && passed) await shot("answered").catch(() => undefined);
+    await end(passed);
     server.close();
-    if (started.server) fs.writeFileSync(path.join(runDir, "Hearth.log"), readHearthLog(started.server.userDataDir));
-    if (passed) fs.rmSync(scratch, { recursive: true, force: true });
-    else console.error(`e2e artifacts: ${runDir} (profile kept in ${scratch})`);
   });
 
   it("reaches the server as the bearer token and is written to no setting, log or journal", async () => {
@@ -113,10 +105,7 @@ describe("an API key set through the command", { timeout: 180_000 }, () => {
       30_000,
       "the restarted kernel",
     );
-
-    const box = view.locator("#message textarea");
-    await box.fill("hi", { timeout: 30_000 });
-    await box.press("Enter");
+    await sendChat(page, EXTENSION_ID, "hi");
     const status = view.locator('[data-testid="turn-status"]');
     await status.waitFor({ state: "attached", timeout: 60_000 });
     assert.equal(await status.getAttribute("data-status"), "completed", `the turn reads: ${await status.textContent()}`);

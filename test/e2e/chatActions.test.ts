@@ -7,16 +7,12 @@
 // Screenshots of each step land in the run folder (test/e2e/.runs/chatActions-*).
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
-import type { Browser } from "./support/browser.js";
-import type { CodeServer } from "./support/codeServer.js";
-import { newRunDir, stopwatch } from "./support/runDir.js";
-import { endScenario } from "./support/scenario.js";
+import { newScenario } from "./support/scenario.js";
 import { lens, openScriptedChat, sendChat, turnEnds as nthTurnEnd } from "./support/scriptedChat.js";
 import { webviewViewFrame } from "./support/webview.js";
-import type { FrameLocator, Page } from "./support/playwright.js";
+import type { FrameLocator } from "./support/playwright.js";
 
 const ROOT = path.resolve(".");
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { publisher: string; name: string };
@@ -25,16 +21,9 @@ const SCRIPT = path.join(ROOT, "test/fixtures/scripts/chat-actions.json");
 const STEPS = 3;
 
 describe("chat actions: Apply to file, context chips, Erase (issue 15)", { timeout: 300_000 }, () => {
-  const runDir = newRunDir("chatActions");
-  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "hearth-e2e-actions-"));
-  const workspace = path.join(scratch, "workspace");
-  const clock = stopwatch();
-  let server: CodeServer | undefined;
-  let browser: Browser | undefined;
+  const { scratch, workspace, clock, started, page, shot, end } = newScenario("chatActions", "hearth-e2e-actions-");
   let passed = 0;
-  const page = (): Page => browser!.page;
   const view = (): FrameLocator => webviewViewFrame(page(), EXTENSION_ID);
-  const shot = (name: string) => page().screenshot({ path: path.join(runDir, `${name}.png`) });
   const turnEnds = (n: number) => nthTurnEnd(page(), EXTENSION_ID, n);
   const lastNotice = () => view().locator(".notice").last();
 
@@ -43,19 +32,11 @@ describe("chat actions: Apply to file, context chips, Erase (issue 15)", { timeo
     fs.writeFileSync(path.join(workspace, "README.md"), "# notes\n");
     fs.writeFileSync(path.join(workspace, "lib.ts"), "alpha\nbeta\ngamma\ndelta\n");
     fs.writeFileSync(path.join(workspace, "src/helper.ts"), "export const helper = 0;\n");
-    const started: { server?: CodeServer; browser?: Browser } = {};
-    try {
-      await openScriptedChat(started, { scratch, workspace, script: SCRIPT });
-    } finally {
-      ({ server, browser } = started);
-    }
+    await openScriptedChat(started, { scratch, workspace, script: SCRIPT });
     clock.mark("workbench and chat view open");
   });
 
-  after(async () => {
-    if (browser && passed < STEPS) await shot("failure").catch(() => undefined);
-    await endScenario({ runDir, scratch, server, browser, passed: passed === STEPS, marks: clock.marks });
-  });
+  after(() => end(passed === STEPS));
 
   it("Apply proposes the block in the file it names with the approval lenses; only Accept writes it; a file outside the folder is refused (item 1)", async () => {
     await sendChat(page(), EXTENSION_ID, "Write the helper");

@@ -5,14 +5,12 @@
 // Screenshots of each part land in the run folder (test/e2e/.runs/chatExperience-*).
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
-import { newRunDir, stopwatch } from "./support/runDir.js";
-import { endScenario } from "./support/scenario.js";
+import { newScenario } from "./support/scenario.js";
 import { openActivityBarContainer, webviewViewFrame } from "./support/webview.js";
 import type { FrameLocator, Page } from "./support/playwright.js";
-import { startWorkbench, type Started } from "./support/scriptedChat.js";
+import { scriptedModel, startWorkbench, sendChat } from "./support/scriptedChat.js";
 
 const ROOT = path.resolve(".");
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { publisher: string; name: string };
@@ -20,17 +18,12 @@ const EXTENSION_ID = `${pkg.publisher}.${pkg.name}`;
 const SCRIPT = path.join(ROOT, "test/fixtures/scripts/chat-markdown.json");
 
 describe("the chat view people expect (issue 15)", { timeout: 300_000 }, () => {
-  const runDir = newRunDir("chatExperience");
-  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "hearth-e2e-"));
-  const workspace = path.join(scratch, "workspace");
-  const clock = stopwatch();
-  const started: Started = {};
+  const { scratch, workspace, clock, started, shot, end } = newScenario("chatExperience", "hearth-e2e-");
   let passed = false;
   /** Scenario steps that ran to their end: the run counts as passed (its profile removed) only if all did. */
   let stepsDone = 0;
   let page: Page;
   let view: FrameLocator;
-  const shot = (name: string) => page.screenshot({ path: path.join(runDir, `${name}.png`) });
 
   before(async () => {
     fs.mkdirSync(workspace);
@@ -38,16 +31,12 @@ describe("the chat view people expect (issue 15)", { timeout: 300_000 }, () => {
     page = await startWorkbench(started, {
       scratch,
       workspace,
-      settings: { "hearth.model": `scripted:${SCRIPT}` },
-      env: { HEARTH_ALLOW_SCRIPTED: "1" },
+      ...scriptedModel(SCRIPT),
       mark: clock.mark,
     });
   });
 
-  after(async () => {
-    if (started.browser && !passed) await shot("failure").catch(() => undefined);
-    await endScenario({ runDir, scratch, ...started, passed, marks: clock.marks });
-  });
+  after(() => end(passed));
 
   it("the header names the model and the chat; the kernel's details and Restart are under its menu (item 4)", async () => {
     // README.md open in an editor: Insert at cursor goes there.
@@ -71,9 +60,7 @@ describe("the chat view people expect (issue 15)", { timeout: 300_000 }, () => {
   });
 
   it("an answer renders as markdown with a highlighted code block; hostile HTML, javascript:/data: links and images are inert; tool calls are cards with the ledger's state (items 1, 3)", async () => {
-    const box = view.locator("#message textarea");
-    await box.fill("Show me a parse helper");
-    await box.press("Enter");
+    await sendChat(page, EXTENSION_ID, "Show me a parse helper");
     const status = view.locator('[data-testid="turn-status"]');
     await status.waitFor({ state: "attached", timeout: 60_000 });
     assert.equal(await status.getAttribute("data-status"), "completed", (await status.textContent()) ?? "");
@@ -127,9 +114,7 @@ describe("the chat view people expect (issue 15)", { timeout: 300_000 }, () => {
   });
 
   it("a loop guard's stop is said plainly with what to do next (issue 13)", async () => {
-    const box = view.locator("#message textarea");
-    await box.fill("Look for gone.txt");
-    await box.press("Enter");
+    await sendChat(page, EXTENSION_ID, "Look for gone.txt");
     const stopped = view.locator('[data-testid="turn-status"][data-status="stopped"]');
     await stopped.waitFor({ state: "attached", timeout: 60_000 });
     assert.match((await stopped.textContent()) ?? "", /^Stopped: /);
@@ -152,9 +137,7 @@ describe("the chat view people expect (issue 15)", { timeout: 300_000 }, () => {
 
   it("past chats: listed with title, time, model and state; renamed, searched, reopened and deleted by keyboard only (item 2, item 6)", async () => {
     await view.locator("#new-chat").click();
-    const box = view.locator("#message textarea");
-    await box.fill("A second chat");
-    await box.press("Enter");
+    await sendChat(page, EXTENSION_ID, "A second chat");
     await view.locator('[data-testid="turn-status"]').last().waitFor({ state: "attached", timeout: 60_000 });
     assert.equal(await view.locator('[data-testid="chat-title"]').textContent(), "A second chat");
 

@@ -6,13 +6,11 @@
 // asking and writes one after the person accepts it with the code lens over the pending new file.
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { readHearthLog } from "./support/codeServer.js";
-import { newRunDir, stopwatch } from "./support/runDir.js";
-import { endScenario } from "./support/scenario.js";
-import { lens as lensOf, startWorkbench, type Started } from "./support/scriptedChat.js";
+import { newScenario } from "./support/scenario.js";
+import { lens as lensOf, scriptedModel, startWorkbench, sendChat } from "./support/scriptedChat.js";
 import { openActivityBarContainer, runCommand, waitFor, webviewViewFrame } from "./support/webview.js";
 
 const ROOT = path.resolve(".");
@@ -23,11 +21,7 @@ const SCRIPT = path.join(ROOT, "test/fixtures/scripts/chat-read-then-write.json"
 const EXPECTED_ANSWER = "Reading README.md.It is a workspace for the e2e. Saving a summary.Done: summary.txt is written.";
 
 describe("Hearth in a real VS Code workbench (code-server + headless Chromium)", { timeout: 180_000 }, () => {
-  const runDir = newRunDir("chatView");
-  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "hearth-e2e-"));
-  const workspace = path.join(scratch, "workspace");
-  const clock = stopwatch();
-  const started: Started = {};
+  const { scratch, workspace, clock, started, shot, end } = newScenario("chatView", "hearth-e2e-");
   let passed = false;
 
   before(async () => {
@@ -36,17 +30,14 @@ describe("Hearth in a real VS Code workbench (code-server + headless Chromium)",
     await startWorkbench(started, {
       scratch,
       workspace,
-      settings: { "hearth.model": `scripted:${SCRIPT}` },
-      // The extension host passes its environment to the kernel through the launcher.
-      env: { HEARTH_ALLOW_SCRIPTED: "1" },
+      ...scriptedModel(SCRIPT),
       mark: clock.mark,
     });
   });
 
   after(async () => {
-    const page = started.browser?.page;
-    if (page) await page.screenshot({ path: path.join(runDir, passed ? "chat-view.png" : "failure.png") }).catch(() => undefined);
-    await endScenario({ runDir, scratch, ...started, passed, marks: clock.marks });
+    if (started.browser && passed) await shot("chat-view").catch(() => undefined);
+    await end(passed);
   });
 
   it("the chat view's Kernel menu shows the kernel's version and workspace from initialize (issue 2: extension → kernel → webview is real)", async (t) => {
@@ -81,9 +72,7 @@ describe("Hearth in a real VS Code workbench (code-server + headless Chromium)",
   it("a message runs a turn: the answer streams into the view, a read needs no approval, a write is accepted in the editor and lands on disk, a rejected one is denied (harness #8)", async (t) => {
     const page = started.browser!.page;
     const view = webviewViewFrame(page, EXTENSION_ID);
-    const box = view.locator("#message textarea");
-    await box.fill("Summarize README.md into summary.txt", { timeout: 30_000 });
-    await box.press("Enter");
+    await sendChat(page, EXTENSION_ID, "Summarize README.md into summary.txt");
     clock.mark("message sent");
 
     // write_file asks; read_file (the round before) did not: the new file opens as a pending new
@@ -162,8 +151,7 @@ describe("Hearth in a real VS Code workbench (code-server + headless Chromium)",
     clock.mark("history shown after the view reloaded");
 
     // The second message continues the remembered session; Reject denies.
-    await box.fill("Save notes.txt too", { timeout: 30_000 });
-    await box.press("Enter");
+    await sendChat(page, EXTENSION_ID, "Save notes.txt too");
     await lens("Reject").waitFor({ state: "visible", timeout: 60_000 });
     // A code lens can be redrawn between being found and being clicked (a clean-clone run once
     // clicked one that no longer ran its command): click until the proposal's lenses go away.

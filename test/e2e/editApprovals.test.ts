@@ -6,13 +6,10 @@
 // their cards in the chat. Screenshots of each step are kept in the run folder.
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
-import type { Browser } from "./support/browser.js";
-import { readHearthLog, type CodeServer } from "./support/codeServer.js";
-import { newRunDir, stopwatch } from "./support/runDir.js";
-import { endScenario } from "./support/scenario.js";
+import { readHearthLog } from "./support/codeServer.js";
+import { newScenario } from "./support/scenario.js";
 import { lens, openScriptedChat, sendChat, turnEnds as nthTurnEnd } from "./support/scriptedChat.js";
 import { webviewViewFrame } from "./support/webview.js";
 
@@ -26,38 +23,24 @@ const APP_PROPOSED = "one\nTWO\nthree\nfour\nFIVE\nsix\n";
 const NOTES = "alpha\nbeta\n";
 
 describe("approvals in place: edit lenses in the file, shell cards in the chat (issue 14)", { timeout: 240_000 }, () => {
-  const runDir = newRunDir("editApprovals");
-  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "hearth-e2e-edits-"));
-  const workspace = path.join(scratch, "workspace");
-  const clock = stopwatch();
-  let server: CodeServer | undefined;
-  let browser: Browser | undefined;
+  const { scratch, workspace, clock, started, shot, end } = newScenario("editApprovals", "hearth-e2e-edits-");
   let passed = 0;
-  const shot = (name: string) => browser!.page.screenshot({ path: path.join(runDir, `${name}.png`) });
 
   before(async () => {
     fs.mkdirSync(workspace);
     fs.writeFileSync(path.join(workspace, "app.txt"), APP);
     fs.writeFileSync(path.join(workspace, "notes.txt"), NOTES);
-    const started: { server?: CodeServer; browser?: Browser } = {};
-    try {
-      await openScriptedChat(started, { scratch, workspace, script: SCRIPT });
-    } finally {
-      ({ server, browser } = started);
-    }
+    await openScriptedChat(started, { scratch, workspace, script: SCRIPT });
     clock.mark("workbench and chat view open");
   });
 
-  after(async () => {
-    if (browser && passed < 4) await shot("failure").catch(() => undefined);
-    await endScenario({ runDir, scratch, server, browser, passed: passed === 4, marks: clock.marks });
-  });
+  after(() => end(passed === 4));
 
-  const send = (text: string) => sendChat(browser!.page, EXTENSION_ID, text);
-  const turnEnds = (n: number) => nthTurnEnd(browser!.page, EXTENSION_ID, n);
+  const send = (text: string) => sendChat(started.browser!.page, EXTENSION_ID, text);
+  const turnEnds = (n: number) => nthTurnEnd(started.browser!.page, EXTENSION_ID, n);
 
   it("(a) a proposal is drawn in its file with lenses and decorations, and Accept makes the file on disk exactly the proposal", async () => {
-    const page = browser!.page;
+    const page = started.browser!.page;
     await send("Change app.txt");
     const accept = lens(page, "Accept (2 hunks)");
     await accept.waitFor({ state: "visible", timeout: 60_000 });
@@ -82,14 +65,14 @@ describe("approvals in place: edit lenses in the file, shell cards in the chat (
     assert.equal(fs.readFileSync(path.join(workspace, "app.txt"), "utf8"), APP_PROPOSED, "the file on disk is exactly the proposal");
     await lens(page, "Reject").waitFor({ state: "detached", timeout: 10_000 });
     assert.match(
-      readHearthLog(server!.userDataDir),
+      readHearthLog(started.server!.userDataDir),
       /approval: write_file \(idempotent_write\) call \S+ in run \S+ → approve \(accepted in the editor: the proposed change to app\.txt as shown \(2 hunks\)\)/,
     );
     passed++;
   });
 
   it("(b) Reject this hunk writes nothing and the model's next round is shown the denial naming the hunk", async () => {
-    const page = browser!.page;
+    const page = started.browser!.page;
     const before = fs.readFileSync(path.join(workspace, "app.txt"));
     await send("Change it again");
     const rejectHunk = lens(page, "Reject this hunk");
@@ -111,7 +94,7 @@ describe("approvals in place: edit lenses in the file, shell cards in the chat (
   });
 
   it("(c) typing in a pending target denies the call with a clear message, keeps the typed text and removes the lenses", async () => {
-    const page = browser!.page;
+    const page = started.browser!.page;
     await send("Edit notes.txt");
     await lens(page, "Accept (1 hunk)").waitFor({ state: "visible", timeout: 60_000 });
     await shot("c-pending-notes");
@@ -138,7 +121,7 @@ describe("approvals in place: edit lenses in the file, shell cards in the chat (
   });
 
   it("(d) a shell call is allowed on its card in the chat, the next one denied there; no modal dialog", async () => {
-    const page = browser!.page;
+    const page = started.browser!.page;
     const view = webviewViewFrame(page, EXTENSION_ID);
     await send("Run two commands");
     const card = view.locator('[data-testid="approval-card"][data-state="pending"]');
@@ -162,7 +145,7 @@ describe("approvals in place: edit lenses in the file, shell cards in the chat (
       "Allowed: allowed on its card in the chat",
       "Denied: the person denied it on its card in the chat",
     ]);
-    const log = readHearthLog(server!.userDataDir);
+    const log = readHearthLog(started.server!.userDataDir);
     assert.equal((log.match(/approval: shell /g) ?? []).length, 2, "exactly one answer per request");
     await shot("d-shell-answered");
     passed++;

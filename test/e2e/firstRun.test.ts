@@ -7,15 +7,14 @@
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { ensureFixtureModels } from "../fixtures/models.js";
 import { startModelFileServer, type ModelFileServer } from "../support/modelFileServer.js";
 import { readHearthLog } from "./support/codeServer.js";
-import { newRunDir, stopwatch } from "./support/runDir.js";
+import { newScenario } from "./support/scenario.js";
 import { openActivityBarContainer, runCommand, waitFor, webviewViewFrame } from "./support/webview.js";
-import { startWorkbench, type Started } from "./support/scriptedChat.js";
+import { startWorkbench, sendChat } from "./support/scriptedChat.js";
 
 const ROOT = path.resolve(".");
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { publisher: string; name: string };
@@ -23,20 +22,15 @@ const EXTENSION_ID = `${pkg.publisher}.${pkg.name}`;
 const MB = 1024 * 1024;
 
 describe("first run: the welcome, one-click model, status bar and a resumable download (issue 10)", { timeout: 300_000 }, () => {
-  const runDir = newRunDir("firstRun");
-  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "hearth-e2e-first-"));
-  const workspace = path.join(scratch, "workspace");
+  const { scratch, workspace, clock, started, shot, end } = newScenario("firstRun", "hearth-e2e-first-");
   const home = path.join(scratch, "home");
   const hearthHome = path.join(scratch, "hearth-home");
   const lmStudioModel = path.join(home, ".lmstudio", "models", "hearth-test", "tiny", "tiny-qwen2-chat.gguf");
-  const clock = stopwatch();
-  const started: Started = {};
   let files: ModelFileServer | undefined;
   let downloadBody: Buffer;
   let defaultDownload = { name: "", spec: "" };
   let passed = 0;
 
-  const shot = (name: string) => started.browser!.page.screenshot({ path: path.join(runDir, name) });
   const statusBarText = () =>
     started.browser!.page.locator(".part.statusbar .statusbar-item", { hasText: "Hearth:" }).first().textContent({ timeout: 30_000 });
 
@@ -92,20 +86,8 @@ describe("first run: the welcome, one-click model, status bar and a resumable do
   });
 
   after(async () => {
-    if (started.browser?.page && passed < 3) await shot("failure.png").catch(() => undefined);
-    await started.browser?.close().catch(() => undefined);
-    await started.server?.stop();
+    await end(passed === 3);
     await files?.close();
-    if (started.server) {
-      fs.writeFileSync(path.join(runDir, "Hearth.log"), readHearthLog(started.server.userDataDir));
-      fs.copyFileSync(started.server.logFile, path.join(runDir, "code-server.log"));
-    }
-    fs.writeFileSync(
-      path.join(runDir, "result.json"),
-      JSON.stringify({ passed, marks: clock.marks, consoleErrors: started.browser?.consoleErrors ?? [] }, null, 2),
-    );
-    if (passed === 3) fs.rmSync(scratch, { recursive: true, force: true });
-    else console.error(`e2e artifacts: ${runDir} (profile kept in ${scratch})`);
   });
 
   it("(a) the welcome lists the GGUF in LM Studio's folder with size and quantisation, and the downloads with one default; Use loads it and the next message answers through real inference", async (t) => {
@@ -133,7 +115,7 @@ describe("first run: the welcome, one-click model, status bar and a resumable do
       "the server choice and its key button are offered",
     );
     assert.match((await statusBarText()) ?? "", /Hearth: no model · choose a model/);
-    await shot("1-welcome.png");
+    await shot("1-welcome");
 
     await found.getByRole("button", { name: "Use" }).click();
     await view.locator('[data-testid="model-line"][data-state="loaded"]').waitFor({ state: "visible", timeout: 90_000 });
@@ -143,18 +125,15 @@ describe("first run: the welcome, one-click model, status bar and a resumable do
       unknown
     >;
     assert.equal(settings["hearth.model"], lmStudioModel, "the choice is written to the user's (global) settings");
-    await shot("2-model-ready.png");
-
-    const box = view.locator("#message textarea");
-    await box.fill("Say hello", { timeout: 30_000 });
-    await box.press("Enter");
+    await shot("2-model-ready");
+    await sendChat(page, EXTENSION_ID, "Say hello");
     const status = view.locator('[data-testid="turn-status"]');
     await status.waitFor({ state: "attached", timeout: 120_000 });
     clock.mark("first turn completed");
     assert.equal(await status.getAttribute("data-status"), "completed", `the turn's status reads: ${await status.textContent()}`);
     assert.ok((await view.locator('[data-testid="answer"]').allTextContents()).join("").length > 0, "the model answered");
     assert.match(readHearthLog(started.server!.userDataDir), /model: .*tiny-qwen2-chat\.gguf is loaded/);
-    await shot("3-answered.png");
+    await shot("3-answered");
     t.diagnostic(`marks ${JSON.stringify(clock.marks)}`);
     passed++;
   });
@@ -195,14 +174,14 @@ describe("first run: the welcome, one-click model, status bar and a resumable do
     const toast = page.locator(".notifications-toasts .notification-toast", { hasText: "Downloading" });
     await toast.waitFor({ state: "visible", timeout: 10_000 });
     assert.match((await toast.textContent()) ?? "", /MB of [\d.]+ MB/, "the progress notification shows the bytes too");
-    await shot("4-downloading.png");
+    await shot("4-downloading");
     await view.locator("#model-cancel").click();
     await view.locator('[data-testid="model-line"]').waitFor({ state: "visible", timeout: 30_000 });
     clock.mark("download cancelled");
     const kept = fs.readdirSync(path.join(hearthHome, "models")).filter((f) => f.endsWith(".ipull"));
     assert.equal(kept.length, 1, `the partial download is kept: ${fs.readdirSync(path.join(hearthHome, "models")).join(", ")}`);
     assert.match(readHearthLog(started.server!.userDataDir), /was cancelled; a partial download is kept/);
-    await shot("5-cancelled.png");
+    await shot("5-cancelled");
 
     files!.slowFirstChunk = false;
     files!.resetCount();
@@ -218,7 +197,7 @@ describe("first run: the welcome, one-click model, status bar and a resumable do
     assert.equal(done.length, 1);
     assert.ok(fs.readFileSync(path.join(hearthHome, "models", done[0]!)).equals(downloadBody), "the resumed file is whole and exact");
     assert.match((await statusBarText()) ?? "", /· ready$/);
-    await shot("6-resumed-ready.png");
+    await shot("6-resumed-ready");
     t.diagnostic(`marks ${JSON.stringify(clock.marks)}; resumed fetch ${files!.sentBytes()} of ${downloadBody.length} bytes`);
     passed++;
   });

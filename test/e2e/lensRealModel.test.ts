@@ -24,18 +24,15 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import Database from "better-sqlite3";
 import { defaultJournalPath } from "../../shared/node/paths.js";
 import { inputHashOf } from "../../sidecar/agent/canonicalJson.js";
 import { ensureFixtureModels } from "../fixtures/models.js";
-import type { Browser } from "./support/browser.js";
-import { readHearthLog, type CodeServer } from "./support/codeServer.js";
+import { readHearthLog } from "./support/codeServer.js";
 import type { Page } from "./support/playwright.js";
-import { newRunDir, stopwatch } from "./support/runDir.js";
-import { endScenario } from "./support/scenario.js";
+import { newScenario } from "./support/scenario.js";
 import { lens, openChat, sendChat } from "./support/scriptedChat.js";
 import { waitFor, webviewViewFrame } from "./support/webview.js";
 
@@ -63,55 +60,41 @@ interface JournaledWrite {
 }
 
 describe("approve-edit lenses through real inference on the synthetic tool-call model (issue 14)", { timeout: 240_000 }, () => {
-  const runDir = newRunDir("lensRealModel");
-  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "hearth-e2e-lensreal-"));
-  const workspace = path.join(scratch, "workspace");
+  const { scratch, workspace, clock, started, shot, end } = newScenario("lensRealModel", "hearth-e2e-lensreal-");
   const hearthHome = path.join(scratch, "hearth-home");
   const targetPath = path.join(workspace, TARGET);
-  const clock = stopwatch();
-  let server: CodeServer | undefined;
-  let browser: Browser | undefined;
   let passed = 0;
   /** The call accepted in (a) and the bytes it left, for (b) to check against the journaled batch. */
   let accepted: { callId: string; bytes: Buffer } | undefined;
-  const shot = (name: string) => browser!.page.screenshot({ path: path.join(runDir, `${name}.png`) });
-  const view = () => webviewViewFrame(browser!.page, EXTENSION_ID);
+  const view = () => webviewViewFrame(started.browser!.page, EXTENSION_ID);
   const approvals = () =>
-    [...readHearthLog(server!.userDataDir).matchAll(APPROVAL)].map((m) => ({ callId: m[1]!, decision: m[2]!, reason: m[3]! }));
+    [...readHearthLog(started.server!.userDataDir).matchAll(APPROVAL)].map((m) => ({ callId: m[1]!, decision: m[2]!, reason: m[3]! }));
 
   before(async () => {
     const { tool } = ensureFixtureModels();
     fs.mkdirSync(workspace);
     fs.writeFileSync(targetPath, ORIGINAL);
-    const started: { server?: CodeServer; browser?: Browser } = {};
-    try {
-      await openChat(started, {
-        scratch,
-        workspace,
-        settings: {
-          "hearth.model": tool,
-          "hearth.tools.enabled": ["edit_file"],
-          "hearth.agent.repeatedFailureLimit": 2,
-          "hearth.inference.threads": 1,
-          "hearth.inference.contextSize": 4096,
-          "hearth.inference.gpu": "off",
-        },
-        env: { HEARTH_HOME: hearthHome },
-      });
-    } finally {
-      ({ server, browser } = started);
-    }
+    await openChat(started, {
+      scratch,
+      workspace,
+      settings: {
+        "hearth.model": tool,
+        "hearth.tools.enabled": ["edit_file"],
+        "hearth.agent.repeatedFailureLimit": 2,
+        "hearth.inference.threads": 1,
+        "hearth.inference.contextSize": 4096,
+        "hearth.inference.gpu": "off",
+      },
+      env: { HEARTH_HOME: hearthHome },
+    });
     clock.mark("workbench and chat view open");
   });
 
-  after(async () => {
-    if (browser && passed < 2) await shot("failure").catch(() => undefined);
-    await endScenario({ runDir, scratch, server, browser, passed: passed === 2, marks: clock.marks });
-  });
+  after(() => end(passed === 2));
 
   /** Waits for a pending proposal's lenses; on a timeout, says what the model did instead. */
   async function proposalDrawn(): Promise<void> {
-    await lens(browser!.page, "Accept (1 hunk)")
+    await lens(started.browser!.page, "Accept (1 hunk)")
       .waitFor({ state: "visible", timeout: 60_000 })
       .catch(async (e: Error) => {
         const calls = await view().locator('[data-testid="tool-call"]').allTextContents();
@@ -128,7 +111,7 @@ describe("approve-edit lenses through real inference on the synthetic tool-call 
    * awaited by id. A second click is made only if nothing was answered within 10 s.
    */
   async function answerWith(title: string): Promise<{ callId: string; decision: string; reason: string }> {
-    const page = browser!.page;
+    const page = started.browser!.page;
     const before = approvals().length;
     const shown = await page.locator(".monaco-editor .codelens-decoration a").evaluateAll((links) => links.map((l) => l.id));
     for (let attempt = 0; attempt < 2; attempt++) {
@@ -194,7 +177,7 @@ describe("approve-edit lenses through real inference on the synthetic tool-call 
   }
 
   it("(a) a real proposal opens in its file with decorations and lenses; Accept makes the file exactly what Show diff showed and the journal recorded", async () => {
-    const page = browser!.page;
+    const page = started.browser!.page;
     await sendChat(page, EXTENSION_ID, "Change the file Here, please.");
     await proposalDrawn();
     clock.mark("first proposal drawn");
@@ -260,7 +243,7 @@ describe("approve-edit lenses through real inference on the synthetic tool-call 
   });
 
   it("(b) Reject of the batch's next real proposal writes nothing; the turn goes on to the next call, and the loop guard ends it after the second identical denial", async () => {
-    const page = browser!.page;
+    const page = started.browser!.page;
     const before = fs.readFileSync(targetPath);
     // The batch's next call is proposed against what call 1 wrote, and drawn at once.
     await proposalDrawn();

@@ -5,23 +5,18 @@
 // and the next turn of the same chat is offered every tool. Apply on a code block is refused meanwhile.
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
-import { readHearthLog } from "./support/codeServer.js";
-import { newRunDir } from "./support/runDir.js";
+import { newScenario } from "./support/scenario.js";
 import { openActivityBarContainer, webviewViewFrame } from "./support/webview.js";
-import { startWorkbench, type Started } from "./support/scriptedChat.js";
+import { startWorkbench, sendChat } from "./support/scriptedChat.js";
 
 const pkg = JSON.parse(fs.readFileSync("package.json", "utf8")) as { publisher: string; name: string };
 const EXTENSION_ID = `${pkg.publisher}.${pkg.name}`;
 const READ_ONLY = ["list_dir", "read_file", "search_files"];
 
 describe("Restricted Mode in a real VS Code workbench", { timeout: 180_000 }, () => {
-  const runDir = newRunDir("restrictedMode");
-  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "hearth-e2e-trust-"));
-  const workspace = path.join(scratch, "workspace");
-  const started: Started = {};
+  const { scratch, workspace, started, shot, end } = newScenario("restrictedMode", "hearth-e2e-trust-");
   let passed = false;
 
   before(async () => {
@@ -47,12 +42,8 @@ describe("Restricted Mode in a real VS Code workbench", { timeout: 180_000 }, ()
   });
 
   after(async () => {
-    await started.browser?.page.screenshot({ path: path.join(runDir, passed ? "trusted.png" : "failure.png") }).catch(() => undefined);
-    await started.browser?.close().catch(() => undefined);
-    await started.server?.stop();
-    if (started.server) fs.writeFileSync(path.join(runDir, "Hearth.log"), readHearthLog(started.server.userDataDir));
-    if (passed) fs.rmSync(scratch, { recursive: true, force: true });
-    else console.error(`e2e artifacts: ${runDir} (profile kept in ${scratch})`);
+    if (started.browser && passed) await shot("trusted").catch(() => undefined);
+    await end(passed);
   });
 
   it("the view says why, turns get read-only tools, and trusting the folder lifts it without a reload", async () => {
@@ -65,18 +56,15 @@ describe("Restricted Mode in a real VS Code workbench", { timeout: 180_000 }, ()
       (await banner.textContent()) ?? "",
       /Restricted Mode.*only reads, lists and searches.*will not write or edit files, run commands or use the network/s,
     );
-
-    const box = view.locator("#message textarea");
     const status = view.locator('[data-testid="turn-status"]');
-    await box.fill("what can you do here?", { timeout: 30_000 });
-    await box.press("Enter");
+    await sendChat(page, EXTENSION_ID, "what can you do here?");
     await status.first().waitFor({ state: "attached", timeout: 60_000 });
     assert.equal(
       await status.first().getAttribute("data-status"),
       "completed",
       `the read-only turn reads: ${await status.first().textContent()}`,
     );
-    await page.screenshot({ path: path.join(runDir, "restricted.png") });
+    await shot("restricted");
     // Apply on a code block (issue 15) is refused here before the kernel is asked, saying how to lift it.
     await view.locator('[data-testid="code-apply"]').first().click();
     const refusal = view.locator(".notice", { hasText: "Apply to file was refused" });
@@ -87,7 +75,7 @@ describe("Restricted Mode in a real VS Code workbench", { timeout: 180_000 }, ()
     );
     assert.equal(fs.readFileSync(path.join(workspace, "README.md"), "utf8"), "# untrusted\n", "nothing was written");
     await refusal.scrollIntoViewIfNeeded();
-    await page.screenshot({ path: path.join(runDir, "apply-refused-restricted.png") });
+    await shot("apply-refused-restricted");
 
     await banner.getByRole("button", { name: "Manage Workspace Trust" }).click();
     const trust = page.locator(".workspace-trust-editor");
@@ -98,8 +86,7 @@ describe("Restricted Mode in a real VS Code workbench", { timeout: 180_000 }, ()
       .click();
     await banner.waitFor({ state: "hidden", timeout: 30_000 });
 
-    await box.fill("and now?", { timeout: 30_000 });
-    await box.press("Enter");
+    await sendChat(page, EXTENSION_ID, "and now?");
     await status.nth(1).waitFor({ state: "attached", timeout: 60_000 });
     assert.equal(
       await status.nth(1).getAttribute("data-status"),

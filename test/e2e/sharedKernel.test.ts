@@ -4,17 +4,16 @@
 // while its turn runs; and a window reload mid-turn leaves the turn running in the kernel, the
 // reloaded window joins the same kernel and its view follows the turn to its end.
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { readHearthLog } from "./support/codeServer.js";
-import { newRunDir, stopwatch } from "./support/runDir.js";
-import { endScenario } from "./support/scenario.js";
+import { runInstalledCli } from "./support/installedCli.js";
+import { newScenario } from "./support/scenario.js";
 import { defaultJournalPath, journalLockPath } from "../../shared/node/paths.js";
+import type { FrameLocator } from "./support/playwright.js";
 import { openActivityBarContainer, waitFor, webviewViewFrame } from "./support/webview.js";
-import { startWorkbench, type Started } from "./support/scriptedChat.js";
+import { sharedKernelFolders, startSharedKernelWorkbench, sendChat } from "./support/scriptedChat.js";
 
 const ROOT = path.resolve(".");
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string; publisher: string; name: string };
@@ -23,40 +22,28 @@ const EXTENSION_ID = `${pkg.publisher}.${pkg.name}`;
 const DELTAS = Array.from({ length: 30 }, (_, i) => `${i + 1} `);
 const MESSAGE = "Count to thirty, slowly";
 
+/** The chat's answer text so far, all its answer blocks together. */
+const answerText = async (view: FrameLocator) => (await view.locator('[data-testid="answer"]').allTextContents()).join("");
+
 describe("the folder's kernel is shared and outlives the window (issue 12, item 2) in a real workbench", { timeout: 240_000 }, () => {
-  const runDir = newRunDir("sharedKernel");
-  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "hearth-e2e-shared-"));
-  const workspace = path.join(scratch, "workspace");
-  const home = path.join(scratch, "hearth-home");
-  const profileDir = path.join(scratch, "profile");
-  const clock = stopwatch();
-  const started: Started = {};
+  const { runDir, scratch, workspace, clock, started, shot, end } = newScenario("sharedKernel", "hearth-e2e-shared-");
+  const { home, profileDir } = sharedKernelFolders(scratch);
   let passed = false;
   let kernelPid = 0;
 
-  const shot = (name: string) => started.browser!.page.screenshot({ path: path.join(runDir, name) });
   const lockPid = () => Number(fs.readFileSync(journalLockPath(defaultJournalPath(workspace, { HEARTH_HOME: home })), "utf8"));
 
-  before(async () => {
-    fs.mkdirSync(workspace);
-    const script = path.join(scratch, "slow-count.json");
-    fs.writeFileSync(script, JSON.stringify({ rounds: [{ text: DELTAS, delayMs: 500 }] }));
-    await startWorkbench(started, {
+  before(() =>
+    startSharedKernelWorkbench(started, {
       scratch,
       workspace,
-      profileDir,
-      settings: { "hearth.model": `scripted:${script}` },
-      // The same HEARTH_HOME for the workbench and the terminal: one journal, one kernel.
-      env: { HEARTH_ALLOW_SCRIPTED: "1", HEARTH_HOME: home },
+      scriptName: "slow-count.json",
+      script: { rounds: [{ text: DELTAS, delayMs: 500 }] },
       mark: clock.mark,
-    });
-  });
+    }),
+  );
 
-  after(async () => {
-    if (started.browser && !passed)
-      await started.browser.page.screenshot({ path: path.join(runDir, "failure.png") }).catch(() => undefined);
-    await endScenario({ runDir, scratch, ...started, passed, marks: clock.marks });
-  });
+  after(() => end(passed));
 
   it("`hearth sessions` from the installed extension's CLI joins the editor's kernel and lists its chat with the running turn (same journal, nothing reconciled under it)", async () => {
     const page = started.browser!.page;
@@ -64,27 +51,18 @@ describe("the folder's kernel is shared and outlives the window (issue 12, item 
     const view = webviewViewFrame(page, EXTENSION_ID);
     await view.locator('[data-testid="kernel-version"]').waitFor({ state: "attached", timeout: 60_000 });
     kernelPid = lockPid();
-    const box = view.locator("#message textarea");
-    await box.fill(MESSAGE, { timeout: 30_000 });
-    await box.press("Enter");
-    await waitFor(
-      async () => (await view.locator('[data-testid="answer"]').allTextContents()).join("").length > 0,
-      30_000,
-      "the answer to start streaming",
-    );
+    await sendChat(page, EXTENSION_ID, MESSAGE);
+    await waitFor(async () => (await answerText(view)).length > 0, 30_000, "the answer to start streaming");
     clock.mark("turn streaming");
-    await shot("1-turn-streaming.png");
+    await shot("1-turn-streaming");
 
-    const extensionDir = fs.readdirSync(path.join(profileDir, "extensions")).find((d) => d.startsWith(`${EXTENSION_ID}-${pkg.version}`));
-    assert.ok(extensionDir, "the .vsix is installed");
-    const installed = path.join(profileDir, "extensions", extensionDir);
-    const env: NodeJS.ProcessEnv = { ...process.env, HEARTH_HOME: home, HEARTH_DEBUG: "1" };
-    delete env.NODE_OPTIONS;
-    delete env.NODE_TEST_CONTEXT;
-    const cli = spawnSync(
-      path.join(installed, "runtime/bin/node"),
-      [path.join(installed, "dist/cli.mjs"), "sessions", "--workspace", workspace, "--json"],
-      { encoding: "utf8", env, timeout: 60_000 },
+    const cli = runInstalledCli(
+      { profileDir, extensionId: EXTENSION_ID, version: pkg.version },
+      ["sessions", "--workspace", workspace, "--json"],
+      {
+        HEARTH_HOME: home,
+        HEARTH_DEBUG: "1",
+      },
     );
     assert.equal(cli.status, 0, cli.stderr);
     clock.mark("hearth sessions answered");
@@ -98,7 +76,7 @@ describe("the folder's kernel is shared and outlives the window (issue 12, item 
 
   it("a window reload mid-turn: the turn keeps running in the kernel, the reloaded window joins it and the view follows the turn to completion", async () => {
     const page = started.browser!.page;
-    const streamedBefore = (await webviewViewFrame(page, EXTENSION_ID).locator('[data-testid="answer"]').allTextContents()).join("");
+    const streamedBefore = await answerText(webviewViewFrame(page, EXTENSION_ID));
     assert.ok(streamedBefore.length < DELTAS.join("").length, "the turn is still running at the reload");
     await page.reload({ timeout: 60_000 });
     await page.waitForSelector(".monaco-workbench .part.activitybar", { timeout: 60_000 });
@@ -115,13 +93,9 @@ describe("the folder's kernel is shared and outlives the window (issue 12, item 
     if (!shown) await openActivityBarContainer(page, "Hearth");
     // Following: the view shows the turn as running (the composer busy) and the answer grows.
     await view.locator('.composer[data-busy="true"]').waitFor({ state: "attached", timeout: 60_000 });
-    await waitFor(
-      async () => (await view.locator('[data-testid="answer"]').allTextContents()).join("").length > 0,
-      30_000,
-      "the followed turn's answer in the reloaded view",
-    );
+    await waitFor(async () => (await answerText(view)).length > 0, 30_000, "the followed turn's answer in the reloaded view");
     clock.mark("reloaded view follows the turn");
-    await shot("2-after-reload-following.png");
+    await shot("2-after-reload-following");
     assert.equal(lockPid(), kernelPid, "the same kernel owns the journal: the reload did not restart it");
 
     const status = view.locator('[data-testid="turn-status"]');
@@ -129,13 +103,13 @@ describe("the folder's kernel is shared and outlives the window (issue 12, item 
     clock.mark("followed turn completed");
     assert.equal(await status.getAttribute("data-status"), "completed", `the turn's status reads: ${await status.textContent()}`);
     assert.equal(
-      (await view.locator('[data-testid="answer"]').allTextContents()).join("").trim(),
+      (await answerText(view)).trim(),
       // Rendered as markdown: the answer's trailing space is not part of the text shown.
       DELTAS.join("").trim(),
       "the whole answer, including what streamed before the reload",
     );
     assert.deepEqual(await view.locator('[data-testid="user-message"] .body').allTextContents(), [MESSAGE]);
-    await shot("3-followed-turn-completed.png");
+    await shot("3-followed-turn-completed");
 
     const log = readHearthLog(started.server!.userDataDir);
     assert.match(log, new RegExp(`started kernel pid ${kernelPid}`), "the first window started the kernel");

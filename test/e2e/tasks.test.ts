@@ -4,16 +4,14 @@
 // on disk and the task completes; `hearth tasks --json` from the installed extension's CLI lists
 // the same task. The scripted model's delays keep the task running long enough to be seen.
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { readHearthLog } from "./support/codeServer.js";
-import { newRunDir, stopwatch } from "./support/runDir.js";
-import { endScenario } from "./support/scenario.js";
+import { runInstalledCli } from "./support/installedCli.js";
+import { newScenario } from "./support/scenario.js";
 import { openActivityBarContainer, runCommand, waitFor, webviewViewFrame } from "./support/webview.js";
-import { startWorkbench, type Started } from "./support/scriptedChat.js";
+import { sharedKernelFolders, startSharedKernelWorkbench, sendChat } from "./support/scriptedChat.js";
 
 const ROOT = path.resolve(".");
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string; publisher: string; name: string };
@@ -37,37 +35,17 @@ const SCRIPT = {
 describe("background tasks in the workbench (issue 12: Tasks view, notification approvals, the CLI sees the same task)", {
   timeout: 240_000,
 }, () => {
-  const runDir = newRunDir("tasks");
-  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "hearth-e2e-tasks-"));
-  const workspace = path.join(scratch, "workspace");
-  const home = path.join(scratch, "hearth-home");
-  const profileDir = path.join(scratch, "profile");
-  const clock = stopwatch();
-  const workbench: Started = {};
+  const { runDir, scratch, workspace, clock, started: workbench, shot, end } = newScenario("tasks", "hearth-e2e-tasks-");
+  const { home, profileDir } = sharedKernelFolders(scratch);
   let passed = false;
 
-  const shot = (name: string) => workbench.browser!.page.screenshot({ path: path.join(runDir, name) });
   const taskRow = (state: string) => workbench.browser!.page.locator(`.monaco-list-row[aria-label="${TITLE}, ${state}"]`);
 
-  before(async () => {
-    fs.mkdirSync(workspace);
-    const script = path.join(scratch, "task-script.json");
-    fs.writeFileSync(script, JSON.stringify(SCRIPT));
-    await startWorkbench(workbench, {
-      scratch,
-      workspace,
-      profileDir,
-      settings: { "hearth.model": `scripted:${script}` },
-      env: { HEARTH_ALLOW_SCRIPTED: "1", HEARTH_HOME: home },
-      mark: clock.mark,
-    });
-  });
+  before(() =>
+    startSharedKernelWorkbench(workbench, { scratch, workspace, scriptName: "task-script.json", script: SCRIPT, mark: clock.mark }),
+  );
 
-  after(async () => {
-    if (workbench.browser && !passed)
-      await workbench.browser.page.screenshot({ path: path.join(runDir, "failure.png") }).catch(() => undefined);
-    await endScenario({ runDir, scratch, ...workbench, passed, marks: clock.marks });
-  });
+  after(() => end(passed));
 
   it("(a)+(c) a task started from the command runs beside a chat turn; its write is allowed from a non-modal notification, lands on disk and the task completes in the Tasks view", async () => {
     const page = workbench.browser!.page;
@@ -85,14 +63,11 @@ describe("background tasks in the workbench (issue 12: Tasks view, notification 
     await input.fill(INSTRUCTION);
     await page.keyboard.press("Enter");
     clock.mark("task started");
-
-    const box = chat.locator("#message textarea");
-    await box.fill("Say something while the task runs", { timeout: 30_000 });
-    await box.press("Enter");
+    await sendChat(page, EXTENSION_ID, "Say something while the task runs");
     await taskRow("running").waitFor({ state: "visible", timeout: 30_000 });
     await chat.locator('.composer[data-busy="true"]').waitFor({ state: "attached", timeout: 30_000 });
     clock.mark("task running beside the chat turn");
-    await shot("1-task-running-beside-chat.png");
+    await shot("1-task-running-beside-chat");
 
     const toast = page.locator(".notification-toast").filter({ hasText: `Task "${TITLE}" wants to run write_file on notes.txt` });
     await toast.waitFor({ state: "visible", timeout: 60_000 });
@@ -104,7 +79,7 @@ describe("background tasks in the workbench (issue 12: Tasks view, notification 
       "the status bar counts the approval waiting",
     );
     assert.equal(fs.existsSync(path.join(workspace, "notes.txt")), false, "nothing is written before the person allows it");
-    await shot("2-task-approval-notification.png");
+    await shot("2-task-approval-notification");
 
     await toast.locator(".monaco-button", { hasText: /^Allow$/ }).click();
     await waitFor(() => fs.existsSync(path.join(workspace, "notes.txt")), 30_000, "notes.txt on disk");
@@ -130,20 +105,16 @@ describe("background tasks in the workbench (issue 12: Tasks view, notification 
     await page
       .locator(".monaco-list-row", { hasText: "Result: Done: notes.txt is written." })
       .waitFor({ state: "visible", timeout: 30_000 });
-    await shot("3-task-completed.png");
+    await shot("3-task-completed");
   });
 
   it("(d) `hearth tasks --json` from the installed extension's CLI lists the same task as the editor", () => {
-    const extensionDir = fs.readdirSync(path.join(profileDir, "extensions")).find((d) => d.startsWith(`${EXTENSION_ID}-${pkg.version}`));
-    assert.ok(extensionDir, "the .vsix is installed");
-    const installed = path.join(profileDir, "extensions", extensionDir);
-    const env: NodeJS.ProcessEnv = { ...process.env, HEARTH_HOME: home };
-    delete env.NODE_OPTIONS;
-    delete env.NODE_TEST_CONTEXT;
-    const cli = spawnSync(
-      path.join(installed, "runtime/bin/node"),
-      [path.join(installed, "dist/cli.mjs"), "tasks", "--workspace", workspace, "--json"],
-      { encoding: "utf8", env, timeout: 60_000 },
+    const cli = runInstalledCli(
+      { profileDir, extensionId: EXTENSION_ID, version: pkg.version },
+      ["tasks", "--workspace", workspace, "--json"],
+      {
+        HEARTH_HOME: home,
+      },
     );
     assert.equal(cli.status, 0, cli.stderr);
     fs.writeFileSync(path.join(runDir, "hearth-tasks.json"), cli.stdout);
@@ -168,7 +139,7 @@ describe("background tasks in the workbench (issue 12: Tasks view, notification 
     );
     await page.locator(".monaco-list-row", { hasText: "Summarize the README in the background" }).first().waitFor({ timeout: 30_000 });
     assert.equal(await chat.locator("#message textarea").inputValue(), "", "the message left the box: it is a task now, not a chat turn");
-    await shot("4-run-in-background.png");
+    await shot("4-run-in-background");
 
     // (b) A window reload while the task runs (it waits for its write's approval): the kernel keeps
     // it, and the reloaded window's Tasks view shows it again from the kernel.
@@ -182,7 +153,7 @@ describe("background tasks in the workbench (issue 12: Tasks view, notification 
     if (!visible) await openActivityBarContainer(page, "Hearth");
     await row.waitFor({ timeout: 60_000 });
     assert.match((await row.getAttribute("aria-label")) ?? "", /running|waiting for approval|queued/, "still in progress after the reload");
-    await shot("5-after-reload.png");
+    await shot("5-after-reload");
     passed = true;
   });
 });

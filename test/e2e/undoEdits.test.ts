@@ -5,13 +5,10 @@
 // in a notification; a file the person changed since the turn is refused alone, the other undone.
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
-import type { Browser } from "./support/browser.js";
-import { readHearthLog, type CodeServer } from "./support/codeServer.js";
-import { newRunDir, stopwatch } from "./support/runDir.js";
-import { endScenario } from "./support/scenario.js";
+import { readHearthLog } from "./support/codeServer.js";
+import { newScenario } from "./support/scenario.js";
 import { lens, openScriptedChat, sendChat, turnEnds as nthTurnEnd } from "./support/scriptedChat.js";
 import { runCommand, webviewViewFrame } from "./support/webview.js";
 
@@ -27,14 +24,8 @@ const PERSON = "alpha\nBETA\nthe person's line\n";
 const settle = () => new Promise((r) => setTimeout(r, 700));
 
 describe("undo a turn's edits from the chat and the command (issue 14 item 5)", { timeout: 240_000 }, () => {
-  const runDir = newRunDir("undoEdits");
-  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "hearth-e2e-undo-"));
-  const workspace = path.join(scratch, "workspace");
-  const clock = stopwatch();
-  const started: { server?: CodeServer; browser?: Browser } = {};
+  const { scratch, workspace, clock, started, page, shot, end } = newScenario("undoEdits", "hearth-e2e-undo-");
   let passed = 0;
-  const page = () => started.browser!.page;
-  const shot = (name: string) => page().screenshot({ path: path.join(runDir, `${name}.png`) });
   const file = (name: string) => path.join(workspace, name);
 
   before(async () => {
@@ -45,10 +36,7 @@ describe("undo a turn's edits from the chat and the command (issue 14 item 5)", 
     clock.mark("workbench and chat view open");
   });
 
-  after(async () => {
-    if (started.browser && passed < 2) await shot("failure").catch(() => undefined);
-    await endScenario({ runDir, scratch, ...started, passed: passed === 2, marks: clock.marks });
-  });
+  after(() => end(passed === 2));
 
   const view = () => webviewViewFrame(page(), EXTENSION_ID);
   const send = (text: string) => sendChat(page(), EXTENSION_ID, text);

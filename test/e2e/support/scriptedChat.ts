@@ -2,6 +2,7 @@
 // on the workbench, with the Hearth chat view open on a scripted (or any) model or not yet opened;
 // then the chat's box, the n-th turn's end and the active editor's code lenses, as several
 // scenarios use them.
+import fs from "node:fs";
 import path from "node:path";
 import { packagedVsix } from "../../support/packagedExtension.js";
 import { launchBrowser, openWorkbench, type Browser } from "./browser.js";
@@ -55,14 +56,50 @@ export async function startWorkbench(into: Started, opts: WorkbenchOptions): Pro
   return into.browser.page;
 }
 
-/** Starts the workbench and opens the chat on a scripted model (`script`: its JSON file). */
-export async function openScriptedChat(into: Started, opts: { scratch: string; workspace: string; script: string }): Promise<void> {
-  await openChat(into, {
+/**
+ * The workbench's settings and environment for a scripted model (`script`: its JSON file), with
+ * `env` added: the extension host passes its environment to the kernel through the launcher.
+ */
+export function scriptedModel(
+  script: string,
+  env: Record<string, string> = {},
+): { settings: Record<string, unknown>; env: Record<string, string> } {
+  return { settings: { "hearth.model": `scripted:${script}` }, env: { HEARTH_ALLOW_SCRIPTED: "1", ...env } };
+}
+
+/**
+ * The folders of a workbench whose kernel a terminal's `hearth` shares, under `scratch`: its HEARTH_HOME
+ * (the same for the workbench and the terminal: one journal, one kernel) and its profile, where the
+ * .vsix is installed (the installed CLI runs from there).
+ */
+export function sharedKernelFolders(scratch: string): { home: string; profileDir: string } {
+  return { home: path.join(scratch, "hearth-home"), profileDir: path.join(scratch, "profile") };
+}
+
+/**
+ * Makes the workspace, writes `script` (a scripted model's rounds) to `<scratch>/<scriptName>` and
+ * starts the workbench on it in the folders of sharedKernelFolders; the chat view is not opened.
+ */
+export async function startSharedKernelWorkbench(
+  into: Started,
+  opts: { scratch: string; workspace: string; scriptName: string; script: { rounds: unknown[] }; mark: (what: string) => void },
+): Promise<void> {
+  const { home, profileDir } = sharedKernelFolders(opts.scratch);
+  fs.mkdirSync(opts.workspace);
+  const script = path.join(opts.scratch, opts.scriptName);
+  fs.writeFileSync(script, JSON.stringify(opts.script));
+  await startWorkbench(into, {
     scratch: opts.scratch,
     workspace: opts.workspace,
-    settings: { "hearth.model": `scripted:${opts.script}` },
-    env: { HEARTH_ALLOW_SCRIPTED: "1" },
+    profileDir,
+    ...scriptedModel(script, { HEARTH_HOME: home }),
+    mark: opts.mark,
   });
+}
+
+/** Starts the workbench and opens the chat on a scripted model (`script`: its JSON file). */
+export async function openScriptedChat(into: Started, opts: { scratch: string; workspace: string; script: string }): Promise<void> {
+  await openChat(into, { scratch: opts.scratch, workspace: opts.workspace, ...scriptedModel(opts.script) });
 }
 
 /** As openScriptedChat, on any model: `settings` (with `hearth.model`) and `env` are the workbench's. */
