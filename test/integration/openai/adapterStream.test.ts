@@ -12,7 +12,7 @@ import { ErrorCode, HearthError } from "../../../shared/errors.js";
 import type { GenerationRequest, ModelChunk, ModelMessage, ModelToolDefinition } from "../../../sidecar/agent/ports/model.js";
 import { OpenAiAgentModel } from "../../../sidecar/inference/openai/openaiAgentModel.js";
 import { ensureFixtureModels, TOOL_MODEL_ANSWER } from "../../fixtures/models.js";
-import { asciiOnly, type LlamaServer, startLlamaServer, WORDS_ONLY } from "../../support/llamaServer.js";
+import { asciiOnly, type LlamaServer, type LlamaServerOptions, startLlamaServer, WORDS_ONLY } from "../../support/llamaServer.js";
 
 /** The target for control returning after a cancel is 1 s (issue 16); measured figures are reported. */
 const CONTROL_BOUND_MS = 1000;
@@ -169,11 +169,22 @@ describe("the openai adapter against a real llama-server (issue 16, item 4)", ()
   });
 });
 
+/** Runs `body` on a llama-server of its own on the chat model (`opts` its arguments and slots) and an adapter for it; stops the server after. */
+async function withOwnServer(
+  opts: Omit<LlamaServerOptions, "model">,
+  body: (server: LlamaServer, model: OpenAiAgentModel) => Promise<void>,
+): Promise<void> {
+  const server = await startLlamaServer({ model: ensureFixtureModels().chat, ...opts });
+  try {
+    await body(server, new OpenAiAgentModel({ baseUrl: server.baseUrl, model: "tiny", env: {} }));
+  } finally {
+    await server.stop();
+  }
+}
+
 describe("two sessions on one llama-server (issue 16, item 4)", () => {
   it("cancelling one of two concurrent streams closes only its request: the other streams on to its end (harness #18)", async () => {
-    const server = await startLlamaServer({ model: ensureFixtureModels().chat, args: WORDS_ONLY, slots: 2 });
-    try {
-      const model = new OpenAiAgentModel({ baseUrl: server.baseUrl, model: "tiny", env: {} });
+    await withOwnServer({ args: WORDS_ONLY, slots: 2 }, async (server, model) => {
       const ac = new AbortController();
       const reason = new Error("cancelled by the test");
       const kept: ModelChunk[] = [];
@@ -187,9 +198,7 @@ describe("two sessions on one llama-server (issue 16, item 4)", () => {
       assert.equal(round.stopReason, "max_tokens", "the other stream did not run to its own end");
       assert.equal(answerOf(kept), round.text);
       assert.equal(server.cancelledTasks(), 1, "the server dropped another request than the cancelled one");
-    } finally {
-      await server.stop();
-    }
+    });
   });
 });
 
@@ -197,9 +206,7 @@ describe("llama-server failing, frozen or killed mid-stream (issue 16, item 4)",
   // Without WORDS_ONLY the random chat model writes invalid UTF-8 and llama-server ends the stream
   // with an error event (HTTP 500 "does not match the expected ... format") after the first deltas.
   it("an error the server reports inside the stream fails the round with its message, the server and what to do (harness #3)", async () => {
-    const server = await startLlamaServer({ model: ensureFixtureModels().chat });
-    try {
-      const model = new OpenAiAgentModel({ baseUrl: server.baseUrl, model: "tiny", env: {} });
+    await withOwnServer({}, async (server, model) => {
       await assert.rejects(
         model.generate(request([{ role: "user", text: "Tell me a story." }], { maxTokens: 200 }), () => undefined),
         (e: unknown) =>
@@ -209,17 +216,13 @@ describe("llama-server failing, frozen or killed mid-stream (issue 16, item 4)",
           /does not match the expected .* format/.test(e.message) &&
           /the partial answer was not kept.*log says more.*send the message again/.test(e.message),
       );
-    } finally {
-      await server.stop();
-    }
+    });
   });
 
   // A hung server or a network partition sends nothing and closes nothing; the adapter waits (undici's
   // 5-minute body timeout aside), so what must hold is that a person's cancel still frees the turn.
   it("a server that stops answering with the stream open (SIGSTOP) holds nothing: a cancel returns at once, and the thawed server serves again (harness #18)", async (t) => {
-    const server = await startLlamaServer({ model: ensureFixtureModels().chat, args: WORDS_ONLY });
-    try {
-      const model = new OpenAiAgentModel({ baseUrl: server.baseUrl, model: "tiny", env: {} });
+    await withOwnServer({ args: WORDS_ONLY }, async (server, model) => {
       const ac = new AbortController();
       let n = 0;
       const round = model.generate(request([{ role: "user", text: "Tell me a story." }], { maxTokens: 100_000, signal: ac.signal }), () => {
@@ -240,15 +243,11 @@ describe("llama-server failing, frozen or killed mid-stream (issue 16, item 4)",
       const next = await model.generate(request([{ role: "user", text: "And now?" }], { maxTokens: 8 }), () => undefined);
       assert.equal(next.stopReason, "max_tokens");
       assert.equal(server.cancelledTasks(), 1, "the thawed server did not drop the request the client closed");
-    } finally {
-      await server.stop();
-    }
+    });
   });
 
   it("the round fails at once with an actionable ModelUnavailable error, an unreachable server says so, and a restarted one serves the same adapter (harness #18)", async (t) => {
-    const server = await startLlamaServer({ model: ensureFixtureModels().chat, args: WORDS_ONLY });
-    try {
-      const model = new OpenAiAgentModel({ baseUrl: server.baseUrl, model: "tiny", env: {} });
+    await withOwnServer({ args: WORDS_ONLY }, async (server, model) => {
       let n = 0;
       let killedAt = 0;
       const chunks: ModelChunk[] = [];
@@ -281,8 +280,6 @@ describe("llama-server failing, frozen or killed mid-stream (issue 16, item 4)",
       const after = await model.generate(request([{ role: "user", text: "Tell me a story." }], { maxTokens: 8 }), () => undefined);
       assert.equal(after.stopReason, "max_tokens");
       assert.match(after.text, /^[a-z ]+$/);
-    } finally {
-      await server.stop();
-    }
+    });
   });
 });
