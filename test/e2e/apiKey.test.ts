@@ -10,8 +10,8 @@ import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { readHearthLog } from "./support/codeServer.js";
 import { newScenario } from "./support/scenario.js";
-import { openActivityBarContainer, runCommand, waitFor, webviewViewFrame } from "./support/webview.js";
-import { startWorkbench, sendChat } from "./support/scriptedChat.js";
+import { runCommand, waitFor } from "./support/webview.js";
+import { startWorkbench, openChatView, sendChat } from "./support/scriptedChat.js";
 
 const pkg = JSON.parse(fs.readFileSync("package.json", "utf8")) as { publisher: string; name: string };
 const EXTENSION_ID = `${pkg.publisher}.${pkg.name}`;
@@ -86,9 +86,7 @@ describe("an API key set through the command", { timeout: 180_000 }, () => {
 
   it("reaches the server as the bearer token and is written to no setting, log or journal", async () => {
     const page = started.browser!.page;
-    await openActivityBarContainer(page, "Hearth");
-    const view = webviewViewFrame(page, EXTENSION_ID);
-    await view.locator('[data-testid="kernel-version"]').waitFor({ state: "attached", timeout: 60_000 });
+    const view = await openChatView(page, EXTENSION_ID);
 
     await runCommand(page, "Hearth: Set API Key for OpenAI-compatible Servers");
     const input = page.locator(".quick-input-widget input[type=password]");

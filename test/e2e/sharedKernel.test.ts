@@ -13,7 +13,7 @@ import { newScenario } from "./support/scenario.js";
 import { defaultJournalPath, journalLockPath } from "../../shared/node/paths.js";
 import type { FrameLocator } from "./support/playwright.js";
 import { openActivityBarContainer, waitFor, webviewViewFrame } from "./support/webview.js";
-import { sharedKernelFolders, startSharedKernelWorkbench, sendChat } from "./support/scriptedChat.js";
+import { sharedKernelFolders, startSharedKernelWorkbench, openChatView, sendChat } from "./support/scriptedChat.js";
 
 const ROOT = path.resolve(".");
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string; publisher: string; name: string };
@@ -47,9 +47,7 @@ describe("the folder's kernel is shared and outlives the window (issue 12, item 
 
   it("`hearth sessions` from the installed extension's CLI joins the editor's kernel and lists its chat with the running turn (same journal, nothing reconciled under it)", async () => {
     const page = started.browser!.page;
-    await openActivityBarContainer(page, "Hearth");
-    const view = webviewViewFrame(page, EXTENSION_ID);
-    await view.locator('[data-testid="kernel-version"]').waitFor({ state: "attached", timeout: 60_000 });
+    const view = await openChatView(page, EXTENSION_ID);
     kernelPid = lockPid();
     await sendChat(page, EXTENSION_ID, MESSAGE);
     await waitFor(async () => (await answerText(view)).length > 0, 30_000, "the answer to start streaming");

@@ -11,7 +11,7 @@ import { readHearthLog } from "./support/codeServer.js";
 import { runInstalledCli } from "./support/installedCli.js";
 import { newScenario } from "./support/scenario.js";
 import { openActivityBarContainer, runCommand, waitFor, webviewViewFrame } from "./support/webview.js";
-import { sharedKernelFolders, startSharedKernelWorkbench, sendChat } from "./support/scriptedChat.js";
+import { sharedKernelFolders, startSharedKernelWorkbench, openChatView, sendChat } from "./support/scriptedChat.js";
 
 const ROOT = path.resolve(".");
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string; publisher: string; name: string };
@@ -49,9 +49,7 @@ describe("background tasks in the workbench (issue 12: Tasks view, notification 
 
   it("(a)+(c) a task started from the command runs beside a chat turn; its write is allowed from a non-modal notification, lands on disk and the task completes in the Tasks view", async () => {
     const page = workbench.browser!.page;
-    await openActivityBarContainer(page, "Hearth");
-    const chat = webviewViewFrame(page, EXTENSION_ID);
-    await chat.locator('[data-testid="kernel-version"]').waitFor({ state: "attached", timeout: 60_000 });
+    const chat = await openChatView(page, EXTENSION_ID);
     // The Tasks view sits below the chat in the Hearth container; expand it if it is collapsed.
     const header = page.locator('.pane-header[aria-label^="Tasks"]').first();
     await header.waitFor({ state: "visible", timeout: 30_000 });

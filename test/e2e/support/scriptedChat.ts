@@ -7,7 +7,7 @@ import path from "node:path";
 import { packagedVsix } from "../../support/packagedExtension.js";
 import { launchBrowser, openWorkbench, type Browser } from "./browser.js";
 import { startCodeServer, type CodeServer } from "./codeServer.js";
-import type { Locator, Page } from "./playwright.js";
+import type { FrameLocator, Locator, Page } from "./playwright.js";
 import { findTools } from "./tools.js";
 import { openActivityBarContainer, webviewViewFrame } from "./webview.js";
 
@@ -106,6 +106,14 @@ export async function openScriptedChat(into: Started, opts: { scratch: string; w
 export async function openChat(into: Started, opts: WorkbenchOptions & { settings: Record<string, unknown> }): Promise<void> {
   const page = await startWorkbench(into, opts);
   await openActivityBarContainer(page, "Hearth");
+}
+
+/** Opens the Hearth container and returns the chat view once its kernel has answered (the kernel's version is in the view). */
+export async function openChatView(page: Page, extensionId: string): Promise<FrameLocator> {
+  await openActivityBarContainer(page, "Hearth");
+  const view = webviewViewFrame(page, extensionId);
+  await view.locator('[data-testid="kernel-version"]').waitFor({ state: "attached", timeout: 60_000 });
+  return view;
 }
 
 /** Types a message into the chat's box and sends it. */
