@@ -4,9 +4,9 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { AnchoredWorkspace, type ResolverKind } from "../../sidecar/tools/anchoredFs.js";
 import { openFileForRead, readBounded, resolvePath } from "../../sidecar/tools/fileAccess.js";
+import { writeBenchResults } from "./support/benchProcess.js";
 
 const ROUNDS = 9;
 const SIZES = [
@@ -87,21 +87,8 @@ try {
 } finally {
   fs.rmSync(dir, { recursive: true, force: true });
 }
-const out = path.join(path.dirname(fileURLToPath(import.meta.url)), "results", "anchoredRead.json");
-fs.mkdirSync(path.dirname(out), { recursive: true });
-fs.writeFileSync(
-  out,
-  JSON.stringify(
-    {
-      bench: "anchoredRead",
-      node: process.version,
-      platform: `${process.platform}-${process.arch}`,
-      at: new Date().toISOString(),
-      results,
-      rows,
-    },
-    null,
-    2,
-  ) + "\n",
-);
+const out = writeBenchResults("anchoredRead", {
+  results,
+  rows,
+});
 console.log(`wrote ${path.relative(process.cwd(), out)}`);

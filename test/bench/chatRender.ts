@@ -12,20 +12,13 @@
 // main thread's JavaScript and not comparable across headless runs).
 // usage: node --import tsx test/bench/chatRender.ts [--quick]   (THREADS=N; BENCH_MODEL=file.gguf)
 // Writes test/bench/results/chatRender.json (`rows`). Shared machine: compare ratios within a run.
-import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { withOneLibuvWorker, writeBenchResults } from "./support/benchProcess.js";
 
-// llama.cpp decode runs on libuv workers: the kernel runs with one (kernelLauncher.ts); so does this.
-if (process.env.UV_THREADPOOL_SIZE !== "1") {
-  const r = spawnSync(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
-    stdio: "inherit",
-    env: { ...process.env, UV_THREADPOOL_SIZE: "1" },
-  });
-  process.exit(r.status ?? 1);
-}
+withOneLibuvWorker();
 
 const esbuild = await import("esbuild");
 const { openDirectAnchor, median } = await import("./support/directAnchor.js");
@@ -229,10 +222,6 @@ row(
 row("longest single re-render while streaming (the whole answer at the end)", stream.longest, 1000 / 60, "ms", "one 60 Hz frame");
 
 const results = {
-  bench: "chatRender",
-  node: process.version,
-  platform: `${process.platform}-${process.arch}`,
-  at: new Date().toISOString(),
   model,
   threads,
   quick,
@@ -241,9 +230,7 @@ const results = {
   stream: { frames: stream.frames, busyMs: stream.busy, wallMs: stream.wallMs, decodeTps, feedMsPerToken },
   rows,
 };
-const out = path.join(here, "results", "chatRender.json");
-fs.mkdirSync(path.dirname(out), { recursive: true });
-fs.writeFileSync(out, JSON.stringify(results, null, 2) + "\n");
+const out = writeBenchResults("chatRender", results);
 for (const r of rows)
   console.log(
     `${r.name}: ${r.ours.toFixed(2)} ${r.unit} vs ${r.anchor.toFixed(2)} ${r.unit} (${r.anchorName}) → ratio ${r.ratio.toFixed(3)}`,

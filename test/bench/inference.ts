@@ -2,20 +2,12 @@
 // the same model and threads, greedy sampling. Writes test/bench/results/inference.json, prints a table.
 // usage: node --import tsx test/bench/inference.ts   (THREADS=N to override physical cores; QUICK=1 for a short run)
 // The machine may be shared: figures are noisy, compare ratios from one run, not across runs.
-import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { withOneLibuvWorker, writeBenchResults } from "./support/benchProcess.js";
 
-// llama.cpp decode runs on libuv workers: the kernel runs with one (kernelLauncher.ts); so does this.
-if (process.env.UV_THREADPOOL_SIZE !== "1") {
-  const r = spawnSync(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
-    stdio: "inherit",
-    env: { ...process.env, UV_THREADPOOL_SIZE: "1" },
-  });
-  process.exit(r.status ?? 1);
-}
+withOneLibuvWorker();
 
 const { openDirectAnchor, median, text } = await import("./support/directAnchor.js");
 const { LlamaAgentModel } = await import("../../sidecar/inference/llama/llamaAgentModel.js");
@@ -25,7 +17,6 @@ const { ensureFixtureModels } = await import("../fixtures/models.js");
 type RoundStats = import("../../sidecar/inference/llama/llamaAgentModel.js").RoundStats;
 type ModelMessage = import("../../sidecar/agent/ports/model.js").ModelMessage;
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 const quick = process.env.QUICK === "1";
 const threads = Number(process.env.THREADS ?? physicalCores());
 const modelPath = process.env.BENCH_MODEL ?? ensureFixtureModels({ bench: true }).bench;
@@ -274,8 +265,7 @@ try {
   await direct.dispose();
 }
 
-fs.mkdirSync(path.join(here, "results"), { recursive: true });
-fs.writeFileSync(path.join(here, "results", "inference.json"), JSON.stringify(results, null, 2));
+writeBenchResults("inference", results);
 const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i]!.length), 5));
 console.log(`model ${results.model}, ${threads} threads, greedy; shared machine: noisy`);
 for (const r of [["figure", "ours", "anchor", "ratio"], ...rows]) console.log(r.map((c, i) => c.padEnd(widths[i]!)).join("  "));

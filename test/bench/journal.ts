@@ -11,6 +11,7 @@ import { uuidv7 } from "../../shared/ids.js";
 import { openJournal, type Journal } from "../../sidecar/journal/journal.js";
 import { ControlPlane } from "../../sidecar/kernel/control/controlPlane.js";
 import type { ReconcileReport } from "../../sidecar/kernel/control/reconcile.js";
+import { writeBenchResults } from "./support/benchProcess.js";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hearth-bench-"));
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -373,8 +374,6 @@ const results = {
   reconciliationWithBatches: recBatches,
   rows,
 };
-const out = path.resolve("test/bench/results/journal.json");
-fs.mkdirSync(path.dirname(out), { recursive: true });
-fs.writeFileSync(out, JSON.stringify(results, null, 2) + "\n");
+const out = writeBenchResults("journal", results);
 console.log(`wrote ${out}`);
 fs.rmSync(dir, { recursive: true, force: true });

@@ -8,6 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { writeBenchResults } from "./support/benchProcess.js";
 
 const cache = process.env.HEARTH_BENCH_CACHE ?? path.join(os.homedir(), ".cache", "hearth-bench");
 export const LLAMA_BENCH = path.join(cache, "llama.cpp", "build", "bin", "llama-bench");
@@ -191,7 +192,5 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
         })),
     ];
   }
-  const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), "results");
-  fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, "llamaBench.json"), JSON.stringify(results, null, 2));
+  writeBenchResults("llamaBench", results);
 }

@@ -9,20 +9,12 @@
 // usage: npm run build && node --import tsx test/bench/wholeStack.ts [--quick]   (THREADS=N, REPS=N; BENCH_MODEL=FILE)
 // The machine may be shared: anchor and kernel runs are interleaved and medians reported, but
 // compare ratios from one run, not figures across runs.
-import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { withOneLibuvWorker, writeBenchResults } from "./support/benchProcess.js";
 
-// The kernel runs with one libuv worker (kernelLauncher.ts); so does the direct anchor here.
-if (process.env.UV_THREADPOOL_SIZE !== "1") {
-  const r = spawnSync(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
-    stdio: "inherit",
-    env: { ...process.env, UV_THREADPOOL_SIZE: "1" },
-  });
-  process.exit(r.status ?? 1);
-}
+withOneLibuvWorker();
 
 const { openDirectAnchor, median, text } = await import("./support/directAnchor.js");
 const { tempDir, DIST } = await import("../support/kernelProcess.js");
@@ -33,7 +25,6 @@ const { llamaBench, llamaBatchedBench, LLAMA_BENCH, LLAMA_BATCHED_BENCH } = awai
 type RoundStats = import("../../sidecar/inference/llama/llamaAgentModel.js").RoundStats;
 type Bench = import("./support/kernelBench.js").Bench;
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 const quick = process.argv.includes("--quick") || process.env.QUICK === "1";
 const threads = Number(process.env.THREADS ?? physicalCores());
 const modelPath = process.env.BENCH_MODEL ?? ensureFixtureModels({ bench: true }).bench;
@@ -380,8 +371,7 @@ try {
   fs.rmSync(root, { recursive: true, force: true });
 }
 
-fs.mkdirSync(path.join(here, "results"), { recursive: true });
-fs.writeFileSync(path.join(here, "results", "wholeStack.json"), JSON.stringify(results, null, 2));
+writeBenchResults("wholeStack", results);
 const header = ["figure (client side, through kernel + protocol)", "ours", "anchor", "value", "ratio"];
 const table = [
   header,
