@@ -1,6 +1,6 @@
 // What the inference benchmarks share: deterministic prompt text, medians, and the anchor engine
 // (node-llama-cpp called directly on the same model file with the same threads and batch size).
-import { getLlama, LlamaLogLevel } from "node-llama-cpp";
+import { getLlama, type LlamaContextSequence, LlamaLogLevel } from "node-llama-cpp";
 
 export const median = (a: number[]): number => {
   const v = [...a].sort((x, y) => x - y);
@@ -29,6 +29,16 @@ export async function openDirectAnchor(opts: { modelPath: string; threads: numbe
   const model = await llama.loadModel({ modelPath: opts.modelPath });
   const context = await model.createContext({ contextSize: opts.contextSize, sequences: 1, batchSize: 128, threads: opts.threads });
   const tokens = (seed: number, n: number) => model.tokenize(text(seed, n * 2)).slice(0, n);
+  /** ms `work` takes on a fresh sequence that already holds `depth` evaluated tokens. */
+  const timedAtDepth = async (depth: number, work: (seq: LlamaContextSequence) => Promise<unknown>): Promise<number> => {
+    const seq = context.getSequence();
+    if (depth > 0) await seq.evaluateWithoutGeneratingNewTokens(tokens(5, depth));
+    const t0 = performance.now();
+    await work(seq);
+    const ms = performance.now() - t0;
+    seq.dispose();
+    return ms;
+  };
   return {
     model,
     tokens,
@@ -46,28 +56,18 @@ export async function openDirectAnchor(opts: { modelPath: string; threads: numbe
       return tps;
     },
     /** ms to evaluate `n` new tokens on top of `depth` already-evaluated ones. */
-    async prefillMs(n: number, depth = 0): Promise<number> {
-      const seq = context.getSequence();
-      if (depth > 0) await seq.evaluateWithoutGeneratingNewTokens(tokens(5, depth));
-      const t0 = performance.now();
-      await seq.evaluateWithoutGeneratingNewTokens(tokens(6, n));
-      const ms = performance.now() - t0;
-      seq.dispose();
-      return ms;
+    prefillMs(n: number, depth = 0): Promise<number> {
+      return timedAtDepth(depth, (seq) => seq.evaluateWithoutGeneratingNewTokens(tokens(6, n)));
     },
     /**
      * ms from handing `n` new tokens to a sequence holding `depth` to the first token generated after
      * them (greedy): their evaluation, the last one's logits and one sampling, as a chat turn's first
      * token costs. `prefillMs` evaluates without logits, so it is a few ms cheaper than any first token.
      */
-    async firstTokenMs(n: number, depth = 0): Promise<number> {
-      const seq = context.getSequence();
-      if (depth > 0) await seq.evaluateWithoutGeneratingNewTokens(tokens(5, depth));
-      const t0 = performance.now();
-      for await (const _ of seq.evaluate(tokens(6, n), { temperature: 0 })) break;
-      const ms = performance.now() - t0;
-      seq.dispose();
-      return ms;
+    firstTokenMs(n: number, depth = 0): Promise<number> {
+      return timedAtDepth(depth, async (seq) => {
+        for await (const _ of seq.evaluate(tokens(6, n), { temperature: 0 })) break;
+      });
     },
     /**
      * Aggregate greedy decode tok/s of `k` sequences of one context, each after a `depth`-token prompt,
