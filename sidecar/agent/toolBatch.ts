@@ -179,7 +179,9 @@ export class ToolBatch {
       if (this.ctx.signal.aborted && tool.definition.cancellation === "Interruptible") {
         return { ok: false, output: "cancelled: the tool was interrupted; its effects may be partial", fault: new TurnCancelled() };
       }
-      const message = singleLine(`failed: tool ${call.name} faulted: ${(e as Error).message}`);
+      // A tool may reject with anything: a fault that is no Error must not throw here, or a started call
+      // would be recorded as `not run` with its claim left open (harness #6).
+      const message = singleLine(`failed: tool ${call.name} faulted: ${(e as Error)?.message ?? String(e)}`);
       return { ok: false, output: message, fault: new TurnFailed("tool_fatal", message, e) };
     }
   }
