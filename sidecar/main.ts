@@ -39,6 +39,7 @@ import { ClientRegistry } from "./kernel/tasks/clientRegistry.js";
 import { delegateTaskTool } from "./kernel/tasks/delegateTaskTool.js";
 import { TaskService } from "./kernel/tasks/taskService.js";
 import { applyToolPolicy } from "./kernel/toolPolicy.js";
+import { errorMessage } from "../shared/errors.js";
 
 function log(line: string): void {
   process.stderr.write(`[hearth-kernel ${new Date().toISOString()}] ${line}\n`);
@@ -74,7 +75,7 @@ function parseArgs(argv: string[]): { config: KernelConfig; mode: ServeMode } {
     } as const;
     values = parseNodeArgs({ args: argv, options: kernelFlags, strict: true }).values;
   } catch (e) {
-    fail(`bad arguments ${JSON.stringify(argv)} (${(e as Error).message}); ${USAGE}`);
+    fail(`bad arguments ${JSON.stringify(argv)} (${errorMessage(e)}); ${USAGE}`);
   }
   const flags = new Map(Object.entries(values));
   const ws = flags.get("workspace") ?? fail("missing --workspace DIR: the kernel serves exactly one workspace folder");
@@ -83,7 +84,7 @@ function parseArgs(argv: string[]): { config: KernelConfig; mode: ServeMode } {
     workspaceRoot = fs.realpathSync(ws);
     if (!fs.statSync(workspaceRoot).isDirectory()) fail(`--workspace ${ws} is not a directory`);
   } catch (e) {
-    fail(`--workspace ${ws} cannot be opened: ${(e as Error).message}`);
+    fail(`--workspace ${ws} cannot be opened: ${errorMessage(e)}`);
   }
   const journalPath = path.resolve(flags.get("db") ?? defaultJournalPath(workspaceRoot));
   if (isWithin(workspaceRoot, journalPath)) {
@@ -113,7 +114,7 @@ function makeDataPrivate(config: KernelConfig): void {
     // SQLite gives -wal and -shm the main file's mode when it creates them; older ones are checked.
     for (const suffix of ["-wal", "-shm"]) checkPrivateFileIfPresent(config.journalPath + suffix, log);
   } catch (e) {
-    fail((e as Error).message);
+    fail(errorMessage(e));
   }
 }
 
@@ -123,7 +124,7 @@ function ownJournal(config: KernelConfig): () => void {
   try {
     outcome = acquireJournalLock(config.journalPath, log);
   } catch (e) {
-    fail((e as Error).message);
+    fail(errorMessage(e));
   }
   if (outcome.owned) return outcome.release;
   const owner =
@@ -142,7 +143,7 @@ function openControlPlane(config: KernelConfig): { journal: Journal; control: Co
   try {
     journal = openJournal(config.journalPath);
   } catch (e) {
-    fail((e as Error).message);
+    fail(errorMessage(e));
   }
   // control plane #5: the owner is the local user who started this kernel, never a value a client sends.
   const control = new ControlPlane(journal, {
@@ -210,7 +211,13 @@ async function main(): Promise<void> {
   Object.assign(handlers, modelHandlers({ host: modelHost, gate, modelsDir: path.join(hearthHome(), "models") }));
   // harness #9, #12: tools anchored at the workspace descriptor; file tools and shell register apart.
   // issue 14 item 5: each write's pre-image is journaled, so a person can undo a turn's edits.
-  const tools = buildWorkspaceTools({ workspaceRoot: config.workspaceRoot, shell: true, writes: new FileWriteJournal(journal, log) });
+  // harness #11: web_fetch exists only when the person opted in (hearth.tools.webFetch, HEARTH_WEB_FETCH=1).
+  const tools = buildWorkspaceTools({
+    workspaceRoot: config.workspaceRoot,
+    shell: true,
+    network: { fetch: process.env.HEARTH_WEB_FETCH === "1" },
+    writes: new FileWriteJournal(journal, log),
+  });
   gate.onShutdown("tools", () => tools.close());
   // issue 12: delegate_task is offered when the policy names it (the editor's default list does); it
   // starts a task on the task service built below, for the coordinator session bound to it.
@@ -221,7 +228,7 @@ async function main(): Promise<void> {
     const policyList = process.env.HEARTH_TOOLS;
     offered = policyList?.trim() ? applyToolPolicy([...tools.tools, delegateTaskTool(kernelTasks, null)], policyList) : tools.tools;
   } catch (e) {
-    fail(`HEARTH_TOOLS: ${(e as Error).message}`);
+    fail(`HEARTH_TOOLS: ${errorMessage(e)}`);
   }
   // The person's approval and loop-guard settings (README: configuration).
   const policy = {
@@ -303,7 +310,7 @@ async function main(): Promise<void> {
       onClient: (c) => clients.add(c),
     });
   } catch (e) {
-    fail(`cannot serve clients on ${kernelEndpoint(config.journalPath).socketPath}: ${(e as Error).message}`);
+    fail(`cannot serve clients on ${kernelEndpoint(config.journalPath).socketPath}: ${errorMessage(e)}`);
   }
   armIdle(0);
   if (mode === "stdio") {

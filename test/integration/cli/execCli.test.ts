@@ -78,6 +78,24 @@ it("without a terminal the default approval policy denies: the edit is refused a
   assert.equal(fs.readFileSync(path.join(ws, "todo.txt"), "utf8"), "buy milk\n");
 });
 
+it("the web fetch setting offers web_fetch: the kernel starts with it and each fetch asks first, denied with nobody to ask (harness #11)", () => {
+  // The editor's hearth.tools.webFetch puts web_fetch in HEARTH_TOOLS and sets HEARTH_WEB_FETCH=1; the
+  // kernel used to build no network tool, so that tool policy named a tool it lacked and it refused to start.
+  const { ws, db, model } = setup([{ toolCalls: [{ name: "web_fetch", arguments: { url: "http://127.0.0.1:9/" } }] }, { text: ["Done."] }]);
+  const env = { HEARTH_ALLOW_SCRIPTED: "1", HEARTH_TOOLS: "read_file,web_fetch", HEARTH_WEB_FETCH: "1" };
+  const run = hearth(["exec", "--workspace", ws, "--db", db, "--model", model, "fetch it"], env);
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(run.stderr, /✗ web_fetch: .*denied/);
+  // A folder of its own: the CLI would join the first kernel, still running for its idle time.
+  const other = setup([{ text: ["Done."] }]);
+  const without = hearth(["exec", "--workspace", other.ws, "--db", other.db, "--model", other.model, "x"], {
+    ...env,
+    HEARTH_WEB_FETCH: "",
+  });
+  assert.equal(without.code, 4, "without the opt-in the kernel has no web_fetch, and a policy naming it is refused");
+  assert.match(without.stderr, /web_fetch is not a tool of this kernel/);
+});
+
 it("bad command lines and a scripted model without the opt-in fail with clear messages and documented exit codes", () => {
   const { ws, db, model } = setup(ROUNDS);
   const noPrompt = hearth(["exec", "--workspace", ws, "--db", db, "--model", model]);
