@@ -13,7 +13,7 @@ export interface AuthorityInputs {
   readonly workspacePath: string;
   /** Identity of the opened workspace descriptor, e.g. fs.fstat's dev and ino as decimal strings. */
   readonly workspaceIdentity: { readonly dev: string; readonly ino: string };
-  /** Which optional built-ins were opted into (web_fetch, datetime, ...). */
+  /** Which optional built-ins were opted into (web_fetch). */
   readonly enablement?: Readonly<Record<string, boolean>>;
   /** Effective configured ceilings (shell timeout, output bytes, ...). */
   readonly ceilings?: Readonly<Record<string, number>>;

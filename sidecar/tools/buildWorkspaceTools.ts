@@ -1,11 +1,9 @@
 // The one entry point the kernel calls: opens the workspace descriptor and builds the tool set.
-// File tools, shell, datetime and the network tools register independently, so policy can remove
-// shell alone (harness #12); network tools and datetime are opt-in (harness #11). Ceilings
-// are clamped to the module's hard maxima.
+// File tools, shell and web_fetch register independently, so policy can remove shell alone
+// (harness #12); web_fetch is opt-in (harness #11). Ceilings are clamped to the module's hard maxima.
 import type { Tool } from "../agent/ports/tools.js";
 import { AnchoredWorkspace, type ResolverKind, type WorkspaceIdentity } from "./anchoredFs.js";
 import { resolveCeilings, type Ceilings } from "./ceilings.js";
-import { datetimeTool } from "./datetimeTool.js";
 import { FileRestorer } from "./fileRestore.js";
 import type { FileWriteSink } from "./fileWrites.js";
 import { listDirTool } from "./listDirTool.js";
@@ -14,15 +12,15 @@ import { readFileTool } from "./readFileTool.js";
 import { searchFilesTool } from "./searchFilesTool.js";
 import { captureShellEnvironment } from "./shellEnvironment.js";
 import { shellTool } from "./shellTool.js";
-import { MISSING_SEARCH_PROVIDER, webFetchTool, webSearchTool, type WebSearchProvider } from "./webTools.js";
+import { webFetchTool } from "./webTools.js";
 
 export interface WorkspaceToolsConfig {
   readonly workspaceRoot: string;
   /** read_file, list_dir, search_files, write_file, edit_file (default true). */
   readonly files?: boolean;
   readonly shell: boolean;
-  readonly datetime?: boolean;
-  readonly network?: { readonly fetch?: boolean; readonly search?: WebSearchProvider | null };
+  /** web_fetch, offered only when the person opted in (harness #11). */
+  readonly network?: { readonly fetch?: boolean };
   readonly ceilings?: Partial<Ceilings>;
   /** Forces a weaker resolver (tests, diagnostics); the default is the strongest available. */
   readonly resolver?: ResolverKind;
@@ -47,9 +45,6 @@ export interface WorkspaceTools {
 
 /** Opens the workspace descriptor and builds the configured tools; ceilings are clamped to their hard maxima. */
 export function buildWorkspaceTools(config: WorkspaceToolsConfig): WorkspaceTools {
-  const search = config.network?.search ?? null;
-  // A bare `true` (from JSON configuration) names no provider: say how to configure one.
-  if ((search as unknown) === true || (search && typeof search.search !== "function")) throw new Error(MISSING_SEARCH_PROVIDER);
   const ceilings = resolveCeilings(config.ceilings);
   const ws = AnchoredWorkspace.open(config.workspaceRoot, { resolver: config.resolver });
   try {
@@ -64,9 +59,7 @@ export function buildWorkspaceTools(config: WorkspaceToolsConfig): WorkspaceTool
       );
     }
     if (config.shell) tools.push(shellTool(ws, ceilings, captureShellEnvironment(config.shellEnvSource), { graceMs: config.shellGraceMs }));
-    if (config.datetime) tools.push(datetimeTool());
     if (config.network?.fetch) tools.push(webFetchTool(ceilings));
-    if (search) tools.push(webSearchTool(search, ceilings));
     return Object.freeze({
       tools: Object.freeze(tools),
       workspace: ws.identity,
@@ -80,5 +73,3 @@ export function buildWorkspaceTools(config: WorkspaceToolsConfig): WorkspaceTool
     throw e;
   }
 }
-
-export { MISSING_SEARCH_PROVIDER };

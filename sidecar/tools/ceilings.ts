@@ -36,6 +36,8 @@ export const BOUNDS: { readonly [K in keyof Ceilings]: Bound } = {
   shellOutputBytes: { min: 1024, default: 64 << 10, hardMax: 1 << 20 },
   fetchMaxBytes: { min: 1024, default: 2 << 20, hardMax: 10 << 20 },
   fetchTimeoutMs: { min: 100, default: 30_000, hardMax: 120_000 },
+  // No tool reads it since web_search went; it stays because every session's pinned authority digest
+  // covers all ceilings, and dropping one would refuse every existing session on resume (harness #19).
   searchResultsMax: { min: 1, default: 10, hardMax: 50 },
 };
 

@@ -1,33 +1,11 @@
-// web_fetch and web_search: opt-in network tools that always require approval and never pick a
-// vendor on their own (harness #11). web_search exists only with a provider the user configured;
-// its results are validated here whatever the provider returns.
-import { untilAborted } from "../agent/cancellation.js";
+// web_fetch: the opt-in network tool (hearth.tools.webFetch, HEARTH_WEB_FETCH=1); it always requires
+// approval and goes only where the model asked, after a person allowed it (harness #11).
 import type { ObjectSchema } from "../agent/ports/jsonSchema.js";
 import type { Tool } from "../agent/ports/tools.js";
 import type { Ceilings } from "./ceilings.js";
 import { httpGet, parseHttpUrl, USER_AGENT } from "./httpClient.js";
-import { badArgs, defineTool, fail, succeed } from "./toolKit.js";
+import { badArgs, defineTool, fail } from "./toolKit.js";
 
-/** One search hit as a provider reports it. */
-export interface WebSearchResult {
-  readonly title: string;
-  readonly url: string;
-  readonly snippet: string;
-}
-
-/** A search backend the user configured explicitly. `id` enters the tool's identity. */
-export interface WebSearchProvider {
-  readonly id: string;
-  /** Must observe `signal`: work it starts may not outlive the call. */
-  search(query: string, opts: { maxResults: number; signal: AbortSignal }): Promise<readonly WebSearchResult[]>;
-}
-
-export const MISSING_SEARCH_PROVIDER =
-  "web_search is not available: no search provider is configured. Hearth never picks a search vendor on its own; " +
-  "pass one explicitly (network.search in buildWorkspaceTools) to enable it.";
-
-const TITLE_MAX = 300;
-const SNIPPET_MAX = 1000;
 const URL_MAX = 2048;
 
 export function webFetchTool(ceilings: Ceilings): Tool {
@@ -69,65 +47,6 @@ export function webFetchTool(ceilings: Ceilings): Tool {
       return { ok: r.status >= 200 && r.status < 300, output: `HTTP ${r.status} ${r.url}\n\n${text}${note}` };
     },
   };
-}
-
-export function webSearchTool(provider: WebSearchProvider, ceilings: Ceilings): Tool {
-  const schema: ObjectSchema = {
-    type: "object",
-    properties: { query: { type: "string", description: "What to search for", minLength: 1, maxLength: 500 } },
-    required: ["query"],
-    additionalProperties: false,
-  };
-  const max = ceilings.searchResultsMax;
-  const definition = defineTool({
-    name: "web_search",
-    description: `Search the web with the configured provider (${provider.id}); up to ${max} results.`,
-    parameters: schema,
-    effectClass: "network",
-    retryPolicy: "safe_retry",
-    cancellation: "Interruptible",
-    requiresApproval: true,
-    config: { provider: provider.id, searchResultsMax: max, fetchTimeoutMs: ceilings.fetchTimeoutMs },
-  });
-  return {
-    definition,
-    async propose(args) {
-      return { preview: { kind: "text", text: `search the web via ${provider.id}: ${JSON.stringify(args.query)}` } };
-    },
-    async invoke(args, _proposal, ctx) {
-      const bad = badArgs("web_search", schema, args);
-      if (bad) return bad;
-      const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(ceilings.fetchTimeoutMs)]);
-      let results: readonly WebSearchResult[];
-      try {
-        results = await untilAborted(provider.search(args.query as string, { maxResults: max, signal }), signal);
-      } catch (e) {
-        if (ctx.signal.aborted) return fail("cancelled: the search was aborted");
-        return fail(`the search provider ${provider.id} failed: ${(e as Error).message}`);
-      }
-      const checked = validateResults(results, max);
-      if (!checked.ok) return fail(`the search provider ${provider.id} returned invalid results: ${checked.message}`);
-      if (checked.results.length === 0) return succeed(`no results for ${JSON.stringify(args.query)}`);
-      return succeed(checked.results.map((r, i) => `${i + 1}. ${r.title}\n   ${r.url}\n   ${r.snippet}`).join("\n"));
-    },
-  };
-}
-
-/** harness #11: count, size and URL checks on whatever the provider returned. */
-export function validateResults(results: unknown, max: number): { ok: true; results: WebSearchResult[] } | { ok: false; message: string } {
-  if (!Array.isArray(results)) return { ok: false, message: "not a list" };
-  if (results.length > max) return { ok: false, message: `${results.length} results, more than the ${max} asked for` };
-  const out: WebSearchResult[] = [];
-  for (const [i, r] of results.entries()) {
-    const { title, url, snippet } = (r ?? {}) as Record<string, unknown>;
-    if (typeof title !== "string" || typeof url !== "string" || typeof snippet !== "string")
-      return { ok: false, message: `result ${i + 1} lacks a title, url or snippet string` };
-    if (title.length > TITLE_MAX || snippet.length > SNIPPET_MAX || url.length > URL_MAX)
-      return { ok: false, message: `result ${i + 1} exceeds the size bounds` };
-    if (!parseHttpUrl(url)) return { ok: false, message: `result ${i + 1} has a non-http(s) URL` };
-    out.push({ title: title.replace(/\s+/g, " ").trim(), url, snippet: snippet.replace(/\s+/g, " ").trim() });
-  }
-  return { ok: true, results: out };
 }
 
 function htmlToText(html: string): string {

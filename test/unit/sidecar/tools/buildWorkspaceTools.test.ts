@@ -17,9 +17,7 @@ const EXPECTED: Record<string, [string, string, string, boolean]> = {
   write_file: ["idempotent_write", "never_auto_retry", "FinishOnceStarted", true],
   edit_file: ["non_idempotent_write", "never_auto_retry", "FinishOnceStarted", true],
   shell: ["non_idempotent_write", "never_auto_retry", "Interruptible", true],
-  datetime: ["read", "safe_retry", "FinishOnceStarted", false],
   web_fetch: ["network", "safe_retry", "Interruptible", true],
-  web_search: ["network", "safe_retry", "Interruptible", true],
 };
 
 function inVocabulary(s: JsonSchema): boolean {
@@ -45,8 +43,7 @@ describe("tool definitions (harness #5, #12, #21)", () => {
     all = buildWorkspaceTools({
       workspaceRoot: dir,
       shell: true,
-      datetime: true,
-      network: { fetch: true, search: { id: "p", search: async () => [] } },
+      network: { fetch: true },
     });
   });
   after(() => {

@@ -83,16 +83,4 @@ describe("file tools (harness #9)", () => {
       fs.rmSync(tree, { recursive: true });
     }
   });
-
-  test("datetime is opt-in and reports UTC", async () => {
-    const b = buildWorkspaceTools({ workspaceRoot: s.ws, shell: false, files: false, datetime: true });
-    try {
-      const t = b.tools[0]!;
-      const ctx = { callId: "c", signal: new AbortController().signal };
-      const r = await t.invoke({}, await t.propose({}, ctx), ctx);
-      assert.match(r.output, /^UTC: \d{4}-\d{2}-\d{2}T/);
-    } finally {
-      b.close();
-    }
-  });
 });

@@ -1,6 +1,5 @@
-// Network tools against a local HTTP server on 127.0.0.1 (harness #11): opt-in, approval
-// always, exact version in the User-Agent, bounded size and time, cancellation, http(s) only,
-// and a search provider only when one is configured, with its results validated.
+// web_fetch against a local HTTP server on 127.0.0.1 (harness #11): opt-in, approval always,
+// exact version in the User-Agent, bounded size and time, cancellation, http(s) only.
 import assert from "node:assert/strict";
 import crypto from "node:crypto";
 import fs from "node:fs";
@@ -11,8 +10,7 @@ import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import pkg from "../../../../package.json" with { type: "json" };
 import type { Tool } from "../../../../sidecar/agent/ports/tools.js";
-import { buildWorkspaceTools, MISSING_SEARCH_PROVIDER, type WorkspaceTools } from "../../../../sidecar/tools/buildWorkspaceTools.js";
-import type { WebSearchProvider, WebSearchResult } from "../../../../sidecar/tools/webTools.js";
+import { buildWorkspaceTools, type WorkspaceTools } from "../../../../sidecar/tools/buildWorkspaceTools.js";
 
 describe("network tools (harness #11)", () => {
   let dir: string;
@@ -69,21 +67,16 @@ describe("network tools (harness #11)", () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  test("network tools and datetime are absent unless opted in (harness #11)", () => {
+  test("web_fetch is absent unless opted in (harness #11)", () => {
     const names = build().tools.map((t) => t.definition.name);
     assert.deepEqual(names, ["read_file", "list_dir", "search_files", "write_file", "edit_file"]);
-    const opted = build({ datetime: true, network: { fetch: true } });
-    assert.ok(find(opted, "web_fetch") && find(opted, "datetime"));
-    assert.equal(find(opted, "web_search"), undefined, "no provider, no web_search");
+    assert.ok(find(build({ network: { fetch: true } }), "web_fetch"));
   });
 
-  test("network tools always require approval and are classed as network (harness #11)", () => {
-    const b = build({ network: { fetch: true, search: provider([]) } });
-    for (const name of ["web_fetch", "web_search"]) {
-      const d = find(b, name)!.definition;
-      assert.equal(d.requiresApproval, true);
-      assert.equal(d.effectClass, "network");
-    }
+  test("web_fetch always requires approval and is classed as network (harness #11)", () => {
+    const d = find(build({ network: { fetch: true } }), "web_fetch")!.definition;
+    assert.equal(d.requiresApproval, true);
+    assert.equal(d.effectClass, "network");
   });
 
   test("web_fetch identifies Hearth's exact version and returns page text (harness #11)", async () => {
@@ -132,54 +125,4 @@ describe("network tools (harness #11)", () => {
       /^refused: .* application\/octet-stream; web_fetch returns text content only/,
     );
   });
-
-  test("web_search with no provider is absent and says how to configure one (harness #11)", () => {
-    assert.throws(
-      () => build({ network: { search: true as unknown as WebSearchProvider } }),
-      (e: Error) => e.message === MISSING_SEARCH_PROVIDER,
-    );
-    assert.match(MISSING_SEARCH_PROVIDER, /never picks a search vendor.*network\.search/);
-  });
-
-  test("web_search validates provider results: count, size, http(s) URLs (harness #11)", async () => {
-    const ok: WebSearchResult = { title: "Hearth", url: "https://example.org/h", snippet: "a local agent" };
-    const good = await call(find(build({ network: { search: provider([ok]) } }), "web_search")!, { query: "hearth" });
-    assert.equal(good.ok, true);
-    assert.match(good.output, /1\. Hearth\n {3}https:\/\/example\.org\/h/);
-    const cases: Array<[unknown[], RegExp]> = [
-      [Array(11).fill(ok), /11 results, more than the 10 asked for/],
-      [[{ ...ok, url: "javascript:alert(1)" }], /non-http\(s\) URL/],
-      [[{ ...ok, url: "file:///etc/passwd" }], /non-http\(s\) URL/],
-      [[{ ...ok, snippet: "s".repeat(5000) }], /exceeds the size bounds/],
-      [[{ title: 1, url: ok.url, snippet: "" }], /lacks a title, url or snippet/],
-    ];
-    for (const [results, why] of cases) {
-      const r = await call(find(build({ network: { search: provider(results as WebSearchResult[]) } }), "web_search")!, { query: "q" });
-      assert.equal(r.ok, false);
-      assert.match(r.output, why);
-    }
-  });
-
-  test("web_search passes cancellation to the provider and returns (harness #11)", async () => {
-    let sawAbort = false;
-    const slow: WebSearchProvider = {
-      id: "test-slow",
-      search: (_q, { signal }) =>
-        new Promise((_resolve, reject) => {
-          signal.addEventListener("abort", () => {
-            sawAbort = true;
-            reject(new Error("aborted"));
-          });
-        }),
-    };
-    const ac = new AbortController();
-    setTimeout(() => ac.abort(), 50);
-    const r = await call(find(build({ network: { search: slow } }), "web_search")!, { query: "q" }, ac.signal);
-    assert.match(r.output, /^cancelled/);
-    assert.equal(sawAbort, true);
-  });
 });
-
-function provider(results: readonly WebSearchResult[]): WebSearchProvider {
-  return { id: "test-provider", search: async () => results };
-}
