@@ -16,6 +16,7 @@ import { KERNEL_SETTINGS, kernelEnv } from "./kernel/kernelSettings.js";
 import { wireTasks } from "./tasks/wireTasks.js";
 import type { TaskApprovals } from "./tasks/taskApprovals.js";
 import type { KernelSupervisor } from "./kernel/kernelSupervisor.js";
+import { errorMessage } from "../shared/errors.js";
 
 let supervisor: KernelSupervisor | undefined;
 
@@ -66,7 +67,7 @@ export function activate(context: vscode.ExtensionContext): void {
       try {
         await kernel.restart();
       } catch (e) {
-        void vscode.window.showErrorMessage((e as Error).message, "Show Log").then((pick) => pick && log.show());
+        void vscode.window.showErrorMessage(errorMessage(e), "Show Log").then((pick) => pick && log.show());
       }
     }),
     apiKeys,

@@ -27,6 +27,15 @@ export const ErrorCode = {
 } as const;
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
 
+/**
+ * The text of whatever was thrown: an error's message, else the value itself as text. JavaScript can
+ * throw anything; `(e as Error).message` turned a thrown string or undefined into "undefined".
+ */
+export function errorMessage(e: unknown): string {
+  const message = (e as { message?: unknown } | null | undefined)?.message;
+  return typeof message === "string" ? message : String(e);
+}
+
 /** An error a person can act on: what was refused, why, and what to do (STYLE.md). */
 export class HearthError extends Error {
   constructor(

@@ -8,6 +8,7 @@ import type { EditProposals } from "../edits/editProposals.js";
 import { singleLine } from "../../shared/boundedText.js";
 import type { ChatApprovals } from "./chatApprovals.js";
 import type { Answer } from "./oneAnswer.js";
+import { errorMessage } from "../../shared/errors.js";
 
 type Request = ServerRequestParams<"approval/request">;
 
@@ -31,7 +32,7 @@ export class ApprovalRouter {
             ? await this.edits.ask(req, signal)
             : await this.chat.ask(req, signal);
     } catch (e) {
-      answer = { decision: "deny", reason: singleLine(`denied: the editor could not ask (${(e as Error).message})`) };
+      answer = { decision: "deny", reason: singleLine(`denied: the editor could not ask (${errorMessage(e)})`) };
     }
     this.log.info(
       `approval: ${req.call.name} (${req.effectClass}) call ${req.call.callId} in run ${req.runId} → ${answer.decision} (${answer.reason})`,

@@ -10,6 +10,7 @@ import type { ToWebview } from "../../shared/protocol/webview.js";
 import type { KernelLog, KernelState, KernelSupervisor } from "../kernel/kernelSupervisor.js";
 import { applyMessage } from "../../shared/applyMessage.js";
 import { transcriptMessage } from "./transcriptMessage.js";
+import { errorMessage } from "../../shared/errors.js";
 
 export const MODEL_SETTING = "hearth.model";
 
@@ -93,7 +94,7 @@ export class ChatController {
       this.lostReason = undefined;
       this.post({ type: "chat/busy", busy: this.busy });
     } catch (e) {
-      const message = (e as Error).message;
+      const message = errorMessage(e);
       this.deps.log.warn(`could not load chat session ${sessionId}: ${message}`);
       // A kernel that did not start is shown in the header; the session may load on the next try.
       if (!(e instanceof KernelRequestError) || this.sessionId !== sessionId) return;
@@ -173,8 +174,8 @@ export class ChatController {
       if (this.stopRequested && this.runId === runId) await this.stop();
     } catch (e) {
       this.early = [];
-      this.deps.log.warn(`chat: ${failure}: ${(e as Error).message}`);
-      this.post({ type: "chat/notice", level: "error", message: `${failure}: ${(e as Error).message}` });
+      this.deps.log.warn(`chat: ${failure}: ${errorMessage(e)}`);
+      this.post({ type: "chat/notice", level: "error", message: `${failure}: ${errorMessage(e)}` });
       this.setBusy(false);
     }
   }
@@ -194,7 +195,7 @@ export class ChatController {
         `chat: cancel of run ${runId} requested (dispatch attempted: ${ack.dispatchAttempted}, adapter acknowledged: ${ack.adapterAcknowledged})`,
       );
     } catch (e) {
-      this.post({ type: "chat/notice", level: "error", message: `Stop failed: ${(e as Error).message}` });
+      this.post({ type: "chat/notice", level: "error", message: `Stop failed: ${errorMessage(e)}` });
     }
   }
 
@@ -250,7 +251,7 @@ export class ChatController {
           : "Nothing to compact yet: only the last turn is in the chat, and it is always kept whole.",
       });
     } catch (e) {
-      this.post({ type: "chat/notice", level: "error", message: `Compact failed: ${(e as Error).message}` });
+      this.post({ type: "chat/notice", level: "error", message: `Compact failed: ${errorMessage(e)}` });
     }
   }
 
@@ -285,7 +286,7 @@ export class ChatController {
         return answer.events;
       }
     } catch (e) {
-      this.deps.log.warn(`chat: could not follow run ${runId}: ${(e as Error).message}`);
+      this.deps.log.warn(`chat: could not follow run ${runId}: ${errorMessage(e)}`);
     }
     this.early = [];
     this.setBusy(false);

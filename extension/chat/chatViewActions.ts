@@ -6,6 +6,7 @@ import type { ToWebview } from "../../shared/protocol/webview.js";
 import type { KernelSupervisor } from "../kernel/kernelSupervisor.js";
 import { applyTarget, inFolder, NO_FOLDER_TO_APPLY } from "./applyTarget.js";
 import type { ChatController } from "./chatController.js";
+import { errorMessage } from "../../shared/errors.js";
 
 type Post = (message: ToWebview) => void;
 
@@ -81,7 +82,7 @@ export class ChatSessions {
       const { sessions } = await client.request("session/list", { limit: 200 });
       post({ type: "session/list", sessions, currentSessionId: this.chat.currentSessionId ?? null });
     } catch (e) {
-      post({ type: "chat/notice", level: "error", message: `The list of past chats could not be loaded: ${(e as Error).message}` });
+      post({ type: "chat/notice", level: "error", message: `The list of past chats could not be loaded: ${errorMessage(e)}` });
     }
   }
 
@@ -92,7 +93,7 @@ export class ChatSessions {
       // The current chat's header shows the new title.
       if (sessionId === this.chat.currentSessionId) await this.chat.showTranscript();
     } catch (e) {
-      post({ type: "chat/notice", level: "error", message: `The chat was not renamed: ${(e as Error).message}` });
+      post({ type: "chat/notice", level: "error", message: `The chat was not renamed: ${errorMessage(e)}` });
     }
     await this.list(post);
   }
@@ -140,7 +141,7 @@ export class ChatSessions {
         message: `Erased the chat "${title}": ${messages} messages were removed from the journal.`,
       });
     } catch (e) {
-      post({ type: "chat/notice", level: "error", message: `The chat "${title}" was not erased: ${(e as Error).message}` });
+      post({ type: "chat/notice", level: "error", message: `The chat "${title}" was not erased: ${errorMessage(e)}` });
     }
     await this.list(post);
   }
@@ -152,7 +153,7 @@ export class ChatSessions {
       await client.request("session/hide", { sessionId });
       if (sessionId === this.chat.currentSessionId) await this.chat.newChat();
     } catch (e) {
-      post({ type: "chat/notice", level: "error", message: `The chat was not deleted: ${(e as Error).message}` });
+      post({ type: "chat/notice", level: "error", message: `The chat was not deleted: ${errorMessage(e)}` });
     }
     await this.list(post);
   }

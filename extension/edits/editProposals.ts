@@ -14,6 +14,7 @@ import { proposalHunks, type Hunk } from "./hunks.js";
 import { ProposalDecorations } from "./proposalDecorations.js";
 import type { ProposedContent } from "./proposedContent.js";
 import { PROPOSED_SCHEME } from "./proposedContent.js";
+import { errorMessage } from "../../shared/errors.js";
 
 type Request = ServerRequestParams<"approval/request">;
 
@@ -103,7 +104,7 @@ export class EditProposals implements vscode.CodeLensProvider, vscode.Disposable
       // Never left pending where nobody can see it: a proposal that cannot be shown is denied.
       one.settle({
         decision: "deny",
-        reason: `the editor could not show the proposed change to ${preview.path} (${(e as Error).message})`,
+        reason: `the editor could not show the proposed change to ${preview.path} (${errorMessage(e)})`,
       });
     }
     return one.promise;

@@ -4,6 +4,7 @@
 import type { TurnEdits, UndoFileOutcome } from "../../shared/protocol/undo.js";
 import type { ToWebview } from "../../shared/protocol/webview.js";
 import type { KernelLog, KernelSupervisor } from "../kernel/kernelSupervisor.js";
+import { errorMessage } from "../../shared/errors.js";
 
 export interface TurnUndoDeps {
   kernel: Pick<KernelSupervisor, "ensureStarted">;
@@ -35,7 +36,7 @@ export class TurnUndo {
       this.view?.({ type: "edits/turns", sessionId, turns });
       return turns;
     } catch (e) {
-      this.deps.log.warn(`undo: could not list the edits of session ${sessionId}: ${(e as Error).message}`);
+      this.deps.log.warn(`undo: could not list the edits of session ${sessionId}: ${errorMessage(e)}`);
       return [];
     }
   }
@@ -64,7 +65,7 @@ export class TurnUndo {
       result = { files: (await client.request("turn/undoEdits", { runId })).files };
       for (const f of result.files) this.deps.log.info(`undo of run ${runId}: ${f.path} ${f.outcome}: ${f.message}`);
     } catch (e) {
-      result = { files: [], error: `The edits were not undone: ${(e as Error).message}` };
+      result = { files: [], error: `The edits were not undone: ${errorMessage(e)}` };
       this.deps.log.warn(`undo of run ${runId}: ${result.error}`);
     }
     this.view?.({ type: "edits/result", runId, ...result });

@@ -13,6 +13,7 @@ import { RuntimeUnavailable } from "../../shared/node/runtime.js";
 import type { KernelInfo as KernelInfoSchema } from "../../shared/protocol/webview.js";
 import { Backoff } from "./backoff.js";
 import { processGone, stopProcess } from "./kernelProcess.js";
+import { errorMessage } from "../../shared/errors.js";
 
 export type KernelInfo = z.infer<typeof KernelInfoSchema>;
 
@@ -154,7 +155,7 @@ export class KernelSupervisor {
         this.setState({ kind: "failed", message });
         throw new Error(message);
       }
-      const message = `The Hearth kernel did not start: ${(e as Error).message}`;
+      const message = `The Hearth kernel did not start: ${errorMessage(e)}`;
       this.log("error", message);
       if (generation === this.generation) this.scheduleReconnect(0, message);
       throw new Error(message);
@@ -176,7 +177,7 @@ export class KernelSupervisor {
         }),
       ]);
     } catch (e) {
-      const message = `The Hearth kernel did not start: ${(e as Error).message}`;
+      const message = `The Hearth kernel did not start: ${errorMessage(e)}`;
       this.log("error", message);
       // A kernel that refused initialize (another protocol) is left alone: this window cannot use it.
       if (this.connection === connection) {
@@ -250,7 +251,7 @@ export class KernelSupervisor {
       // The kernel cancels its turns and sends their last events before it closes the connection.
       await Promise.race([kernel.closed, sleep(grace)]);
     } catch (e) {
-      this.log("warn", `the kernel (pid ${pid ?? "unknown"}) did not accept kernel/shutdown: ${(e as Error).message}`);
+      this.log("warn", `the kernel (pid ${pid ?? "unknown"}) did not accept kernel/shutdown: ${errorMessage(e)}`);
     }
     kernel.dispose();
     if (pid === undefined) return;

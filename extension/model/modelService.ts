@@ -7,6 +7,7 @@ import { DisposableStore } from "../../shared/lifecycle.js";
 import { KernelRequestError, type KernelClient } from "../../shared/node/kernelClient.js";
 import type { ModelProgress, ModelSnapshot } from "../../shared/protocol/modelView.js";
 import type { KernelLog, KernelState, KernelSupervisor } from "../kernel/kernelSupervisor.js";
+import { errorMessage } from "../../shared/errors.js";
 
 export interface ModelServiceDeps {
   kernel: Pick<KernelSupervisor, "ensureStarted" | "onClient" | "onState" | "state">;
@@ -76,7 +77,7 @@ export class ModelService {
         ...(status.state === "loading" ? {} : { progress: null }),
       });
     } catch (e) {
-      this.deps.log.warn(`model: could not ask the kernel for its models: ${(e as Error).message}`);
+      this.deps.log.warn(`model: could not ask the kernel for its models: ${errorMessage(e)}`);
     }
   }
 
@@ -102,8 +103,8 @@ export class ModelService {
         void this.refresh();
         return false;
       }
-      this.update({ state: "error", error: (e as Error).message, progress: null });
-      this.deps.log.error(`model: ${spec} did not load: ${(e as Error).message}`);
+      this.update({ state: "error", error: errorMessage(e), progress: null });
+      this.deps.log.error(`model: ${spec} did not load: ${errorMessage(e)}`);
       throw e;
     }
   }

@@ -10,6 +10,7 @@ import { pickModel, serverSpec, serverUrlProblem } from "./modelPicker.js";
 import { gpuOfferOnLoad } from "./gpuOffer.js";
 import { ModelService } from "./modelService.js";
 import { createModelStatusBar, SELECT_MODEL_COMMAND } from "./statusBar.js";
+import { errorMessage } from "../../shared/errors.js";
 
 /** What the chat view needs: where to post, and the person's model messages. */
 export interface ModelViewPort {
@@ -59,7 +60,7 @@ export function wireModels(
             reported = Math.max(reported, percent);
           });
           token.onCancellationRequested(
-            () => void service.cancel().catch((e: unknown) => log.warn(`model: cancel failed: ${(e as Error).message}`)),
+            () => void service.cancel().catch((e: unknown) => log.warn(`model: cancel failed: ${errorMessage(e)}`)),
           );
           return service.use(spec).finally(() => listener.dispose());
         },
@@ -68,7 +69,7 @@ export function wireModels(
       if (loaded && changed) await vscode.commands.executeCommand("hearth.newChat");
     } catch (e) {
       void vscode.window
-        .showErrorMessage(`Hearth could not load ${modelDisplayName(spec)}: ${(e as Error).message}`, "Show Log")
+        .showErrorMessage(`Hearth could not load ${modelDisplayName(spec)}: ${errorMessage(e)}`, "Show Log")
         .then((pick) => pick && log.show());
     }
   };

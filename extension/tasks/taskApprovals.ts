@@ -9,6 +9,7 @@ import type { ServerRequestParams } from "../../shared/protocol/index.js";
 import { askText } from "../approvals/approvalText.js";
 import { OneAnswer, type Answer } from "../approvals/oneAnswer.js";
 import { approvalTarget, taskApprovalText } from "./taskText.js";
+import { errorMessage } from "../../shared/errors.js";
 
 type Request = ServerRequestParams<"approval/request">;
 
@@ -87,7 +88,7 @@ export class TaskApprovals {
         });
       }
     } catch (e) {
-      this.deps.log.warn(`tasks: could not show the request of call ${req.call.callId}: ${(e as Error).message}`);
+      this.deps.log.warn(`tasks: could not show the request of call ${req.call.callId}: ${errorMessage(e)}`);
     }
   }
 }

@@ -9,6 +9,7 @@ import type { KernelSupervisor } from "../kernel/kernelSupervisor.js";
 import { titleFromInstruction, transcriptMarkdown } from "./taskText.js";
 import type { TaskStore } from "./taskStore.js";
 import type { TaskNode } from "./taskTree.js";
+import { errorMessage } from "../../shared/errors.js";
 
 export const TRANSCRIPT_SCHEME = "hearth-task";
 
@@ -56,7 +57,7 @@ export class TaskTranscripts implements vscode.TextDocumentContentProvider {
       const history = await client.request("session/history", { sessionId: task.sessionId });
       return transcriptMarkdown(task, history.messages, result);
     } catch (e) {
-      return `# Task ${delegationId}\n\nThe transcript could not be read: ${(e as Error).message}\n`;
+      return `# Task ${delegationId}\n\nThe transcript could not be read: ${errorMessage(e)}\n`;
     }
   }
 }
@@ -69,7 +70,7 @@ export function registerTaskCommands(
   model: () => string,
 ): IDisposable {
   const fail = (what: string, e: unknown): void => {
-    const message = `Hearth could not ${what}: ${(e as Error).message}`;
+    const message = `Hearth could not ${what}: ${errorMessage(e)}`;
     log.warn(`tasks: ${message}`);
     void vscode.window.showErrorMessage(message, "Show Log").then((pick) => pick && log.show());
   };

@@ -7,6 +7,7 @@ import { DisposableStore } from "../../shared/lifecycle.js";
 import type { TaskSummary } from "../../shared/protocol/index.js";
 import type { KernelSupervisor } from "../kernel/kernelSupervisor.js";
 import { activityOf } from "./taskText.js";
+import { errorMessage } from "../../shared/errors.js";
 
 export class TaskStore implements vscode.Disposable {
   private readonly tasks = new Map<string, TaskSummary>();
@@ -66,7 +67,7 @@ export class TaskStore implements vscode.Disposable {
       for (const task of tasks) this.tasks.set(task.delegationId, task);
       this.changed.fire();
     } catch (e) {
-      this.log.warn(`tasks: could not list the kernel's tasks: ${(e as Error).message}`);
+      this.log.warn(`tasks: could not list the kernel's tasks: ${errorMessage(e)}`);
     }
   }
 

@@ -7,6 +7,7 @@ import net from "node:net";
 import { createMessageConnection, SocketMessageReader, SocketMessageWriter } from "vscode-jsonrpc/node.js";
 import { KernelClient } from "./kernelClient.js";
 import type { KernelEndpoint } from "./paths.js";
+import { errorMessage } from "../errors.js";
 
 export const AUTH_PREFIX = "HEARTH-AUTH ";
 export const AUTH_OK = "OK";
@@ -83,7 +84,7 @@ export async function connectKernelSocket(endpoint: KernelEndpoint): Promise<Soc
     answer = await readLine(socket, AUTH_MAX_BYTES, AUTH_TIMEOUT_MS);
   } catch (e) {
     socket.destroy();
-    throw new NoKernelListening(`the kernel at ${endpoint.socketPath} did not answer the handshake: ${(e as Error).message}`);
+    throw new NoKernelListening(`the kernel at ${endpoint.socketPath} did not answer the handshake: ${errorMessage(e)}`);
   }
   if (answer !== AUTH_OK) {
     socket.destroy();

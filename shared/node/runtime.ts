@@ -4,6 +4,7 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { errorMessage } from "../errors.js";
 
 export interface BuildInfo {
   version: string;
@@ -30,7 +31,7 @@ export function readBuildInfo(distDir: string): BuildInfo {
   try {
     return JSON.parse(fs.readFileSync(file, "utf8")) as BuildInfo;
   } catch (e) {
-    throw new RuntimeUnavailable(`Hearth is not built: ${file} is missing or unreadable (${(e as Error).message}); run \`npm run build\``);
+    throw new RuntimeUnavailable(`Hearth is not built: ${file} is missing or unreadable (${errorMessage(e)}); run \`npm run build\``);
   }
 }
 

@@ -1,6 +1,6 @@
 // The entry point the kernel drives: one session, one turn at a time (harness #2).
 import { singleLine } from "../../shared/boundedText.js";
-import { ErrorCode, HearthError, isHearthError } from "../../shared/errors.js";
+import { ErrorCode, HearthError, isHearthError, errorMessage } from "../../shared/errors.js";
 import { uuidv7 } from "../../shared/ids.js";
 import type { GenerationOptions } from "../../shared/protocol/index.js";
 import type { AgentAuthoritySnapshot } from "./authoritySnapshot.js";
@@ -117,7 +117,7 @@ export class AgentSession {
       return await run.run();
     } catch (e) {
       // The journal could not record the turn's start or close: in-memory state may now differ from it.
-      const message = singleLine(String((e as Error)?.message ?? e));
+      const message = singleLine(errorMessage(e));
       this.broken = `the session journal failed (${message})`;
       throw isHearthError(e)
         ? e

@@ -1,7 +1,7 @@
 // harness #7, #16: strict replay of committed history into the builder. A history the harness
 // could not have committed (a dangling call, a result for another call, a reused or foreign id, a
 // call to a tool outside the ceiling, a system message not at the start) is refused.
-import { ErrorCode, HearthError } from "../../shared/errors.js";
+import { ErrorCode, HearthError, errorMessage } from "../../shared/errors.js";
 import type { AgentMessage } from "./messages.js";
 import type { CallIdRegistry } from "./callIds.js";
 
@@ -22,7 +22,7 @@ export function replayHistory(history: readonly AgentMessage[], ceiling: Readonl
         try {
           ids.adopt(call.callId);
         } catch (e) {
-          fail(i, (e as Error).message);
+          fail(i, errorMessage(e));
         }
       }
       pending = m.toolCalls.map((c) => ({ callId: c.callId, name: c.name }));

@@ -7,6 +7,7 @@ import { DeltaReconciler, NonPrefixDelta } from "./deltaReconciler.js";
 import { RoundAbort } from "./roundAbort.js";
 import type { AgentModel, GenerationRequest, ModelRound } from "./ports/model.js";
 import { TurnFailed, type AgentEvent } from "./turnOutcome.js";
+import { errorMessage } from "../../shared/errors.js";
 
 export async function runModelRound(
   model: AgentModel,
@@ -30,7 +31,7 @@ export async function runModelRound(
   } catch (e) {
     if (signal.aborted) throw new TurnCancelled();
     if (round.sinkError) throw sinkFailure(round.sinkError.error);
-    throw new TurnFailed("model_failed", `the model round failed: ${(e as Error)?.message ?? String(e)}`, e);
+    throw new TurnFailed("model_failed", `the model round failed: ${errorMessage(e)}`, e);
   } finally {
     round.release();
   }
@@ -57,5 +58,5 @@ export async function runModelRound(
 
 export function sinkFailure(e: unknown): TurnFailed {
   if (e instanceof TurnFailed && e.kind === "sink_failed") return e;
-  return new TurnFailed("sink_failed", `the event sink failed: ${singleLine(String((e as Error)?.message ?? e), 160)}`, e);
+  return new TurnFailed("sink_failed", `the event sink failed: ${singleLine(errorMessage(e), 160)}`, e);
 }

@@ -14,6 +14,7 @@ import type { Tool, ToolContext, ToolResult } from "./ports/tools.js";
 import { argumentProblems } from "./schemaCheck.js";
 import type { ToolCeiling } from "./toolCeiling.js";
 import { TurnFailed, type AgentEvent } from "./turnOutcome.js";
+import { errorMessage } from "../../shared/errors.js";
 
 export interface BatchContext {
   readonly sessionKey: string;
@@ -132,7 +133,7 @@ export class ToolBatch {
       return await tool.propose(call.arguments, toolCtx);
     } catch (e) {
       if (e instanceof TurnCancelled) throw e;
-      throw new TurnFailed("tool_fatal", `tool ${call.name} failed to prepare its proposal: ${(e as Error).message}`, e);
+      throw new TurnFailed("tool_fatal", `tool ${call.name} failed to prepare its proposal: ${errorMessage(e)}`, e);
     }
   }
 
@@ -156,7 +157,7 @@ export class ToolBatch {
     } catch (e) {
       if (e instanceof TurnCancelled) throw e;
       // Silence or failure of the approver is never approval.
-      return singleLine(`denied: the approval request failed (${singleLine(String((e as Error)?.message ?? e), 160)})`);
+      return singleLine(`denied: the approval request failed (${singleLine(errorMessage(e), 160)})`);
     }
     this.ctx.emit({ type: "status", status: "running" });
     if (decision.callId !== call.callId || decision.inputHash !== inputHash) {
@@ -181,7 +182,7 @@ export class ToolBatch {
       }
       // A tool may reject with anything: a fault that is no Error must not throw here, or a started call
       // would be recorded as `not run` with its claim left open (harness #6).
-      const message = singleLine(`failed: tool ${call.name} faulted: ${(e as Error)?.message ?? String(e)}`);
+      const message = singleLine(`failed: tool ${call.name} faulted: ${errorMessage(e)}`);
       return { ok: false, output: message, fault: new TurnFailed("tool_fatal", message, e) };
     }
   }

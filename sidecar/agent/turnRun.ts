@@ -15,6 +15,7 @@ import type { AgentModel } from "./ports/model.js";
 import { ToolBatch, type BatchContext } from "./toolBatch.js";
 import { TurnFailed, type AgentEvent, type TurnFailure, type TurnOutcome } from "./turnOutcome.js";
 import { isObject } from "../../shared/isObject.js";
+import { errorMessage } from "../../shared/errors.js";
 
 export interface TurnRunDeps extends Omit<BatchContext, "emit"> {
   readonly model: AgentModel;
@@ -169,7 +170,7 @@ export class TurnRun {
     try {
       await this.deps.memory.closeTurn(this.deps.turnId, { status, messages: closing, reason: failure.message });
     } catch (closeError) {
-      throw new TurnFailed("memory_failed", `${failure.message}; then ${(closeError as Error).message}`, closeError);
+      throw new TurnFailed("memory_failed", `${failure.message}; then ${errorMessage(closeError)}`, closeError);
     }
     this.deps.history.push(...closing);
     this.committed.push(...closing);
@@ -183,7 +184,7 @@ function classify(e: unknown): TurnFailure {
   if (e instanceof TurnFailed) return { kind: e.kind, message: e.message, cause: e.cause };
   return {
     kind: "internal_error",
-    message: singleLine(`the agent harness failed unexpectedly: ${(e as Error)?.message ?? String(e)}; please report this`),
+    message: singleLine(`the agent harness failed unexpectedly: ${errorMessage(e)}; please report this`),
     cause: e,
   };
 }
@@ -196,7 +197,7 @@ export function guardMemory(memory: AgentMemory): AgentMemory {
       try {
         await fn(...a);
       } catch (e) {
-        throw new TurnFailed("memory_failed", `the session journal failed at ${name}: ${(e as Error)?.message ?? String(e)}`, e);
+        throw new TurnFailed("memory_failed", `the session journal failed at ${name}: ${errorMessage(e)}`, e);
       }
     };
   return {

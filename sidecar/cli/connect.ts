@@ -7,6 +7,7 @@ import type { RequestResult } from "../../shared/protocol/index.js";
 import { HEARTH_VERSION } from "../../shared/version.js";
 import { flagString, UsageError, type ParsedArgs } from "./args.js";
 import { distDir } from "./distDir.js";
+import { errorMessage } from "../../shared/errors.js";
 
 /** The kernel could not be started, refused this client, or died before the handshake (exit code 4). */
 export class KernelStartError extends Error {}
@@ -34,7 +35,7 @@ export async function connectKernel(args: ParsedArgs): Promise<CliKernel> {
       nodePathSetting: process.env.HEARTH_NODE_PATH,
     });
   } catch (e) {
-    throw new KernelStartError((e as Error).message); // no runtime fits, no build, the kernel refused or failed to start
+    throw new KernelStartError(errorMessage(e)); // no runtime fits, no build, the kernel refused or failed to start
   }
   const gone = kernel.closed.then(() => {
     throw new KernelStartError(`the kernel (journal ${kernel.journalPath}) closed the connection before it answered`);

@@ -10,6 +10,7 @@ import { sessions, sessionsHelp } from "./commands/sessions.js";
 import { show, showHelp } from "./commands/show.js";
 import { task, taskHelp, tasks, tasksHelp } from "./commands/task.js";
 import { ExitCode } from "./exitCodes.js";
+import { errorMessage } from "../../shared/errors.js";
 
 interface Command {
   summary: string;
@@ -79,7 +80,7 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write(`hearth ${name}: ${e.message}\n`);
       return ExitCode.Usage;
     }
-    process.stderr.write(`hearth ${name}: ${(e as Error).message}\n`);
+    process.stderr.write(`hearth ${name}: ${errorMessage(e)}\n`);
     return ExitCode.Failed;
   }
 }

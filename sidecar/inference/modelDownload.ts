@@ -3,7 +3,7 @@
 // `.ipull` file so the next attempt fetches only the chunks still missing. Offline, the error says
 // what to do instead.
 import type { ModelDownloader } from "node-llama-cpp";
-import { ErrorCode, HearthError } from "../../shared/errors.js";
+import { ErrorCode, HearthError, errorMessage } from "../../shared/errors.js";
 
 export interface DownloadProgress {
   receivedBytes: number;
@@ -81,7 +81,7 @@ export async function downloadModel(
     throw new HearthError(
       ErrorCode.ModelUnavailable,
       `the download of ${uri} stopped at ${downloader.downloadedSize} of ${downloader.totalSize} bytes ` +
-        `(${(e as Error).message}); load it again to resume from there`,
+        `(${errorMessage(e)}); load it again to resume from there`,
     );
   }
   // A cancelled download resolves (it does not throw) with the path it would have had.
@@ -122,7 +122,7 @@ export function cancelled(uri: string): HearthError {
 }
 
 function unreachable(uri: string, e: unknown): HearthError {
-  const message = (e as Error).message ?? String(e);
+  const message = errorMessage(e);
   const cause = (e as { cause?: { code?: string } }).cause?.code;
   if (/\b(404|401|403)\b/.test(message)) {
     return new HearthError(

@@ -3,7 +3,7 @@
 import Database from "better-sqlite3";
 import fs from "node:fs";
 import path from "node:path";
-import { ErrorCode, HearthError } from "../../shared/errors.js";
+import { ErrorCode, HearthError, errorMessage } from "../../shared/errors.js";
 import { MIGRATIONS } from "./migrations.js";
 
 export type Db = Database.Database;
@@ -37,7 +37,7 @@ export function openJournal(file: string): Journal {
   try {
     db = new Database(file, { timeout: BUSY_TIMEOUT_MS });
   } catch (e) {
-    throw unavailable(file, (e as Error).message, "check the path and its permissions, or pass another --db FILE");
+    throw unavailable(file, errorMessage(e), "check the path and its permissions, or pass another --db FILE");
   }
   try {
     configure(db);
@@ -48,7 +48,7 @@ export function openJournal(file: string): Journal {
     if (e instanceof HearthError) throw e;
     throw unavailable(
       file,
-      `it is not a readable Hearth journal (${(e as Error).message})`,
+      `it is not a readable Hearth journal (${errorMessage(e)})`,
       `move it aside (keep it for recovery) and start again, or pass another --db FILE`,
     );
   }

@@ -1,6 +1,6 @@
 // One place that knows whether the kernel still accepts work and runs the shutdown hooks once,
 // in reverse registration order (the journal closes last because it opened first).
-import { ErrorCode, HearthError } from "../../shared/errors.js";
+import { ErrorCode, HearthError, errorMessage } from "../../shared/errors.js";
 
 export class ShutdownGate {
   private hooks: { name: string; run: () => Promise<void> | void }[] = [];
@@ -26,7 +26,7 @@ export class ShutdownGate {
         try {
           await hook.run();
         } catch (e) {
-          log(`shutdown step ${hook.name} failed: ${(e as Error).message}`);
+          log(`shutdown step ${hook.name} failed: ${errorMessage(e)}`);
         }
       }
     })();

@@ -2,7 +2,7 @@
 // oversized or malformed message is answered with an error and discarded without ever being
 // buffered whole, and the connection keeps serving (issue: bounded message size).
 import { Transform, type TransformCallback } from "node:stream";
-import { ErrorCode } from "../../shared/errors.js";
+import { ErrorCode, errorMessage } from "../../shared/errors.js";
 import { isObject } from "../../shared/isObject.js";
 
 export const MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
@@ -36,7 +36,7 @@ function checkEnvelope(body: Buffer): FrameRejection | null {
     return {
       id: sniffId(body.subarray(0, ID_SNIFF_BYTES)),
       code: ErrorCode.ParseError,
-      message: `parse error: the message is not valid JSON (${(e as Error).message}); send one JSON-RPC 2.0 object per frame`,
+      message: `parse error: the message is not valid JSON (${errorMessage(e)}); send one JSON-RPC 2.0 object per frame`,
     };
   }
   const id = isObject(msg) && (typeof msg.id === "string" || typeof msg.id === "number") ? msg.id : null;

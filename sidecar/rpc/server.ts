@@ -9,7 +9,7 @@ import {
   type CancellationToken,
   type MessageConnection,
 } from "vscode-jsonrpc/node.js";
-import { ErrorCode, isHearthError } from "../../shared/errors.js";
+import { ErrorCode, isHearthError, errorMessage } from "../../shared/errors.js";
 import { Emitter } from "../../shared/event.js";
 import {
   notifications,
@@ -156,8 +156,5 @@ function toResponseError(e: unknown, method: string, log: (l: string) => void): 
   if (e instanceof ResponseError) return e;
   if (isHearthError(e)) return new ResponseError(e.code, e.message, e.data);
   log(`internal error in ${method}: ${(e as Error)?.stack ?? String(e)}`);
-  return new ResponseError(
-    ErrorCode.InternalError,
-    `internal error in ${method}: ${(e as Error)?.message ?? String(e)}; see the kernel log`,
-  );
+  return new ResponseError(ErrorCode.InternalError, `internal error in ${method}: ${errorMessage(e)}; see the kernel log`);
 }

@@ -9,6 +9,7 @@ import { errnoOf } from "./anchoredFs.js";
 import { Errno, O, RENAME_EXCHANGE, RENAME_NOREPLACE } from "./linuxLibc.js";
 import { identityOf, kindName, readBounded, type FileIdentity } from "./fileAccess.js";
 import { showPath, type WorkspacePath } from "./workspacePath.js";
+import { errorMessage } from "../../shared/errors.js";
 
 /** The target as the proposal saw it. */
 export type ExpectedTarget = { existed: false } | { existed: true; identity: FileIdentity };
@@ -219,6 +220,6 @@ export function ioReason(e: unknown): string {
     case Errno.EIO:
       return "an I/O error occurred (EIO)";
     default:
-      return (e as Error)?.message ?? String(e);
+      return errorMessage(e);
   }
 }

@@ -1,6 +1,7 @@
 // The one HTTP client of the network tools: http(s) only, a bounded body and time, cancellation
 // honoured, and a User-Agent naming Hearth's exact version (harness #11).
 import { HEARTH_VERSION } from "../../shared/version.js";
+import { errorMessage } from "../../shared/errors.js";
 
 export const USER_AGENT = `Hearth/${HEARTH_VERSION}`;
 const MAX_REDIRECTS = 5;
@@ -51,7 +52,7 @@ export async function httpGet(
     if (timeout.aborted) return { ok: false, message: `${url} did not answer within ${opts.timeoutMs} ms` };
     return {
       ok: false,
-      message: `${url} could not be fetched: ${(e as Error).cause ? String((e as Error & { cause: unknown }).cause) : (e as Error).message}`,
+      message: `${url} could not be fetched: ${(e as Error).cause ? String((e as Error & { cause: unknown }).cause) : errorMessage(e)}`,
     };
   }
 }

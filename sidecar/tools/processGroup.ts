@@ -5,6 +5,7 @@
 // the group (setsid) escapes this guard: the shell is not a sandbox (docs/tools.md).
 import { spawn } from "node:child_process";
 import fs from "node:fs";
+import { errorMessage } from "../../shared/errors.js";
 
 export interface RunOptions {
   readonly command: string;
@@ -154,7 +155,7 @@ export function runInProcessGroup(opts: RunOptions): Promise<RunOutcome> {
           exitCode: code,
           exitSignal: sig,
           stdout: out.text(),
-          stderr: spawnError ? `${err.text()}${(spawnError as Error).message}` : err.text(),
+          stderr: spawnError ? `${err.text()}${errorMessage(spawnError)}` : err.text(),
           droppedBytes: { stdout: out.dropped, stderr: err.dropped },
           terminated,
           leftoversKilled,

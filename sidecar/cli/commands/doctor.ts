@@ -10,6 +10,7 @@ import { readBuildInfo, resolveRuntime } from "../../../shared/node/runtime.js";
 import { flagString, parseArgs } from "../args.js";
 import { distDir } from "../distDir.js";
 import { ExitCode } from "../exitCodes.js";
+import { errorMessage } from "../../../shared/errors.js";
 
 export const doctorHelp = `hearth doctor [--workspace DIR] [--db FILE] [--model SPEC] [--node PATH] [--json]
 
@@ -66,7 +67,7 @@ export async function doctor(argv: string[]): Promise<number> {
     kernelNode = rt.nodePath;
     checks.push({ name: "kernel runtime", ok: true, detail: `${rt.nodePath} Node ${rt.version} ABI ${rt.abi} (from ${rt.source})` });
   } catch (e) {
-    checks.push({ name: "kernel runtime", ok: false, detail: (e as Error).message });
+    checks.push({ name: "kernel runtime", ok: false, detail: errorMessage(e) });
   }
   if (kernelNode) {
     const sqlite = loadsUnder(

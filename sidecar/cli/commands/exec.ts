@@ -5,6 +5,7 @@ import { APPROVE_POLICIES, askPerson, type ApprovePolicy } from "../approvalProm
 import { flagString, parseArgs, UsageError } from "../args.js";
 import { connectKernel } from "../connect.js";
 import { ExitCode } from "../exitCodes.js";
+import { errorMessage } from "../../../shared/errors.js";
 
 export const execHelp = `hearth exec [--workspace DIR] [--db FILE] [--model SPEC] [--approve never|reads|all]
             [--session ID] [--json] PROMPT
@@ -87,7 +88,7 @@ export async function exec(argv: string[]): Promise<number> {
       if (!json) process.stderr.write(`session ${sessionId} · run ${runId} · ${status}\n`);
       return status === "completed" ? ExitCode.Ok : status === "cancelled" ? ExitCode.Cancelled : ExitCode.Failed;
     } catch (e) {
-      process.stderr.write(`hearth exec: ${(e as Error).message}\n`);
+      process.stderr.write(`hearth exec: ${errorMessage(e)}\n`);
       return ExitCode.KernelError;
     } finally {
       process.off("SIGINT", onSigint);

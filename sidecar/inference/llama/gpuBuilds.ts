@@ -8,7 +8,7 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { fileURLToPath } from "node:url";
 import * as tar from "tar";
-import { ErrorCode, HearthError } from "../../../shared/errors.js";
+import { ErrorCode, HearthError, errorMessage } from "../../../shared/errors.js";
 
 export interface GpuBuild {
   gpu: "cuda";
@@ -103,7 +103,7 @@ export async function installGpuBuild(build: GpuBuild, o: InstallOptions): Promi
       if (o.signal?.aborted) throw new HearthError(ErrorCode.Refused, `the download of ${name} was cancelled; nothing was installed`);
       throw new HearthError(
         ErrorCode.ModelUnavailable,
-        `cannot reach the npm registry for ${name} (${(e as Error).message}); check the connection or npm_config_registry`,
+        `cannot reach the npm registry for ${name} (${errorMessage(e)}); check the connection or npm_config_registry`,
       );
     }
     if (!res.ok || !res.body)

@@ -10,7 +10,7 @@ import {
   type LlamaChatResponseChunk,
   type Token,
 } from "node-llama-cpp";
-import { ErrorCode, HearthError } from "../../../shared/errors.js";
+import { ErrorCode, HearthError, errorMessage } from "../../../shared/errors.js";
 import type { ContextMeasure } from "../../agent/ports/context.js";
 import type {
   AgentModel,
@@ -98,7 +98,7 @@ export class LlamaAgentModel implements AgentModel {
       await loaded.llama.dispose();
       throw new HearthError(
         ErrorCode.ModelUnavailable,
-        `cannot create a ${opts.contextSize}-token context for ${opts.modelPath}: ${(e as Error).message}; lower the context size or the number of sessions`,
+        `cannot create a ${opts.contextSize}-token context for ${opts.modelPath}: ${errorMessage(e)}; lower the context size or the number of sessions`,
       );
     }
   }

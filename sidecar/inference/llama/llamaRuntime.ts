@@ -4,7 +4,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import { getLlama, LlamaLogLevel, type Llama, type LlamaModel } from "node-llama-cpp";
-import { ErrorCode, HearthError } from "../../../shared/errors.js";
+import { ErrorCode, HearthError, errorMessage } from "../../../shared/errors.js";
 
 export interface LoadedLlama {
   llama: Llama;
@@ -74,7 +74,7 @@ export async function loadLlama(opts: {
 function noBinary(e: unknown): HearthError {
   return new HearthError(
     ErrorCode.ModelUnavailable,
-    `no prebuilt llama.cpp binary could be loaded for this platform (${(e as Error).message}); Hearth ` +
+    `no prebuilt llama.cpp binary could be loaded for this platform (${errorMessage(e)}); Hearth ` +
       "never compiles llama.cpp at run time. Reinstall the extension for your platform, or use an " +
       "OpenAI-compatible server (model setting openai:URL#model)",
   );
@@ -83,7 +83,7 @@ function noBinary(e: unknown): HearthError {
 function badModel(modelPath: string, e: unknown): HearthError {
   return new HearthError(
     ErrorCode.ModelUnavailable,
-    `cannot load the model ${modelPath}: ${(e as Error).message}; check that it is a complete GGUF file ` +
+    `cannot load the model ${modelPath}: ${errorMessage(e)}; check that it is a complete GGUF file ` +
       "(a partial download is not) of an architecture llama.cpp supports",
   );
 }

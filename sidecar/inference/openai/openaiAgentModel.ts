@@ -2,7 +2,7 @@
 // server, LM Studio, vLLM), streaming with tools (issue 6, item 6). The API key comes from the
 // caller or the environment (the extension passes the one in VS Code's secret storage as
 // HEARTH_OPENAI_API_KEY) and never appears in errors or logs.
-import { ErrorCode, HearthError } from "../../../shared/errors.js";
+import { ErrorCode, HearthError, errorMessage } from "../../../shared/errors.js";
 import type {
   AgentModel,
   GenerationRequest,
@@ -97,7 +97,7 @@ export class OpenAiAgentModel implements AgentModel {
       if (e instanceof HearthError) throw e;
       // undici's "terminated" with the socket's reason: the server died or the connection dropped.
       const cause = (e as { cause?: Error }).cause?.message;
-      throw this.brokenOff(`${(e as Error).message}${cause ? `: ${cause}` : ""}`);
+      throw this.brokenOff(`${errorMessage(e)}${cause ? `: ${cause}` : ""}`);
     }
     signal.throwIfAborted();
     // A server that closes a stream cleanly in the middle (a proxy's timeout, a restart) sends neither.

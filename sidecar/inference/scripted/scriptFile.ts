@@ -2,7 +2,7 @@
 // refused with the field that is wrong.
 import fs from "node:fs";
 import { z } from "zod";
-import { ErrorCode, HearthError } from "../../../shared/errors.js";
+import { ErrorCode, HearthError, errorMessage } from "../../../shared/errors.js";
 
 const Delay = z.number().int().min(0).max(60_000);
 
@@ -65,13 +65,13 @@ export function readScriptFile(file: string): ScriptFile {
   try {
     text = fs.readFileSync(file, "utf8");
   } catch (e) {
-    throw new HearthError(ErrorCode.ModelUnavailable, `cannot read scripted model ${file}: ${(e as Error).message}`);
+    throw new HearthError(ErrorCode.ModelUnavailable, `cannot read scripted model ${file}: ${errorMessage(e)}`);
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (e) {
-    throw new HearthError(ErrorCode.InvalidParams, `refused scripted model ${file}: not valid JSON (${(e as Error).message})`);
+    throw new HearthError(ErrorCode.InvalidParams, `refused scripted model ${file}: not valid JSON (${errorMessage(e)})`);
   }
   return parseScript(json, file);
 }

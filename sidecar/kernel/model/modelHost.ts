@@ -2,7 +2,7 @@
 // not on disk yet, loads it with progress, reports its state and capabilities, and unloads it
 // (saving every session's KV state) before another loads or the kernel stops. A load in progress
 // can be cancelled (issue 10): a cancelled download keeps its bytes and resumes on the next load.
-import { ErrorCode, HearthError } from "../../../shared/errors.js";
+import { ErrorCode, HearthError, errorMessage } from "../../../shared/errors.js";
 import type { ModelState } from "../../../shared/protocol/index.js";
 import type { AgentModel, ModelCapabilities } from "../../agent/ports/model.js";
 import { cancelled, downloadModel, type DownloadProgress } from "../../inference/modelDownload.js";
@@ -162,7 +162,7 @@ export class ModelHost {
           this.opts.log?.(`model load cancelled: ${spec}`);
         } else {
           this.state = "error";
-          this.error = (e as Error).message;
+          this.error = errorMessage(e);
         }
         throw e;
       } finally {

@@ -2,7 +2,7 @@
 // a normal turn beside chats (one model; sessions on their own context sequences). At most
 // `maxRunning` run at once; the rest wait `queued` in the journal, oldest first. Every change of a
 // task's state is published to every connected client as `task/updated`.
-import { ErrorCode, HearthError } from "../../../shared/errors.js";
+import { ErrorCode, HearthError, errorMessage } from "../../../shared/errors.js";
 import { singleLine } from "../../../shared/boundedText.js";
 import type { TaskSummary } from "../../../shared/protocol/index.js";
 import type { ControlPlane } from "../control/controlPlane.js";
@@ -176,7 +176,7 @@ export class TaskService {
       if (ENDED.has(task.state)) this.endWaiters.delete(delegationId);
       this.deps.clients.notifyAll("task/updated", { task });
     } catch (e) {
-      this.deps.log(`task ${delegationId}: could not publish its state: ${(e as Error).message}`);
+      this.deps.log(`task ${delegationId}: could not publish its state: ${errorMessage(e)}`);
     }
   }
 }

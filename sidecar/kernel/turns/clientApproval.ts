@@ -5,6 +5,7 @@ import { singleLine } from "../../../shared/boundedText.js";
 import type { ApprovalDecision, ApprovalPort, ApprovalRequest } from "../../agent/index.js";
 import type { ControlPlane } from "../control/controlPlane.js";
 import type { ClientChannel } from "../handlers/types.js";
+import { errorMessage } from "../../../shared/errors.js";
 
 export class ClientApproval implements ApprovalPort {
   constructor(
@@ -34,7 +35,7 @@ export class ClientApproval implements ApprovalPort {
       return {
         ...echo,
         decision: "deny",
-        reason: singleLine(`denied: the client could not answer the approval request (${(e as Error).message})`),
+        reason: singleLine(`denied: the client could not answer the approval request (${errorMessage(e)})`),
       };
     } finally {
       if (!req.signal.aborted) this.control.transitionAttempt(this.run.runId, this.run.attemptId, "running");

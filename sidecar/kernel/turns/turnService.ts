@@ -1,6 +1,6 @@
 // turn/start and turn/cancel: admits a run durably, drives the harness in the background, streams
 // its presentation events, and tells the truth about cancellation (control plane #13).
-import { ErrorCode, isHearthError } from "../../../shared/errors.js";
+import { ErrorCode, isHearthError, errorMessage } from "../../../shared/errors.js";
 import { singleLine } from "../../../shared/boundedText.js";
 import type { ContextFill, GenerationOptions, TurnEvent } from "../../../shared/protocol/index.js";
 import { untilAborted } from "../../agent/cancellation.js";
@@ -170,7 +170,7 @@ export class TurnService {
     } catch (e) {
       // Refused before the harness journaled anything (model unavailable, resume refused, …):
       // the kernel still writes the run's terminal state, never leaving it to reconciliation.
-      const message = singleLine((e as Error).message, 2000);
+      const message = singleLine(errorMessage(e), 2000);
       this.deps.log(`turn ${turn.runId} refused: ${message}`);
       const status = turn.controller.signal.aborted ? "cancelled" : "failed";
       this.finishIfActive(turn.runId, status, message);

@@ -5,6 +5,7 @@ import { uuidv7 } from "../../../shared/ids.js";
 import type { Journal } from "../../journal/journal.js";
 import type { FileWriteRecord, FileWriteSink } from "../../tools/fileWrites.js";
 import { nowIso } from "../control/transition.js";
+import { errorMessage } from "../../../shared/errors.js";
 
 /** Bytes of a file's pre-image kept for undo; above it only the hash is kept and undo refuses that file. */
 export const PRE_IMAGE_MAX_BYTES = 1 << 20;
@@ -51,7 +52,7 @@ export class FileWriteJournal implements FileWriteSink {
     } catch (e) {
       // The file is written already; failing the call now would tell the model something untrue.
       this.log(
-        `undo: the pre-image of ${record.path} (call ${record.callId}) was not journaled, so this write cannot be undone: ${(e as Error).message}`,
+        `undo: the pre-image of ${record.path} (call ${record.callId}) was not journaled, so this write cannot be undone: ${errorMessage(e)}`,
       );
     }
   }
