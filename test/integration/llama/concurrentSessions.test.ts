@@ -38,40 +38,25 @@ const req = (sessionKey: string, text: string, maxTokens = 24, signal = new Abor
   signal,
 });
 
-/** Sizes of the native decode batches, read where llama.cpp receives them (diagnostics only: internals of node-llama-cpp 3.21.1). */
-function recordBatchSizes(m: LlamaAgentModel): number[] {
+/**
+ * Each native decode batch as llama.cpp receives it: its size in tokens and the sequence ids in the
+ * order node-llama-cpp adds them (diagnostics only: internals of node-llama-cpp 3.21.1).
+ */
+function recordBatches(m: LlamaAgentModel): { tokens: number; sequences: number[] }[] {
   const context = (m as unknown as { context: { _ctx: Record<string, unknown> } }).context;
   const native = context._ctx;
-  const sizes: number[] = [];
+  const batches: { tokens: number; sequences: number[] }[] = [];
   context._ctx = new Proxy(native, {
     get: (target, prop) => {
       const value = target[prop as string];
       if (prop === "initBatch")
         return (n: number) => {
-          sizes.push(n);
-          return (value as (n: number) => unknown).call(target, n);
-        };
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
-  return sizes;
-}
-/** The sequence ids of each native batch, in the order node-llama-cpp adds them (diagnostics only, as above). */
-function recordBatchOrder(m: LlamaAgentModel): number[][] {
-  const context = (m as unknown as { context: { _ctx: Record<string, unknown> } }).context;
-  const native = context._ctx;
-  const batches: number[][] = [];
-  context._ctx = new Proxy(native, {
-    get: (target, prop) => {
-      const value = target[prop as string];
-      if (prop === "initBatch")
-        return (n: number) => {
-          batches.push([]);
+          batches.push({ tokens: n, sequences: [] });
           return (value as (n: number) => unknown).call(target, n);
         };
       if (prop === "addToBatch")
         return (sequenceId: number, ...rest: unknown[]) => {
-          batches.at(-1)?.push(sequenceId);
+          batches.at(-1)?.sequences.push(sequenceId);
           return (value as (...a: unknown[]) => unknown).call(target, sequenceId, ...rest);
         };
       return typeof value === "function" ? value.bind(target) : value;
@@ -105,11 +90,12 @@ test("a third session takes the least recently used idle session's sequence afte
 });
 
 test("sessions generating at once share their decode batches: one token of each per batch (issue 6, item 4)", async () => {
-  const sizes = recordBatchSizes(model);
+  const batches = recordBatches(model);
   await Promise.all([
     model.generate(req("l1", "the quick brown fox"), () => undefined),
     model.generate(req("l2", "import fs from node"), () => undefined),
   ]);
+  const sizes = batches.map((b) => b.tokens);
   const shared = sizes.filter((n) => n === 2).length;
   // Both generate 24 tokens; the first comes with the prompt batch, so 23 decode steps could be shared.
   assert.ok(shared >= 20, `decode batches ${JSON.stringify(sizes)}: ${shared} held both sessions' tokens`);
@@ -120,10 +106,11 @@ test("a shared decode batch reaches llama.cpp in rising sequence order, so it ru
   // 4 sessions released in the order they asked ran as batches of 3 and 1, 65 ms a step instead of 57.
   const four = await LlamaAgentModel.load({ modelPath: ensureFixtureModels().chat, threads: 1, contextSize: 256, maxSessions: 4 });
   try {
-    const batches = recordBatchOrder(four);
+    const recorded = recordBatches(four);
     // Prompts of different lengths: the sessions reach each decode step in an order of their own.
     const prompts = ["the quick brown fox jumps over", "import fs", "a b c d e f g h i j k", "why"];
     await Promise.all(prompts.map((p, i) => four.generate(req(`o${i}`, p, 24), () => undefined)));
+    const batches = recorded.map((b) => b.sequences);
     const shared = batches.filter((b) => b.length > 1);
     assert.ok(shared.length >= 15, `only ${shared.length} batches carried several sessions: ${JSON.stringify(batches)}`);
     const outOfOrder = shared.filter((b) => b.some((id, i) => i > 0 && id <= b[i - 1]!));
