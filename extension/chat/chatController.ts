@@ -174,8 +174,9 @@ export class ChatController {
       if (this.stopRequested && this.runId === runId) await this.stop();
     } catch (e) {
       this.early = [];
-      this.deps.log.warn(`chat: ${failure}: ${errorMessage(e)}`);
-      this.post({ type: "chat/notice", level: "error", message: `${failure}: ${errorMessage(e)}` });
+      const notice = `${failure}: ${errorMessage(e)}`;
+      this.deps.log.warn(`chat: ${notice}`);
+      this.post({ type: "chat/notice", level: "error", message: notice });
       this.setBusy(false);
     }
   }

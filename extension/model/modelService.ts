@@ -103,8 +103,9 @@ export class ModelService {
         void this.refresh();
         return false;
       }
-      this.update({ state: "error", error: errorMessage(e), progress: null });
-      this.deps.log.error(`model: ${spec} did not load: ${errorMessage(e)}`);
+      const error = errorMessage(e);
+      this.update({ state: "error", error, progress: null });
+      this.deps.log.error(`model: ${spec} did not load: ${error}`);
       throw e;
     }
   }
