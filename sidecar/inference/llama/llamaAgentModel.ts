@@ -161,10 +161,14 @@ export class LlamaAgentModel implements AgentModel {
     return new Promise<ModelRound>((resolve, reject) => {
       void this.locks
         .run(request.sessionKey, async () => {
+          this.pool.roundBegins();
           try {
             resolve(await this.round(request, onChunk, native));
           } catch (e) {
             reject(e);
+          } finally {
+            // Before the caller hears the answer: its next round may start another busy period.
+            this.pool.roundAnswered();
           }
           // Answered, its sequence still busy: a session opening meanwhile may wait for it.
           await this.pool.draining(
@@ -277,7 +281,7 @@ export class LlamaAgentModel implements AgentModel {
       throw e;
     } finally {
       inner.release();
-      session.lastUsedMs = Date.now();
+      this.pool.touch(session);
       this.pool.scheduleIdleSave(session);
       this.opts.onRoundStats?.({
         sessionKey: request.sessionKey,

@@ -5,6 +5,7 @@
 // asked for its own, then queues them in one synchronous pass, so they go into one batch (lockstep:
 // the probe's `Promise.all` over sequence generators).
 import type { LlamaContext, LlamaContextSequence } from "node-llama-cpp";
+import { sequenceIdOf } from "./sequenceId.js";
 
 /** The decode request of node-llama-cpp 3.21.1's context (internal, hence the runtime check). */
 interface DecodeRequest {
@@ -89,8 +90,4 @@ export class LockstepGate {
     if (calls.length > 1) this.released.shared++;
     for (const call of calls) call();
   }
-}
-
-function sequenceIdOf(sequence: LlamaContextSequence): number {
-  return (sequence as unknown as { _sequenceId: number })._sequenceId;
 }

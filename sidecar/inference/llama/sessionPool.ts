@@ -1,18 +1,21 @@
 // The sessions of one context (issue 6, split out of llamaAgentModel.ts for issue 17): each session
 // owns one of the context's sequences, kept across rounds and turns. Opening a session takes a free
-// sequence, a new one while the context has some, or the least recently used idle session's (saving
-// its KV state first); it restores saved state whose tokens are a prefix of the session's prompt.
+// sequence, a new one while the context has some, or an idle session's (saving its KV state first),
+// chosen to keep sessions that run together on adjacent sequences (sequencePlacement.ts); it restores
+// saved state whose tokens are a prefix of the session's prompt.
 // Idle sessions have their state saved when no round runs, and every session's when the pool closes.
 import { LlamaChat, type ChatWrapper, type LlamaContext, type LlamaContextSequence, type Token } from "node-llama-cpp";
 import { ErrorCode, HearthError } from "../../../shared/errors.js";
 import { type KvStateStore, tokensDigest } from "./kvStateStore.js";
 import type { SessionLocks } from "./sessionLocks.js";
+import { evictionVictim, takeLowestFree } from "./sequencePlacement.js";
 
 export interface Session {
   key: string;
   sequence: LlamaContextSequence;
   chat: LlamaChat;
-  lastUsedMs: number;
+  /** The busy period of its last round (or of its opening): sessions of older periods are evicted first. */
+  busyPeriod: number;
   /** Digest of the tokens whose state is saved for this session (null: none, or not known). */
   savedDigest: string | null;
   idleTimer: NodeJS.Timeout | null;
@@ -41,6 +44,9 @@ export class SessionPool {
   private readonly freeSequences: LlamaContextSequence[] = [];
   /** Native work of rounds that have answered, still holding their sessions (see `draining`). */
   private readonly drains = new Set<Promise<void>>();
+  /** Counts spells while any round runs, from its start to its answer (see `roundAnswered`). */
+  private busyPeriod = 0;
+  private roundsAnswering = 0;
 
   constructor(
     private readonly context: LlamaContext,
@@ -59,8 +65,8 @@ export class SessionPool {
     // Opening takes a sequence from a shared pool: one open at a time, or two could take the same one.
     return this.locks.run(OPEN_LOCK, async () => {
       const sequence =
-        this.freeSequences.pop() ??
-        (this.sessions.size < this.opts.maxSessions ? this.context.getSequence() : await this.takeLeastRecentSequence());
+        takeLowestFree(this.freeSequences) ??
+        (this.sessions.size < this.opts.maxSessions ? this.context.getSequence() : await this.takeIdleSequence());
       if (sequence.contextTokens.length > 0) await sequence.clearHistory();
       let restoredTokens = 0;
       const match = this.opts.stateStore?.find(this.opts.modelKey, this.opts.wrapperName, prompt, key);
@@ -80,7 +86,7 @@ export class SessionPool {
         key,
         sequence,
         chat,
-        lastUsedMs: Date.now(),
+        busyPeriod: this.busyPeriod,
         savedDigest: restoredTokens > 0 && match ? tokensDigest(match.entry.tokens) : null,
         idleTimer: null,
         restoredThisRound: restoredTokens,
@@ -90,13 +96,26 @@ export class SessionPool {
     });
   }
 
-  /** Frees a sequence for a new session: the least recently used idle session saves its state and gives up its sequence. */
-  private async takeLeastRecentSequence(): Promise<LlamaContextSequence> {
-    const idleSessions = () =>
-      [...this.sessions.values()].filter((s) => !this.locks.busy(s.key)).sort((a, b) => a.lastUsedMs - b.lastUsedMs);
+  /** A round of `s` has ended: it belongs to the current busy period. */
+  touch(s: Session): void {
+    s.busyPeriod = this.busyPeriod;
+  }
+
+  /** Around each round, up to its answer: a busy period ends when no round is left to answer. */
+  roundBegins(): void {
+    this.roundsAnswering++;
+  }
+
+  roundAnswered(): void {
+    if (--this.roundsAnswering === 0) this.busyPeriod++;
+  }
+
+  /** Frees a sequence for a new session: an idle session (sequencePlacement.ts) saves its state and gives up its sequence. */
+  private async takeIdleSequence(): Promise<LlamaContextSequence> {
+    const idleSessions = () => [...this.sessions.values()].filter((s) => !this.locks.busy(s.key));
     // A round that answered a cancel keeps its session busy until its native batch ends: wait for that.
     while (idleSessions().length === 0 && this.drains.size > 0) await Promise.race(this.drains);
-    const victim = idleSessions()[0];
+    const victim = evictionVictim(idleSessions());
     if (!victim) {
       throw new HearthError(
         ErrorCode.Overloaded,
