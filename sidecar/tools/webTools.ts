@@ -1,5 +1,6 @@
 // web_fetch: the opt-in network tool (hearth.tools.webFetch, HEARTH_WEB_FETCH=1); it always requires
 // approval and goes only where the model asked, after a person allowed it (harness #11).
+import { convert } from "html-to-text";
 import type { ObjectSchema } from "../agent/ports/jsonSchema.js";
 import type { Tool } from "../agent/ports/tools.js";
 import type { Ceilings } from "./ceilings.js";
@@ -49,18 +50,13 @@ export function webFetchTool(ceilings: Ceilings): Tool {
   };
 }
 
+/** A page as the text a person reads: no scripts, styles or markup; links keep their words, not their targets. */
 function htmlToText(html: string): string {
-  return html
-    .replace(/<(script|style|noscript)[\s\S]*?<\/\1>/gi, "")
-    .replace(/<br\s*\/?>|<\/(p|div|li|h[1-6]|tr)>/gi, "\n")
-    .replace(/<[^>]+>/g, "")
-    .replace(/&nbsp;/g, " ")
-    .replace(/&lt;/g, "<")
-    .replace(/&gt;/g, ">")
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&amp;/g, "&")
-    .replace(/[ \t]+/g, " ")
-    .replace(/\n\s*\n+/g, "\n\n")
-    .trim();
+  return convert(html, {
+    wordwrap: false,
+    selectors: [
+      { selector: "a", options: { ignoreHref: true } },
+      { selector: "img", format: "skip" },
+    ],
+  }).trim();
 }

@@ -37,6 +37,12 @@ describe("network tools (harness #11)", () => {
       if (url === "/page") {
         res.writeHead(200, { "content-type": "text/html" });
         res.end("<html><script>evil()</script><p>Hello &amp; welcome</p></html>");
+      } else if (url === "/article") {
+        res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+        res.end(
+          "<html><head><style>p{color:red}</style></head><body><!-- <p>hidden</p> --><h1>Title</h1>" +
+            '<p title="a > b">It&#8217;s &mdash; fine</p><a href="http://example.test/secret-target">docs</a></body></html>',
+        );
       } else if (url === "/big") {
         res.writeHead(200, { "content-type": "text/plain" });
         res.end("b".repeat(3 << 20));
@@ -85,6 +91,16 @@ describe("network tools (harness #11)", () => {
     assert.match(r.output, /Hello & welcome/);
     assert.doesNotMatch(r.output, /evil/);
     assert.equal(userAgents.at(-1), `Hearth/${pkg.version}`);
+  });
+
+  test("web_fetch reads a page as its text: comments, attributes, entities and link targets as a person sees them", async () => {
+    const r = await call(find(build({ network: { fetch: true } }), "web_fetch")!, { url: `${base}/article` });
+    assert.equal(r.ok, true, r.output);
+    assert.match(r.output, /Title/i);
+    assert.match(r.output, /It\u2019s \u2014 fine/);
+    assert.match(r.output, /docs/);
+    for (const leaked of ["hidden", 'b">', "secret-target", "color:red", "&#8217;"])
+      assert.ok(!r.output.includes(leaked), `${leaked} leaked: ${r.output}`);
   });
 
   test("web_fetch bounds the body size (harness #11)", async () => {
