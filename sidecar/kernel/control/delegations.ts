@@ -40,7 +40,7 @@ export interface DelegationRow {
 }
 
 /** The artifact kind a task's final answer is recorded as. */
-const TASK_RESULT_KIND = "task_result";
+export const TASK_RESULT_KIND = "task_result";
 
 /** control plane #18: spawning requires a coordinator caller session or an explicit trusted-user spawn. */
 export function createDelegation(
@@ -154,7 +154,7 @@ export function settleDelegation(
 }
 
 /** The run's last complete assistant message: a task's result. */
-function finalAnswer(db: Db, runId: string): string {
+export function finalAnswer(db: Db, runId: string): string {
   const row = db
     .prepare(
       `SELECT body_json FROM conversation_journal WHERE run_id = ? AND role = 'assistant' AND status = 'complete' ORDER BY seq DESC LIMIT 1`,

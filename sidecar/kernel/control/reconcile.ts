@@ -5,7 +5,9 @@ import { uuidv7 } from "../../../shared/ids.js";
 import type { Db, Journal } from "../../journal/journal.js";
 import { attemptMachine, invocationMachine, runMachine, sourcesOf, type Machine } from "./stateMachines.js";
 import { nowIso } from "./transition.js";
+import { insertArtifact } from "./artifacts.js";
 import { repairInterruptedBatches } from "./batchRepair.js";
+import { finalAnswer, TASK_RESULT_KIND } from "./delegations.js";
 import { BACKGROUND_CHECKPOINT_ROWS, checkpointInBackground } from "./walCheckpoint.js";
 
 export const REPAIR = {
@@ -189,19 +191,28 @@ function recoverDelegations(db: Db, at: string): number {
 
 /**
  * A task whose run reached its terminal state just before the kernel died (the run's close and the
- * task's settlement are two commits): the task takes its run's outcome, so it never stays running.
+ * task's settlement are two commits): the task takes its run's outcome, so it never stays running. A
+ * completed one records its result (the run's final answer) as its settlement by the turn does.
  */
 function settleFinishedDelegations(db: Db, at: string): number {
   const rows = db
-    .prepare(`SELECT d.delegation_id, d.child_session_id, d.run_id, r.status FROM delegations d JOIN runs r ON r.run_id = d.run_id
+    .prepare(`SELECT d.delegation_id, d.child_session_id, d.run_id, d.title, r.status FROM delegations d JOIN runs r ON r.run_id = d.run_id
     WHERE d.status IN ('queued','running') AND r.status IN ('completed','failed','cancelled') ORDER BY d.delegation_id`)
-    .all() as { delegation_id: string; child_session_id: string; run_id: string; status: string }[];
+    .all() as { delegation_id: string; child_session_id: string; run_id: string; title: string; status: string }[];
   const settle = db.prepare(`UPDATE delegations SET status = ?, updated_at = ? WHERE delegation_id = ?`);
   const event = db.prepare(
     `INSERT INTO events (entity_kind, entity_id, session_id, run_id, type, payload_json, created_at)
      VALUES ('delegation', ?, ?, ?, ?, '{"reason":"daemon_restart_settled_from_run"}', ?)`,
   );
   for (const d of rows) {
+    if (d.status === "completed")
+      insertArtifact(db, {
+        sessionId: d.child_session_id,
+        runId: d.run_id,
+        kind: TASK_RESULT_KIND,
+        title: d.title,
+        body: { text: finalAnswer(db, d.run_id) },
+      });
     settle.run(d.status, at, d.delegation_id);
     event.run(d.delegation_id, d.child_session_id, d.run_id, `delegation.${d.status}`, at);
   }

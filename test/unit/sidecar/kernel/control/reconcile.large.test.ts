@@ -2,7 +2,9 @@
 // small one: calls closed truthfully, batches back in history with the same bodies, a second open
 // changes nothing, integrity ok.
 import assert from "node:assert/strict";
+import fs from "node:fs";
 import { describe, it } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
 import { uuidv7 } from "../../../../../shared/ids.js";
 import { openJournal } from "../../../../../sidecar/journal/journal.js";
 import { REPAIR } from "../../../../../sidecar/kernel/control/reconcile.js";
@@ -98,6 +100,22 @@ describe("a large startup repair (issue 16)", () => {
     f.close();
     openFixture(small).restart().close();
     assert.deepEqual(firstSessionBodies(large), firstSessionBodies(small), "the same history as a small repair");
+  });
+
+  it("issue 16: a large repair commits without the automatic checkpoint, a worker copies the WAL, and the connection's settings come back", async () => {
+    const file = journalFile();
+    seed(file, Math.ceil(BACKGROUND_CHECKPOINT_ROWS / 4) + 50);
+    const f = openFixture(file);
+    const autoCheckpoint = f.journal.db.pragma("wal_autocheckpoint", { simple: true });
+    const before = fs.statSync(file).size;
+    assert.ok(f.control.reconcile().invocationsOutcomeUnknown > 0);
+    // Read at once: a worker thread takes far longer to start than this statement.
+    assert.equal(fs.statSync(file).size, before, "the commit left its pages in the WAL: no checkpoint on the kernel's thread");
+    assert.equal(f.journal.db.pragma("wal_autocheckpoint", { simple: true }), autoCheckpoint, "the automatic checkpoint is back on");
+    const deadline = Date.now() + 5000;
+    while (fs.statSync(file).size === before && Date.now() < deadline) await sleep(10);
+    assert.ok(fs.statSync(file).size > before, "the background checkpoint copied the repair into the database file");
+    f.close();
   });
 
   it("checkpointInBackground copies the WAL into the database file from a worker thread", async () => {

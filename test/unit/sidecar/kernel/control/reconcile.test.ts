@@ -1,7 +1,10 @@
 // Silence is not success (control plane #12, #21): startup reconciliation.
 import assert from "node:assert/strict";
+import fs from "node:fs";
 import { describe, it } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
 import { REPAIR } from "../../../../../sidecar/kernel/control/reconcile.js";
+import { BACKGROUND_CHECKPOINT_ROWS } from "../../../../../sidecar/kernel/control/walCheckpoint.js";
 import { CLIENT, count, openFixture, runningRun, type Fixture, invocation } from "../../../../support/journalFixture.js";
 
 /** Every row of every table: what "a second open changes nothing" compares. */
@@ -80,6 +83,163 @@ describe("reconcileStartup (control plane #21)", () => {
     const after = snapshotTables(f);
     // Runs, attempts and the ledger are untouched.
     assert.equal(after, before);
+    f.close();
+  });
+
+  it("control plane #21 (docs/tasks.md): a task still queued when the kernel stopped never ran, so it stays queued with its run active and gets no recovery", () => {
+    let f = openFixture();
+    const queued = f.control.createDelegation({ parentSessionId: null, title: "q", prompt: "later", model: "scripted:x" }, CLIENT);
+    f = f.restart();
+    const row = (sql: string, id: string) => f.journal.db.prepare(sql).get(id) as { status: string };
+    assert.equal(
+      row(`SELECT status FROM run_attempts WHERE attempt_id = ?`, queued.attemptId).status,
+      "queued",
+      "its attempt is not orphaned",
+    );
+    assert.equal(row(`SELECT status FROM runs WHERE run_id = ?`, queued.runId).status, "active", "its run is not failed");
+    assert.equal(row(`SELECT status FROM delegations WHERE delegation_id = ?`, queued.delegationId).status, "queued");
+    assert.equal(count(f.journal, `SELECT COUNT(*) AS n FROM recovery_dispatches`), 0);
+    assert.deepEqual(
+      f.control.queuedTasks().map((t) => [t.delegationId, t.attemptId]),
+      [[queued.delegationId, queued.attemptId]],
+      "a free slot takes it as it was",
+    );
+    f.close();
+  });
+
+  it("control plane #21: a task whose run ended just before the kernel died takes its run's outcome, with its event", () => {
+    let f = openFixture();
+    const ended = (status: "completed" | "failed") => {
+      const t = f.control.createDelegation({ parentSessionId: null, title: status, prompt: "work", model: "scripted:x" }, CLIENT);
+      f.control.markTaskRunning(t.delegationId);
+      f.control.transitionAttempt(t.runId, t.attemptId, "starting");
+      f.control.transitionAttempt(t.runId, t.attemptId, "running");
+      f.control.finishRun(t.runId, status, status === "failed" ? "boom" : undefined); // the task's settlement never committed
+      return t;
+    };
+    const done = ended("completed");
+    const failed = ended("failed");
+    f = f.restart();
+    for (const [t, status] of [
+      [done, "completed"],
+      [failed, "failed"],
+    ] as const) {
+      assert.equal(
+        (f.journal.db.prepare(`SELECT status FROM delegations WHERE delegation_id = ?`).get(t.delegationId) as { status: string }).status,
+        status,
+      );
+      assert.deepEqual(
+        f.journal.db
+          .prepare(
+            `SELECT entity_kind, session_id, run_id, type, payload_json FROM events WHERE entity_id = ? ORDER BY event_seq DESC LIMIT 1`,
+          )
+          .get(t.delegationId),
+        {
+          entity_kind: "delegation",
+          session_id: t.sessionId,
+          run_id: t.runId,
+          type: `delegation.${status}`,
+          payload_json: JSON.stringify({ reason: "daemon_restart_settled_from_run" }),
+        },
+      );
+    }
+    assert.equal(f.control.taskResult(failed.delegationId), null, "a failed task has no result");
+    f.close();
+  });
+
+  it("control plane #21: the report counts each repair once, and a second reconciliation reports nothing", () => {
+    let f = openFixture();
+    const run = runningRun(f);
+    f.control.prepareInvocation(invocation(run, "a", "read_file", "read"));
+    f.control.markDispatched(f.control.prepareInvocation(invocation(run, "b", "write_file", "non_idempotent_write")));
+    const interrupted = f.control.createDelegation({ parentSessionId: null, title: "i", prompt: "work", model: "scripted:x" }, CLIENT);
+    f.control.transitionAttempt(interrupted.runId, interrupted.attemptId, "starting");
+    const finished = f.control.createDelegation({ parentSessionId: null, title: "f", prompt: "work", model: "scripted:x" }, CLIENT);
+    f.control.finishRun(finished.runId, "cancelled");
+    f.close();
+    f = openFixture(f.file);
+    assert.deepEqual(f.control.reconcile(), {
+      invocationsFailed: 1,
+      invocationsOutcomeUnknown: 1,
+      attemptsOrphaned: 2,
+      recoveryDispatches: 1,
+      runsFailed: 2,
+      delegationsSettled: 1,
+      batchesRepaired: 1,
+    });
+    assert.deepEqual(Object.values(f.control.reconcile()), [0, 0, 0, 0, 0, 0, 0]);
+    f.close();
+  });
+
+  it("reconcileStartup restores the connection's cache size, temp store and automatic checkpoint", () => {
+    let f = openFixture();
+    const run = runningRun(f);
+    f.control.markDispatched(f.control.prepareInvocation(invocation(run, "a", "write_file", "non_idempotent_write")));
+    f.close();
+    f = openFixture(f.file);
+    const db = f.journal.db;
+    db.pragma("cache_size = -4096");
+    db.pragma("temp_store = FILE");
+    db.pragma("wal_autocheckpoint = 777");
+    const settings = () => ["cache_size", "temp_store", "wal_autocheckpoint"].map((p) => db.pragma(p, { simple: true }));
+    const before = settings();
+    assert.equal(f.control.reconcile().invocationsOutcomeUnknown, 1);
+    assert.deepEqual(settings(), before);
+    f.close();
+  });
+
+  it("docs/control-plane.md: a small repair checkpoints in its commit like any other transaction", () => {
+    let f = openFixture();
+    const run = runningRun(f);
+    f.control.markDispatched(f.control.prepareInvocation(invocation(run, "a", "write_file", "non_idempotent_write")));
+    f.close();
+    f = openFixture(f.file);
+    const db = f.journal.db;
+    // A long WAL, written on this connection before it reconciles (more changes than a large repair makes).
+    db.pragma("wal_autocheckpoint = 0");
+    f.journal.withTransaction((tx) => {
+      const insert = tx.prepare(
+        `INSERT INTO events (entity_kind, entity_id, session_id, run_id, type, payload_json, created_at) VALUES ('test', ?, NULL, NULL, 'test', ?, 't')`,
+      );
+      for (let i = 0; i < BACKGROUND_CHECKPOINT_ROWS; i++) insert.run(String(i), JSON.stringify({ pad: "x".repeat(400) }));
+    });
+    db.pragma("wal_autocheckpoint = 1000");
+    const before = fs.statSync(f.file).size;
+    const report = f.control.reconcile();
+    assert.equal(report.invocationsOutcomeUnknown, 1, "a small repair");
+    assert.ok(
+      fs.statSync(f.file).size > before + 1_000_000,
+      "the commit's automatic checkpoint copied the WAL into the database file before reconcile returned",
+    );
+    f.close();
+  });
+
+  it("docs/control-plane.md: a small repair starts no background checkpoint (only a large one moves it to a worker)", async () => {
+    let f = openFixture();
+    const run = runningRun(f);
+    f.control.markDispatched(f.control.prepareInvocation(invocation(run, "a", "write_file", "non_idempotent_write")));
+    f.close();
+    f = openFixture(f.file);
+    assert.equal(f.control.reconcile().invocationsOutcomeUnknown, 1);
+    // The repair's few pages stay in the WAL (shorter than the automatic checkpoint's 1000 pages) until a later commit.
+    const after = fs.statSync(f.file).size;
+    await sleep(500);
+    assert.equal(fs.statSync(f.file).size, after, "nothing copied the WAL behind the kernel's back");
+    f.close();
+  });
+
+  it("docs/tasks.md: a task completed by reconciliation has its result, the run's final answer, like one settled by its turn", () => {
+    let f = openFixture();
+    const t = f.control.createDelegation({ parentSessionId: null, title: "answer", prompt: "work", model: "scripted:x" }, CLIENT);
+    f.control.markTaskRunning(t.delegationId);
+    f.control.transitionAttempt(t.runId, t.attemptId, "starting");
+    f.control.transitionAttempt(t.runId, t.attemptId, "running");
+    f.control.finishRun(t.runId, "completed", undefined, { messages: [{ role: "assistant", text: "the answer is 42" }] });
+    f = f.restart(); // the kernel died before settleTask committed
+    assert.equal(f.control.task(t.delegationId).state, "completed");
+    assert.equal(f.control.taskResult(t.delegationId), "the answer is 42");
+    f = f.restart();
+    assert.equal(count(f.journal, `SELECT COUNT(*) AS n FROM artifacts WHERE run_id = ?`, t.runId), 1, "recorded once");
     f.close();
   });
 });

@@ -1,0 +1,89 @@
+// Batch repair after a crash (harness #6, control plane #12, #21): a cut-off batch returns to history as the calls the model made, each with a truthful result, and the repair is recorded.
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { uuidv7 } from "../../../../../shared/ids.js";
+import { UNCLAIMED_RESULT_PREFIXES } from "../../../../../sidecar/agent/index.js";
+import { type Fixture, invocation, openFixture, runningRun } from "../../../../support/journalFixture.js";
+
+/** A run the kernel died under: one call still `prepared` (never started), one `dispatched` (running). */
+function cutOffBatch(f: Fixture) {
+  const run = runningRun(f);
+  const [notStarted, running] = [uuidv7(), uuidv7()];
+  f.control.prepareInvocation(invocation(run, notStarted, "read_file", "read", { input: { path: "a.txt" } }));
+  const b = f.control.prepareInvocation(
+    invocation(run, running, "write_file", "non_idempotent_write", { input: { path: "b.txt", text: "hi" } }),
+  );
+  f.control.markDispatched(b);
+  return { ...run, notStarted, running };
+}
+
+describe("repairInterruptedBatches (harness #6, control plane #21)", () => {
+  it("harness #6: the restored batch is the calls as the model issued them, with no text the model never wrote", () => {
+    let f = openFixture();
+    const { sessionId, notStarted, running } = cutOffBatch(f);
+    f = f.restart();
+    const messages = f.control.history(sessionId).messages;
+    const assistant = messages.filter((m) => m.role === "assistant");
+    assert.equal(assistant.length, 1);
+    const a = assistant[0]!;
+    assert.ok(a.role === "assistant");
+    assert.equal(a.text, "", "the repair adds the calls, not words in the model's name");
+    assert.deepEqual(a.toolCalls, [
+      { callId: notStarted, name: "read_file", arguments: { path: "a.txt" } },
+      { callId: running, name: "write_file", arguments: { path: "b.txt", text: "hi" } },
+    ]);
+    f.close();
+  });
+
+  it("harness #6 / control plane #12: a call that never started reads `not run: …`, a dispatched one says its outcome is unknown and that it was not re-run", () => {
+    let f = openFixture();
+    const { sessionId, notStarted, running } = cutOffBatch(f);
+    f = f.restart();
+    const results = new Map(f.control.history(sessionId).messages.flatMap((m) => (m.role === "tool" ? [[m.callId, m] as const] : [])));
+    const never = results.get(notStarted);
+    const unknown = results.get(running);
+    assert.ok(never && unknown, "every call of the batch has its result");
+    assert.equal(never.ok, false);
+    assert.ok(never.output.startsWith("not run: "), `a synthetic result of a call that never ran: ${never.output}`);
+    assert.match(never.output, /read_file/, "it names the tool");
+    assert.equal(unknown.ok, false);
+    assert.ok(
+      !UNCLAIMED_RESULT_PREFIXES.some((p) => unknown.output.startsWith(p)),
+      `a dispatched call may have run: its result is not one of a call that never ran: ${unknown.output}`,
+    );
+    assert.match(unknown.output, /outcome unknown/, "silence is not success: the result says the outcome is unknown");
+    assert.match(unknown.output, /write_file/, "it names the tool");
+    assert.match(unknown.output, /not re-run/, "and that the kernel did not repeat it");
+    f.close();
+  });
+
+  it("control plane #21: each repaired batch files one `journal.batch_repaired` event under its run, naming its calls", () => {
+    let f = openFixture();
+    const first = cutOffBatch(f);
+    const second = cutOffBatch(f);
+    f = f.restart();
+    const rows = f.journal.db
+      .prepare(
+        `SELECT entity_kind, entity_id, session_id, run_id, payload_json FROM events WHERE type = 'journal.batch_repaired' ORDER BY event_seq`,
+      )
+      .all();
+    const expected = (b: typeof first) => ({
+      entity_kind: "run",
+      entity_id: b.runId,
+      session_id: b.sessionId,
+      run_id: b.runId,
+      payload_json: JSON.stringify({ calls: [b.notStarted, b.running] }),
+    });
+    assert.deepEqual(
+      rows,
+      [expected(first), expected(second)].sort((x, y) => x.session_id.localeCompare(y.session_id)),
+    );
+    f = f.restart();
+    assert.equal(
+      f.journal.db.prepare(`SELECT COUNT(*) AS n FROM events WHERE type = 'journal.batch_repaired'`).pluck().get(),
+      2,
+      "none twice",
+    );
+    f.close();
+  });
+});
