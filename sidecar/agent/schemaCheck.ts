@@ -20,7 +20,7 @@ export function vocabularyProblems(schema: unknown, at = "$", depth = 0): string
   if (typeof schema !== "object" || schema === null || Array.isArray(schema)) return [`${at}: must be a schema object`];
   const s = schema as Record<string, unknown>;
   const type = s.type;
-  if (typeof type !== "string" || !(type in ALLOWED_KEYS)) {
+  if (typeof type !== "string" || !Object.hasOwn(ALLOWED_KEYS, type)) {
     return [`${at}.type: ${JSON.stringify(type)} is not one of ${Object.keys(ALLOWED_KEYS).join(", ")}`];
   }
   const problems = Object.keys(s)
@@ -59,7 +59,7 @@ export function vocabularyProblems(schema: unknown, at = "$", depth = 0): string
       }
       for (const [k, v] of Object.entries(props)) problems.push(...vocabularyProblems(v, `${at}.properties.${k}`, depth + 1));
       const req = s.required;
-      if (req !== undefined && (!Array.isArray(req) || !req.every((r) => typeof r === "string" && r in props))) {
+      if (req !== undefined && (!Array.isArray(req) || !req.every((r) => typeof r === "string" && Object.hasOwn(props, r)))) {
         problems.push(`${at}.required: must list names declared in properties`);
       }
       if (s.additionalProperties !== undefined && s.additionalProperties !== false) {
@@ -114,7 +114,7 @@ function check(schema: JsonSchema, value: unknown, at: string, out: string[]): v
 function checkObject(schema: ObjectSchema, value: unknown, at: string, out: string[]): void {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return void out.push(`${at}: expected an object`);
   const obj = value as Record<string, unknown>;
-  for (const name of schema.required ?? []) if (!(name in obj)) out.push(`${at}.${name}: required`);
+  for (const name of schema.required ?? []) if (!Object.hasOwn(obj, name)) out.push(`${at}.${name}: required`);
   for (const [k, v] of Object.entries(obj)) {
     const sub = Object.hasOwn(schema.properties, k) ? schema.properties[k] : undefined;
     if (sub) check(sub, v, `${at}.${k}`, out);
