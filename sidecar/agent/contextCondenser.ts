@@ -68,7 +68,7 @@ export class ContextCondenser {
     const view = summarisedView(
       input.history,
       this.view,
-      await this.summarise(input, input.history.slice(this.view.replacedCount, keep)),
+      await this.summarise(input, this.view.summary, input.history.slice(this.view.replacedCount, keep)),
       keep,
     );
     const after = await measure(view);
@@ -95,7 +95,9 @@ export class ContextCondenser {
     // 2. Older turns into one summary: keep the previous turn if that fits, else only this one.
     for (const keep of recentTurnStarts(input.history, input.turnStart)) {
       if (fits(now, options) || keep <= view.replacedCount) continue;
-      view = summarisedView(input.history, view, await this.summarise(input, input.history.slice(view.replacedCount, keep)), keep);
+      // Folded into this view's summary: up to this turn, that is the one just written up to the previous turn.
+      const summary = await this.summarise(input, view.summary, input.history.slice(view.replacedCount, keep));
+      view = summarisedView(input.history, view, summary, keep);
       now = await measure(view);
     }
     await this.commit(view, trigger, first.promptTokens, now.promptTokens);
@@ -109,9 +111,13 @@ export class ContextCondenser {
   }
 
   /** The model writes the summary; a transcript too long for one request is folded in chunk by chunk. */
-  private async summarise(input: Omit<FitInput, "pending" | "turnStart">, messages: readonly AgentMessage[]): Promise<string> {
+  private async summarise(
+    input: Omit<FitInput, "pending" | "turnStart">,
+    prior: string | null,
+    messages: readonly AgentMessage[],
+  ): Promise<string> {
     const lines = transcriptLines(messages);
-    let summary = this.view.summary;
+    let summary = prior;
     for (let at = 0; at < lines.length; ) {
       let n = lines.length - at;
       let request = this.summaryRequest(input.sessionKey, summary, lines.slice(at, at + n));
