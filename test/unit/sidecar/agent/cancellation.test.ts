@@ -1,6 +1,8 @@
 // Cancellation: sink failure as a cancellation boundary (harness #18), per-tool cancellation
-// policy (#21), started mutations never abandoned (#22), and cancellation winning ties.
+// policy (#21), started mutations never abandoned (#22), and cancellation winning ties; the helpers
+// `untilAborted` / `raceCancellation` answer an abort at once and leave no listener behind.
 import assert from "node:assert/strict";
+import { getEventListeners } from "node:events";
 import { describe, it } from "node:test";
 import {
   AgentSessionBuilder,
@@ -9,6 +11,7 @@ import {
   type ApprovalPort,
   type InvocationClaim,
 } from "../../../../sidecar/agent/index.js";
+import { raceCancellation, untilAborted } from "../../../../sidecar/agent/cancellation.js";
 import {
   AUTHORITY,
   builder,
@@ -248,5 +251,79 @@ describe("cancellation", () => {
     assert.equal(out.status, "cancelled");
     assert.deepEqual(withdrawn, [true]);
     assert.deepEqual([tool.effects.length, memory.history.length, memory.ledger.size], [0, 0, 0]);
+  });
+});
+
+describe("cancellation helpers", () => {
+  const never = () => new Promise<never>(() => undefined);
+  const abortListeners = (signal: AbortSignal) => getEventListeners(signal, "abort").length;
+  const settled = () => new Promise((r) => setImmediate(r));
+
+  it("control plane #13: untilAborted answers a signal already aborted with its reason, without waiting for the work", async () => {
+    const ac = new AbortController();
+    const reason = new Error("cancelled while the model loads");
+    ac.abort(reason);
+    await assert.rejects(untilAborted(Promise.resolve("loaded"), ac.signal), (e) => e === reason);
+    const waiting = untilAborted(never(), ac.signal);
+    assert.equal(await pendingAfter(waiting), false, "a load that never ends does not hold the answer back");
+    await assert.rejects(waiting, (e) => e === reason);
+  });
+
+  it("control plane #13: untilAborted gives control back at once when the signal aborts mid-work, with the signal's reason", async () => {
+    const ac = new AbortController();
+    const work = deferred<string>();
+    const waiting = untilAborted(work.promise, ac.signal);
+    assert.ok(await pendingAfter(waiting, 5), "nothing is answered before the abort");
+    const reason = new Error("the run was cancelled");
+    ac.abort(reason);
+    assert.equal(await pendingAfter(waiting, 5), false, "the abort answers while the work still runs");
+    await assert.rejects(waiting, (e) => e === reason);
+    work.resolve("loaded later"); // the abandoned work goes on to its end; its result is dropped
+    await assert.rejects(waiting, (e) => e === reason);
+  });
+
+  it("untilAborted passes the work's own result and error through while the signal stays quiet", async () => {
+    const ac = new AbortController();
+    assert.equal(await untilAborted(Promise.resolve(7), ac.signal), 7);
+    const failure = new Error("load failed");
+    await assert.rejects(untilAborted(Promise.reject(failure), ac.signal), (e) => e === failure);
+  });
+
+  it("harness #18 #22: untilAborted leaves no abort listener on the run's signal once its work has settled", async () => {
+    const ac = new AbortController();
+    for (let i = 0; i < 12; i++) await untilAborted(Promise.resolve(i), ac.signal);
+    await untilAborted(Promise.reject(new Error("x")), ac.signal).catch(() => undefined);
+    await settled();
+    assert.equal(abortListeners(ac.signal), 0);
+  });
+
+  it("harness #18 #22: raceCancellation leaves no abort listener on the turn's signal once the work has won", async () => {
+    const ac = new AbortController();
+    for (let i = 0; i < 12; i++) assert.equal(await raceCancellation(Promise.resolve(i), ac.signal), i);
+    await raceCancellation(Promise.reject(new Error("x")), ac.signal).catch(() => undefined);
+    assert.equal(abortListeners(ac.signal), 0);
+  });
+
+  it("harness #18 #22: a finished multi-round turn with tool calls leaves no abort listener on the caller's signal", async () => {
+    const tool = new CounterTool();
+    const { builder: b } = builder(
+      scripted([
+        {
+          toolCalls: [
+            { name: "counter", arguments: { by: 1 } },
+            { name: "counter", arguments: { by: 2 } },
+          ],
+        },
+        { toolCalls: [{ name: "counter", arguments: { by: 3 } }] },
+        { text: ["done"] },
+      ]),
+      [tool],
+    );
+    const ac = new AbortController();
+    const out = await b.build().runTurn("go", { signal: ac.signal });
+    assert.equal(out.status, "completed");
+    assert.equal(tool.effects.length, 3);
+    await settled();
+    assert.equal(abortListeners(ac.signal), 0, "every round and every call removed what it added");
   });
 });
