@@ -230,7 +230,7 @@ describe("argument recheck (harness #5)", () => {
   it("harness #5: a call missing a required argument named like an Object.prototype member is refused before dispatch and never run", async () => {
     const tool = new CounterTool();
     const params = tool.definition.parameters as { properties: Record<string, unknown>; required: string[] };
-    params.properties.constructor = { type: "string" };
+    Object.assign(params.properties, { constructor: { type: "string" } }); // an own property, as JSON gives it
     params.required = ["by", "constructor"];
     const { memory, builder: b } = builder(scripted([{ toolCalls: [{ name: "counter", arguments: { by: 1 } }] }, { text: ["ok"] }]), [
       tool,
