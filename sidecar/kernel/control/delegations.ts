@@ -40,7 +40,7 @@ export interface DelegationRow {
 }
 
 /** The artifact kind a task's final answer is recorded as. */
-export const TASK_RESULT_KIND = "task_result";
+const TASK_RESULT_KIND = "task_result";
 
 /** control plane #18: spawning requires a coordinator caller session or an explicit trusted-user spawn. */
 export function createDelegation(
@@ -141,20 +141,23 @@ export function settleDelegation(
 ): void {
   const d = ownedDelegation(db, scope, delegationId);
   if (d.status !== "running" && d.status !== "queued") return; // already settled (a cancel, a shutdown)
-  if (outcome.status === "completed" && d.run_id) {
-    insertArtifact(db, {
-      sessionId: d.child_session_id,
-      runId: d.run_id,
-      kind: TASK_RESULT_KIND,
-      title: d.title,
-      body: { text: finalAnswer(db, d.run_id) },
-    });
-  }
+  if (outcome.status === "completed" && d.run_id) recordTaskResult(db, { ...d, run_id: d.run_id });
   move(db, d, outcome.status, outcome.reason?.slice(0, MAX_REASON_CHARS) ?? null);
 }
 
 /** The run's last complete assistant message: a task's result. */
-export function finalAnswer(db: Db, runId: string): string {
+/** A completed task's result: its run's final answer, as a `task_result` artifact (docs/tasks.md). */
+export function recordTaskResult(db: Db, d: { child_session_id: string; run_id: string; title: string }): void {
+  insertArtifact(db, {
+    sessionId: d.child_session_id,
+    runId: d.run_id,
+    kind: TASK_RESULT_KIND,
+    title: d.title,
+    body: { text: finalAnswer(db, d.run_id) },
+  });
+}
+
+function finalAnswer(db: Db, runId: string): string {
   const row = db
     .prepare(
       `SELECT body_json FROM conversation_journal WHERE run_id = ? AND role = 'assistant' AND status = 'complete' ORDER BY seq DESC LIMIT 1`,

@@ -5,9 +5,8 @@ import { uuidv7 } from "../../../shared/ids.js";
 import type { Db, Journal } from "../../journal/journal.js";
 import { attemptMachine, invocationMachine, runMachine, sourcesOf, type Machine } from "./stateMachines.js";
 import { nowIso } from "./transition.js";
-import { insertArtifact } from "./artifacts.js";
 import { repairInterruptedBatches } from "./batchRepair.js";
-import { finalAnswer, TASK_RESULT_KIND } from "./delegations.js";
+import { recordTaskResult } from "./delegations.js";
 import { BACKGROUND_CHECKPOINT_ROWS, checkpointInBackground } from "./walCheckpoint.js";
 
 export const REPAIR = {
@@ -205,14 +204,7 @@ function settleFinishedDelegations(db: Db, at: string): number {
      VALUES ('delegation', ?, ?, ?, ?, '{"reason":"daemon_restart_settled_from_run"}', ?)`,
   );
   for (const d of rows) {
-    if (d.status === "completed")
-      insertArtifact(db, {
-        sessionId: d.child_session_id,
-        runId: d.run_id,
-        kind: TASK_RESULT_KIND,
-        title: d.title,
-        body: { text: finalAnswer(db, d.run_id) },
-      });
+    if (d.status === "completed") recordTaskResult(db, d);
     settle.run(d.status, at, d.delegation_id);
     event.run(d.delegation_id, d.child_session_id, d.run_id, `delegation.${d.status}`, at);
   }

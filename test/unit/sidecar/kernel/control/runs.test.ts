@@ -158,6 +158,27 @@ describe("runs.ts lifecycle records", () => {
     f.close();
   });
 
+  it("an adapter whose matrix lists acknowledgement as a limitation is never recorded as acknowledged (control plane #13)", () => {
+    // openai: closing the HTTP stream does not prove the server stopped generating.
+    const f = openFixture();
+    const run = runningRun(f, { model: "openai:http://127.0.0.1:9/v1#m" });
+    assert.deepEqual(
+      f.control.requestCancel(run.runId, () => true),
+      { runId: run.runId, dispatchAttempted: true, adapterAcknowledged: false },
+    );
+    assert.equal(f.control.acknowledgeCancel(run.runId, run.attemptId), false);
+    assert.equal(attemptRow(f, run.attemptId).acked, 0);
+    const ev = events(f, run.runId);
+    assert.equal(ev.filter((e) => e.type === "attempt.cancel_acknowledged").length, 0);
+    const unack = ev.filter((e) => e.type === "attempt.cancel_unacknowledged");
+    assert.deepEqual(
+      unack.map((e) => ({ kind: e.entity_kind, id: e.entity_id })),
+      [{ kind: "attempt", id: run.attemptId }],
+    );
+    assert.match(String((unack[0]!.payload as { reason?: unknown }).reason), /known limitation/);
+    f.close();
+  });
+
   it("a cancel dispatch that throws was attempted and acknowledged nothing (control plane #13)", () => {
     const f = openFixture();
     const run = runningRun(f);
