@@ -1,6 +1,7 @@
 // Generation options, instructions and capabilities (harness #15, #16, #20).
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { toModelMessages } from "../../../../sidecar/agent/generationPolicy.js";
 import { HearthError } from "../../../../shared/errors.js";
 import type { ModelCapabilities } from "../../../../sidecar/agent/ports/model.js";
 import { builder, collect, CounterTool, FnModel } from "../../../support/harnessFixtures.js";
@@ -197,5 +198,18 @@ describe("reasoning stripping", () => {
       );
       assert.equal(memory.history[1]!.role === "assistant" && memory.history[1]!.reasoning, "I thought");
     }
+  });
+});
+
+describe("toModelMessages (harness #7, #20)", () => {
+  it("replays an assistant message's calls as committed, and its reasoning only where the model keeps it", () => {
+    // A mutation run found the calls' mapping and the reasoning branch unguarded.
+    const calls = [{ callId: "c1", name: "read_file", arguments: { path: "a.txt" } }];
+    const withReasoning = { role: "assistant" as const, text: "t", reasoning: "r", toolCalls: calls };
+    const without = { role: "assistant" as const, text: "t", toolCalls: calls };
+    assert.deepStrictEqual(toModelMessages([withReasoning], false), [{ role: "assistant", text: "t", reasoning: "r", toolCalls: calls }]);
+    assert.deepStrictEqual(toModelMessages([withReasoning], true), [{ role: "assistant", text: "t", toolCalls: calls }]);
+    // No reasoning recorded: no `reasoning` key at all (an adapter may tell absent from undefined).
+    assert.deepStrictEqual(toModelMessages([without], false), [{ role: "assistant", text: "t", toolCalls: calls }]);
   });
 });

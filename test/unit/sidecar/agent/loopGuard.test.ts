@@ -2,6 +2,7 @@
 // round after round, ends with its own "stopped" failure; history keeps what harness #10 says.
 import assert from "node:assert/strict";
 import { it } from "node:test";
+import { LoopGuard } from "../../../../sidecar/agent/loopGuard.js";
 import type { Tool, ToolResult } from "../../../../sidecar/agent/ports/tools.js";
 import { assertStructurallyComplete, builder, FnModel } from "../../../support/harnessFixtures.js";
 
@@ -136,4 +137,13 @@ it("the stop says how often the same call failed in words right for every limit,
   };
   assert.equal(await stopAt(1), 'stopped: the model made a failing call once (list_dir {"path":"Here"}); rephrase the request');
   assert.equal(await stopAt(2), 'stopped: the model made the same failing call 2 times (list_dir {"path":"Here"}); rephrase the request');
+});
+
+it("harness #10: only failures count toward the repeated-failure stop; the same successful call may repeat", () => {
+  // A mutation run found that counting successes too (`if (result.ok) return` removed) left every test green.
+  const guard = new LoopGuard({ repeatedFailures: 2, maxRounds: 25 });
+  const call = { callId: "c", name: "read_file", arguments: { path: "a.txt" } };
+  for (let i = 0; i < 5; i++) guard.afterCall(call, { role: "tool", callId: "c", name: "read_file", ok: true, output: "same" });
+  guard.afterCall(call, { role: "tool", callId: "c", name: "read_file", ok: false, output: "gone" });
+  assert.throws(() => guard.afterCall(call, { role: "tool", callId: "c", name: "read_file", ok: false, output: "gone" }), /stopped/);
 });
