@@ -156,7 +156,7 @@ describe("Hearth in a real VS Code workbench (code-server + headless Chromium)",
     // A code lens can be redrawn between being found and being clicked (a clean-clone run once
     // clicked one that no longer ran its command): click until the proposal's lenses go away.
     // A second click of an answered proposal changes nothing (one answer per request).
-    for (let attempt = 0; attempt < 3 && (await lens("Reject").count()) > 0; attempt++) {
+    for (let attempt = 0; attempt < 6 && (await lens("Reject").count()) > 0; attempt++) {
       await lens("Reject")
         .first()
         .click({ timeout: 10_000 })

