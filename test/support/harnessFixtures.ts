@@ -87,6 +87,15 @@ export function scripted(rounds: unknown[], extra: Record<string, unknown> = {})
   return ScriptedModel.fromJson({ rounds, ...extra }, "test-script", OPT_IN);
 }
 
+/** Capabilities with every feature proven, changed where `over` says. */
+export const provenCapabilities = (over: Partial<ModelCapabilities> = {}): ModelCapabilities => ({
+  systemRole: "proven",
+  toolCalls: "proven",
+  reasoningHistory: "proven",
+  thinkingToggle: "proven",
+  ...over,
+});
+
 /** A model whose rounds are functions of the request: for races and odd providers. */
 export class FnModel implements AgentModel {
   readonly adapter = "fn";
@@ -94,12 +103,7 @@ export class FnModel implements AgentModel {
   readonly requests: GenerationRequest[] = [];
   constructor(
     private readonly fn: (req: GenerationRequest, onChunk: (c: ModelChunk) => void, round: number) => Promise<ModelRound>,
-    readonly capabilities: ModelCapabilities = {
-      systemRole: "proven",
-      toolCalls: "proven",
-      reasoningHistory: "proven",
-      thinkingToggle: "proven",
-    },
+    readonly capabilities: ModelCapabilities = provenCapabilities(),
   ) {}
   generate(req: GenerationRequest, onChunk: (c: ModelChunk) => void): Promise<ModelRound> {
     this.requests.push(structuredClone({ ...req, signal: undefined }) as unknown as GenerationRequest);

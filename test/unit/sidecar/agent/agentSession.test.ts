@@ -5,16 +5,8 @@ import { describe, it } from "node:test";
 import { ErrorCode, HearthError } from "../../../../shared/errors.js";
 import { isUuidv7 } from "../../../../shared/ids.js";
 import { InMemoryAgentMemory, type TurnStart } from "../../../../sidecar/agent/index.js";
-import type { ModelCapabilities } from "../../../../sidecar/agent/ports/model.js";
-import { builder, FnModel } from "../../../support/harnessFixtures.js";
+import { builder, FnModel, provenCapabilities as caps } from "../../../support/harnessFixtures.js";
 
-const caps = (over: Partial<ModelCapabilities> = {}): ModelCapabilities => ({
-  systemRole: "proven",
-  toolCalls: "proven",
-  reasoningHistory: "proven",
-  thinkingToggle: "proven",
-  ...over,
-});
 const answering = (c = caps()) => new FnModel(async () => ({ text: "ok", reasoning: "", toolCalls: [], stopReason: "end" }), c);
 
 /** A journal whose `step` rejects (both closes of a turn, for closeTurn: the failure close is a retry), then works. */

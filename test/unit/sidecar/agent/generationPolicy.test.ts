@@ -3,16 +3,8 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { toModelMessages } from "../../../../sidecar/agent/generationPolicy.js";
 import { HearthError } from "../../../../shared/errors.js";
-import type { ModelCapabilities } from "../../../../sidecar/agent/ports/model.js";
-import { builder, collect, CounterTool, FnModel } from "../../../support/harnessFixtures.js";
+import { builder, collect, CounterTool, FnModel, provenCapabilities as caps } from "../../../support/harnessFixtures.js";
 
-const caps = (over: Partial<ModelCapabilities> = {}): ModelCapabilities => ({
-  systemRole: "proven",
-  toolCalls: "proven",
-  reasoningHistory: "proven",
-  thinkingToggle: "proven",
-  ...over,
-});
 const answering = (c = caps()) => new FnModel(async () => ({ text: "ok", reasoning: "I thought", toolCalls: [], stopReason: "end" }), c);
 
 describe("generation options", () => {

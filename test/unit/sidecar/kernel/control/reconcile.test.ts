@@ -17,6 +17,15 @@ export function snapshotTables(f: Fixture): string {
   return JSON.stringify(tables.map((t) => [t, f.journal.db.prepare(`SELECT * FROM ${t} ORDER BY rowid`).all()]));
 }
 
+/** A journal left by a kernel that died with one write dispatched, reopened and not yet reconciled. */
+function reopenedWithDispatchedWrite() {
+  const f = openFixture();
+  const run = runningRun(f);
+  f.control.markDispatched(f.control.prepareInvocation(invocation(run, "a", "write_file", "non_idempotent_write")));
+  f.close();
+  return openFixture(f.file);
+}
+
 describe("reconcileStartup (control plane #21)", () => {
   it("prepared → failed, dispatched → outcome_unknown, active attempts → orphaned, interrupted runs → failed", () => {
     let f = openFixture();
@@ -172,11 +181,7 @@ describe("reconcileStartup (control plane #21)", () => {
   });
 
   it("reconcileStartup restores the connection's cache size, temp store and automatic checkpoint", () => {
-    let f = openFixture();
-    const run = runningRun(f);
-    f.control.markDispatched(f.control.prepareInvocation(invocation(run, "a", "write_file", "non_idempotent_write")));
-    f.close();
-    f = openFixture(f.file);
+    const f = reopenedWithDispatchedWrite();
     const db = f.journal.db;
     db.pragma("cache_size = -4096");
     db.pragma("temp_store = FILE");
@@ -189,11 +194,7 @@ describe("reconcileStartup (control plane #21)", () => {
   });
 
   it("docs/control-plane.md: a small repair checkpoints in its commit like any other transaction", () => {
-    let f = openFixture();
-    const run = runningRun(f);
-    f.control.markDispatched(f.control.prepareInvocation(invocation(run, "a", "write_file", "non_idempotent_write")));
-    f.close();
-    f = openFixture(f.file);
+    const f = reopenedWithDispatchedWrite();
     const db = f.journal.db;
     // A long WAL, written on this connection before it reconciles (more changes than a large repair makes).
     db.pragma("wal_autocheckpoint = 0");
@@ -215,11 +216,7 @@ describe("reconcileStartup (control plane #21)", () => {
   });
 
   it("docs/control-plane.md: a small repair starts no background checkpoint (only a large one moves it to a worker)", async () => {
-    let f = openFixture();
-    const run = runningRun(f);
-    f.control.markDispatched(f.control.prepareInvocation(invocation(run, "a", "write_file", "non_idempotent_write")));
-    f.close();
-    f = openFixture(f.file);
+    const f = reopenedWithDispatchedWrite();
     // New pages in the WAL, fewer than the automatic checkpoint's 1000 and far fewer changes than a large repair.
     f.journal.db.pragma("wal_autocheckpoint = 0");
     f.journal.withTransaction((tx) => {
