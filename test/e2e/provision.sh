@@ -10,6 +10,14 @@ TOOLS=${HEARTH_E2E_TOOLS:-$HOME/.cache/hearth-e2e/tools}
 NODE_VER=24.22.3; CS_VER=4.139.1; PW_VER=1.65.1
 mkdir -p "$TOOLS"
 
+# Run from inside npm (`npm test`, `npm start`), this script inherits the outer npm's npm_* variables:
+# npm_config_user_agent names the outer Node (v20), and code-server's postinstall reads the Node version
+# from it and refuses to install under Node 24 (issue 23, item 1). Every installer here starts from a clean
+# npm environment; the variables that matter are set explicitly on each line below.
+while IFS='=' read -r name _; do
+  case "$name" in npm_*|NPM_*|npm_config_*) unset "$name" ;; esac
+done < <(env)
+
 # Debian packages, only when missing (.ci/run installs them before us).
 need=()
 command -v chromium >/dev/null || need+=(chromium)
