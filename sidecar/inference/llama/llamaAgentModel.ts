@@ -31,7 +31,7 @@ import { LockstepGate } from "./lockstepGate.js";
 import { SessionLocks } from "./sessionLocks.js";
 import { SessionPool } from "./sessionPool.js";
 import { thinkingWrapper } from "./thinking.js";
-import { SoloInputLookup } from "./tokenPrediction.js";
+import { generationCounts, SoloInputLookup } from "./tokenPrediction.js";
 import { callRefusedByValidation, StreamedText } from "./validationRefusal.js";
 import type { LlamaAdapterOptions } from "./adapterOptions.js";
 import { type NativeWork, untilAborted } from "./nativeWork.js";
@@ -292,11 +292,7 @@ export class LlamaAgentModel implements AgentModel {
         restoredTokens: session.restoredThisRound,
         reusedTokens: prefill.reusedTokens,
         prefillEvaluatedTokens: prefill.evaluatedTokens,
-        generatedTokens: meter.usedOutputTokens - out0,
-        predictedTokens: {
-          validated: session.sequence.tokenPredictions.validated - predicted0.validated,
-          refuted: session.sequence.tokenPredictions.refuted - predicted0.refuted,
-        },
+        ...generationCounts(meter.usedOutputTokens - out0, predicted0, session.sequence.tokenPredictions),
         prefillMs,
         firstTokenMs,
         firstChunkMs,

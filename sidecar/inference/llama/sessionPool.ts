@@ -4,14 +4,7 @@
 // chosen to keep sessions that run together on adjacent sequences (sequencePlacement.ts); it restores
 // saved state whose tokens are a prefix of the session's prompt.
 // Idle sessions have their state saved when no round runs, and every session's when the pool closes.
-import {
-  LlamaChat,
-  type ChatWrapper,
-  type LlamaContext,
-  type LlamaContextSequence,
-  type Token,
-  type TokenPredictor,
-} from "node-llama-cpp";
+import { LlamaChat, type ChatWrapper, type LlamaContext, type LlamaContextSequence, type Token, type TokenPredictor } from "node-llama-cpp";
 import { ErrorCode, HearthError } from "../../../shared/errors.js";
 import { type KvStateStore, tokensDigest } from "./kvStateStore.js";
 import type { SessionLocks } from "./sessionLocks.js";

@@ -45,3 +45,22 @@ export class SoloInputLookup extends TokenPredictor {
     this.lookup.dispose();
   }
 }
+
+type PredictionCounts = LlamaContextSequence["tokenPredictions"];
+
+/**
+ * A round's generated tokens and its predictions, from the sequence's counters before and after it: the
+ * token meter counts every predicted token evaluated, so the refuted ones, and confirmed ones the answer
+ * ended before using, are not part of what was generated.
+ */
+export function generationCounts(
+  evaluatedOutput: number,
+  before: PredictionCounts,
+  after: PredictionCounts,
+): { generatedTokens: number; predictedTokens: { validated: number; refuted: number } } {
+  const refuted = after.refuted - before.refuted;
+  return {
+    generatedTokens: evaluatedOutput - refuted - (after.unused - before.unused),
+    predictedTokens: { validated: after.validated - before.validated, refuted },
+  };
+}

@@ -46,7 +46,12 @@ describe("input-lookup decoding", { timeout: 120_000 }, () => {
     assert.equal(r.lookup.stopReason, r.plain.stopReason);
     assert.equal(r.lookupStats.generatedTokens, r.plainStats.generatedTokens);
     assert.deepEqual(r.plainStats.predictedTokens, { validated: 0, refuted: 0 }, "turned off, nothing is predicted");
-    assert.ok(r.lookupStats.predictedTokens.validated >= 10, `guesses confirmed: ${JSON.stringify(r.lookupStats.predictedTokens)}`);
+    // 26 words and the end of turn: all but the first two come from the prompt, several a step. Only the
+    // guesses past the end of the answer are refuted (node-llama-cpp 3.21.1 confirmed one guess a step
+    // and refuted the rest until sidecar/vendorPatches fixed it: 12 confirmed, 72 refuted here).
+    const { validated, refuted } = r.lookupStats.predictedTokens;
+    assert.ok(validated >= 20, `guesses confirmed: ${validated}`);
+    assert.ok(refuted <= 8, `guesses refuted: ${refuted}`);
   });
 
   it("keeps the model's own tokens where the prompt suggests others: refuted guesses never reach the answer", async () => {
@@ -57,6 +62,22 @@ describe("input-lookup decoding", { timeout: 120_000 }, () => {
     assert.equal(r.lookupStats.generatedTokens, r.plainStats.generatedTokens);
     assert.ok(r.lookupStats.predictedTokens.refuted > 0, `a guess was refuted: ${JSON.stringify(r.lookupStats.predictedTokens)}`);
     assert.ok(r.lookupStats.predictedTokens.validated > 0, "and the copied rest was confirmed");
+  });
+
+  it("leaves concurrent sessions in lockstep with their own answers: a session predicts only while it generates alone", async () => {
+    const user = `Repeat: ${COPY_MODEL_ANSWER}`;
+    const before = statsOf.lookup.length;
+    const [a, b] = await Promise.all([
+      withLookup.model.generate(request("together-a", user), () => undefined),
+      withLookup.model.generate(request("together-b", user), () => undefined),
+    ]);
+    assert.equal(a.text, COPY_MODEL_ANSWER);
+    assert.equal(b.text, COPY_MODEL_ANSWER);
+    const rounds = statsOf.lookup.slice(before);
+    assert.equal(rounds.length, 2);
+    // Alone, one session confirms 20+ guesses; together, only the edges where one generates alone remain.
+    const confirmed = rounds.reduce((n, r) => n + r.predictedTokens.validated, 0);
+    assert.ok(confirmed < 40, `guesses confirmed while both generated: ${confirmed}`);
   });
 
   it("predicts nothing where the prompt holds nothing the answer copies", async () => {
