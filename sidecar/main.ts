@@ -204,6 +204,7 @@ async function main(): Promise<void> {
     contextSize: positiveIntEnv("HEARTH_CONTEXT_SIZE"),
     // Sessions holding a KV cache at once (the llama engine's sequences; default 4).
     maxSessions: positiveIntEnv("HEARTH_SESSIONS"),
+    inputLookup: process.env.HEARTH_INPUT_LOOKUP !== "off",
     // Test and demo replays: ScriptedModel refuses itself unless HEARTH_ALLOW_SCRIPTED=1.
     scripted: async (file) => ScriptedModel.fromFile(file, process.env),
   });

@@ -8,6 +8,7 @@ export const KERNEL_SETTINGS = [
   "hearth.inference.threads",
   "hearth.inference.contextSize",
   "hearth.inference.gpu",
+  "hearth.inference.inputLookup",
   "hearth.tools.enabled",
   "hearth.tools.shell",
   "hearth.tools.readsNeedApproval",
@@ -48,6 +49,7 @@ export function kernelEnv(config: KernelSettingsSource): Record<string, string> 
   positive("hearth.tasks.maxConcurrent", "HEARTH_MAX_TASKS");
   if (config.get<boolean>("hearth.tools.readsNeedApproval", false)) env.HEARTH_APPROVE_READS = "1";
   if (config.get<string>("hearth.inference.gpu", "auto") === "off") env.HEARTH_GPU = "off";
+  if (!config.get<boolean>("hearth.inference.inputLookup", true)) env.HEARTH_INPUT_LOOKUP = "off";
   const tools = offeredTools(config);
   env.HEARTH_TOOLS = tools.length ? tools.join(",") : "none";
   if (tools.includes("web_fetch")) env.HEARTH_WEB_FETCH = "1";

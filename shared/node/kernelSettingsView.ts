@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 
 /** Variables whose value changes inference or what a turn may do (the idle period does not). */
-const COMPARED = ["HEARTH_THREADS", "HEARTH_CONTEXT_SIZE", "HEARTH_GPU", "HEARTH_ALLOW_SCRIPTED"] as const;
+const COMPARED = ["HEARTH_THREADS", "HEARTH_CONTEXT_SIZE", "HEARTH_GPU", "HEARTH_INPUT_LOOKUP", "HEARTH_ALLOW_SCRIPTED"] as const;
 const API_KEY = "HEARTH_OPENAI_API_KEY";
 
 /** Each compared variable's value ("" when unset); the API key as a short digest, never its value. */
