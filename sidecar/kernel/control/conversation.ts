@@ -76,7 +76,8 @@ export function completeMessages(db: Db, sessionId: string): HistoryMessage[] {
  * cancelled before anything else of it was committed. harness #13: a failure before any possible
  * tool effect rolls the turn's user message back; the kernel keeps it in the journal (it was committed
  * at admission, and nothing a person typed is lost) but leaves it out of the model's view. A run that
- * committed a call/result batch keeps its user message with the batch.
+ * committed a call/result batch keeps its user message with the batch. The run's other rows are
+ * found by run (`+` keeps the planner off the session's key, which would read the whole session).
  */
 export function replayMessages(db: Db, sessionId: string): HistoryMessage[] {
   const rows = db
@@ -86,7 +87,7 @@ export function replayMessages(db: Db, sessionId: string): HistoryMessage[] {
       AND NOT (c.role = 'user'
         AND EXISTS (SELECT 1 FROM runs r WHERE r.run_id = c.run_id AND r.status IN ('failed', 'cancelled'))
         AND NOT EXISTS (SELECT 1 FROM conversation_journal o
-          WHERE o.session_id = c.session_id AND o.run_id = c.run_id AND o.seq <> c.seq AND o.status = 'complete'))
+          WHERE o.run_id = c.run_id AND +o.session_id = c.session_id AND o.seq <> c.seq AND o.status = 'complete'))
     ORDER BY c.seq`)
     .all(sessionId);
   return toHistory(rows);
