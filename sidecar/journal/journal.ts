@@ -26,6 +26,21 @@ export interface Journal {
 
 const BUSY_TIMEOUT_MS = 5000;
 
+const compiled = new WeakMap<Db, Map<string, Database.Statement>>();
+
+/**
+ * The connection's statement for `sql`, compiled on first use and kept (issue 26): the statements of
+ * a tool call and of a repaired batch run thousands of times, and compiling each anew took most of
+ * their time. Only for SQL from a bounded set of texts (no values spliced in).
+ */
+export function prepared(db: Db, sql: string): Database.Statement {
+  let byText = compiled.get(db);
+  if (!byText) compiled.set(db, (byText = new Map()));
+  let stmt = byText.get(sql);
+  if (!stmt) byText.set(sql, (stmt = db.prepare(sql)));
+  return stmt;
+}
+
 function unavailable(file: string, why: string, what: string): HearthError {
   return new HearthError(ErrorCode.JournalUnavailable, `refused to open the journal ${file}: ${why}; ${what}`, { journalPath: file });
 }

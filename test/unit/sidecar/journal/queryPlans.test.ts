@@ -2,7 +2,8 @@
 // index (issue 26, item 1): a journal grows for ever, so a statement that reads a growing table from
 // end to end, or through an index whose key most rows share, gets slower every day of use.
 //
-// The statements are found, not listed: every `.prepare(` in sidecar/kernel and sidecar/journal is
+// The statements are found, not listed: every `.prepare(` (and `prepared(db, …)`, the journal's
+// statement cache) in sidecar/kernel and sidecar/journal is
 // read from the source, the kernel runs a day's work (turns, tool calls, a task, a crash and its
 // reconciliation) through the real ControlPlane with better-sqlite3's prepare recorded, and each
 // recorded statement gets EXPLAIN QUERY PLAN. A prepare site the scenario does not run must be named
@@ -71,11 +72,11 @@ function sourceFiles(dir: string): string[] {
 
 const squash = (sql: string) => sql.replace(/\s+/g, " ").trim();
 
-/** Every `.prepare(` in the kernel and journal source: its place and the literal SQL up to its first `${`. */
+/** Every `.prepare(` and `prepared(` in the kernel and journal source: its place and the literal SQL up to its first `${`. */
 function prepareSites(): { site: string; start: string }[] {
   return ROOTS.flatMap(sourceFiles).flatMap((file) => {
     const text = fs.readFileSync(file, "utf8");
-    return [...text.matchAll(/\.prepare\(\s*(`|"|')([\s\S]*?)\1/g)].map((m) => ({
+    return [...text.matchAll(/(?:\.prepare|\bprepared)\(\s*(?:\w+,\s*)?(`|"|')([\s\S]*?)\1/g)].map((m) => ({
       site: `${file}:${text.slice(0, m.index).split("\n").length}`,
       start: squash(m[2]!.split("${")[0]!),
     }));
