@@ -37,14 +37,6 @@ export function journalLockPath(journalPath: string): string {
 }
 
 /**
- * The record beside a journal of its last integrity check (issue 26 item 5): kept outside the file,
- * so opening a journal writes no row of it, and `hearth doctor` reads it without SQLite.
- */
-export function journalIntegrityPath(journalPath: string): string {
-  return `${journalPath}.integrity.json`;
-}
-
-/**
  * The owner-only folder for kernel sockets and secrets: $XDG_RUNTIME_DIR/hearth (a per-user tmpfs
  * the system makes 0700) when there is one, else HEARTH_HOME/run.
  */

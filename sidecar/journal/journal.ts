@@ -4,7 +4,7 @@ import Database from "better-sqlite3";
 import fs from "node:fs";
 import path from "node:path";
 import { ErrorCode, HearthError, errorMessage } from "../../shared/errors.js";
-import { journalIntegrityPath } from "../../shared/node/paths.js";
+import { journalIntegrityPath, type IntegrityRecord } from "../../shared/journalIntegrity.js";
 import { MIGRATIONS } from "./migrations.js";
 
 export type Db = Database.Database;
@@ -100,9 +100,10 @@ function checkIntegrity(db: Db, file: string): void {
 }
 
 /** What `hearth doctor` reports of the journal's upkeep (issue 26 item 5): when it was last checked, and the verdict. */
-function recordIntegrityCheck(file: string, check: { result: string; ms: number }): void {
+function recordIntegrityCheck(file: string, check: Omit<IntegrityRecord, "at">): void {
+  const record: IntegrityRecord = { ...check, at: new Date().toISOString() };
   try {
-    fs.writeFileSync(journalIntegrityPath(file), `${JSON.stringify({ ...check, at: new Date().toISOString() })}\n`, { mode: 0o600 });
+    fs.writeFileSync(journalIntegrityPath(file), `${JSON.stringify(record)}\n`, { mode: 0o600 });
   } catch {
     /* a report only: a folder that refuses the file must not keep the journal from opening */
   }

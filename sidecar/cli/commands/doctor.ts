@@ -5,7 +5,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { HEARTH_VERSION } from "../../../shared/version.js";
-import { defaultJournalPath, journalIntegrityPath } from "../../../shared/node/paths.js";
+import { defaultJournalPath } from "../../../shared/node/paths.js";
+import { journalIntegrityPath, type IntegrityRecord } from "../../../shared/journalIntegrity.js";
 import { readBuildInfo, resolveRuntime } from "../../../shared/node/runtime.js";
 import { flagString, parseArgs } from "../args.js";
 import { distDir } from "../distDir.js";
@@ -88,7 +89,7 @@ console.log(JSON.stringify({ pageSize: one("PRAGMA page_size"), pages: one("PRAG
   }
   let ok = true;
   try {
-    const check = JSON.parse(fs.readFileSync(journalIntegrityPath(file), "utf8")) as { result: string; at: string; ms: number };
+    const check = JSON.parse(fs.readFileSync(journalIntegrityPath(file), "utf8")) as IntegrityRecord;
     ok = check.result === "ok";
     parts.push(`integrity checked ${check.at}: ${check.result} (${check.ms} ms)`);
   } catch {

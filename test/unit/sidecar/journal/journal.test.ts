@@ -4,7 +4,7 @@ import fs from "node:fs";
 import { describe, it } from "node:test";
 import Database from "better-sqlite3";
 import { ErrorCode, HearthError } from "../../../../shared/errors.js";
-import { journalIntegrityPath } from "../../../../shared/node/paths.js";
+import { journalIntegrityPath, type IntegrityRecord } from "../../../../shared/journalIntegrity.js";
 import { openJournal } from "../../../../sidecar/journal/journal.js";
 import { MIGRATIONS } from "../../../../sidecar/journal/migrations.js";
 import { journalFile, openFixture, runningRun } from "../../../support/journalFixture.js";
@@ -138,7 +138,7 @@ describe("journal size over time (issue 26, item 5)", () => {
   it("records beside the journal when its integrity was last checked and what the check said, writing no row", () => {
     const file = journalFile();
     const j = openJournal(file);
-    const record = JSON.parse(fs.readFileSync(journalIntegrityPath(file), "utf8")) as { result: string; at: string; ms: number };
+    const record = JSON.parse(fs.readFileSync(journalIntegrityPath(file), "utf8")) as IntegrityRecord;
     assert.equal(record.result, "ok");
     assert.ok(Date.now() - Date.parse(record.at) < 60_000);
     assert.equal(fs.statSync(journalIntegrityPath(file)).mode & 0o777, 0o600);
