@@ -78,6 +78,29 @@ export function completeMessages(db: Db, sessionId: string): HistoryMessage[] {
 }
 
 /**
+ * A page of what clients show: the latest `limit` complete messages before `beforeSeq`, in seq
+ * order, the runs they belong to, and whether older ones remain. Read backwards on the primary key.
+ */
+export function completeMessagesPage(
+  db: Db,
+  sessionId: string,
+  page: { limit: number; beforeSeq?: number },
+): { messages: HistoryMessage[]; runIds: Set<string>; hasOlder: boolean } {
+  const before = page.beforeSeq ?? Number.MAX_SAFE_INTEGER;
+  const rows = prepared(
+    db,
+    `SELECT seq, run_id, body_json FROM conversation_journal WHERE session_id = ? AND seq < ? AND status = 'complete' ORDER BY seq DESC LIMIT ?`,
+  ).all(sessionId, before, page.limit) as { seq: number; run_id: string | null; body_json: string }[];
+  const messages = toHistory(rows.reverse());
+  const first = messages[0]?.seq ?? before;
+  const older = prepared(db, `SELECT 1 FROM conversation_journal WHERE session_id = ? AND seq < ? AND status = 'complete' LIMIT 1`).get(
+    sessionId,
+    first,
+  );
+  return { messages, runIds: new Set(rows.flatMap((r) => (r.run_id ? [r.run_id] : []))), hasOlder: older !== undefined };
+}
+
+/**
  * What a model replays: the complete messages without the user message of a run that failed or was
  * cancelled before anything else of it was committed. harness #13: a failure before any possible
  * tool effect rolls the turn's user message back; the kernel keeps it in the journal (it was committed

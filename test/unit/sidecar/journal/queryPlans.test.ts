@@ -129,6 +129,8 @@ function dayOfUse(f: Fixture): Fixture {
   c.appendMessages(run.sessionId, run.runId, [{ role: "tool", callId: "c2", name: "read_file", ok: true, output: "b" }]);
   c.finishRun(run.runId, "completed", undefined, { messages: [{ role: "assistant", text: "done" }] });
   c.history(run.sessionId);
+  c.history(run.sessionId, { limit: 2 });
+  c.history(run.sessionId, { limit: 2, beforeSeq: 3 });
   c.listSessions();
   c.recordCondensation({
     sessionId: run.sessionId,
