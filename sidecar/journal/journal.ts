@@ -36,9 +36,15 @@ const compiled = new WeakMap<Db, Map<string, Database.Statement>>();
  */
 export function prepared(db: Db, sql: string): Database.Statement {
   let byText = compiled.get(db);
-  if (!byText) compiled.set(db, (byText = new Map()));
+  if (!byText) {
+    byText = new Map();
+    compiled.set(db, byText);
+  }
   let stmt = byText.get(sql);
-  if (!stmt) byText.set(sql, (stmt = db.prepare(sql)));
+  if (!stmt) {
+    stmt = db.prepare(sql);
+    byText.set(sql, stmt);
+  }
   return stmt;
 }
 

@@ -84,16 +84,16 @@ function perToolCall(calls: number, folder = dir): { medianMs: number; p90Ms: nu
  * message, a tool call and its result, a final answer (4 rows), its ledger row, attempt, snapshot and
  * events. Written set-based (a recursive row counter), as fast as SQLite inserts.
  */
-function seedHistory(file: string, rows: number): number {
+function seedHistory(file: string, rows: number, perSession = 50): number {
   const journal = openJournal(file);
   const t0 = process.hrtime.bigint();
   const runs = Math.max(1, Math.floor(rows / 4));
   journal.withTransaction((db) => {
     const at = new Date().toISOString();
     const counter = (n: number) => `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ${n - 1})`;
-    const session = "printf('s%09d', i / 50)";
+    const session = `printf('s%09d', i / ${perSession})`;
     db.prepare(
-      `${counter(Math.ceil(runs / 50))} INSERT INTO sessions (session_id, owner_id, workspace, title, execution_role, provider_boundary, profile_generation, created_at, updated_at)
+      `${counter(Math.ceil(runs / perSession))} INSERT INTO sessions (session_id, owner_id, workspace, title, execution_role, provider_boundary, profile_generation, created_at, updated_at)
        SELECT printf('s%09d', i), 'local:bench', '/ws', 'old', 'coordinator', 'local_user:scripted', 1, @at, @at FROM n`,
     ).run({ at });
     db.prepare(
@@ -102,7 +102,7 @@ function seedHistory(file: string, rows: number): number {
     ).run({ at });
     db.prepare(
       `${counter(runs)} INSERT INTO context_snapshots (snapshot_id, session_id, generation, content_version, renderer_fingerprint, body_json, created_at)
-       SELECT printf('p%09d', i), ${session}, i % 50 + 1, 'v', 'f', '{}', @at FROM n`,
+       SELECT printf('p%09d', i), ${session}, i % ${perSession} + 1, 'v', 'f', '{}', @at FROM n`,
     ).run({ at });
     db.prepare(
       `${counter(runs)} INSERT INTO runs (run_id, session_id, owner_id, profile_generation, context_snapshot_id, status, created_at, updated_at)
@@ -118,7 +118,7 @@ function seedHistory(file: string, rows: number): number {
     ).run({ at });
     db.prepare(
       `${counter(runs * 4)} INSERT INTO conversation_journal (session_id, seq, run_id, role, status, body_json, created_at, updated_at)
-       SELECT printf('s%09d', i / 200), i % 200 + 1, printf('r%09d', i / 4),
+       SELECT printf('s%09d', i / ${perSession * 4}), i % ${perSession * 4} + 1, printf('r%09d', i / 4),
          CASE i % 4 WHEN 0 THEN 'user' WHEN 3 THEN 'assistant' WHEN 1 THEN 'assistant' ELSE 'tool' END,
          'complete',
          CASE i % 4
@@ -130,7 +130,7 @@ function seedHistory(file: string, rows: number): number {
     ).run({ at });
     db.prepare(
       `${counter(runs * 3)} INSERT INTO events (entity_kind, entity_id, session_id, run_id, type, payload_json, created_at)
-       SELECT 'run', printf('r%09d', i / 3), printf('s%09d', i / 150), printf('r%09d', i / 3), 'seeded', '{}', @at FROM n`,
+       SELECT 'run', printf('r%09d', i / 3), printf('s%09d', i / ${perSession * 3}), printf('r%09d', i / 3), 'seeded', '{}', @at FROM n`,
     ).run({ at });
   });
   const seedMs = ms(t0);
@@ -142,6 +142,34 @@ function seedHistory(file: string, rows: number): number {
  * The kernel's cost per tool call on journals of each size, measured in interleaved rounds (so each
  * sees the same disk and the same neighbours): its median per size.
  */
+/**
+ * Opening a session of `messages` messages (issue 26 item 4), the kernel's part: session/history's
+ * latest page of 50 against the whole history it sent before paging (anchor). Median of 9 each.
+ */
+function historyOpening(messages: number): { pageMs: number; wholeMs: number; pageMessages: number } {
+  const file = path.join(dir, `long-session-${messages}.sqlite`);
+  seedHistory(file, messages, messages / 4);
+  const journal = openJournal(file);
+  const control = new ControlPlane(journal, { ...scope(), ownerId: "local:bench" });
+  const sessionId = "s000000000";
+  const time = (fn: () => void) => {
+    const xs: number[] = [];
+    for (let i = 0; i < 9; i++) {
+      const t0 = process.hrtime.bigint();
+      fn();
+      xs.push(ms(t0));
+    }
+    return median(xs);
+  };
+  let pageMessages = 0;
+  const pageMs = time(() => {
+    pageMessages = control.history(sessionId, { limit: 50 }).messages.length;
+  });
+  const wholeMs = time(() => control.history(sessionId));
+  journal.close();
+  return { pageMs, wholeMs, pageMessages };
+}
+
 function perToolCallBySize(sizes: readonly number[], calls: number): { rows: number; seedMs: number; medianMs: number; p90Ms: number }[] {
   const drivers = sizes.map((rows) => {
     const file = path.join(dir, `history-${rows}.sqlite`);
@@ -358,6 +386,10 @@ for (const b of bySize)
   console.log(
     `  on a journal of ${b.rows} rows (seeded in ${b.seedMs} ms): median ${b.medianMs.toFixed(3)} ms, p90 ${b.p90Ms.toFixed(3)} ms`,
   );
+const opening = historyOpening(10_000);
+console.log(
+  `opening a 10,000-message session (kernel): the latest page of ${opening.pageMessages} in ${opening.pageMs.toFixed(2)} ms, the whole history in ${opening.wholeMs.toFixed(1)} ms`,
+);
 const normal = commitRates(quick ? 1000 : 4000, false);
 console.log(
   `commit rate, synchronous=NORMAL: journal ${normal.journalPerSec}/s, raw better-sqlite3 ${normal.rawPerSec}/s, ratio ${normal.ratio}`,
@@ -429,6 +461,14 @@ const rows: Row[] = [
     unit: "ms",
     anchorName: `the same on a ${bySize[0]!.rows / 1000}k-row journal`,
     target: "<= 1.2x",
+  },
+  {
+    name: "opening a 10,000-message session, the kernel's part: session/history's latest page of 50, median (anchor: the whole history)",
+    ours: round(opening.pageMs),
+    anchor: round(opening.wholeMs),
+    ratio: round(opening.pageMs / opening.wholeMs),
+    unit: "ms",
+    anchorName: "the whole history in one answer (before paging)",
   },
   {
     name: "journal commit rate, synchronous=NORMAL (one event per commit)",
@@ -503,6 +543,7 @@ const results = {
   commitRate: { normal, full },
   reconciliation: rec,
   perToolCallBySize: bySize,
+  historyOpening: opening,
   reconciliationWithBatches: recBatches,
   rows,
 };
