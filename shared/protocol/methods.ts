@@ -65,13 +65,25 @@ export const requests = {
     result: z.object({ sessions: z.array(SessionSummary) }),
   },
   "session/history": {
-    params: z.object({ sessionId: Id }),
+    // issue 26 item 4: with `limit`, a page: the latest `limit` messages before `beforeSeq` (or the
+    // latest of all), the runs they belong to, and `hasOlder` when messages before the page remain.
+    // Without it, the whole history (and no `hasOlder`).
+    params: z
+      .object({
+        sessionId: Id,
+        limit: z.number().int().positive().max(10_000).optional(),
+        beforeSeq: z.number().int().positive().optional(),
+      })
+      .refine((p) => p.beforeSeq === undefined || p.limit !== undefined, {
+        message: "beforeSeq asks for an older page: give the page's size as limit too",
+      }),
     // `condensations`: what the model is shown in place of older messages (issue 13); the messages stay here in full.
     result: z.object({
       session: SessionSummary,
       messages: z.array(HistoryMessage),
       runs: z.array(RunSummary),
       condensations: z.array(Condensation),
+      hasOlder: z.boolean().optional(),
     }),
   },
   // The chat view's history list (issue 15): a new title; hide leaves the session out of session/list

@@ -4,6 +4,7 @@ import Database from "better-sqlite3";
 import fs from "node:fs";
 import path from "node:path";
 import { ErrorCode, HearthError, errorMessage } from "../../shared/errors.js";
+import { journalIntegrityPath, type IntegrityRecord } from "../../shared/journalIntegrity.js";
 import { MIGRATIONS } from "./migrations.js";
 
 export type Db = Database.Database;
@@ -26,6 +27,27 @@ export interface Journal {
 
 const BUSY_TIMEOUT_MS = 5000;
 
+const compiled = new WeakMap<Db, Map<string, Database.Statement>>();
+
+/**
+ * The connection's statement for `sql`, compiled on first use and kept (issue 26): the statements of
+ * a tool call and of a repaired batch run thousands of times, and compiling each anew took most of
+ * their time. Only for SQL from a bounded set of texts (no values spliced in).
+ */
+export function prepared(db: Db, sql: string): Database.Statement {
+  let byText = compiled.get(db);
+  if (!byText) {
+    byText = new Map();
+    compiled.set(db, byText);
+  }
+  let stmt = byText.get(sql);
+  if (!stmt) {
+    stmt = db.prepare(sql);
+    byText.set(sql, stmt);
+  }
+  return stmt;
+}
+
 function unavailable(file: string, why: string, what: string): HearthError {
   return new HearthError(ErrorCode.JournalUnavailable, `refused to open the journal ${file}: ${why}; ${what}`, { journalPath: file });
 }
@@ -43,6 +65,7 @@ export function openJournal(file: string): Journal {
     configure(db);
     checkIntegrity(db, file);
     migrate(db, file);
+    convertToIncrementalVacuum(db);
   } catch (e) {
     db.close();
     if (e instanceof HearthError) throw e;
@@ -56,6 +79,9 @@ export function openJournal(file: string): Journal {
 }
 
 function configure(db: Db): void {
+  // Before the first table exists (a new file) this takes effect at once; an older file is converted
+  // after migrating (convertToIncrementalVacuum).
+  db.pragma("auto_vacuum = INCREMENTAL");
   db.pragma("journal_mode = WAL");
   // NORMAL between durable commits; the ledger's dispatched commits switch to FULL (TransactionOptions).
   db.pragma("synchronous = NORMAL");
@@ -64,15 +90,58 @@ function configure(db: Db): void {
 }
 
 function checkIntegrity(db: Db, file: string): void {
+  const t0 = performance.now();
   const rows = db.pragma("integrity_check") as { integrity_check: string }[];
   const problems = rows.map((r) => r.integrity_check).filter((r) => r !== "ok");
+  const ms = Math.round(performance.now() - t0);
   if (problems.length > 0) {
+    recordIntegrityCheck(file, { result: `damaged: ${problems.slice(0, 3).join("; ")}`, ms });
     throw unavailable(
       file,
       `SQLite integrity_check reports damage (${problems.slice(0, 3).join("; ")})`,
       "move the file aside (keep it: `sqlite3 FILE .recover` can salvage rows) and start again with a fresh journal, or pass another --db FILE",
     );
   }
+  recordIntegrityCheck(file, { result: "ok", ms });
+}
+
+/** What `hearth doctor` reports of the journal's upkeep (issue 26 item 5): when it was last checked, and the verdict. */
+function recordIntegrityCheck(file: string, check: Omit<IntegrityRecord, "at">): void {
+  const record: IntegrityRecord = { ...check, at: new Date().toISOString() };
+  try {
+    fs.writeFileSync(journalIntegrityPath(file), `${JSON.stringify(record)}\n`, { mode: 0o600 });
+  } catch {
+    /* a report only: a folder that refuses the file must not keep the journal from opening */
+  }
+}
+
+/**
+ * A journal made before incremental vacuum kept every page it ever used: erased and deleted content
+ * left free pages inside the file for ever. One VACUUM rewrites it in incremental mode; from then on
+ * each commit that leaves many free pages gives them back (reclaimFreePages). If another connection
+ * holds the file, the conversion waits for a later open.
+ */
+function convertToIncrementalVacuum(db: Db): void {
+  if (db.pragma("auto_vacuum", { simple: true }) === AUTO_VACUUM_INCREMENTAL) return;
+  db.pragma("auto_vacuum = INCREMENTAL");
+  try {
+    db.exec("VACUUM");
+  } catch (e) {
+    if (!/busy|locked/i.test(errorMessage(e))) throw e;
+  }
+}
+
+const AUTO_VACUUM_INCREMENTAL = 2;
+
+/**
+ * Free pages a commit may leave inside the file before they go back to the disk: 4 MiB at SQLite's
+ * default page size. A tool call's commit frees none; an erase or a large delete frees many.
+ */
+const RECLAIM_FREE_PAGES = 1024;
+
+/** After a commit: gives the file's free pages back once there are many (an erase, a large delete). */
+function reclaimFreePages(db: Db): void {
+  if ((prepared(db, "PRAGMA freelist_count").pluck().get() as number) >= RECLAIM_FREE_PAGES) db.exec("PRAGMA incremental_vacuum");
 }
 
 function migrate(db: Db, file: string): void {
@@ -113,6 +182,7 @@ class SqliteJournal implements Journal {
       try {
         const result = fn(this.db);
         this.db.exec("COMMIT");
+        reclaimFreePages(this.db);
         return result;
       } catch (e) {
         if (this.db.inTransaction) this.db.exec("ROLLBACK");

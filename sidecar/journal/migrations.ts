@@ -298,4 +298,18 @@ const v8: Step = (db) =>
 );
 ALTER TABLE sessions ADD COLUMN erased_at TEXT;`);
 
-export const MIGRATIONS: readonly Step[] = [v1, v2, v3, v4, v5, v6, v7, v8];
+// issue 26 item 1: every hot query on the conversation journal is planned on an index that narrows it
+// to a run or a call. The status index goes: every row is written `complete`, so it narrowed nothing,
+// yet the planner chose it for the per-result checks, which then read the whole journal. A tool
+// result is found by its session and call id (an expression index over the body, tool rows only).
+// Reconciliation finds the runs left active by status, as it finds attempts and ledger rows; a task's
+// result artifact is found by its run, and a task session's tool ceiling by the session.
+const v9: Step = (db) =>
+  db.exec(`DROP INDEX conversation_journal_status_idx;
+CREATE INDEX conversation_journal_run_idx ON conversation_journal(run_id, role, seq);
+CREATE INDEX conversation_journal_tool_result_idx ON conversation_journal(session_id, json_extract(body_json, '$.callId')) WHERE role = 'tool';
+CREATE INDEX runs_status_idx ON runs(status);
+CREATE INDEX artifacts_run_idx ON artifacts(run_id, kind, created_at);
+CREATE INDEX delegations_child_session_idx ON delegations(child_session_id);`);
+
+export const MIGRATIONS: readonly Step[] = [v1, v2, v3, v4, v5, v6, v7, v8, v9];

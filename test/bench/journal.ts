@@ -1,8 +1,10 @@
-// Journal benchmark (issue 3, issue 16). Run: node --import tsx test/bench/journal.ts [--quick]
+// Journal benchmark (issue 3, issue 16, issue 26). Run: node --import tsx test/bench/journal.ts [--quick]
 // Prints the kernel's own cost per tool call (ledger prepare + dispatched (FULL) + batch commit),
 // the journal's commit rate as a ratio to raw better-sqlite3 on the same file settings measured in
 // the same run, and startup reconciliation time for 100k interrupted runs (target ≤ 1 s) and for
-// runs whose cut-off batches go back to history. Writes test/bench/results/journal.json (`rows`).
+// runs whose cut-off batches go back to history. issue 26: the cost per tool call on journals of 1k,
+// 100k and 1M rows (the largest within 1.2x of the smallest), and the repair with batches at 1k, 10k
+// and 100k runs (100k in ≤ 1 s, per-run cost flat). Writes test/bench/results/journal.json (`rows`).
 import Database from "better-sqlite3";
 import fs from "node:fs";
 import os from "node:os";
@@ -18,15 +20,18 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
 const ms = (t0: bigint): number => Number(process.hrtime.bigint() - t0) / 1e6;
 const scope = () => ({ ownerId: "local:bench", workspace: "/ws", bootEpoch: uuidv7() });
 
-function perToolCall(calls: number, folder = dir): { medianMs: number; p90Ms: number } {
-  const journal = openJournal(path.join(folder, "calls.sqlite"));
+/** A session with a running run, over a journal, driving one tool call after another as a turn does. */
+function toolCallDriver(file: string) {
+  const journal = openJournal(file);
   const control = new ControlPlane(journal, scope());
   const { sessionId } = control.createSession({ model: "scripted:bench" });
   let { runId, attemptId } = control.admitRun(sessionId, "bench", { clientId: "b", requestId: "1" });
   control.transitionAttempt(runId, attemptId, "starting");
   control.transitionAttempt(runId, attemptId, "running");
+  let i = 0;
   const times: number[] = [];
-  for (let i = 0; i < calls; i++) {
+  /** One tool call (ledger prepare + dispatched with FULL sync + batch commit); its time in ms. */
+  const call = (): number => {
     const t0 = process.hrtime.bigint();
     const callId = `call-${i}`;
     const claim = control.prepareInvocation({
@@ -48,7 +53,8 @@ function perToolCall(calls: number, folder = dir): { medianMs: number; p90Ms: nu
       ],
       [{ claim, outcome: { status: "succeeded" } }],
     );
-    times.push(ms(t0));
+    const took = ms(t0);
+    times.push(took);
     if (i % 100 === 99) {
       // a fresh run now and then, like real turns
       control.finishRun(runId, "completed");
@@ -56,10 +62,126 @@ function perToolCall(calls: number, folder = dir): { medianMs: number; p90Ms: nu
       control.transitionAttempt(runId, attemptId, "starting");
       control.transitionAttempt(runId, attemptId, "running");
     }
-  }
+    i++;
+    return took;
+  };
+  const summary = () => {
+    const sorted = [...times].sort((a, b) => a - b);
+    return { medianMs: median(times), p90Ms: sorted[Math.floor(sorted.length * 0.9)]! };
+  };
+  return { call, summary, close: () => journal.close() };
+}
+
+function perToolCall(calls: number, folder = dir): { medianMs: number; p90Ms: number } {
+  const driver = toolCallDriver(path.join(folder, "calls.sqlite"));
+  for (let i = 0; i < calls; i++) driver.call();
+  driver.close();
+  return driver.summary();
+}
+
+/**
+ * A journal after long use, `rows` conversation rows: sessions of 50 finished runs, each run a user
+ * message, a tool call and its result, a final answer (4 rows), its ledger row, attempt, snapshot and
+ * events. Written set-based (a recursive row counter), as fast as SQLite inserts.
+ */
+function seedHistory(file: string, rows: number, perSession = 50): number {
+  const journal = openJournal(file);
+  const t0 = process.hrtime.bigint();
+  const runs = Math.max(1, Math.floor(rows / 4));
+  journal.withTransaction((db) => {
+    const at = new Date().toISOString();
+    const counter = (n: number) => `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ${n - 1})`;
+    const session = `printf('s%09d', i / ${perSession})`;
+    db.prepare(
+      `${counter(Math.ceil(runs / perSession))} INSERT INTO sessions (session_id, owner_id, workspace, title, execution_role, provider_boundary, profile_generation, created_at, updated_at)
+       SELECT printf('s%09d', i), 'local:bench', '/ws', 'old', 'coordinator', 'local_user:scripted', 1, @at, @at FROM n`,
+    ).run({ at });
+    db.prepare(
+      `INSERT INTO session_execution_profiles (session_id, generation, adapter, credential_scope, model_profile, working_directory, execution_role, system_prompt, options_json, created_at)
+       SELECT session_id, 1, 'scripted', 'local_user', 'scripted:x', '/ws', 'coordinator', '', '{}', @at FROM sessions`,
+    ).run({ at });
+    db.prepare(
+      `${counter(runs)} INSERT INTO context_snapshots (snapshot_id, session_id, generation, content_version, renderer_fingerprint, body_json, created_at)
+       SELECT printf('p%09d', i), ${session}, i % ${perSession} + 1, 'v', 'f', '{}', @at FROM n`,
+    ).run({ at });
+    db.prepare(
+      `${counter(runs)} INSERT INTO runs (run_id, session_id, owner_id, profile_generation, context_snapshot_id, status, created_at, updated_at)
+       SELECT printf('r%09d', i), ${session}, 'local:bench', 1, printf('p%09d', i), 'completed', @at, @at FROM n`,
+    ).run({ at });
+    db.prepare(
+      `${counter(runs)} INSERT INTO run_attempts (attempt_id, run_id, attempt_number, status, created_at, updated_at)
+       SELECT printf('a%09d', i), printf('r%09d', i), 1, 'completed', @at, @at FROM n`,
+    ).run({ at });
+    db.prepare(
+      `${counter(runs)} INSERT INTO tool_invocations (invocation_id, run_id, attempt_id, call_id, tool, input_hash, manifest_digest, boot_epoch, status, effect_class, retry_policy, input_json, result_json, created_at, updated_at)
+       SELECT printf('i%09d', i), printf('r%09d', i), printf('a%09d', i), printf('c%09d', i), 'read_file', 'h', 'm', 'old', 'succeeded', 'read', 'safe_retry', '{"path":"a.txt"}', '{"bytes":200}', @at, @at FROM n`,
+    ).run({ at });
+    db.prepare(
+      `${counter(runs * 4)} INSERT INTO conversation_journal (session_id, seq, run_id, role, status, body_json, created_at, updated_at)
+       SELECT printf('s%09d', i / ${perSession * 4}), i % ${perSession * 4} + 1, printf('r%09d', i / 4),
+         CASE i % 4 WHEN 0 THEN 'user' WHEN 3 THEN 'assistant' WHEN 1 THEN 'assistant' ELSE 'tool' END,
+         'complete',
+         CASE i % 4
+           WHEN 0 THEN json_object('role', 'user', 'text', 'read a.txt and tell me what it says')
+           WHEN 1 THEN json_object('role', 'assistant', 'text', '', 'toolCalls', json_array(json_object('callId', printf('c%09d', i / 4), 'name', 'read_file', 'arguments', json_object('path', 'a.txt'))))
+           WHEN 2 THEN json_object('role', 'tool', 'callId', printf('c%09d', i / 4), 'name', 'read_file', 'ok', json('true'), 'output', printf('%.200c', 'x'))
+           ELSE json_object('role', 'assistant', 'text', 'It says x, two hundred times.') END,
+         @at, @at FROM n`,
+    ).run({ at });
+    db.prepare(
+      `${counter(runs * 3)} INSERT INTO events (entity_kind, entity_id, session_id, run_id, type, payload_json, created_at)
+       SELECT 'run', printf('r%09d', i / 3), printf('s%09d', i / ${perSession * 3}), printf('r%09d', i / 3), 'seeded', '{}', @at FROM n`,
+    ).run({ at });
+  });
+  const seedMs = ms(t0);
   journal.close();
-  const sorted = [...times].sort((a, b) => a - b);
-  return { medianMs: median(times), p90Ms: sorted[Math.floor(sorted.length * 0.9)]! };
+  return seedMs;
+}
+
+/**
+ * The kernel's cost per tool call on journals of each size, measured in interleaved rounds (so each
+ * sees the same disk and the same neighbours): its median per size.
+ */
+/**
+ * Opening a session of `messages` messages (issue 26 item 4), the kernel's part: session/history's
+ * latest page of 50 against the whole history it sent before paging (anchor). Median of 9 each.
+ */
+function historyOpening(messages: number): { pageMs: number; wholeMs: number; pageMessages: number } {
+  const file = path.join(dir, `long-session-${messages}.sqlite`);
+  seedHistory(file, messages, messages / 4);
+  const journal = openJournal(file);
+  const control = new ControlPlane(journal, { ...scope(), ownerId: "local:bench" });
+  const sessionId = "s000000000";
+  const time = (fn: () => void) => {
+    const xs: number[] = [];
+    for (let i = 0; i < 9; i++) {
+      const t0 = process.hrtime.bigint();
+      fn();
+      xs.push(ms(t0));
+    }
+    return median(xs);
+  };
+  let pageMessages = 0;
+  const pageMs = time(() => {
+    pageMessages = control.history(sessionId, { limit: 50 }).messages.length;
+  });
+  const wholeMs = time(() => control.history(sessionId));
+  journal.close();
+  return { pageMs, wholeMs, pageMessages };
+}
+
+function perToolCallBySize(sizes: readonly number[], calls: number): { rows: number; seedMs: number; medianMs: number; p90Ms: number }[] {
+  const drivers = sizes.map((rows) => {
+    const file = path.join(dir, `history-${rows}.sqlite`);
+    const seedMs = seedHistory(file, rows);
+    return { rows, seedMs, driver: toolCallDriver(file) };
+  });
+  const rounds = 10;
+  for (let r = 0; r < rounds; r++) for (const d of drivers) for (let i = 0; i < calls / rounds; i++) d.driver.call();
+  return drivers.map((d) => {
+    d.driver.close();
+    return { rows: d.rows, seedMs: Math.round(d.seedMs), ...d.driver.summary() };
+  });
 }
 
 const INSERT = `INSERT INTO events (entity_kind, entity_id, session_id, run_id, type, payload_json, created_at) VALUES ('bench', ?, NULL, NULL, 'bench', '{}', ?)`;
@@ -106,8 +228,8 @@ function commitRates(commits: number, durable: boolean): { journalPerSec: number
 }
 
 /**
- * `runs` runs left in flight by a dead kernel: attempt running, one dispatched call each. 100 runs a
- * session; only a session's newest run may be active (one active run per session), so older ones are
+ * `runs` runs left in flight by a dead kernel: attempt running, one dispatched call each. 50 runs a
+ * session (the shape of a crash after long use, issue 26); only a session's newest run may be active (one active run per session), so older ones are
  * already finished but still hold an active attempt left by a crash of an older build. With
  * `inputs`, each run is what today's kernel leaves behind: its user message in history and the call's
  * input in the ledger, so reconciliation also restores the cut-off batch to history (batchRepair.ts).
@@ -117,7 +239,7 @@ function seedInterrupted(file: string, runs: number, inputs: boolean): number {
   const t0 = process.hrtime.bigint();
   journal.withTransaction((db) => {
     const at = new Date().toISOString();
-    const perSession = 100;
+    const perSession = 50;
     const session = db.prepare(
       `INSERT INTO sessions (session_id, owner_id, workspace, title, execution_role, provider_boundary, profile_generation, created_at, updated_at) VALUES (?, 'local:bench', '/ws', '', 'coordinator', 'local_user:scripted', 1, ?, ?)`,
     );
@@ -258,6 +380,16 @@ if (perCallNoDisk)
   console.log(
     `  the same on tmpfs (kernel CPU cost without fsync): median ${perCallNoDisk.medianMs.toFixed(3)} ms, p90 ${perCallNoDisk.p90Ms.toFixed(3)} ms`,
   );
+// issue 26 item 2: the cost per tool call does not grow with the journal (always the full sizes).
+const bySize = perToolCallBySize([1_000, 100_000, 1_000_000], quick ? 300 : 1000);
+for (const b of bySize)
+  console.log(
+    `  on a journal of ${b.rows} rows (seeded in ${b.seedMs} ms): median ${b.medianMs.toFixed(3)} ms, p90 ${b.p90Ms.toFixed(3)} ms`,
+  );
+const opening = historyOpening(10_000);
+console.log(
+  `opening a 10,000-message session (kernel): the latest page of ${opening.pageMessages} in ${opening.pageMs.toFixed(2)} ms, the whole history in ${opening.wholeMs.toFixed(1)} ms`,
+);
 const normal = commitRates(quick ? 1000 : 4000, false);
 console.log(
   `commit rate, synchronous=NORMAL: journal ${normal.journalPerSec}/s, raw better-sqlite3 ${normal.rawPerSec}/s, ratio ${normal.ratio}`,
@@ -271,12 +403,15 @@ const rec = reconciliation(100_000, false, quick ? 1 : 3);
 console.log(
   `startup reconciliation of ${rec.runs} interrupted runs: ${rec.firstMs} ms wall (${rec.firstCpuMs} ms CPU; samples ${rec.firstMsSamples.join(", ")} ms); next start: open ${rec.openMs} ms, reconciliation (no-op) ${rec.secondMs} ms`,
 );
-// With what today's kernel leaves behind (user message in history, call input in the ledger): the
-// cut-off batches are restored to history too, one append per run.
-const recBatches = reconciliation(quick ? 500 : 1000, true, quick ? 1 : 3);
-console.log(
-  `startup reconciliation of ${recBatches.runs} interrupted runs with their batches restored to history: ${recBatches.firstMs} ms wall (${recBatches.firstCpuMs} ms CPU); second open (no-op): ${recBatches.secondMs} ms`,
-);
+// issue 26 item 3: what today's kernel leaves behind (user message in history, call input in the
+// ledger), so the cut-off batches are restored to history too, at three sizes: linear and bounded.
+const recBatches = [1_000, 10_000, 100_000].map((runs) => reconciliation(runs, true, quick || runs === 100_000 ? 1 : 3));
+for (const r of recBatches)
+  console.log(
+    `startup reconciliation of ${r.runs} interrupted runs with their batches restored to history: ${r.firstMs} ms wall (${r.firstCpuMs} ms CPU, ${((r.firstCpuMs * 1000) / r.runs).toFixed(1)} µs CPU a run); next start (no-op): ${r.secondMs} ms`,
+  );
+const perRunCpu = recBatches.map((r) => r.firstCpuMs / r.runs);
+const largestBatches = recBatches.at(-1)!;
 
 type Row = {
   name: string;
@@ -309,6 +444,32 @@ const rows: Row[] = [
         },
       ]
     : []),
+  {
+    name: `kernel cost per tool call on a journal of ${bySize.at(-1)!.rows / 1e6}M rows, median (anchor: the same on ${bySize[0]!.rows / 1000}k rows)`,
+    ours: round(bySize.at(-1)!.medianMs),
+    anchor: round(bySize[0]!.medianMs),
+    ratio: round(bySize.at(-1)!.medianMs / bySize[0]!.medianMs),
+    unit: "ms",
+    anchorName: `the same on a ${bySize[0]!.rows / 1000}k-row journal`,
+    target: "<= 1.2x",
+  },
+  {
+    name: `kernel cost per tool call on a journal of ${bySize[1]!.rows / 1000}k rows, median`,
+    ours: round(bySize[1]!.medianMs),
+    anchor: round(bySize[0]!.medianMs),
+    ratio: round(bySize[1]!.medianMs / bySize[0]!.medianMs),
+    unit: "ms",
+    anchorName: `the same on a ${bySize[0]!.rows / 1000}k-row journal`,
+    target: "<= 1.2x",
+  },
+  {
+    name: "opening a 10,000-message session, the kernel's part: session/history's latest page of 50, median (anchor: the whole history)",
+    ours: round(opening.pageMs),
+    anchor: round(opening.wholeMs),
+    ratio: round(opening.pageMs / opening.wholeMs),
+    unit: "ms",
+    anchorName: "the whole history in one answer (before paging)",
+  },
   {
     name: "journal commit rate, synchronous=NORMAL (one event per commit)",
     ours: normal.journalPerSec,
@@ -350,13 +511,23 @@ const rows: Row[] = [
     unit: "ms",
     anchorName: null,
   },
-  {
-    name: `startup reconciliation of ${recBatches.runs} interrupted runs, cut-off batches restored to history (median of ${recBatches.samples})`,
-    ours: recBatches.firstMs,
+  ...recBatches.map((r) => ({
+    name: `startup reconciliation of ${r.runs / 1000}k interrupted runs (50 a session), cut-off batches restored to history${r.samples > 1 ? ` (median of ${r.samples})` : ""}`,
+    ours: r.firstMs,
     anchor: null,
     ratio: null,
     unit: "ms",
     anchorName: null,
+    ...(r === largestBatches ? { target: "<= 1000 ms" } : {}),
+  })),
+  {
+    name: "reconciliation with batches: CPU time per run, the largest of the three sizes (anchor: the smallest)",
+    ours: round(Math.max(...perRunCpu) * 1000, 1),
+    anchor: round(Math.min(...perRunCpu) * 1000, 1),
+    ratio: round(Math.max(...perRunCpu) / Math.min(...perRunCpu)),
+    unit: "µs",
+    anchorName: "the smallest per-run CPU time of 1k, 10k, 100k runs",
+    target: "<= 1.5x",
   },
 ];
 
@@ -371,6 +542,8 @@ const results = {
   perToolCallTmpfs: perCallNoDisk,
   commitRate: { normal, full },
   reconciliation: rec,
+  perToolCallBySize: bySize,
+  historyOpening: opening,
   reconciliationWithBatches: recBatches,
   rows,
 };

@@ -6,6 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { HEARTH_VERSION } from "../../../shared/version.js";
 import { defaultJournalPath } from "../../../shared/node/paths.js";
+import { journalIntegrityPath, type IntegrityRecord } from "../../../shared/journalIntegrity.js";
 import { readBuildInfo, resolveRuntime } from "../../../shared/node/runtime.js";
 import { flagString, parseArgs } from "../args.js";
 import { distDir } from "../distDir.js";
@@ -15,7 +16,8 @@ import { errorMessage } from "../../../shared/errors.js";
 export const doctorHelp = `hearth doctor [--workspace DIR] [--db FILE] [--model SPEC] [--node PATH] [--json]
 
 Checks that Hearth can run here: the Node runtime for the kernel and its ABI, whether
-better-sqlite3 and node-llama-cpp load under it, the journal path and the model setting.
+better-sqlite3 and node-llama-cpp load under it, the journal (its path, size, free pages, row
+counts and last integrity check) and the model setting.
 Exits 0 when every check passes, 1 otherwise.`;
 
 interface Check {
@@ -47,6 +49,53 @@ function loadsUnder(nodePath: string, moduleName: string, body: string): { ok: b
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** Tables whose row counts show how far a journal has grown. */
+const COUNTED = ["sessions", "runs", "conversation_journal", "tool_invocations", "events"];
+
+/**
+ * The journal's size and rows, read under the kernel's runtime (better-sqlite3 is built for it),
+ * read-only beside a running kernel; its last integrity check from the record beside it (issue 26 item 5).
+ */
+function journalReport(kernelNode: string | null, file: string): { ok: boolean; detail: string } {
+  if (!fs.existsSync(file)) return { ok: true, detail: `${file} (not created yet)` };
+  const parts = [file];
+  if (kernelNode) {
+    const probe = loadsUnder(
+      kernelNode,
+      "better-sqlite3",
+      `const db = new m.default(${JSON.stringify(file)}, { readonly: true, fileMustExist: true });
+const one = (sql) => db.prepare(sql).pluck().get();
+const rows = Object.fromEntries(${JSON.stringify(COUNTED)}.map((t) => [t, one("SELECT COUNT(*) FROM " + t)]));
+console.log(JSON.stringify({ pageSize: one("PRAGMA page_size"), pages: one("PRAGMA page_count"), free: one("PRAGMA freelist_count"), autoVacuum: one("PRAGMA auto_vacuum"), rows }));`,
+    );
+    if (!probe.ok) return { ok: false, detail: `${file}: cannot be read (${probe.detail})` };
+    const j = JSON.parse(probe.detail) as {
+      pageSize: number;
+      pages: number;
+      free: number;
+      autoVacuum: number;
+      rows: Record<string, number>;
+    };
+    const wal = fs.existsSync(`${file}-wal`) ? fs.statSync(`${file}-wal`).size : 0;
+    const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+    parts.push(
+      `${mib(j.pages * j.pageSize)} (WAL ${mib(wal)}; ${mib(j.free * j.pageSize)} free${j.autoVacuum === 2 ? ", given back as it frees" : ", kept until the kernel next opens it"})`,
+      `rows: ${Object.entries(j.rows)
+        .map(([t, n]) => `${t} ${n}`)
+        .join(", ")}`,
+    );
+  }
+  let ok = true;
+  try {
+    const check = JSON.parse(fs.readFileSync(journalIntegrityPath(file), "utf8")) as IntegrityRecord;
+    ok = check.result === "ok";
+    parts.push(`integrity checked ${check.at}: ${check.result} (${check.ms} ms)`);
+  } catch {
+    parts.push("integrity: no check recorded yet (the kernel checks it each time it opens the journal)");
+  }
+  return { ok, detail: parts.join("; ") };
 }
 
 export async function doctor(argv: string[]): Promise<number> {
@@ -87,7 +136,7 @@ export async function doctor(argv: string[]): Promise<number> {
   }
   const workspace = fs.realpathSync(flagString(args, "workspace") ?? process.cwd());
   checks.push({ name: "workspace", ok: true, detail: workspace });
-  checks.push({ name: "journal", ok: true, detail: path.resolve(flagString(args, "db") ?? defaultJournalPath(workspace)) });
+  checks.push({ name: "journal", ...journalReport(kernelNode, path.resolve(flagString(args, "db") ?? defaultJournalPath(workspace))) });
   const model = flagString(args, "model") ?? process.env.HEARTH_MODEL ?? "";
   checks.push({ name: "model", ok: true, detail: model || "(not set: pass --model SPEC or set HEARTH_MODEL)" });
 

@@ -9,8 +9,9 @@ export type AuthorityDigests = Record<string, string>;
 const PINNED = "session.authority_pinned";
 
 function pinnedAuthority(db: Db, sessionId: string): AuthorityDigests | null {
+  // By entity (the pin's entity is its session): events has no session index, and a scan of every event would grow with the journal.
   const row = db
-    .prepare(`SELECT payload_json FROM events WHERE session_id = ? AND type = ? ORDER BY event_seq LIMIT 1`)
+    .prepare(`SELECT payload_json FROM events WHERE entity_id = ? AND type = ? ORDER BY event_seq LIMIT 1`)
     .get(sessionId, PINNED) as { payload_json: string } | undefined;
   return row ? (JSON.parse(row.payload_json) as AuthorityDigests) : null;
 }

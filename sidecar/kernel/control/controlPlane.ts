@@ -4,7 +4,7 @@ import { ErrorCode, HearthError } from "../../../shared/errors.js";
 import type { Condensation, HistoryMessage, RunSummary, SessionSummary } from "../../../shared/protocol/records.js";
 import type { Db, Journal } from "../../journal/journal.js";
 import { attachmentsOf, type AttachmentRecord } from "./attachments.js";
-import { appendComplete, completeMessages, replayMessages, type NewMessage } from "./conversation.js";
+import { appendComplete, completeMessages, completeMessagesPage, replayMessages, type NewMessage } from "./conversation.js";
 import {
   cancelIdleDelegation,
   createDelegation,
@@ -65,6 +65,8 @@ export interface SessionHistory {
   messages: HistoryMessage[];
   runs: RunSummary[];
   condensations: Condensation[];
+  /** Only for a page: whether messages older than the page remain. */
+  hasOlder?: boolean;
 }
 
 export class ControlPlane {
@@ -258,16 +260,19 @@ export class ControlPlane {
     return runContext(db, ownedRun(db, this.scope, runId));
   }
 
-  /** The complete messages and every run with its attempts and ledger rows: what clients show. */
-  history(sessionId: string): SessionHistory {
+  /**
+   * The complete messages and every run with its attempts and ledger rows: what clients show. With
+   * a page (issue 26 item 4), the latest `limit` messages before `beforeSeq` and only their runs.
+   */
+  history(sessionId: string, page?: { limit?: number; beforeSeq?: number }): SessionHistory {
     const db = this.journal.db;
     ownedSession(db, this.scope, sessionId);
-    return {
-      session: sessionSummary(db, sessionId),
-      messages: completeMessages(db, sessionId),
-      runs: runHistory(db, sessionId),
-      condensations: sessionCondensations(db, sessionId),
-    };
+    const session = sessionSummary(db, sessionId);
+    const condensations = sessionCondensations(db, sessionId);
+    if (page?.limit === undefined)
+      return { session, messages: completeMessages(db, sessionId), runs: runHistory(db, sessionId), condensations };
+    const { messages, runIds, hasOlder } = completeMessagesPage(db, sessionId, { limit: page.limit, beforeSeq: page.beforeSeq });
+    return { session, messages, runs: runHistory(db, sessionId, runIds), condensations, hasOlder };
   }
 
   /** Journals a condensed view of the session's history as its own event (issue 13). */

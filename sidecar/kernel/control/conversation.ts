@@ -3,7 +3,7 @@
 import { ErrorCode, HearthError } from "../../../shared/errors.js";
 import { HistoryMessage } from "../../../shared/protocol/records.js";
 import { UNCLAIMED_RESULT_PREFIXES } from "../../agent/index.js";
-import type { Db } from "../../journal/journal.js";
+import { prepared, type Db } from "../../journal/journal.js";
 import { nowIso, appendEvent } from "./transition.js";
 
 /** A message as the turn loop hands it over: a HistoryMessage without its seq (the journal assigns it). */
@@ -20,7 +20,9 @@ export type NewMessage =
 
 /** The seq the session's next message takes (admission pins it in the snapshot before writing it). */
 export function nextSeq(db: Db, sessionId: string): number {
-  const { latest } = db.prepare(`SELECT COALESCE(MAX(seq), 0) AS latest FROM conversation_journal WHERE session_id = ?`).get(sessionId) as {
+  const { latest } = prepared(db, `SELECT COALESCE(MAX(seq), 0) AS latest FROM conversation_journal WHERE session_id = ?`).get(
+    sessionId,
+  ) as {
     latest: number;
   };
   return latest + 1;
@@ -30,23 +32,27 @@ export function nextSeq(db: Db, sessionId: string): number {
  * Every row is written `complete`: a turn enters the journal only once it is whole. The schema's
  * other statuses (`pending`, `streaming`, `failed`) are left from the first migration; nothing writes them.
  */
-function insertComplete(db: Db, sessionId: string, runId: string | null, message: NewMessage, at: string): number {
+function insertComplete(db: Db, sessionId: string, seq: number, runId: string | null, message: NewMessage, at: string): void {
   // Validate against the protocol shape so history replays exactly what was stored.
   const checked = HistoryMessage.parse({ seq: 0, ...message });
   const { seq: _ignored, ...body } = checked;
-  const seq = nextSeq(db, sessionId);
-  db.prepare(
+  prepared(
+    db,
     `INSERT INTO conversation_journal (session_id, seq, run_id, role, status, body_json, created_at, updated_at)
      VALUES (?,?,?,?, 'complete', ?,?,?)`,
   ).run(sessionId, seq, runId, message.role, JSON.stringify(body), at, at);
-  return seq;
 }
 
 /** Appends complete messages in order; returns their seqs. Caller holds the transaction. */
 export function appendComplete(db: Db, sessionId: string, runId: string | null, messages: readonly NewMessage[]): number[] {
   assertResultsClaimed(db, sessionId, runId, messages);
   const at = nowIso();
-  const seqs = messages.map((m) => insertComplete(db, sessionId, runId, m, at));
+  // The batch's seqs follow the session's latest, read once (the caller's transaction holds the write lock).
+  const first = messages.length > 0 ? nextSeq(db, sessionId) : 0;
+  const seqs = messages.map((m, i) => {
+    insertComplete(db, sessionId, first + i, runId, m, at);
+    return first + i;
+  });
   if (seqs.length > 0)
     appendEvent(
       db,
@@ -60,7 +66,7 @@ export function appendComplete(db: Db, sessionId: string, runId: string | null, 
       },
       at,
     );
-  db.prepare(`UPDATE sessions SET updated_at = ? WHERE session_id = ?`).run(at, sessionId);
+  prepared(db, `UPDATE sessions SET updated_at = ? WHERE session_id = ?`).run(at, sessionId);
   return seqs;
 }
 
@@ -72,11 +78,35 @@ export function completeMessages(db: Db, sessionId: string): HistoryMessage[] {
 }
 
 /**
+ * A page of what clients show: the latest `limit` complete messages before `beforeSeq`, in seq
+ * order, the runs they belong to, and whether older ones remain. Read backwards on the primary key.
+ */
+export function completeMessagesPage(
+  db: Db,
+  sessionId: string,
+  page: { limit: number; beforeSeq?: number },
+): { messages: HistoryMessage[]; runIds: Set<string>; hasOlder: boolean } {
+  const before = page.beforeSeq ?? Number.MAX_SAFE_INTEGER;
+  const rows = prepared(
+    db,
+    `SELECT seq, run_id, body_json FROM conversation_journal WHERE session_id = ? AND seq < ? AND status = 'complete' ORDER BY seq DESC LIMIT ?`,
+  ).all(sessionId, before, page.limit) as { seq: number; run_id: string | null; body_json: string }[];
+  const messages = toHistory(rows.reverse());
+  const first = messages[0]?.seq ?? before;
+  const older = prepared(db, `SELECT 1 FROM conversation_journal WHERE session_id = ? AND seq < ? AND status = 'complete' LIMIT 1`).get(
+    sessionId,
+    first,
+  );
+  return { messages, runIds: new Set(rows.flatMap((r) => (r.run_id ? [r.run_id] : []))), hasOlder: older !== undefined };
+}
+
+/**
  * What a model replays: the complete messages without the user message of a run that failed or was
  * cancelled before anything else of it was committed. harness #13: a failure before any possible
  * tool effect rolls the turn's user message back; the kernel keeps it in the journal (it was committed
  * at admission, and nothing a person typed is lost) but leaves it out of the model's view. A run that
- * committed a call/result batch keeps its user message with the batch.
+ * committed a call/result batch keeps its user message with the batch. The run's other rows are
+ * found by run (`+` keeps the planner off the session's key, which would read the whole session).
  */
 export function replayMessages(db: Db, sessionId: string): HistoryMessage[] {
   const rows = db
@@ -86,7 +116,7 @@ export function replayMessages(db: Db, sessionId: string): HistoryMessage[] {
       AND NOT (c.role = 'user'
         AND EXISTS (SELECT 1 FROM runs r WHERE r.run_id = c.run_id AND r.status IN ('failed', 'cancelled'))
         AND NOT EXISTS (SELECT 1 FROM conversation_journal o
-          WHERE o.session_id = c.session_id AND o.run_id = c.run_id AND o.seq <> c.seq AND o.status = 'complete'))
+          WHERE o.run_id = c.run_id AND +o.session_id = c.session_id AND o.seq <> c.seq AND o.status = 'complete'))
     ORDER BY c.seq`)
     .all(sessionId);
   return toHistory(rows);
@@ -116,7 +146,7 @@ function assertResultsClaimed(db: Db, sessionId: string, runId: string | null, m
     if (!calls.includes(m.callId) && !callIssuedByRun(db, sessionId, runId, m.callId)) refuse(`run ${runId} never made that call`);
     if (resultRecorded(db, sessionId, m.callId) || calls.indexOf(m.callId) !== calls.lastIndexOf(m.callId))
       refuse("the call already has a result");
-    const claim = db.prepare(`SELECT status FROM tool_invocations WHERE run_id = ? AND call_id = ?`).get(runId, m.callId) as
+    const claim = prepared(db, `SELECT status FROM tool_invocations WHERE run_id = ? AND call_id = ?`).get(runId, m.callId) as
       | { status: string }
       | undefined;
     if (!claim) {
@@ -132,20 +162,20 @@ function assertResultsClaimed(db: Db, sessionId: string, runId: string | null, m
 
 function callIssuedByRun(db: Db, sessionId: string, runId: string, callId: string): boolean {
   return (
-    db
-      .prepare(`
+    prepared(
+      db,
+      `
     SELECT 1 FROM conversation_journal c, json_each(c.body_json, '$.toolCalls') j
-    WHERE c.session_id = ? AND c.run_id = ? AND c.role = 'assistant' AND c.status = 'complete' AND json_extract(j.value, '$.callId') = ?`)
-      .get(sessionId, runId, callId) !== undefined
+    WHERE c.session_id = ? AND c.run_id = ? AND c.role = 'assistant' AND c.status = 'complete' AND json_extract(j.value, '$.callId') = ?`,
+    ).get(sessionId, runId, callId) !== undefined
   );
 }
 
 function resultRecorded(db: Db, sessionId: string, callId: string): boolean {
   return (
-    db
-      .prepare(
-        `SELECT 1 FROM conversation_journal WHERE session_id = ? AND role = 'tool' AND status = 'complete' AND json_extract(body_json, '$.callId') = ?`,
-      )
-      .get(sessionId, callId) !== undefined
+    prepared(
+      db,
+      `SELECT 1 FROM conversation_journal WHERE session_id = ? AND role = 'tool' AND status = 'complete' AND json_extract(body_json, '$.callId') = ?`,
+    ).get(sessionId, callId) !== undefined
   );
 }

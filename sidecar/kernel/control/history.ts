@@ -2,10 +2,18 @@
 import type { RunSummary } from "../../../shared/protocol/records.js";
 import type { Db } from "../../journal/journal.js";
 
-export function runHistory(db: Db, sessionId: string): RunSummary[] {
-  const runs = db
-    .prepare(`SELECT run_id, status, created_at FROM runs WHERE session_id = ? ORDER BY created_at, run_id`)
-    .all(sessionId) as { run_id: string; status: RunSummary["status"]; created_at: string }[];
+/** The session's runs, or with `only` just those runs (a page of history: the runs of its messages). */
+export function runHistory(db: Db, sessionId: string, only?: ReadonlySet<string>): RunSummary[] {
+  type Row = { run_id: string; status: RunSummary["status"]; created_at: string };
+  const runs = (
+    only
+      ? db
+          .prepare(
+            `SELECT run_id, status, created_at FROM runs WHERE run_id IN (SELECT value FROM json_each(?)) AND session_id = ? ORDER BY created_at, run_id`,
+          )
+          .all(JSON.stringify([...only]), sessionId)
+      : db.prepare(`SELECT run_id, status, created_at FROM runs WHERE session_id = ? ORDER BY created_at, run_id`).all(sessionId)
+  ) as Row[];
   const attempts = db.prepare(`SELECT attempt_id AS attemptId, status, reason FROM run_attempts WHERE run_id = ? ORDER BY attempt_number`);
   const ledger = db.prepare(
     `SELECT call_id AS callId, tool, status, effect_class AS effectClass, retry_policy AS retryPolicy, input_hash AS inputHash, reason

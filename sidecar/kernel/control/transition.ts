@@ -2,7 +2,7 @@
 // if it still holds the expected status and every claimed column (a stale or forged write cannot
 // land), and appends its event, all inside the caller's transaction (control plane #20).
 import { ErrorCode, HearthError } from "../../../shared/errors.js";
-import type { Db } from "../../journal/journal.js";
+import { prepared, type Db } from "../../journal/journal.js";
 import type { Machine } from "./stateMachines.js";
 
 export interface TransitionRequest<S extends string> {
@@ -33,17 +33,18 @@ export function appendEvent(
   },
   at = nowIso(),
 ): number {
-  const r = db
-    .prepare(`INSERT INTO events (entity_kind, entity_id, session_id, run_id, type, payload_json, created_at) VALUES (?,?,?,?,?,?,?)`)
-    .run(
-      event.entityKind,
-      event.entityId,
-      event.sessionId ?? null,
-      event.runId ?? null,
-      event.type,
-      JSON.stringify(event.payload ?? {}),
-      at,
-    );
+  const r = prepared(
+    db,
+    `INSERT INTO events (entity_kind, entity_id, session_id, run_id, type, payload_json, created_at) VALUES (?,?,?,?,?,?,?)`,
+  ).run(
+    event.entityKind,
+    event.entityId,
+    event.sessionId ?? null,
+    event.runId ?? null,
+    event.type,
+    JSON.stringify(event.payload ?? {}),
+    at,
+  );
   return Number(r.lastInsertRowid);
 }
 
@@ -52,7 +53,7 @@ const COLUMN = /^[a-z_]+$/;
 /** Moves one row of `machine` to `req.to`; returns the status it left. Throws Conflict when refused. */
 export function transition<S extends string>(db: Db, machine: Machine<S>, req: TransitionRequest<S>): S {
   if (!db.inTransaction) throw new Error(`transition of ${machine.entity} ${req.id} outside a transaction: use Journal.withTransaction`);
-  const row = db.prepare(`SELECT status FROM ${machine.table} WHERE ${machine.idColumn} = ?`).get(req.id) as { status: S } | undefined;
+  const row = prepared(db, `SELECT status FROM ${machine.table} WHERE ${machine.idColumn} = ?`).get(req.id) as { status: S } | undefined;
   if (!row) throw new HearthError(ErrorCode.NotFound, `no ${machine.entity} ${req.id} in the journal; check the id`);
   const from = row.status;
   if (req.from && !req.from.includes(from)) {
@@ -77,9 +78,13 @@ export function transition<S extends string>(db: Db, machine: Machine<S>, req: T
   const matchSql = Object.keys(match)
     .map((c) => ` AND ${c} IS ?`)
     .join("");
-  const changed = db
-    .prepare(`UPDATE ${machine.table} SET ${setSql} WHERE ${machine.idColumn} = ?${matchSql} AND status = ?`)
-    .run(...Object.values(sets), req.id, ...Object.values(match), from).changes;
+  // Column names only (checked above), never values: a bounded set of texts, so each is compiled once.
+  const changed = prepared(db, `UPDATE ${machine.table} SET ${setSql} WHERE ${machine.idColumn} = ?${matchSql} AND status = ?`).run(
+    ...Object.values(sets),
+    req.id,
+    ...Object.values(match),
+    from,
+  ).changes;
   if (changed !== 1) {
     throw new HearthError(
       ErrorCode.Conflict,

@@ -10,7 +10,7 @@ export function sessionHandlers(deps: { control: ControlPlane; gate: ShutdownGat
       return deps.control.createSession({ ...params, model: params.model ?? deps.defaultModel ?? undefined });
     },
     "session/list": async (params) => ({ sessions: deps.control.listSessions(params?.limit ?? 100) }),
-    "session/history": async (params) => deps.control.history(params.sessionId),
+    "session/history": async (params) => deps.control.history(params.sessionId, params),
     "session/rename": async (params) => ({ session: deps.control.renameSession(params.sessionId, params.title) }),
     "session/hide": async (params) => {
       deps.control.hideSession(params.sessionId);

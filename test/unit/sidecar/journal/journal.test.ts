@@ -4,9 +4,10 @@ import fs from "node:fs";
 import { describe, it } from "node:test";
 import Database from "better-sqlite3";
 import { ErrorCode, HearthError } from "../../../../shared/errors.js";
+import { journalIntegrityPath, type IntegrityRecord } from "../../../../shared/journalIntegrity.js";
 import { openJournal } from "../../../../sidecar/journal/journal.js";
 import { MIGRATIONS } from "../../../../sidecar/journal/migrations.js";
-import { journalFile } from "../../../support/journalFixture.js";
+import { journalFile, openFixture, runningRun } from "../../../support/journalFixture.js";
 
 describe("journal (control plane #20)", () => {
   it("opens in WAL with foreign keys, a busy timeout and the latest numbered migration", () => {
@@ -96,5 +97,51 @@ describe("journal (control plane #20)", () => {
       () => openJournal(file),
       (e: unknown) => e instanceof HearthError && e.code === ErrorCode.JournalUnavailable,
     );
+  });
+});
+
+describe("journal size over time (issue 26, item 5)", () => {
+  /** File plus WAL, after a checkpoint that empties the WAL: the space the journal holds on disk. */
+  const onDisk = (file: string, db: Database.Database): number => {
+    db.pragma("wal_checkpoint(TRUNCATE)");
+    return fs.statSync(file).size + (fs.existsSync(`${file}-wal`) ? fs.statSync(`${file}-wal`).size : 0);
+  };
+
+  it("content deleted from the journal gives its pages back to the disk, the file does not keep its peak size", () => {
+    const f = openFixture();
+    const run = runningRun(f);
+    for (let i = 0; i < 96; i++) f.control.appendMessages(run.sessionId, run.runId, [{ role: "assistant", text: "x".repeat(64 * 1024) }]);
+    const peak = onDisk(f.file, f.journal.db);
+    // What an erase commits: the session's messages are deleted.
+    f.journal.withTransaction((db) => db.prepare(`DELETE FROM conversation_journal WHERE session_id = ?`).run(run.sessionId));
+    const after = onDisk(f.file, f.journal.db);
+    assert.ok(after < peak / 4, `the journal holds ${after} bytes after its 6 MiB of messages were deleted (peak ${peak})`);
+    f.close();
+  });
+
+  it("a journal made before incremental vacuum is converted when opened, and keeps its rows", () => {
+    const file = journalFile();
+    const f = openFixture(file);
+    const run = runningRun(f);
+    f.close();
+    const old = new Database(file);
+    old.pragma("auto_vacuum = NONE");
+    old.exec("VACUUM");
+    assert.equal(old.pragma("auto_vacuum", { simple: true }), 0);
+    old.close();
+    const j = openJournal(file);
+    assert.equal(j.db.pragma("auto_vacuum", { simple: true }), 2, "auto_vacuum is INCREMENTAL");
+    assert.equal((j.db.prepare(`SELECT COUNT(*) AS n FROM runs WHERE run_id = ?`).get(run.runId) as { n: number }).n, 1);
+    j.close();
+  });
+
+  it("records beside the journal when its integrity was last checked and what the check said, writing no row", () => {
+    const file = journalFile();
+    const j = openJournal(file);
+    const record = JSON.parse(fs.readFileSync(journalIntegrityPath(file), "utf8")) as IntegrityRecord;
+    assert.equal(record.result, "ok");
+    assert.ok(Date.now() - Date.parse(record.at) < 60_000);
+    assert.equal(fs.statSync(journalIntegrityPath(file)).mode & 0o777, 0o600);
+    j.close();
   });
 });

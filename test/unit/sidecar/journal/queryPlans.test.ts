@@ -1,0 +1,284 @@
+// Every statement the kernel runs per turn, per tool call and during reconciliation is planned on an
+// index (issue 26, item 1): a journal grows for ever, so a statement that reads a growing table from
+// end to end, or through an index whose key most rows share, gets slower every day of use.
+//
+// The statements are found, not listed: every `.prepare(` (and `prepared(db, …)`, the journal's
+// statement cache) in sidecar/kernel and sidecar/journal is
+// read from the source, the kernel runs a day's work (turns, tool calls, a task, a crash and its
+// reconciliation) through the real ControlPlane with better-sqlite3's prepare recorded, and each
+// recorded statement gets EXPLAIN QUERY PLAN. A prepare site the scenario does not run must be named
+// in COLD with why it is not hot, so a new statement cannot slip past unplanned.
+import Database from "better-sqlite3";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { describe, it } from "node:test";
+import { CLIENT, invocation, openFixture, runningRun, type Fixture } from "../../../support/journalFixture.js";
+
+/** Tables that grow with every turn; a full scan of one is a cost that grows with the journal's age. */
+const GROWING = [
+  "conversation_journal",
+  "tool_invocations",
+  "runs",
+  "run_attempts",
+  "context_snapshots",
+  "events",
+  "file_writes",
+  "artifacts",
+];
+
+/** Columns whose values most rows share (every journal row is `complete`, four roles): an index on them alone is a scan. */
+const UNSELECTIVE: Record<string, readonly string[]> = { conversation_journal: ["status", "role"] };
+
+/**
+ * Prepare sites (by the start of their SQL) that the scenario below does not run, and why they are
+ * not on the per-turn, per-call or reconciliation path.
+ */
+const COLD: Record<string, string> = {
+  "SELECT u.run_id, u.path FROM file_undos u": "undo of a turn's edits: on a person's request, bounded by the session",
+  "INSERT INTO file_undos": "undo of a turn's edits: on a person's request",
+  "SELECT w.run_id, i.call_id, w.path": "undo of a turn's edits: on a person's request",
+  "SELECT path, created_at FROM file_undos": "undo of a turn's edits: on a person's request",
+  "SELECT i.invocation_id, i.run_id, r.session_id FROM tool_invocations i":
+    "a write's pre-image: runs through the tool host, planned below",
+  "INSERT INTO file_writes": "a write's pre-image: an insert",
+  "INSERT INTO message_attachments": "an insert",
+  "SELECT kind, path, start_line, end_line, bytes": "attachments of a run: by primary key",
+  "UPDATE sessions SET hidden_at": "a person's Delete: by primary key",
+  "DELETE FROM conversation_journal WHERE session_id": "erase: on a person's explicit request",
+  "DELETE FROM message_attachments WHERE run_id IN": "erase: on a person's explicit request",
+  "DELETE FROM context_condensations WHERE session_id": "erase: on a person's explicit request",
+  "DELETE FROM artifacts WHERE session_id": "erase: on a person's explicit request",
+  "UPDATE tool_invocations SET input_json = NULL": "erase: on a person's explicit request",
+  "UPDATE file_writes SET before_content = NULL": "erase: on a person's explicit request",
+  "UPDATE sessions SET title = '', hidden_at": "erase: on a person's explicit request",
+  "SELECT erased_at FROM sessions": "by primary key",
+  "SELECT run_id FROM runs WHERE session_id = ? AND status = 'active'": "by the one-active-run index",
+};
+
+/** Statements planned in every case even if no scenario step reaches them (tool host, erase). */
+const EXTRA_PLANNED = [
+  `SELECT i.invocation_id, i.run_id, r.session_id FROM tool_invocations i JOIN runs r ON r.run_id = i.run_id WHERE i.call_id = ? AND i.status = 'dispatched'`,
+];
+
+const ROOTS = ["sidecar/kernel", "sidecar/journal"];
+
+function sourceFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    return e.isDirectory() ? sourceFiles(p) : p.endsWith(".ts") ? [p] : [];
+  });
+}
+
+const squash = (sql: string) => sql.replace(/\s+/g, " ").trim();
+
+/** Every `.prepare(` and `prepared(` in the kernel and journal source: its place and the literal SQL up to its first `${`. */
+function prepareSites(): { site: string; start: string }[] {
+  return ROOTS.flatMap(sourceFiles).flatMap((file) => {
+    const text = fs.readFileSync(file, "utf8");
+    return [...text.matchAll(/(?:\.prepare|\bprepared)\(\s*(?:\w+,\s*)?(`|"|')([\s\S]*?)\1/g)].map((m) => ({
+      site: `${file}:${text.slice(0, m.index).split("\n").length}`,
+      start: squash(m[2]!.split("${")[0]!),
+    }));
+  });
+}
+
+/** Records the SQL of every statement prepared while `fn` runs. */
+function recordPrepares(fn: () => void): Set<string> {
+  const seen = new Set<string>();
+  const proto = Database.prototype as unknown as { prepare: (sql: string) => unknown };
+  const original = proto.prepare;
+  proto.prepare = function (this: unknown, sql: string) {
+    seen.add(squash(sql));
+    return original.call(this, sql);
+  };
+  try {
+    fn();
+  } finally {
+    proto.prepare = original;
+  }
+  return seen;
+}
+
+/** A day of use: turns with tool batches, history, a condensation, a background task, a crash and its repair. */
+function dayOfUse(f: Fixture): Fixture {
+  const run = runningRun(f);
+  const c = f.control;
+  c.renameSession(run.sessionId, "renamed");
+  c.pinAuthority(run.sessionId, { tools: "d1" });
+  c.pinAuthority(run.sessionId, { tools: "d1" });
+  c.runContext(run.runId);
+  const read = c.prepareInvocation(invocation(run, "c1", "read_file", "read", { input: { path: "a" } }));
+  c.markDispatched(read);
+  c.appendMessages(
+    run.sessionId,
+    run.runId,
+    [
+      { role: "assistant", text: "", toolCalls: [{ callId: "c1", name: "read_file", arguments: { path: "a" } }] },
+      { role: "tool", callId: "c1", name: "read_file", ok: true, output: "text" },
+    ],
+    [{ claim: read, outcome: { status: "succeeded" } }],
+  );
+  // A result of an earlier batch's call, committed on its own (callIssuedByRun).
+  const late = c.prepareInvocation(invocation(run, "c2", "read_file", "read", { input: { path: "b" } }));
+  c.appendMessages(run.sessionId, run.runId, [
+    { role: "assistant", text: "", toolCalls: [{ callId: "c2", name: "read_file", arguments: { path: "b" } }] },
+  ]);
+  c.markDispatched(late);
+  c.completeInvocation(late, { status: "succeeded" });
+  c.appendMessages(run.sessionId, run.runId, [{ role: "tool", callId: "c2", name: "read_file", ok: true, output: "b" }]);
+  c.finishRun(run.runId, "completed", undefined, { messages: [{ role: "assistant", text: "done" }] });
+  c.history(run.sessionId);
+  c.history(run.sessionId, { limit: 2 });
+  c.history(run.sessionId, { limit: 2, beforeSeq: 3 });
+  c.listSessions();
+  c.recordCondensation({
+    sessionId: run.sessionId,
+    runId: null,
+    trigger: "on_demand",
+    fromSeq: 1,
+    throughSeq: 2,
+    summary: "s",
+    elidedCallIds: [],
+    tokensBefore: 10,
+    tokensAfter: 5,
+  });
+  c.condensationContext(run.sessionId);
+  c.latestCondensation(run.sessionId);
+  // A cancelled turn.
+  const second = c.admitRun(run.sessionId, "again", CLIENT);
+  c.transitionAttempt(second.runId, second.attemptId, "starting");
+  c.requestCancel(second.runId, () => true);
+  c.acknowledgeCancel(second.runId, second.attemptId);
+  c.finishRun(second.runId, "cancelled");
+  // A background task, settled; another orphaned, resumed, dismissed.
+  const task = c.createDelegation({ parentSessionId: run.sessionId, title: "t", prompt: "p", model: "scripted:x" }, CLIENT);
+  c.queuedTasks();
+  c.taskTools(task.sessionId);
+  c.markTaskRunning(task.delegationId);
+  c.transitionAttempt(task.runId, task.attemptId, "starting");
+  c.transitionAttempt(task.runId, task.attemptId, "running");
+  c.appendMessages(task.sessionId, task.runId, [{ role: "assistant", text: "answer" }]);
+  c.finishRun(task.runId, "completed");
+  c.settleTask(task.delegationId, { status: "completed" });
+  c.task(task.delegationId);
+  c.tasks();
+  c.taskResult(task.delegationId);
+  const other = c.createDelegation({ parentSessionId: null, title: "o", prompt: "p", model: "scripted:x" }, CLIENT);
+  c.markTaskRunning(other.delegationId);
+  c.transitionAttempt(other.runId, other.attemptId, "starting");
+  c.transitionAttempt(other.runId, other.attemptId, "running");
+  c.requestCancel(other.runId);
+  c.finishRun(other.runId, "cancelled");
+  c.orphanTask(other.delegationId, other.attemptId, "shut down");
+  c.resumeTask(other.delegationId, CLIENT);
+  c.cancelIdleTask(other.delegationId, "not wanted");
+  // The crash shape: a run cut off with a dispatched write and its input, and a running task.
+  const cut = c.admitRun(run.sessionId, "write it", CLIENT);
+  c.transitionAttempt(cut.runId, cut.attemptId, "starting");
+  c.transitionAttempt(cut.runId, cut.attemptId, "running");
+  const write = c.prepareInvocation(invocation(cut, "w1", "write_file", "non_idempotent_write", { input: { path: "f.txt", text: "x" } }));
+  c.markDispatched(write);
+  c.prepareInvocation(invocation(cut, "w2", "write_file", "non_idempotent_write", { input: { path: "g.txt", text: "y" } }));
+  const crashed = c.createDelegation({ parentSessionId: run.sessionId, title: "c", prompt: "p", model: "scripted:x" }, CLIENT);
+  c.markTaskRunning(crashed.delegationId);
+  c.transitionAttempt(crashed.runId, crashed.attemptId, "starting");
+  c.transitionAttempt(crashed.runId, crashed.attemptId, "running");
+  const finished = c.createDelegation({ parentSessionId: null, title: "f", prompt: "p", model: "scripted:x" }, CLIENT);
+  c.markTaskRunning(finished.delegationId);
+  c.transitionAttempt(finished.runId, finished.attemptId, "starting");
+  c.transitionAttempt(finished.runId, finished.attemptId, "running");
+  c.appendMessages(finished.sessionId, finished.runId, [{ role: "assistant", text: "answer" }]);
+  c.finishRun(finished.runId, "completed"); // the kernel died before settling the task
+  const restarted = f.restart();
+  restarted.control.reconcile();
+  restarted.control.dismissTask(crashed.delegationId);
+  return restarted;
+}
+
+/** The plan's problems: full scans of a growing table, or searches only on columns most rows share. */
+function planProblems(db: Database.Database, sql: string): string[] {
+  const indexTable = new Map(
+    (
+      db.prepare(`SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'index'`).all() as {
+        name: string;
+        tbl_name: string;
+        sql: string | null;
+      }[]
+    ).map((i) => [i.name, { table: i.tbl_name, partial: /\bWHERE\b/i.test(i.sql ?? "") }]),
+  );
+  const aliases = new Map<string, string>();
+  for (const m of sql.matchAll(/\b(?:FROM|JOIN|,)\s+(\w+)(?:\s+(?:AS\s+)?(\w+))?/gi)) {
+    const table = m[1]!;
+    if (!GROWING.includes(table)) continue;
+    aliases.set(table, table);
+    const alias = m[2];
+    if (alias && !/^(WHERE|JOIN|ON|LEFT|INNER|CROSS|SET|VALUES|ORDER|GROUP|LIMIT|USING)$/i.test(alias)) aliases.set(alias, table);
+  }
+  const stmt = db.prepare(`EXPLAIN QUERY PLAN ${sql}`);
+  let plan: { detail: string }[] | undefined;
+  for (let n = 0; n <= 40 && !plan; n++) {
+    try {
+      plan = stmt.all(...new Array(n).fill(null)) as { detail: string }[];
+    } catch (e) {
+      if (!(e instanceof RangeError)) throw e;
+    }
+  }
+  assert.ok(plan, `could not bind the parameters of ${sql}`);
+  const problems: string[] = [];
+  for (const { detail } of plan) {
+    const m = /^(SCAN|SEARCH) (\w+)(?: USING (?:COVERING )?INDEX (\w+))?(?: \((.*)\))?/.exec(detail);
+    if (!m) continue;
+    const [, op, name, index, constraint] = m;
+    const table = (index && indexTable.get(index)?.table) || aliases.get(name!);
+    if (!table || !GROWING.includes(table)) continue;
+    if (op === "SCAN" && !(index && indexTable.get(index)?.partial)) problems.push(detail);
+    if (op === "SEARCH" && constraint && index) {
+      const columns = constraint.split(" AND ").map((c) => c.replace(/[<>=!].*$/, "").trim());
+      if (columns.every((col) => (UNSELECTIVE[table] ?? []).includes(col))) problems.push(detail);
+    }
+  }
+  return problems;
+}
+
+describe("query plans (issue 26, item 1)", () => {
+  it("every statement of a turn, a tool call and reconciliation is planned on an index, none scans a growing table", () => {
+    let f = openFixture();
+    const sql = recordPrepares(() => {
+      f = dayOfUse(f);
+    });
+    try {
+      const db = f.journal.db;
+      const unplanned = [...sql, ...EXTRA_PLANNED]
+        .filter((s) => !s.startsWith("EXPLAIN") && /^(SELECT|INSERT|UPDATE|DELETE|WITH)\b/i.test(s))
+        .map((s) => ({ sql: s, problems: planProblems(db, s) }))
+        .filter((p) => p.problems.length > 0);
+      assert.deepEqual(
+        unplanned.map((p) => `${p.problems.join("; ")}  <-  ${p.sql}`),
+        [],
+        "statements planned as a full scan of a growing table: add an index (a migration) or rewrite the query",
+      );
+    } finally {
+      f.close();
+    }
+  });
+
+  it("every prepare in the kernel and the journal is run by the scenario or named as cold, with why", () => {
+    let f = openFixture();
+    const sql = recordPrepares(() => {
+      f = dayOfUse(f);
+    });
+    f.close();
+    const cold = Object.keys(COLD);
+    const missed = prepareSites().filter(
+      ({ start }) => ![...sql].some((s) => s.startsWith(start)) && !cold.some((c) => start.startsWith(c)),
+    );
+    assert.deepEqual(
+      missed.map((m) => `${m.site}: ${m.start.slice(0, 80)}`),
+      [],
+      "prepare sites neither run by the scenario nor in COLD: run them in dayOfUse or say in COLD why they are not hot",
+    );
+    const stale = cold.filter((c) => !prepareSites().some(({ start }) => start.startsWith(c)));
+    assert.deepEqual(stale, [], "COLD names statements that are no longer in the source");
+  });
+});
