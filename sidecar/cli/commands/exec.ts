@@ -58,7 +58,13 @@ export async function exec(argv: string[]): Promise<number> {
   const kernel = await connectKernel(args);
   try {
     const sessionId = sessionArg ?? (await kernel.client.request("session/create", { model, title: prompt.slice(0, 80) })).sessionId;
-    kernel.client.onServerRequest("approval/request", (req, signal) => askPerson(req, policy, signal));
+    // --approve answers only this command's own run (issue 24); the kernel asks it for nothing else.
+    let ownRun: string | undefined;
+    kernel.client.onServerRequest("approval/request", async (req, signal) =>
+      req.delegationId === undefined && req.sessionId === sessionId && (ownRun === undefined || req.runId === ownRun)
+        ? askPerson(req, policy, signal)
+        : { decision: "deny", reason: `denied: hearth exec answers only its own run's calls (run ${ownRun ?? "not started"})`, surface: "rule" },
+    );
     type Ended = Extract<TurnEvent, { type: "completed" }>["status"];
     let finished!: (status: Ended) => void;
     const done = new Promise<Ended>((r) => {
@@ -71,6 +77,7 @@ export async function exec(argv: string[]): Promise<number> {
       if (n.event.type === "completed") finished(n.event.status);
     });
     const { runId } = await kernel.client.request("turn/start", { sessionId, message: prompt });
+    ownRun = runId;
     let interrupts = 0;
     const onSigint = () => {
       if (++interrupts > 1) process.exit(ExitCode.Cancelled);
