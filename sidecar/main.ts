@@ -131,8 +131,11 @@ function ownJournal(config: KernelConfig): () => void {
     fail(errorMessage(e));
   }
   if (outcome.owned) return outcome.release;
-  const owner =
-    outcome.ownerPid === null ? "another Hearth kernel (its pid is not written yet)" : `the Hearth kernel with pid ${outcome.ownerPid}`;
+  const owner = outcome.alias
+    ? "another Hearth kernel that opened the same file by another name (a hard link or symlink)"
+    : outcome.ownerPid === null
+      ? "another Hearth kernel (its pid is not written yet)"
+      : `the Hearth kernel with pid ${outcome.ownerPid}`;
   fail(
     `refused: the journal ${config.journalPath} is owned by ${owner} (lock ${outcome.lockPath}); a second kernel never opens a journal ` +
       `another one owns, since it would take the owner's live runs for interrupted ones. Connect to the owner instead (\`hearth\` commands do), ` +
@@ -274,7 +277,7 @@ async function main(): Promise<void> {
   // issue 15: attached context is read with the kernel's own anchored read_file; erase is refused while a turn runs.
   const readFile = tools.tools.find((t) => t.definition.name === "read_file") ?? fail("the workspace tools have no read_file");
   const attachments = new MessageAttachments({ readFile });
-  const erase = new SessionErase({ journal, scope: control.scope, running: (id) => turns.running(id) });
+  const erase = new SessionErase({ journal, scope: control.scope, running: (id) => turns.running(id), log });
   Object.assign(handlers, turnHandlers({ turns, gate, compact, attachments, erase }));
   Object.assign(handlers, undoHandlers({ edits: new TurnEditsService({ journal, scope: control.scope, restorer: tools.restorer }), gate }));
   // issue 12: background tasks, HEARTH_MAX_TASKS of them at once; their events and approvals go to every client.

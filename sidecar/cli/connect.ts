@@ -45,7 +45,13 @@ export async function connectKernel(args: ParsedArgs): Promise<CliKernel> {
   // issue 24: a terminal command names its folder (a kernel of another folder refuses it) and never
   // stands in for a person: a task's approvals are answered at a terminal only by `hearth task approve|deny`.
   const client = { kind: "terminal" as const, folder: path.resolve(workspace), asksPerson: false };
-  const info = await Promise.race([kernel.client.initialize("hearth-cli", HEARTH_VERSION, client), gone]);
+  let info: RequestResult<"initialize">;
+  try {
+    info = await Promise.race([kernel.client.initialize("hearth-cli", HEARTH_VERSION, client), gone]);
+  } catch (e) {
+    kernel.dispose(); // a refused client leaves at once: an open socket would keep the command alive
+    throw e instanceof KernelStartError ? e : new KernelStartError(errorMessage(e));
+  }
   if (process.env.HEARTH_DEBUG)
     process.stderr.write(`hearth: ${kernel.started ? "started" : "joined"} kernel pid ${info.kernelPid} (journal ${info.journalPath})\n`);
   return {

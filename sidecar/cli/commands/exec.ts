@@ -63,7 +63,11 @@ export async function exec(argv: string[]): Promise<number> {
     kernel.client.onServerRequest("approval/request", async (req, signal) =>
       req.delegationId === undefined && req.sessionId === sessionId && (ownRun === undefined || req.runId === ownRun)
         ? askPerson(req, policy, signal)
-        : { decision: "deny", reason: `denied: hearth exec answers only its own run's calls (run ${ownRun ?? "not started"})`, surface: "rule" },
+        : {
+            decision: "deny",
+            reason: `denied: hearth exec answers only its own run's calls (run ${ownRun ?? "not started"})`,
+            surface: "rule",
+          },
     );
     type Ended = Extract<TurnEvent, { type: "completed" }>["status"];
     let finished!: (status: Ended) => void;

@@ -29,7 +29,10 @@ function render(h: History): string {
     out.push(`  run ${r.runId} ${r.status} (started ${r.startedAt})`);
     for (const a of r.attempts) out.push(`    attempt ${a.attemptId} ${a.status}${a.reason ? ` (${a.reason})` : ""}`);
     const origin = h.origins?.find((o) => o.runId === r.runId);
-    if (origin) out.push(`    started by ${origin.kind}${origin.clientId ? ` ${origin.clientId}` : ""}${origin.readOnly ? " (read-only: Restricted Mode)" : ""}`);
+    if (origin)
+      out.push(
+        `    started by ${origin.kind}${origin.clientId ? ` ${origin.clientId}` : ""}${origin.readOnly ? " (read-only: Restricted Mode)" : ""}`,
+      );
     for (const l of r.ledger)
       out.push(`    tool ${l.tool} call ${l.callId} ${l.status} [${l.effectClass}, ${l.retryPolicy}]${l.reason ? ` (${l.reason})` : ""}`);
     // issue 24: every approval decision, who made it and where.

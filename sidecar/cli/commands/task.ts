@@ -88,7 +88,9 @@ export async function task(argv: string[]): Promise<number> {
       const decision = sub === "approve" ? "approve" : "deny";
       const r = await withKernel(args, (c) => c.request("task/answer", { delegationId, decision }));
       if (!r.answered && !args.flags.has("json")) {
-        process.stderr.write(`hearth task ${sub}: task ${delegationId} waits for no approval now; see its state with \`hearth task show ${delegationId}\`\n`);
+        process.stderr.write(
+          `hearth task ${sub}: task ${delegationId} waits for no approval now; see its state with \`hearth task show ${delegationId}\`\n`,
+        );
         return ExitCode.Failed;
       }
       return print(args, r, `${decision === "approve" ? "approved" : "denied"} call ${r.callId} of task ${delegationId}\n`);

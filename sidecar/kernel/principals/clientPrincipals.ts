@@ -23,7 +23,10 @@ export class ClientPrincipals {
   /** `initialize`: refuses a client of another folder; otherwise records who it is. */
   admit(client: ClientChannel, clientId: string, said: ClientPrincipal | undefined): void {
     if (said) this.assertSameFolder(said.folder);
-    this.known.set(client, said ? { kind: said.kind, clientId, asksPerson: said.asksPerson } : { kind: "unnamed", clientId, asksPerson: false });
+    this.known.set(
+      client,
+      said ? { kind: said.kind, clientId, asksPerson: said.asksPerson } : { kind: "unnamed", clientId, asksPerson: false },
+    );
   }
 
   of(client: ClientChannel): Principal {

@@ -3,12 +3,7 @@
 // `hearth show` and session/history read them back.
 import { errorMessage } from "../../../shared/errors.js";
 import { uuidv7 } from "../../../shared/ids.js";
-import type {
-  ApprovalDecisionRecord,
-  DecisionSurface,
-  ServerRequestParams,
-  ServerRequestResult,
-} from "../../../shared/protocol/index.js";
+import type { ApprovalDecisionRecord, DecisionSurface, ServerRequestParams, ServerRequestResult } from "../../../shared/protocol/index.js";
 import type { Db, Journal } from "../../journal/journal.js";
 import { nowIso } from "../control/transition.js";
 import type { Principal } from "./clientPrincipals.js";
@@ -54,7 +49,12 @@ export class DecisionJournal {
   }
 
   /** Asks `client` and journals its answer as its own; a failure to answer is journaled as the kernel's denial, then rethrown. */
-  async ask(client: { request: (m: "approval/request", p: Request, s?: AbortSignal) => Promise<Answer> }, principal: Principal, req: Request, signal?: AbortSignal): Promise<Answer> {
+  async ask(
+    client: { request: (m: "approval/request", p: Request, s?: AbortSignal) => Promise<Answer> },
+    principal: Principal,
+    req: Request,
+    signal?: AbortSignal,
+  ): Promise<Answer> {
     let answer: Answer;
     try {
       answer = await client.request("approval/request", req, signal);

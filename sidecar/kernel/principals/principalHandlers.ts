@@ -58,7 +58,12 @@ export function withPrincipals(handlers: Handlers, deps: PrincipalHandlerDeps): 
   };
 }
 
-function recorded<T extends { runId: string }>(deps: PrincipalHandlerDeps, ctx: RequestContext, readOnly: boolean | undefined, started: T): T {
+function recorded<T extends { runId: string }>(
+  deps: PrincipalHandlerDeps,
+  ctx: RequestContext,
+  readOnly: boolean | undefined,
+  started: T,
+): T {
   const { kind, clientId } = deps.principals.of(ctx.client);
   deps.journal.withTransaction((db) => recordRunOrigin(db, started.runId, { kind, clientId, readOnly: readOnly === true }));
   return started;
@@ -66,7 +71,9 @@ function recorded<T extends { runId: string }>(deps: PrincipalHandlerDeps, ctx: 
 
 /** A session runs only in the folder its profile names (issue 24, item 3). */
 function assertSessionFolder(deps: PrincipalHandlerDeps, sessionId: string): void {
-  const row = deps.journal.db.prepare(`SELECT workspace FROM sessions WHERE session_id = ?`).get(sessionId) as { workspace: string } | undefined;
+  const row = deps.journal.db.prepare(`SELECT workspace FROM sessions WHERE session_id = ?`).get(sessionId) as
+    | { workspace: string }
+    | undefined;
   if (!row || row.workspace === deps.workspaceRoot) return; // an unknown session is refused by the turn itself
   throw new HearthError(
     ErrorCode.Refused,

@@ -39,9 +39,13 @@ export function taskReadOnly(db: Db, delegationId: string): boolean {
 
 export function runOrigins(db: Db, sessionId: string): RunOrigin[] {
   const rows = db
-    .prepare(
-      `SELECT o.* FROM run_origins o JOIN runs r ON r.run_id = o.run_id WHERE r.session_id = ? ORDER BY o.created_at, o.run_id`,
-    )
+    .prepare(`SELECT o.* FROM run_origins o JOIN runs r ON r.run_id = o.run_id WHERE r.session_id = ? ORDER BY o.created_at, o.run_id`)
     .all(sessionId) as { run_id: string; client_kind: StarterKind; client_id: string; read_only: number; created_at: string }[];
-  return rows.map((r) => ({ runId: r.run_id, kind: r.client_kind, clientId: r.client_id, readOnly: r.read_only === 1, createdAt: r.created_at }));
+  return rows.map((r) => ({
+    runId: r.run_id,
+    kind: r.client_kind,
+    clientId: r.client_id,
+    readOnly: r.read_only === 1,
+    createdAt: r.created_at,
+  }));
 }

@@ -56,7 +56,11 @@ export class PendingTaskApprovals {
 export function taskChannel(deps: TaskChannelDeps, delegationId: string, onApprovalChange: () => void): ClientChannel {
   return {
     notify: (method, params) => deps.clients.notifyAll(method, params),
-    request<M extends ServerRequestMethod>(_method: M, params: ServerRequestParams<M>, signal?: AbortSignal): Promise<ServerRequestResult<M>> {
+    request<M extends ServerRequestMethod>(
+      _method: M,
+      params: ServerRequestParams<M>,
+      signal?: AbortSignal,
+    ): Promise<ServerRequestResult<M>> {
       return firstAnswer(deps, delegationId, { ...params, delegationId }, signal, onApprovalChange) as Promise<ServerRequestResult<M>>;
     },
   };
@@ -114,7 +118,11 @@ function firstAnswer(
       const reason = signal!.reason instanceof Error ? signal!.reason : new Error("the task's turn ended");
       reject(reason);
       try {
-        deps.decisions.record(params, { decision: "deny", reason: `denied: ${reason.message} while the call waited for approval` }, KERNEL_RULE);
+        deps.decisions.record(
+          params,
+          { decision: "deny", reason: `denied: ${reason.message} while the call waited for approval` },
+          KERNEL_RULE,
+        );
       } catch {
         /* the journal is closing (a shutdown): the ledger keeps the call's own outcome */
       }

@@ -52,8 +52,16 @@ it("following a task's run is read-only: the follower leaving never denies the t
     try {
       await win.client.initialize("window", "0", window(t.workspace));
       const driver = new TurnDriver(win.client, () => ({ decision: "approve", reason: "approved on the card", surface: "card" }));
-      await driver.until(() => (driver.events.get(task.runId!) ?? []).some((e) => e.type === "completed"), "the task's run to complete", 30_000);
-      assert.equal(fs.readFileSync(path.join(t.workspace, "log.txt"), "utf8"), "one\ntwo\n", "both calls ran: none was denied for the follower");
+      await driver.until(
+        () => (driver.events.get(task.runId!) ?? []).some((e) => e.type === "completed"),
+        "the task's run to complete",
+        30_000,
+      );
+      assert.equal(
+        fs.readFileSync(path.join(t.workspace, "log.txt"), "utf8"),
+        "one\ntwo\n",
+        "both calls ran: none was denied for the follower",
+      );
       assert.equal(driver.approvals.length, 2, "the window was asked for both calls");
       assert.equal((await taskState(win.client, task.delegationId)).state, "completed");
       const history = await win.client.request("session/history", { sessionId: task.sessionId });
@@ -148,7 +156,10 @@ it("turn/cancel of a queued task's run cancels the task: task/show says cancelle
     const r = await k.client.request("turn/cancel", { runId: queued.runId! });
     assert.deepEqual([r.dispatchAttempted, r.adapterAcknowledged], [false, false]);
     assert.equal((await taskState(k.client, queued.delegationId)).state, "cancelled");
-    await waitFor(() => updates.some((u) => u.task.delegationId === queued.delegationId && u.task.state === "cancelled"), "task/updated to say cancelled");
+    await waitFor(
+      () => updates.some((u) => u.task.delegationId === queued.delegationId && u.task.state === "cancelled"),
+      "task/updated to say cancelled",
+    );
     await k.client.request("task/cancel", { delegationId: running.delegationId });
   } finally {
     await k.stop();
