@@ -14,7 +14,8 @@ Runs one agent turn in the workspace (default: the current directory) and stream
   --model SPEC     a GGUF path, an hf: URI, openai:URL#model, or scripted:FILE
                    (scripted needs HEARTH_ALLOW_SCRIPTED=1); default $HEARTH_MODEL
   --approve        who answers tool approvals without a terminal: never (default: deny all),
-                   reads (allow read-only tools), all (allow everything)
+                   reads (allow read-only tools), all (allow everything); it answers only
+                   this run's calls, never a background task's (\`hearth task approve|deny\`)
   --session ID     continue an existing session instead of creating one
   --db FILE        the journal (default: one per workspace under ~/.local/share/hearth)
   --json           print every turn event as one JSON line on stdout
