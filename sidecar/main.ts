@@ -39,6 +39,10 @@ import { ClientRegistry } from "./kernel/tasks/clientRegistry.js";
 import { delegateTaskTool } from "./kernel/tasks/delegateTaskTool.js";
 import { TaskService } from "./kernel/tasks/taskService.js";
 import { applyToolPolicy } from "./kernel/toolPolicy.js";
+import { ClientPrincipals } from "./kernel/principals/clientPrincipals.js";
+import { DecisionJournal } from "./kernel/principals/decisionJournal.js";
+import { withPrincipals } from "./kernel/principals/principalHandlers.js";
+import { PendingTaskApprovals } from "./kernel/tasks/taskChannel.js";
 import { errorMessage } from "../shared/errors.js";
 
 function log(line: string): void {
@@ -127,8 +131,11 @@ function ownJournal(config: KernelConfig): () => void {
     fail(errorMessage(e));
   }
   if (outcome.owned) return outcome.release;
-  const owner =
-    outcome.ownerPid === null ? "another Hearth kernel (its pid is not written yet)" : `the Hearth kernel with pid ${outcome.ownerPid}`;
+  const owner = outcome.alias
+    ? "another Hearth kernel that opened the same file by another name (a hard link or symlink)"
+    : outcome.ownerPid === null
+      ? "another Hearth kernel (its pid is not written yet)"
+      : `the Hearth kernel with pid ${outcome.ownerPid}`;
   fail(
     `refused: the journal ${config.journalPath} is owned by ${owner} (lock ${outcome.lockPath}); a second kernel never opens a journal ` +
       `another one owns, since it would take the owner's live runs for interrupted ones. Connect to the owner instead (\`hearth\` commands do), ` +
@@ -237,9 +244,14 @@ async function main(): Promise<void> {
     maxRounds: positiveIntEnv("HEARTH_MAX_ROUNDS"),
     repeatedFailureLimit: positiveIntEnv("HEARTH_REPEATED_FAILURE_LIMIT"),
   };
+  // issue 24: who each client is; a chat turn's approvals go to its starter, every decision journaled.
+  const principals = new ClientPrincipals(config);
+  const decisions = new DecisionJournal(journal);
   const turns = new TurnService({
     control,
     log,
+    ask: (owner, req, signal) => decisions.ask(owner, principals.of(owner), req, signal),
+    mayTakeOver: (starter, follower) => principals.mayTakeOver(starter, follower),
     contextFill: (sessionId) => modelHost.contextFill(sessionId),
     buildAgent: (run, client) =>
       buildSessionAgent(
@@ -266,11 +278,12 @@ async function main(): Promise<void> {
   // issue 15: attached context is read with the kernel's own anchored read_file; erase is refused while a turn runs.
   const readFile = tools.tools.find((t) => t.definition.name === "read_file") ?? fail("the workspace tools have no read_file");
   const attachments = new MessageAttachments({ readFile });
-  const erase = new SessionErase({ journal, scope: control.scope, running: (id) => turns.running(id) });
+  const erase = new SessionErase({ journal, scope: control.scope, running: (id) => turns.running(id), log });
   Object.assign(handlers, turnHandlers({ turns, gate, compact, attachments, erase }));
   Object.assign(handlers, undoHandlers({ edits: new TurnEditsService({ journal, scope: control.scope, restorer: tools.restorer }), gate }));
   // issue 12: background tasks, HEARTH_MAX_TASKS of them at once; their events and approvals go to every client.
   const clients = new ClientRegistry();
+  const pending = new PendingTaskApprovals();
   tasks = new TaskService({
     control,
     turns,
@@ -279,10 +292,15 @@ async function main(): Promise<void> {
     defaultModel: config.modelSpec,
     maxRunning: positiveIntEnv("HEARTH_MAX_TASKS") ?? DEFAULT_MAX_TASKS,
     offeredTools: () => offered.map((t) => t.definition.name),
+    journal,
+    principals,
+    decisions,
+    pending,
   });
   // Runs before "turns" (hooks run in reverse): a task stopped by the shutdown is orphaned, not cancelled.
   gate.onShutdown("tasks", () => tasks.stopAccepting());
   Object.assign(handlers, taskHandlers({ tasks, control, gate }));
+  withPrincipals(handlers, { principals, journal, tasks, pending, workspaceRoot: config.workspaceRoot });
   tasks.pump(); // tasks a previous kernel left queued (reconciliation keeps them queued: they never ran)
   const initialize = handlers.initialize!;
   handlers.initialize = async (params, ctx) => {
@@ -308,7 +326,13 @@ async function main(): Promise<void> {
       handlers,
       log,
       onClients: armIdle,
-      onClient: (c) => clients.add(c),
+      onClient: (c) => {
+        const left = clients.add(c);
+        return () => {
+          left();
+          principals.left(c);
+        };
+      },
     });
   } catch (e) {
     fail(`cannot serve clients on ${kernelEndpoint(config.journalPath).socketPath}: ${errorMessage(e)}`);

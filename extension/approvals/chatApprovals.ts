@@ -55,8 +55,8 @@ export class ChatApprovals {
     }
     entry.one.settle(
       decision === "approve"
-        ? { decision, reason: "allowed on its card in the chat" }
-        : { decision, reason: "the person denied it on its card in the chat" },
+        ? { decision, reason: "allowed on its card in the chat", surface: "card" }
+        : { decision, reason: "the person denied it on its card in the chat", surface: "card" },
     );
   }
 
@@ -77,8 +77,8 @@ export class ChatApprovals {
           )
         : await vscode.window.showInformationMessage(text, ALLOW, DENY);
     if (one.settled) return;
-    if (pick === ALLOW) one.settle({ decision: "approve", reason: "allowed from the notification" });
-    else if (pick === DENY) one.settle({ decision: "deny", reason: "the person denied it from the notification" });
+    if (pick === ALLOW) one.settle({ decision: "approve", reason: "allowed from the notification", surface: "notification" });
+    else if (pick === DENY) one.settle({ decision: "deny", reason: "the person denied it from the notification", surface: "notification" });
     else if (pick === OPEN_CHAT) await this.focusChat();
     // Dismissed: the request still waits on its card.
   }

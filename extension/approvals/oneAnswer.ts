@@ -32,7 +32,12 @@ export class OneAnswer {
   /** The first answer wins (true); a later one changes nothing (false). Reasons: one bounded line. */
   settle(answer: Answer): boolean {
     if (this.answer) return false;
-    this.answer = { decision: answer.decision, reason: singleLine(answer.reason, MAX_REASON_CHARS, answer.decision) };
+    this.answer = {
+      decision: answer.decision,
+      reason: singleLine(answer.reason, MAX_REASON_CHARS, answer.decision),
+      // Where the person decided, journaled by the kernel with the decision (issue 24).
+      ...(answer.surface ? { surface: answer.surface } : {}),
+    };
     this.resolve(this.answer);
     this.onSettled(this.answer);
     return true;

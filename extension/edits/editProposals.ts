@@ -168,7 +168,8 @@ export class EditProposals implements vscode.CodeLensProvider, vscode.Disposable
       void vscode.window.showInformationMessage("Hearth: this proposal was already answered (or its turn ended).");
       return;
     }
-    p.one.settle(answer(p));
+    // Decided in the file, on its lens (issue 24: journaled with the decision).
+    p.one.settle({ ...answer(p), surface: "lens" });
   }
 
   /** A person typing in a pending target: deny now, keep their text (issue 14). */

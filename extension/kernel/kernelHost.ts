@@ -22,6 +22,7 @@ export function createSupervisor(
 ): KernelSupervisor {
   return new KernelSupervisor({
     clientVersion: vscode.version,
+    principal: { kind: "window", folder: workspace, asksPerson: true },
     log,
     // Read at each connect so a changed setting applies to the next kernel this window starts.
     env,

@@ -10,6 +10,7 @@ import type { KernelClient } from "../../shared/node/kernelClient.js";
 import type { SharedKernel, SpawnedKernel } from "../../shared/node/kernelLauncher.js";
 import { settingsDifferences } from "../../shared/node/kernelSettingsView.js";
 import { RuntimeUnavailable } from "../../shared/node/runtime.js";
+import type { ClientPrincipal } from "../../shared/protocol/principals.js";
 import type { KernelInfo as KernelInfoSchema } from "../../shared/protocol/webview.js";
 import { Backoff } from "./backoff.js";
 import { processGone, stopProcess } from "./kernelProcess.js";
@@ -41,6 +42,8 @@ export interface SupervisorDeps {
    */
   connect(env: Record<string, string>, onSpawn: (spawned: SpawnedKernel) => void): Promise<SharedKernel>;
   clientVersion: string;
+  /** Who this window is (issue 24): its folder, and that it can ask a person (a task's approvals reach it). */
+  principal?: ClientPrincipal;
   log: KernelLog;
   backoff?: Backoff;
   /** How long a kernel asked to shut down gets before SIGTERM, and then before SIGKILL. */
@@ -171,7 +174,7 @@ export class KernelSupervisor {
     let info: KernelInfo;
     try {
       info = await Promise.race([
-        kernel.client.initialize("vscode", this.deps.clientVersion),
+        kernel.client.initialize("vscode", this.deps.clientVersion, this.deps.principal),
         kernel.closed.then(() => {
           throw new Error("the kernel closed the connection before answering initialize");
         }),

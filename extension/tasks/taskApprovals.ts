@@ -60,8 +60,10 @@ export class TaskApprovals {
     while (!one.settled) {
       const pick = await vscode.window.showInformationMessage(text, { modal: false, detail: askText(req) }, ALLOW, DENY, SHOW);
       if (one.settled) return;
-      if (pick === ALLOW) one.settle({ decision: "approve", reason: `allowed from the notification of task "${title}"` });
-      else if (pick === DENY) one.settle({ decision: "deny", reason: `the person denied it from the notification of task "${title}"` });
+      if (pick === ALLOW)
+        one.settle({ decision: "approve", reason: `allowed from the notification of task "${title}"`, surface: "notification" });
+      else if (pick === DENY)
+        one.settle({ decision: "deny", reason: `the person denied it from the notification of task "${title}"`, surface: "notification" });
       else if (pick === SHOW) await this.show(req, shown);
       // Dismissed: the request still waits (the Tasks view's badge says so); Show asks again.
       else return;

@@ -84,6 +84,8 @@ export function registerTaskCommands(
         title: title ?? titleFromInstruction(instruction),
         ...(spec ? { model: spec } : {}),
         ...(tools ? { tools } : {}),
+        // issue 24: a task started from an untrusted folder (Restricted Mode) is read-only for its life.
+        readOnly: !vscode.workspace.isTrusted,
       });
       store.put(task);
       log.info(`tasks: started task ${task.delegationId} "${task.title}" (${task.state})`);

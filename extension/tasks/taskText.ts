@@ -99,3 +99,9 @@ export function transcriptMarkdown(task: TaskSummary, messages: readonly History
   if (result !== null) lines.push("## Result", "", result, "");
   return lines.join("\n");
 }
+
+/** issue 24: how the Tasks view marks a task started from an untrusted folder, and why. */
+export const READ_ONLY_LABEL = "read-only (Restricted Mode)";
+export const READ_ONLY_WHY =
+  "Read-only: started while this folder was in Restricted Mode, so it is offered read-only tools only, for its life. " +
+  "To let a task write, trust the folder (Manage Workspace Trust) and start a new task.";

@@ -5,7 +5,7 @@
 import * as vscode from "vscode";
 import { DisposableStore } from "../../shared/lifecycle.js";
 import type { TaskSummary } from "../../shared/protocol/index.js";
-import { elapsed, isEnded, STATE_LOOK } from "./taskText.js";
+import { elapsed, isEnded, READ_ONLY_LABEL, READ_ONLY_WHY, STATE_LOOK } from "./taskText.js";
 import type { TaskStore } from "./taskStore.js";
 
 export const TASKS_VIEW = "hearth.tasksView";
@@ -83,7 +83,12 @@ export class TaskTree implements vscode.TreeDataProvider<Node>, vscode.Disposabl
     const item = new vscode.TreeItem(task.title, vscode.TreeItemCollapsibleState.Collapsed);
     item.id = task.delegationId;
     const activity = this.store.lastActivity(task.delegationId);
-    item.description = [look.label, elapsed(task, Date.now()), ...(activity && !isEnded(task.state) ? [activity] : [])].join(" · ");
+    item.description = [
+      look.label,
+      ...(task.readOnly ? [READ_ONLY_LABEL] : []),
+      elapsed(task, Date.now()),
+      ...(activity && !isEnded(task.state) ? [activity] : []),
+    ].join(" · ");
     item.iconPath = new vscode.ThemeIcon(look.icon);
     item.contextValue = `${TASK_CONTEXT}:${task.state}`;
     const tip = new vscode.MarkdownString(undefined);
@@ -93,6 +98,7 @@ export class TaskTree implements vscode.TreeDataProvider<Node>, vscode.Disposabl
       .appendMarkdown(`** — ${look.label}, ${elapsed(task, Date.now())}\n\n`)
       .appendText(task.instruction);
     if (activity) tip.appendMarkdown(`\n\nLast activity: `).appendText(activity);
+    if (task.readOnly) tip.appendMarkdown(`\n\n`).appendText(READ_ONLY_WHY);
     if (task.reason) tip.appendMarkdown(`\n\nWhy: `).appendText(task.reason);
     item.tooltip = tip;
     item.accessibilityInformation = { label: `${task.title}, ${look.label}` };

@@ -5,6 +5,7 @@ import {
   PROTOCOL_VERSION,
   requests,
   serverRequests,
+  type ClientPrincipal,
   type NotificationMethod,
   type NotificationParams,
   type RequestMethod,
@@ -49,8 +50,9 @@ export class KernelClient {
     return spec.result.parse(raw) as RequestResult<M>;
   }
 
-  initialize(clientName: string, clientVersion: string): Promise<RequestResult<"initialize">> {
-    return this.request("initialize", { clientName, clientVersion, protocolVersion: PROTOCOL_VERSION });
+  /** `client`: who this client is (issue 24); a kernel of another folder refuses it. */
+  initialize(clientName: string, clientVersion: string, client?: ClientPrincipal): Promise<RequestResult<"initialize">> {
+    return this.request("initialize", { clientName, clientVersion, protocolVersion: PROTOCOL_VERSION, ...(client ? { client } : {}) });
   }
 
   /** Every handler of a method hears each notification that passes the method's schema. */

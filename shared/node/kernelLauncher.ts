@@ -123,7 +123,8 @@ export async function connectOrStartKernel(
   const deadline = Date.now() + (opts.startTimeoutMs ?? START_TIMEOUT_MS);
   for (;;) {
     try {
-      return { ...(await connectKernelSocket(endpoint)), journalPath, started: exit === undefined };
+      // Named again each time: a journal the kernel has just created now has its identity (paths.ts).
+      return { ...(await connectKernelSocket(kernelEndpoint(journalPath, env))), journalPath, started: exit === undefined };
     } catch (e) {
       if (!(e instanceof NoKernelListening)) throw e;
     }

@@ -53,14 +53,31 @@ export interface KernelEndpoint {
   logPath: string;
 }
 
-/** The endpoint of the kernel that owns `journalPath`, named by a digest: short enough for sun_path. */
+/**
+ * The journal file's identity (issue 24, item 6): its device and inode, so a hard link or a symlink
+ * to a journal names the same one; its resolved path while the file does not exist yet.
+ */
+export function journalIdentity(journalPath: string): string {
+  try {
+    const st = fs.statSync(journalPath, { bigint: true });
+    return `inode:${st.dev}:${st.ino}`;
+  } catch {
+    return path.resolve(journalPath);
+  }
+}
+
+/**
+ * The endpoint of the kernel that owns `journalPath`, named by a digest (short enough for sun_path)
+ * of the journal's identity, so every name of one journal file meets the same owner. The log is
+ * named by the path: it is chosen before a kernel creates a journal that does not exist yet.
+ */
 export function kernelEndpoint(journalPath: string, env: NodeJS.ProcessEnv = process.env): KernelEndpoint {
   const dir = kernelRuntimeDir(env);
-  const name = digest16(path.resolve(journalPath));
+  const name = digest16(journalIdentity(journalPath));
   return {
     socketPath: path.join(dir, `${name}.sock`),
     secretPath: path.join(dir, `${name}.secret`),
-    logPath: path.join(dir, `${name}.log`),
+    logPath: path.join(dir, `${digest16(path.resolve(journalPath))}.log`),
   };
 }
 

@@ -3,3 +3,4 @@ export * from "./records.js";
 export * from "./methods.js";
 export * from "./tasks.js";
 export * from "./webview.js";
+export * from "./principals.js";

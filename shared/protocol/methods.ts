@@ -18,6 +18,7 @@ import {
 } from "./records.js";
 import { Attachment, MAX_ATTACHMENTS } from "./attachments.js";
 import { TaskSummary } from "./tasks.js";
+import { ApprovalDecisionRecord, ClientPrincipal, DecisionSurface, RunOrigin } from "./principals.js";
 import { TurnEdits, UndoFileOutcome } from "./undo.js";
 
 const Empty = z.object({}).strict().optional();
@@ -29,6 +30,9 @@ export const requests = {
       clientName: z.string().min(1).max(100),
       clientVersion: z.string().max(100),
       protocolVersion: z.number().int().positive(),
+      // Who this client is (issue 24): its kind, its folder (a client of another folder is refused)
+      // and whether it can ask a person. A client that names none is never asked for a task's approval.
+      client: ClientPrincipal.optional(),
     }),
     result: z.object({
       kernelVersion: z.string(),
@@ -84,6 +88,9 @@ export const requests = {
       runs: z.array(RunSummary),
       condensations: z.array(Condensation),
       hasOlder: z.boolean().optional(),
+      // issue 24: who started each run, and every approval decision of its calls (who, where, when).
+      origins: z.array(RunOrigin).optional(),
+      decisions: z.array(ApprovalDecisionRecord).optional(),
     }),
   },
   // The chat view's history list (issue 15): a new title; hide leaves the session out of session/list
@@ -168,8 +175,21 @@ export const requests = {
       title: z.string().min(1).max(200).optional(),
       model: z.string().min(1).max(4096).optional(),
       tools: z.array(z.string().min(1).max(64)).max(100).optional(),
+      // The starting client's folder is untrusted (Restricted Mode): the task is offered read-only
+      // tools only, pinned for its life; widening it is a new task started by a trusted client (issue 24).
+      readOnly: z.boolean().optional(),
     }),
     result: z.object({ task: TaskSummary }),
+  },
+  // A person's answer to the approval a task waits for (issue 24: `hearth task approve|deny ID`).
+  // answered false: the task waits for no approval now.
+  "task/answer": {
+    params: z.object({
+      delegationId: Id,
+      decision: z.enum(["approve", "deny"]),
+      reason: z.string().trim().min(1).max(MAX_REASON_CHARS).optional(),
+    }),
+    result: z.object({ delegationId: Id, answered: z.boolean(), callId: Id.nullable() }),
   },
   "task/list": {
     params: z.object({ limit: z.number().int().positive().max(1000).optional() }).optional(),
@@ -294,7 +314,12 @@ export const serverRequests = {
       preview: ApprovalPreview,
     }),
     // harness #8: approval and denial reasons are non-empty, bounded, single-line text.
-    result: z.object({ decision: z.enum(["approve", "deny"]), reason: z.string().min(1).max(MAX_REASON_CHARS) }),
+    // `surface`: where the person (or policy) decided, journaled with the decision (issue 24).
+    result: z.object({
+      decision: z.enum(["approve", "deny"]),
+      reason: z.string().min(1).max(MAX_REASON_CHARS),
+      surface: DecisionSurface.optional(),
+    }),
   },
 } as const;
 

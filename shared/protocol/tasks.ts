@@ -28,6 +28,8 @@ export const TaskSummary = z.object({
   reason: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
+  /** Started by an untrusted client (Restricted Mode): read-only tools only, for its life (issue 24). */
+  readOnly: z.boolean(),
   /** The id of the artifact holding its final answer, once completed. */
   resultArtifactId: Id.nullable(),
 });

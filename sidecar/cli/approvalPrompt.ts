@@ -11,11 +11,12 @@ type Request = ServerRequestParams<"approval/request">;
 type Answer = ServerRequestResult<"approval/request">;
 
 export function decideByPolicy(policy: ApprovePolicy, req: Request): Answer {
-  if (policy === "all") return { decision: "approve", reason: "approved by --approve all" };
+  if (policy === "all") return { decision: "approve", reason: "approved by --approve all", surface: "policy" };
   if (policy === "reads" && req.effectClass === "read")
-    return { decision: "approve", reason: "approved by --approve reads (read-only tool)" };
+    return { decision: "approve", reason: "approved by --approve reads (read-only tool)", surface: "policy" };
   return {
     decision: "deny",
+    surface: "policy",
     reason: `denied by --approve ${policy}: no one at a terminal to ask; rerun with --approve reads|all to allow ${req.effectClass} tools`,
   };
 }
@@ -34,8 +35,8 @@ export async function askPerson(req: Request, policy: ApprovePolicy, signal: Abo
   try {
     const answer = (await rl.question("Allow this call? [y/N] ", { signal })).trim().toLowerCase();
     return answer === "y" || answer === "yes"
-      ? { decision: "approve", reason: "approved at the terminal" }
-      : { decision: "deny", reason: "denied at the terminal" };
+      ? { decision: "approve", reason: "approved at the terminal", surface: "terminal" }
+      : { decision: "deny", reason: "denied at the terminal", surface: "terminal" };
   } finally {
     rl.close();
   }

@@ -2,6 +2,7 @@
 // when none runs (issue 12, item 2): the same launcher and protocol the extension uses, so the
 // terminal sees exactly what the editor sees, and a command never opens the journal itself.
 import fs from "node:fs";
+import path from "node:path";
 import { connectOrStartKernel, type SharedKernel } from "../../shared/node/kernelLauncher.js";
 import type { RequestResult } from "../../shared/protocol/index.js";
 import { HEARTH_VERSION } from "../../shared/version.js";
@@ -41,7 +42,16 @@ export async function connectKernel(args: ParsedArgs): Promise<CliKernel> {
     throw new KernelStartError(`the kernel (journal ${kernel.journalPath}) closed the connection before it answered`);
   });
   gone.catch(() => {}); // after the handshake, a closed connection is reported by the command itself
-  const info = await Promise.race([kernel.client.initialize("hearth-cli", HEARTH_VERSION), gone]);
+  // issue 24: a terminal command names its folder (a kernel of another folder refuses it) and never
+  // stands in for a person: a task's approvals are answered at a terminal only by `hearth task approve|deny`.
+  const client = { kind: "terminal" as const, folder: path.resolve(workspace), asksPerson: false };
+  let info: RequestResult<"initialize">;
+  try {
+    info = await Promise.race([kernel.client.initialize("hearth-cli", HEARTH_VERSION, client), gone]);
+  } catch (e) {
+    kernel.dispose(); // a refused client leaves at once: an open socket would keep the command alive
+    throw e instanceof KernelStartError ? e : new KernelStartError(errorMessage(e));
+  }
   if (process.env.HEARTH_DEBUG)
     process.stderr.write(`hearth: ${kernel.started ? "started" : "joined"} kernel pid ${info.kernelPid} (journal ${info.journalPath})\n`);
   return {

@@ -312,4 +312,41 @@ CREATE INDEX runs_status_idx ON runs(status);
 CREATE INDEX artifacts_run_idx ON artifacts(run_id, kind, created_at);
 CREATE INDEX delegations_child_session_idx ON delegations(child_session_id);`);
 
-export const MIGRATIONS: readonly Step[] = [v1, v2, v3, v4, v5, v6, v7, v8, v9];
+// placeholder for another branch's migration
+const v10: Step = () => {};
+
+// issue 24: clients are principals. Who started each run (client kind and id, Restricted Mode), the
+// same for a task (pinned for its life: a resumed run keeps it), and every approval decision: the
+// call, the decision, the reason, who decided (client kind and id), where (surface) and when.
+const v11: Step = (db) =>
+  db.exec(`CREATE TABLE run_origins (
+  run_id TEXT PRIMARY KEY REFERENCES runs(run_id),
+  client_kind TEXT NOT NULL CHECK (client_kind IN ('window','terminal','task','delegation','unnamed')),
+  client_id TEXT NOT NULL,
+  read_only INTEGER NOT NULL CHECK (read_only IN (0,1)),
+  created_at TEXT NOT NULL
+);
+CREATE TABLE delegation_origins (
+  delegation_id TEXT PRIMARY KEY REFERENCES delegations(delegation_id),
+  client_kind TEXT NOT NULL,
+  client_id TEXT NOT NULL,
+  read_only INTEGER NOT NULL CHECK (read_only IN (0,1)),
+  created_at TEXT NOT NULL
+);
+CREATE TABLE approval_decisions (
+  decision_id TEXT PRIMARY KEY,
+  session_id TEXT NOT NULL REFERENCES sessions(session_id),
+  run_id TEXT NOT NULL REFERENCES runs(run_id),
+  call_id TEXT NOT NULL,
+  tool TEXT NOT NULL,
+  input_hash TEXT NOT NULL,
+  decision TEXT NOT NULL CHECK (decision IN ('approve','deny')),
+  reason TEXT NOT NULL,
+  decided_by_kind TEXT NOT NULL,
+  decided_by_id TEXT NOT NULL,
+  surface TEXT NOT NULL CHECK (surface IN ('lens','card','notification','terminal','policy','rule')),
+  decided_at TEXT NOT NULL
+);
+CREATE INDEX approval_decisions_session_idx ON approval_decisions(session_id, decided_at);`);
+
+export const MIGRATIONS: readonly Step[] = [v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11];

@@ -13,7 +13,10 @@ const LOCK_NB = 4;
 /** EWOULDBLOCK: Linux 11, macOS 35. */
 const WOULD_BLOCK = process.platform === "darwin" ? 35 : 11;
 
-export type LockOutcome = { owned: true; lockPath: string; release(): void } | { owned: false; lockPath: string; ownerPid: number | null };
+/** alias: the journal file itself is locked by a kernel that opened it by another name (a hard link or symlink). */
+export type LockOutcome =
+  | { owned: true; lockPath: string; release(): void }
+  | { owned: false; lockPath: string; ownerPid: number | null; alias?: true };
 
 let flockFn: ((fd: number, op: number) => number) | undefined;
 let errnoFn: (() => number) | undefined;
@@ -51,12 +54,27 @@ export function acquireJournalLock(journalPath: string, log?: RepairLog): LockOu
       );
     return { owned: false, lockPath, ownerPid: readLockOwner(lockPath) };
   }
+  // issue 24, item 6: the lock file is named by the path, so the journal file is locked too: a hard
+  // link or symlink to it (another path, the same inode) meets this owner instead of becoming a second.
+  // Read-only suffices for flock; the kernel has already made the file private (main.ts).
+  const journalFd = fs.openSync(journalPath, fs.constants.O_RDONLY | fs.constants.O_CREAT, 0o600);
+  const own = flock(journalFd, LOCK_EX | LOCK_NB);
+  if (!own.ok) {
+    fs.closeSync(journalFd);
+    fs.closeSync(fd);
+    if (own.errno !== WOULD_BLOCK) throw new Error(`cannot lock ${journalPath}: flock failed with errno ${own.errno}`);
+    return { owned: false, lockPath: journalPath, ownerPid: null, alias: true };
+  }
   fs.ftruncateSync(fd, 0);
   fs.writeSync(fd, `${process.pid}\n`, 0);
   return {
     owned: true,
     lockPath,
-    // Closing the descriptor releases the flock; the file stays (removing it would race a new owner).
-    release: () => fs.closeSync(fd),
+    // Closing the descriptors releases the flocks; the file stays (removing it would race a new owner).
+    // The journal's own descriptor closes after SQLite's connection (the lock's hook runs last).
+    release: () => {
+      fs.closeSync(journalFd);
+      fs.closeSync(fd);
+    },
   };
 }

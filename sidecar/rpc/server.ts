@@ -72,7 +72,8 @@ export function startRpcServer(opts: RpcServerOptions): RpcServer {
       // A socket client may leave mid-turn (a window reload): its events are dropped, the turn goes
       // on, and the journal keeps the truth for whoever asks next (issue 12, item 2).
       if (disposed) return;
-      void connection.sendNotification(method, checked);
+      // A client that closed its end between the check and the write: its events are dropped (issue 24 tests met it).
+      connection.sendNotification(method, checked).catch(() => {});
     },
     async request<M extends ServerRequestMethod>(
       method: M,

@@ -2,13 +2,14 @@
 // installed Hearth activates (limited support), its view says what it will not do and why, and the
 // model is offered read-only tools only (the scripted round fails the turn if it is offered any
 // other). Trusting the folder from the view's button lifts it without a reload: the banner goes
-// and the next turn of the same chat is offered every tool. Apply on a code block is refused meanwhile.
+// and the next turn of the same chat is offered every tool. Apply on a code block is refused meanwhile,
+// and a background task started meanwhile is read-only, as the Tasks view says (issue 24).
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { newScenario } from "./support/scenario.js";
-import { openActivityBarContainer, webviewViewFrame } from "./support/webview.js";
+import { openActivityBarContainer, runCommand, webviewViewFrame } from "./support/webview.js";
 import { startWorkbench, sendChat } from "./support/scriptedChat.js";
 
 const pkg = JSON.parse(fs.readFileSync("package.json", "utf8")) as { publisher: string; name: string };
@@ -76,6 +77,21 @@ describe("Restricted Mode in a real VS Code workbench", { timeout: 180_000 }, ()
     assert.equal(fs.readFileSync(path.join(workspace, "README.md"), "utf8"), "# untrusted\n", "nothing was written");
     await refusal.scrollIntoViewIfNeeded();
     await shot("apply-refused-restricted");
+
+    // issue 24: "Start Background Task…" here starts a read-only task (the script's round fails it
+    // if it is offered any other tool), and the Tasks view says so.
+    const header = page.locator('.pane-header[aria-label^="Tasks"]').first();
+    await header.waitFor({ state: "visible", timeout: 30_000 });
+    if ((await header.getAttribute("aria-expanded")) === "false") await header.click();
+    await runCommand(page, "Hearth: Start Background Task…");
+    const input = page.locator(".quick-input-widget input");
+    await input.waitFor({ state: "visible", timeout: 10_000 });
+    await input.fill("Look around this folder");
+    await page.keyboard.press("Enter");
+    const task = page.locator('.monaco-list-row[aria-label="Look around this folder, completed"]');
+    await task.waitFor({ state: "visible", timeout: 60_000 });
+    assert.match((await task.textContent()) ?? "", /read-only \(Restricted Mode\)/, "the Tasks view says the task is read-only and why");
+    await shot("task-read-only-restricted");
 
     await banner.getByRole("button", { name: "Manage Workspace Trust" }).click();
     const trust = page.locator(".workspace-trust-editor");

@@ -14,7 +14,8 @@ Runs one agent turn in the workspace (default: the current directory) and stream
   --model SPEC     a GGUF path, an hf: URI, openai:URL#model, or scripted:FILE
                    (scripted needs HEARTH_ALLOW_SCRIPTED=1); default $HEARTH_MODEL
   --approve        who answers tool approvals without a terminal: never (default: deny all),
-                   reads (allow read-only tools), all (allow everything)
+                   reads (allow read-only tools), all (allow everything); it answers only
+                   this run's calls, never a background task's (\`hearth task approve|deny\`)
   --session ID     continue an existing session instead of creating one
   --db FILE        the journal (default: one per workspace under ~/.local/share/hearth)
   --json           print every turn event as one JSON line on stdout
@@ -58,7 +59,17 @@ export async function exec(argv: string[]): Promise<number> {
   const kernel = await connectKernel(args);
   try {
     const sessionId = sessionArg ?? (await kernel.client.request("session/create", { model, title: prompt.slice(0, 80) })).sessionId;
-    kernel.client.onServerRequest("approval/request", (req, signal) => askPerson(req, policy, signal));
+    // --approve answers only this command's own run (issue 24); the kernel asks it for nothing else.
+    let ownRun: string | undefined;
+    kernel.client.onServerRequest("approval/request", async (req, signal) =>
+      req.delegationId === undefined && req.sessionId === sessionId && (ownRun === undefined || req.runId === ownRun)
+        ? askPerson(req, policy, signal)
+        : {
+            decision: "deny",
+            reason: `denied: hearth exec answers only its own run's calls (run ${ownRun ?? "not started"})`,
+            surface: "rule",
+          },
+    );
     type Ended = Extract<TurnEvent, { type: "completed" }>["status"];
     let finished!: (status: Ended) => void;
     const done = new Promise<Ended>((r) => {
@@ -71,6 +82,7 @@ export async function exec(argv: string[]): Promise<number> {
       if (n.event.type === "completed") finished(n.event.status);
     });
     const { runId } = await kernel.client.request("turn/start", { sessionId, message: prompt });
+    ownRun = runId;
     let interrupts = 0;
     const onSigint = () => {
       if (++interrupts > 1) process.exit(ExitCode.Cancelled);

@@ -7,7 +7,8 @@ import { withKernel } from "../connect.js";
 export const showHelp = `hearth show [--workspace DIR] [--db FILE] [--json] SESSION_ID
 
 Shows a session's conversation in journal order, then each run with its attempts (status and
-reason) and its tool ledger rows (call, tool, status, effect class, retry policy).`;
+reason) and its tool ledger rows (call, tool, status, effect class, retry policy), who started
+each run, and every approval decision: who decided (client kind and id), where and when.`;
 
 type History = RequestResult<"session/history">;
 
@@ -27,8 +28,19 @@ function render(h: History): string {
   for (const r of h.runs) {
     out.push(`  run ${r.runId} ${r.status} (started ${r.startedAt})`);
     for (const a of r.attempts) out.push(`    attempt ${a.attemptId} ${a.status}${a.reason ? ` (${a.reason})` : ""}`);
+    const origin = h.origins?.find((o) => o.runId === r.runId);
+    if (origin)
+      out.push(
+        `    started by ${origin.kind}${origin.clientId ? ` ${origin.clientId}` : ""}${origin.readOnly ? " (read-only: Restricted Mode)" : ""}`,
+      );
     for (const l of r.ledger)
       out.push(`    tool ${l.tool} call ${l.callId} ${l.status} [${l.effectClass}, ${l.retryPolicy}]${l.reason ? ` (${l.reason})` : ""}`);
+    // issue 24: every approval decision, who made it and where.
+    for (const d of h.decisions?.filter((x) => x.runId === r.runId) ?? [])
+      out.push(
+        `    ${d.decision === "approve" ? "approved" : "denied"} ${d.tool} call ${d.callId} by ${d.decidedBy.kind} ${d.decidedBy.clientId} ` +
+          `(${d.surface}) at ${d.decidedAt}: ${d.reason}`,
+      );
   }
   return out.join("\n") + "\n";
 }

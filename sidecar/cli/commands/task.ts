@@ -6,7 +6,7 @@ import { withKernel } from "../connect.js";
 import { ExitCode } from "../exitCodes.js";
 
 export const taskHelp = `hearth task start [--workspace DIR] [--db FILE] [--model SPEC] [--title T] [--tools a,b] [--json] INSTRUCTION
-hearth task show|cancel|resume|dismiss [--workspace DIR] [--db FILE] [--json] TASK_ID
+hearth task show|cancel|resume|dismiss|approve|deny [--workspace DIR] [--db FILE] [--json] TASK_ID
 
 Background tasks run in the workspace's kernel beside chats, without a terminal or window attached.
   start     queue a task (a leaf session in its own workstream); prints its id and state
@@ -16,18 +16,23 @@ Background tasks run in the workspace's kernel beside chats, without a terminal 
   resume    start a new run of an orphaned task (the kernel stopped under it); calls whose
             outcome is unknown are never re-run by the kernel
   dismiss   end an orphaned task without resuming it
-Approvals a task asks for go to every connected client (the editor); a task waits for one.
+  approve   allow the call the task waits for (you decide, at this terminal); journaled as yours
+  deny      refuse it; the task goes on without it
+Approvals a task asks for go to the editor's windows and to \`hearth task approve|deny\`, never to
+a non-interactive policy (\`hearth exec --approve\` answers only its own run); a task waits for a person.
+A task started from a window in Restricted Mode is read-only for its life (shown in \`hearth tasks\`).
 Exit codes: 0 done, 1 refused or failed, 2 usage, 4 kernel error.`;
 
 export const tasksHelp = `hearth tasks [--workspace DIR] [--db FILE] [--json]
 
 Lists the workspace's background tasks, newest first: id, state, title, and why it ended.`;
 
-const SUBCOMMANDS = ["start", "show", "cancel", "resume", "dismiss"] as const;
+const SUBCOMMANDS = ["start", "show", "cancel", "resume", "dismiss", "approve", "deny"] as const;
 type Subcommand = (typeof SUBCOMMANDS)[number];
 
 function line(t: TaskSummary): string {
-  return `${t.delegationId}  ${t.state.padEnd(16)} ${t.updatedAt}  ${t.title}${t.reason ? `  (${t.reason})` : ""}\n`;
+  const readOnly = t.readOnly ? "  [read-only (started in Restricted Mode)]" : "";
+  return `${t.delegationId}  ${t.state.padEnd(16)} ${t.updatedAt}  ${t.title}${readOnly}${t.reason ? `  (${t.reason})` : ""}\n`;
 }
 
 function print(args: ParsedArgs, value: unknown, human: string): number {
@@ -77,6 +82,18 @@ export async function task(argv: string[]): Promise<number> {
     case "dismiss": {
       const r = await withKernel(args, (c) => c.request("task/dismiss", { delegationId }));
       return print(args, r, line(r.task));
+    }
+    case "approve":
+    case "deny": {
+      const decision = sub === "approve" ? "approve" : "deny";
+      const r = await withKernel(args, (c) => c.request("task/answer", { delegationId, decision }));
+      if (!r.answered && !args.flags.has("json")) {
+        process.stderr.write(
+          `hearth task ${sub}: task ${delegationId} waits for no approval now; see its state with \`hearth task show ${delegationId}\`\n`,
+        );
+        return ExitCode.Failed;
+      }
+      return print(args, r, `${decision === "approve" ? "approved" : "denied"} call ${r.callId} of task ${delegationId}\n`);
     }
   }
 }

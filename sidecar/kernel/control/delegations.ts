@@ -6,6 +6,7 @@ import { ErrorCode, HearthError } from "../../../shared/errors.js";
 import type { TaskState, TaskSummary } from "../../../shared/protocol/tasks.js";
 import { uuidv7 } from "../../../shared/ids.js";
 import type { Db } from "../../journal/journal.js";
+import { taskReadOnly } from "../principals/runOrigins.js";
 import { insertArtifact } from "./artifacts.js";
 import { activeAttempt, admitRun, finishRun, requestCancel, type Admission, type ClientContext, type RunTerminal } from "./runs.js";
 import { ownedSession, type KernelScope } from "./scope.js";
@@ -284,6 +285,7 @@ export function delegationSummary(db: Db, d: DelegationRow): TaskSummary {
     reason: d.reason,
     createdAt: d.created_at,
     updatedAt: d.updated_at,
+    readOnly: taskReadOnly(db, d.delegation_id),
     resultArtifactId: resultArtifact(db, d)?.artifactId ?? null,
   };
 }

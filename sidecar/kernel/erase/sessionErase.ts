@@ -8,16 +8,19 @@ import { ErrorCode, HearthError } from "../../../shared/errors.js";
 import type { Db, Journal } from "../../journal/journal.js";
 import { ownedSession, type KernelScope } from "../control/scope.js";
 import { appendEvent, nowIso } from "../control/transition.js";
+import { scrubJournal } from "./scrubJournal.js";
 
 const RUNS = `SELECT run_id FROM runs WHERE session_id = ?`;
 
 export class SessionErase {
-  constructor(private readonly deps: { journal: Journal; scope: KernelScope; running: (sessionId: string) => boolean }) {}
+  constructor(
+    private readonly deps: { journal: Journal; scope: KernelScope; running: (sessionId: string) => boolean; log?: (line: string) => void },
+  ) {}
 
   /** Erases the session's content; returns how many messages were removed. */
   erase(sessionId: string): { messages: number } {
     if (this.deps.running(sessionId)) throw busy(sessionId);
-    return this.deps.journal.withTransaction((db) => {
+    const erased = this.deps.journal.withTransaction((db) => {
       ownedSession(db, this.deps.scope, sessionId);
       const active = db.prepare(`SELECT run_id FROM runs WHERE session_id = ? AND status = 'active'`).get(sessionId);
       if (active) throw busy(sessionId);
@@ -28,6 +31,11 @@ export class SessionErase {
       db.prepare(`DELETE FROM artifacts WHERE session_id = ?`).run(sessionId);
       db.prepare(`UPDATE tool_invocations SET input_json = NULL, result_json = NULL WHERE run_id IN (${RUNS})`).run(sessionId);
       db.prepare(`UPDATE file_writes SET before_content = NULL WHERE session_id = ?`).run(sessionId);
+      // A task's session: its instruction and title (the task row and its workstream) go too (issue 24, item 7).
+      db.prepare(`UPDATE delegations SET title = '', instruction = NULL WHERE child_session_id = ?`).run(sessionId);
+      db.prepare(`UPDATE workstreams SET title = '' WHERE workstream_id = (SELECT workstream_id FROM sessions WHERE session_id = ?)`).run(
+        sessionId,
+      );
       db.prepare(`UPDATE sessions SET title = '', hidden_at = COALESCE(hidden_at, ?), erased_at = ? WHERE session_id = ?`).run(
         at,
         at,
@@ -36,6 +44,8 @@ export class SessionErase {
       appendEvent(db, { entityKind: "session", entityId: sessionId, sessionId, type: "session.erased", payload: { messages } }, at);
       return { messages };
     });
+    scrubJournal(this.deps.journal, this.deps.log ?? (() => {}));
+    return erased;
   }
 
   /** A turn on an erased chat is refused: it has no history left to continue. */

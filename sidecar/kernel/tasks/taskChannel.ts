@@ -1,56 +1,112 @@
 // The way back to people for a background task's turn: its events go to every connected client,
-// and an approval request goes to every connected client marked with the task, so the editor can
-// show it without taking focus. The first decision answers it (exactly as a chat's: ClientApproval
-// echoes the call id and input hash, harness #8). A client that cannot answer (it left, it has no
+// and an approval request goes only to the clients that can ask a person (a window, issue 24), each
+// marked with the task so the editor can show it without taking focus, or is answered by a person at
+// a terminal through `hearth task approve|deny ID` (task/answer). A non-interactive client (a
+// `hearth exec --approve` policy) is never asked: its policy answers only its own run's calls. The
+// first decision answers it (exactly as a chat's: ClientApproval echoes the call id and input hash,
+// harness #8) and is journaled with who decided. A client that cannot answer (it left, it has no
 // approval handler) is not a denial: the task waits for a person, also while no client is connected.
 // Only the turn's own abort (cancel, shutdown) ends the wait, and ClientApproval makes that a denial.
+import { errorMessage } from "../../../shared/errors.js";
 import { DisposableStore, toDisposable } from "../../../shared/lifecycle.js";
 import type { ServerRequestMethod, ServerRequestParams, ServerRequestResult } from "../../../shared/protocol/index.js";
 import type { ClientChannel } from "../handlers/types.js";
+import type { ClientPrincipals } from "../principals/clientPrincipals.js";
+import { decidedBy, KERNEL_RULE, type DecidedBy, type DecisionJournal } from "../principals/decisionJournal.js";
+import type { DecisionSurface } from "../../../shared/protocol/index.js";
 import type { ClientRegistry } from "./clientRegistry.js";
 
-export function taskChannel(clients: ClientRegistry, delegationId: string, onApprovalChange: () => void): ClientChannel {
+type Request = ServerRequestParams<"approval/request">;
+type Answer = ServerRequestResult<"approval/request">;
+
+export interface TaskChannelDeps {
+  clients: ClientRegistry;
+  principals: ClientPrincipals;
+  decisions: DecisionJournal;
+  /** The approvals tasks wait for now, answerable from a terminal (task/answer). */
+  pending: PendingTaskApprovals;
+}
+
+/** A task's approval waiting for a person, keyed by its task. */
+interface Pending {
+  callId: string;
+  answer(answer: Answer, who: { by: DecidedBy; surface: DecisionSurface }): void;
+}
+
+export class PendingTaskApprovals {
+  private readonly waiting = new Map<string, Pending>();
+
+  set(delegationId: string, pending: Pending): void {
+    this.waiting.set(delegationId, pending);
+  }
+
+  clear(delegationId: string, pending: Pending): void {
+    if (this.waiting.get(delegationId) === pending) this.waiting.delete(delegationId);
+  }
+
+  /** A person's answer from a terminal; false when the task waits for no approval now. */
+  answer(delegationId: string, answer: Answer, by: DecidedBy): { answered: boolean; callId: string | null } {
+    const pending = this.waiting.get(delegationId);
+    if (!pending) return { answered: false, callId: null };
+    pending.answer(answer, { by, surface: "terminal" });
+    return { answered: true, callId: pending.callId };
+  }
+}
+
+export function taskChannel(deps: TaskChannelDeps, delegationId: string, onApprovalChange: () => void): ClientChannel {
   return {
-    notify: (method, params) => clients.notifyAll(method, params),
+    notify: (method, params) => deps.clients.notifyAll(method, params),
     request<M extends ServerRequestMethod>(
-      method: M,
+      _method: M,
       params: ServerRequestParams<M>,
       signal?: AbortSignal,
     ): Promise<ServerRequestResult<M>> {
-      return firstAnswer(clients, method, { ...params, delegationId }, signal, onApprovalChange);
+      return firstAnswer(deps, delegationId, { ...params, delegationId }, signal, onApprovalChange) as Promise<ServerRequestResult<M>>;
     },
   };
 }
 
-function firstAnswer<M extends ServerRequestMethod>(
-  clients: ClientRegistry,
-  method: M,
-  params: ServerRequestParams<M>,
+function firstAnswer(
+  deps: TaskChannelDeps,
+  delegationId: string,
+  params: Request,
   signal: AbortSignal | undefined,
   onChange: () => void,
-): Promise<ServerRequestResult<M>> {
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const asked = new Map<ClientChannel, AbortController>();
     // What the wait listens to (clients arriving, the turn's abort): released when it settles.
     const listening = new DisposableStore();
     let settled = false;
+    const pending: Pending = {
+      callId: params.call.callId,
+      answer: (answer, who) => {
+        if (settled) return;
+        finish();
+        try {
+          deps.decisions.record(params, answer, who);
+          resolve(answer);
+        } catch (e) {
+          // A decision that cannot be journaled is not acted on.
+          resolve({ decision: "deny", reason: `denied: the decision could not be journaled (${errorMessage(e)})` });
+        }
+      },
+    };
     const finish = () => {
       settled = true;
+      deps.pending.clear(delegationId, pending);
       listening.dispose();
       for (const ac of asked.values()) ac.abort(new Error("answered by another client"));
       // After the approval port has moved the attempt back to running (it does so as it resumes).
       setImmediate(onChange);
     };
     const ask = (client: ClientChannel) => {
-      if (settled || asked.has(client)) return;
+      const principal = deps.principals.of(client);
+      if (settled || asked.has(client) || !principal.asksPerson) return;
       const ac = new AbortController();
       asked.set(client, ac);
-      client.request(method, params, ac.signal).then(
-        (answer) => {
-          if (settled) return;
-          finish();
-          resolve(answer);
-        },
+      client.request("approval/request", params, ac.signal).then(
+        (answer) => pending.answer(answer, decidedBy(principal, answer)),
         () => {
           /* this client could not answer; another one (or a later one) will */
         },
@@ -59,13 +115,24 @@ function firstAnswer<M extends ServerRequestMethod>(
     const onAbort = () => {
       if (settled) return;
       finish();
-      reject(signal!.reason instanceof Error ? signal!.reason : new Error("the task's turn ended"));
+      const reason = signal!.reason instanceof Error ? signal!.reason : new Error("the task's turn ended");
+      reject(reason);
+      try {
+        deps.decisions.record(
+          params,
+          { decision: "deny", reason: `denied: ${reason.message} while the call waited for approval` },
+          KERNEL_RULE,
+        );
+      } catch {
+        /* the journal is closing (a shutdown): the ledger keeps the call's own outcome */
+      }
     };
-    listening.add(clients.onArrive(ask));
+    deps.pending.set(delegationId, pending);
+    listening.add(deps.clients.onArrive(ask));
     if (signal?.aborted) return onAbort();
     signal?.addEventListener("abort", onAbort, { once: true });
     listening.add(toDisposable(() => signal?.removeEventListener("abort", onAbort)));
-    for (const c of clients.all()) ask(c);
+    for (const c of deps.clients.all()) ask(c);
     setImmediate(onChange);
   });
 }

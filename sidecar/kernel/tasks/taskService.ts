@@ -9,8 +9,13 @@ import type { ControlPlane } from "../control/controlPlane.js";
 import { projectToolsForRole } from "../control/roles.js";
 import type { RequestContext } from "../handlers/types.js";
 import type { TurnCompletion, TurnService } from "../turns/turnService.js";
+import type { Journal } from "../../journal/journal.js";
+import type { ClientChannel } from "../handlers/types.js";
+import type { ClientPrincipals } from "../principals/clientPrincipals.js";
+import type { DecisionJournal } from "../principals/decisionJournal.js";
+import { recordRunOrigin, recordTaskOrigin, taskReadOnly, type Origin } from "../principals/runOrigins.js";
 import type { ClientRegistry } from "./clientRegistry.js";
-import { taskChannel } from "./taskChannel.js";
+import { taskChannel, type PendingTaskApprovals } from "./taskChannel.js";
 
 export interface TaskServiceDeps {
   control: ControlPlane;
@@ -22,6 +27,11 @@ export interface TaskServiceDeps {
   offeredTools: () => string[];
   defaultModel: string | null;
   log: (line: string) => void;
+  /** issue 24: who each client is, every decision journaled, the approvals a terminal may answer. */
+  journal: Journal;
+  principals: ClientPrincipals;
+  decisions: DecisionJournal;
+  pending: PendingTaskApprovals;
 }
 
 export interface StartTask {
@@ -31,7 +41,12 @@ export interface StartTask {
   tools?: string[];
   /** The coordinator session delegating it (its `delegate_task` call); none when a person starts it. */
   parentSessionId?: string;
+  /** Started by an untrusted client (Restricted Mode): read-only tools only, pinned for the task's life. */
+  readOnly?: boolean;
 }
+
+/** Who asks: the request's correlation, and the client's channel (absent for a coordinator's delegate_task). */
+type Starter = Pick<RequestContext, "clientId" | "requestId"> & { client?: ClientChannel };
 
 const ENDED: ReadonlySet<TaskSummary["state"]> = new Set(["completed", "failed", "cancelled"]);
 
@@ -46,7 +61,7 @@ export class TaskService {
 
   constructor(private readonly deps: TaskServiceDeps) {}
 
-  start(params: StartTask, ctx: Pick<RequestContext, "clientId" | "requestId">): TaskSummary {
+  start(params: StartTask, ctx: Starter): TaskSummary {
     // A delegated task runs on its coordinator's model unless told otherwise.
     const parentModel = params.parentSessionId ? this.deps.control.profile(params.parentSessionId).model_profile : null;
     const model = params.model ?? parentModel ?? this.deps.defaultModel;
@@ -65,6 +80,16 @@ export class TaskService {
       },
       { clientId: ctx.clientId, requestId: ctx.requestId },
     );
+    const origin: Origin = {
+      kind: params.parentSessionId ? "delegation" : ctx.client ? this.deps.principals.of(ctx.client).kind : "unnamed",
+      clientId: ctx.clientId,
+      readOnly: params.readOnly === true,
+    };
+    // Before the task can take a slot (pump): its first run is launched with its pinned trust.
+    this.deps.journal.withTransaction((db) => {
+      recordTaskOrigin(db, delegationId, origin);
+      recordRunOrigin(db, this.deps.control.task(delegationId).runId!, { ...origin, kind: "task" });
+    });
     this.publish(delegationId);
     this.pump();
     return this.deps.control.task(delegationId);
@@ -104,9 +129,25 @@ export class TaskService {
 
   resume(delegationId: string, ctx: RequestContext): TaskSummary {
     this.deps.control.resumeTask(delegationId, { clientId: ctx.clientId, requestId: ctx.requestId });
+    // The resumed run keeps the task's trust (pinned authority): resuming never widens it.
+    this.deps.journal.withTransaction((db) =>
+      recordRunOrigin(db, this.deps.control.task(delegationId).runId!, {
+        kind: "task",
+        clientId: ctx.clientId,
+        readOnly: taskReadOnly(db, delegationId),
+      }),
+    );
     this.publish(delegationId);
     this.pump();
     return this.deps.control.task(delegationId);
+  }
+
+  /** The queued task whose run this is, if any: a turn/cancel of that run cancels the task (issue 24, item 4). */
+  queuedTaskOfRun(runId: string): string | null {
+    const row = this.deps.journal.db.prepare(`SELECT delegation_id FROM delegations WHERE run_id = ? AND status = 'queued'`).get(runId) as
+      | { delegation_id: string }
+      | undefined;
+    return row?.delegation_id ?? null;
   }
 
   dismiss(delegationId: string): TaskSummary {
@@ -138,9 +179,14 @@ export class TaskService {
     this.running.set(q.delegationId, { runId: q.runId, attemptId: q.attemptId });
     this.publish(q.delegationId);
     const { userMessage } = control.runContext(q.runId);
-    const channel = taskChannel(this.deps.clients, q.delegationId, () => this.publish(q.delegationId));
-    turns.launch({ sessionId: q.sessionId, runId: q.runId, attemptId: q.attemptId }, { message: userMessage }, channel, (completed) =>
-      this.settle(q.delegationId, q.attemptId, completed),
+    const channel = taskChannel(this.deps, q.delegationId, () => this.publish(q.delegationId));
+    const readOnly = taskReadOnly(this.deps.journal.db, q.delegationId);
+    turns.launch(
+      { sessionId: q.sessionId, runId: q.runId, attemptId: q.attemptId, readOnly },
+      { message: userMessage },
+      channel,
+      (completed) => this.settle(q.delegationId, q.attemptId, completed),
+      { everyClient: true },
     );
   }
 

@@ -2,7 +2,14 @@
 // its presentation events, and tells the truth about cancellation (control plane #13).
 import { ErrorCode, isHearthError, errorMessage } from "../../../shared/errors.js";
 import { singleLine } from "../../../shared/boundedText.js";
-import type { ContextFill, GenerationOptions, TurnEvent } from "../../../shared/protocol/index.js";
+import type {
+  ContextFill,
+  GenerationOptions,
+  ServerRequestMethod,
+  ServerRequestParams,
+  ServerRequestResult,
+  TurnEvent,
+} from "../../../shared/protocol/index.js";
 import { untilAborted } from "../../agent/cancellation.js";
 import { STOPPED_KINDS, type AgentSession, type TurnOutcome } from "../../agent/index.js";
 import type { AttachmentRecord } from "../control/attachments.js";
@@ -21,8 +28,12 @@ export type TurnCompletion = Extract<TurnEvent, { type: "completed" }>;
 interface ActiveTurn extends RunRef {
   controller: AbortController;
   done: Promise<void>;
-  /** Who gets the turn's events and approval requests: its starter, or the last client that followed it. */
+  /** Who gets the turn's events and approval requests: its starter (or a reloaded window that took it over). */
   client: ClientChannel;
+  /** Clients following the turn: they get its events only, never its approvals (issue 24, item 4). */
+  watchers: Set<ClientChannel>;
+  /** Its channel reaches every client already (a background task's): a follower is sent the events so far only. */
+  everyClient: boolean;
   /** Its `completed` event is sent: a client that follows it now would wait for nothing. */
   completionSent?: boolean;
   /** The events streamed so far, for a client that follows the turn midway. */
@@ -37,6 +48,14 @@ export interface TurnServiceDeps {
   releaseModel?: (runId: string) => void;
   /** How full a session's context is now (issue 13: sent with the turn's completion); null when unknown. */
   contextFill?: (sessionId: string) => ContextFill | null;
+  /** Asks the turn's owner for an approval and journals who decided (issue 24); default: asks it directly. */
+  ask?: (
+    owner: ClientChannel,
+    req: ServerRequestParams<"approval/request">,
+    signal?: AbortSignal,
+  ) => Promise<ServerRequestResult<"approval/request">>;
+  /** Whether a follower takes over the turn's approvals from its starter (a reloaded window); default never. */
+  mayTakeOver?: (starter: ClientChannel, follower: ClientChannel) => boolean;
 }
 
 export class TurnService {
@@ -78,13 +97,22 @@ export class TurnService {
     params: { message: string; options?: GenerationOptions },
     client: ClientChannel,
     onCompleted?: (completed: TurnCompletion) => void,
+    opts: { everyClient?: boolean } = {},
   ): void {
     const controller = new AbortController();
-    const turn: ActiveTurn = { ...run, controller, done: Promise.resolve(), client, sent: [] };
-    // Resolved at each use, so a client that follows the turn (turn/follow) takes over its stream.
+    const everyClient = opts.everyClient === true;
+    const turn: ActiveTurn = { ...run, controller, done: Promise.resolve(), client, watchers: new Set(), everyClient, sent: [] };
+    const { ask } = this.deps;
+    // Resolved at each use: followers hear later events; approvals go to the owner only.
     const channel: ClientChannel = {
-      notify: (method, notification) => turn.client.notify(method, notification),
-      request: (method, request, signal) => turn.client.request(method, request, signal),
+      notify: (method, notification) => {
+        turn.client.notify(method, notification);
+        for (const w of turn.watchers) w.notify(method, notification);
+      },
+      request: <M extends ServerRequestMethod>(method: M, request: ServerRequestParams<M>, signal?: AbortSignal) =>
+        (everyClient || !ask ? turn.client.request(method, request, signal) : ask(turn.client, request, signal)) as Promise<
+          ServerRequestResult<M>
+        >,
     };
     turn.done = this.drive(turn, params, channel)
       .then((completed) => onCompleted?.(completed))
@@ -113,15 +141,19 @@ export class TurnService {
   }
 
   /**
-   * A client that (re)connected while the turn runs (a window reload) takes over its stream: it gets
-   * the events streamed so far, and later events and approval requests go to it. Correlation only (control plane #6): any client of this kernel may
-   * follow a turn, as any may cancel it.
+   * A client that (re)connected while the turn runs follows it: it gets the events streamed so far
+   * and every later one. Following is read-only (issue 24): the turn's approvals stay with its owner,
+   * unless the follower is a reloaded window whose starter window has gone (mayTakeOver).
+   * Correlation only (control plane #6): any client of this kernel may follow a turn, as any may cancel it.
    */
   follow(runId: string, client: ClientChannel): { runId: string; following: boolean; events: TurnEvent[] } {
     const turn = this.active.get(runId);
     if (!turn || turn.completionSent) return { runId, following: false, events: [] };
-    // In one tick: the events so far come back here, every later one goes to the new client.
-    turn.client = client;
+    // In one tick: the events so far come back here, every later one goes to the follower too.
+    if (this.deps.mayTakeOver?.(turn.client, client)) {
+      turn.client = client;
+      turn.watchers.delete(client);
+    } else if (!turn.everyClient && client !== turn.client) turn.watchers.add(client);
     return { runId, following: true, events: [...turn.sent] };
   }
 

@@ -24,6 +24,7 @@ const task = (over: Partial<TaskSummary> = {}): TaskSummary => ({
   reason: null,
   createdAt: "2025-01-01T00:00:00.000Z",
   updatedAt: "2025-01-01T00:00:10.000Z",
+  readOnly: false,
   resultArtifactId: null,
   ...over,
 });

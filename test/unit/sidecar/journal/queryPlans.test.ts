@@ -25,6 +25,8 @@ const GROWING = [
   "events",
   "file_writes",
   "artifacts",
+  "run_origins",
+  "approval_decisions",
 ];
 
 /** Columns whose values most rows share (every journal row is `complete`, four roles): an index on them alone is a scan. */
@@ -54,10 +56,22 @@ const COLD: Record<string, string> = {
   "UPDATE sessions SET title = '', hidden_at": "erase: on a person's explicit request",
   "SELECT erased_at FROM sessions": "by primary key",
   "SELECT run_id FROM runs WHERE session_id = ? AND status = 'active'": "by the one-active-run index",
+  "UPDATE delegations SET title = '', instruction = NULL": "erase: on a person's explicit request",
+  "UPDATE workstreams SET title = ''": "erase: on a person's explicit request",
+  "INSERT INTO approval_decisions": "one insert per approval decision (issue 24)",
+  "INSERT OR IGNORE INTO run_origins": "one insert per run (issue 24)",
+  "INSERT OR IGNORE INTO delegation_origins": "one insert per task (issue 24)",
+  "SELECT * FROM approval_decisions WHERE session_id": "a session's decisions with its history: planned below",
+  "SELECT o.* FROM run_origins o JOIN runs r": "a session's run origins with its history: planned below",
+  "SELECT workspace FROM sessions WHERE session_id": "by primary key",
+  "SELECT delegation_id FROM delegations WHERE run_id = ? AND status = 'queued'": "a turn/cancel: planned below",
 };
 
 /** Statements planned in every case even if no scenario step reaches them (tool host, erase). */
 const EXTRA_PLANNED = [
+  "SELECT * FROM approval_decisions WHERE session_id = ? ORDER BY decided_at, decision_id",
+  "SELECT o.* FROM run_origins o JOIN runs r ON r.run_id = o.run_id WHERE r.session_id = ? ORDER BY o.created_at, o.run_id",
+  "SELECT delegation_id FROM delegations WHERE run_id = ? AND status = 'queued'",
   `SELECT i.invocation_id, i.run_id, r.session_id FROM tool_invocations i JOIN runs r ON r.run_id = i.run_id WHERE i.call_id = ? AND i.status = 'dispatched'`,
 ];
 

@@ -97,6 +97,7 @@ describe("a task's creation and listing (control plane #4, #18)", () => {
         reason: null,
         createdAt: "string",
         updatedAt: "string",
+        readOnly: false,
         resultArtifactId: null,
       },
     );
