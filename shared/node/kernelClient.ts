@@ -49,8 +49,9 @@ export class KernelClient {
     return spec.result.parse(raw) as RequestResult<M>;
   }
 
-  initialize(clientName: string, clientVersion: string): Promise<RequestResult<"initialize">> {
-    return this.request("initialize", { clientName, clientVersion, protocolVersion: PROTOCOL_VERSION });
+  /** `settings`: this client's own start settings (kernelSettingsView), so its stricter ones apply to its runs. */
+  initialize(clientName: string, clientVersion: string, settings?: Record<string, string>): Promise<RequestResult<"initialize">> {
+    return this.request("initialize", { clientName, clientVersion, protocolVersion: PROTOCOL_VERSION, ...(settings ? { settings } : {}) });
   }
 
   /** Every handler of a method hears each notification that passes the method's schema. */

@@ -29,6 +29,12 @@ export const requests = {
       clientName: z.string().min(1).max(100),
       clientVersion: z.string().max(100),
       protocolVersion: z.number().int().positive(),
+      /**
+       * The client's own start settings, in the form of `settings` below (shared/node/kernelSettingsView.ts).
+       * Where they are stricter than the kernel's in a knob that narrows a turn, they apply to the runs
+       * this client starts (issue 22, item 2). Absent: the kernel's settings alone.
+       */
+      settings: z.record(z.string(), z.string().max(4096)).optional(),
     }),
     result: z.object({
       kernelVersion: z.string(),
@@ -48,6 +54,8 @@ export const requests = {
        * else started compares them with its own (issue 12).
        */
       settings: z.record(z.string(), z.string()),
+      /** What this client's stricter settings take away from the runs it starts, one sentence each; empty when nothing. */
+      narrowed: z.array(z.string()),
     }),
   },
   "session/create": {

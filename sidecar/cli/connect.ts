@@ -8,6 +8,7 @@ import { HEARTH_VERSION } from "../../shared/version.js";
 import { flagString, UsageError, type ParsedArgs } from "./args.js";
 import { distDir } from "./distDir.js";
 import { errorMessage } from "../../shared/errors.js";
+import { cliSettings, joinReport } from "./kernelSettingsCheck.js";
 
 /** The kernel could not be started, refused this client, or died before the handshake (exit code 4). */
 export class KernelStartError extends Error {}
@@ -41,7 +42,8 @@ export async function connectKernel(args: ParsedArgs): Promise<CliKernel> {
     throw new KernelStartError(`the kernel (journal ${kernel.journalPath}) closed the connection before it answered`);
   });
   gone.catch(() => {}); // after the handshake, a closed connection is reported by the command itself
-  const info = await Promise.race([kernel.client.initialize("hearth-cli", HEARTH_VERSION), gone]);
+  const info = await Promise.race([kernel.client.initialize("hearth-cli", HEARTH_VERSION, cliSettings()), gone]);
+  for (const line of joinReport(info)) process.stderr.write(`${line}\n`);
   if (process.env.HEARTH_DEBUG)
     process.stderr.write(`hearth: ${kernel.started ? "started" : "joined"} kernel pid ${info.kernelPid} (journal ${info.journalPath})\n`);
   return {

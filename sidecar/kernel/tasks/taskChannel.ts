@@ -6,7 +6,7 @@
 // Only the turn's own abort (cancel, shutdown) ends the wait, and ClientApproval makes that a denial.
 import { DisposableStore, toDisposable } from "../../../shared/lifecycle.js";
 import type { ServerRequestMethod, ServerRequestParams, ServerRequestResult } from "../../../shared/protocol/index.js";
-import type { ClientChannel } from "../handlers/types.js";
+import type { ClientChannel } from "../clientChannel.js";
 import type { ClientRegistry } from "./clientRegistry.js";
 
 export function taskChannel(clients: ClientRegistry, delegationId: string, onApprovalChange: () => void): ClientChannel {

@@ -7,7 +7,7 @@ import { singleLine } from "../../../shared/boundedText.js";
 import type { TaskSummary } from "../../../shared/protocol/index.js";
 import type { ControlPlane } from "../control/controlPlane.js";
 import { projectToolsForRole } from "../control/roles.js";
-import type { RequestContext } from "../handlers/types.js";
+import type { RequestContext } from "../clientChannel.js";
 import type { TurnCompletion, TurnService } from "../turns/turnService.js";
 import type { ClientRegistry } from "./clientRegistry.js";
 import { taskChannel } from "./taskChannel.js";
@@ -46,7 +46,8 @@ export class TaskService {
 
   constructor(private readonly deps: TaskServiceDeps) {}
 
-  start(params: StartTask, ctx: Pick<RequestContext, "clientId" | "requestId">): TaskSummary {
+  /** `narrowTo`: the starting client's stricter tool settings (issue 22, item 2), which the task's ceiling keeps. */
+  start(params: StartTask, ctx: Pick<RequestContext, "clientId" | "requestId">, narrowTo?: readonly string[]): TaskSummary {
     // A delegated task runs on its coordinator's model unless told otherwise.
     const parentModel = params.parentSessionId ? this.deps.control.profile(params.parentSessionId).model_profile : null;
     const model = params.model ?? parentModel ?? this.deps.defaultModel;
@@ -61,7 +62,7 @@ export class TaskService {
         title: params.title ?? titleOf(params.instruction),
         prompt: params.instruction,
         model,
-        tools: this.ceiling(params.tools),
+        tools: this.ceiling(params.tools, narrowTo),
       },
       { clientId: ctx.clientId, requestId: ctx.requestId },
     );
@@ -71,11 +72,13 @@ export class TaskService {
   }
 
   /** A task's tools: what was asked, refused when it is wider than the ceiling; the ceiling when nothing was asked. */
-  private ceiling(asked: string[] | undefined): string[] {
+  private ceiling(asked: string[] | undefined, narrowTo?: readonly string[]): string[] {
     const ceiling = projectToolsForRole(
       "leaf",
       this.deps.offeredTools().map((name) => ({ name })),
-    ).map((t) => t.name);
+    )
+      .map((t) => t.name)
+      .filter((t) => !narrowTo || narrowTo.includes(t));
     if (asked === undefined) return ceiling;
     const wider = asked.filter((t) => !ceiling.includes(t));
     if (wider.length > 0) {
