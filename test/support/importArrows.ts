@@ -71,6 +71,53 @@ const NARROWER: { folder: string; mayImport: string[]; packages: string[] }[] = 
   },
 ];
 
+/**
+ * The kernel's own floors (issue 22, item 5), lowest first: a file may import its own folder and its own or a
+ * lower floor (siblings share one), never a higher one. Ground: the base types and one-file parts at sidecar/kernel/ (the
+ * client channel, request context, shutdown gate) and the handler table's types; the constructor
+ * (kernel.ts) is the roof that builds everything.
+ */
+const KERNEL_FLOORS: { floor: number; paths: string[] }[] = [
+  { floor: 0, paths: ["sidecar/kernel/*.ts", "sidecar/kernel/handlers/types.ts"] },
+  { floor: 1, paths: ["sidecar/kernel/control/"] },
+  {
+    floor: 2,
+    paths: [
+      "sidecar/kernel/context/",
+      "sidecar/kernel/erase/",
+      "sidecar/kernel/undo/",
+      "sidecar/kernel/model/modelHost.ts",
+      "sidecar/kernel/model/modelCatalog.ts",
+    ],
+  },
+  { floor: 3, paths: ["sidecar/kernel/turns/"] },
+  { floor: 4, paths: ["sidecar/kernel/tasks/"] },
+  { floor: 5, paths: ["sidecar/kernel/handlers/", "sidecar/kernel/model/modelHandlers.ts"] },
+  { floor: 6, paths: ["sidecar/kernel/kernel.ts"] },
+];
+
+/** The kernel floor of a file under sidecar/kernel/: the most specific matching path wins. */
+export function kernelFloorOf(rel: string): number | null {
+  if (!rel.startsWith("sidecar/kernel/")) return null;
+  let best: { floor: number; length: number } | null = null;
+  for (const { floor, paths } of KERNEL_FLOORS) {
+    for (const p of paths) {
+      const hit = p.endsWith("*.ts") ? path.posix.dirname(rel) === p.slice(0, -5) : p.endsWith("/") ? rel.startsWith(p) : rel === p;
+      const length = p.endsWith("*.ts") ? p.length - 5 : p.length;
+      if (hit && (!best || length > best.length)) best = { floor, length };
+    }
+  }
+  return best?.floor ?? null;
+}
+
+function kernelFloorRule(file: string, target: string): string | null {
+  const from = kernelFloorOf(file);
+  const to = kernelFloorOf(target.replace(/\.js$/, ".ts"));
+  if (from === null) return `${file} is on no floor of the kernel: name it in KERNEL_FLOORS`;
+  if (to === null || path.posix.dirname(file) === path.posix.dirname(target)) return null;
+  return to <= from ? null : `kernel floor ${from} (${file}) may not import floor ${to} (${target})`;
+}
+
 function packageName(spec: string): string {
   const parts = spec.split("/");
   return spec.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0]!;
@@ -109,6 +156,7 @@ function judge(file: string, area: string, spec: string): string | null {
       return `${narrow.folder} may import only ${narrow.mayImport.join(", ")}`;
     const targetArea = areaOf(target);
     if (!targetArea) return `${area} imports ${target}, outside the source folders`;
+    if (area === "sidecar/kernel" && targetArea === area) return kernelFloorRule(file, target);
     if (targetArea === area || ALLOWED_AREAS[area]!.includes(targetArea)) return null;
     return `${area} may not import ${targetArea}`;
   }

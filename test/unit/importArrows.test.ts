@@ -23,6 +23,12 @@ describe("import arrows", () => {
     write(root, "sidecar/agent/loop.ts", 'import { x } from "../kernel/kernel.js";\nimport { j } from "../journal/db.js";');
     write(root, "sidecar/journal/db.ts", 'import { k } from "../kernel/kernel.js";');
     write(root, "sidecar/kernel/kernel.ts", 'import { r } from "../rpc/server.js";');
+    // Inside the kernel (issue 22, item 5): the turn service may not reach up to the handlers.
+    write(
+      root,
+      "sidecar/kernel/turns/turnService.ts",
+      'import { h } from "../handlers/turnHandlers.js";\nimport { c } from "../clientChannel.js";',
+    );
     write(root, "sidecar/tools/fs.ts", 'import * as vscode from "vscode";');
     write(root, "sidecar/cli/main.ts", 'import { k } from "../kernel/kernel.js";\nimport D from "better-sqlite3";');
     write(root, "extension/main.ts", 'import { k } from "../sidecar/kernel/kernel.js";\nimport D from "better-sqlite3";');
@@ -49,6 +55,7 @@ describe("import arrows", () => {
       "sidecar/inference/scripted/model.ts -> better-sqlite3",
       "sidecar/journal/db.ts -> ../kernel/kernel.js",
       "sidecar/kernel/kernel.ts -> ../rpc/server.js",
+      "sidecar/kernel/turns/turnService.ts -> ../handlers/turnHandlers.js",
       "sidecar/tools/fs.ts -> vscode",
       "webview/main.ts -> ../shared/node/kernelLauncher.js",
       "webview/main.ts -> os",
