@@ -118,6 +118,37 @@ function kernelFloorRule(file: string, target: string): string | null {
   return to <= from ? null : `kernel floor ${from} (${file}) may not import floor ${to} (${target})`;
 }
 
+/**
+ * The extension's two floors (issue 22, item 5), by declared file name: the pure floor runs in unit
+ * tests without an editor and imports neither `vscode` nor an extension file above it; every other
+ * extension file is the editor floor and may import both. A new file is on the editor floor until
+ * it is named here.
+ */
+export const EXTENSION_PURE = new Set([
+  "extension/approvals/approvalText.ts",
+  "extension/approvals/oneAnswer.ts",
+  "extension/chat/applyTarget.ts",
+  "extension/chat/chatController.ts",
+  "extension/chat/transcriptMessage.ts",
+  "extension/edits/editReasons.ts",
+  "extension/edits/hunks.ts",
+  "extension/edits/turnUndo.ts",
+  "extension/kernel/backoff.ts",
+  "extension/kernel/kernelProcess.ts",
+  "extension/kernel/kernelSettings.ts",
+  "extension/kernel/kernelSupervisor.ts",
+  "extension/model/modelService.ts",
+  "extension/tasks/taskText.ts",
+]);
+
+function extensionFloorRule(file: string, spec: string, target: string | null): string | null {
+  if (!EXTENSION_PURE.has(file)) return null;
+  if (target === null) return packageName(spec) === "vscode" ? `${file} is on the extension's pure floor: it may not import vscode` : null;
+  if (target.startsWith("extension/") && !EXTENSION_PURE.has(target.replace(/\.js$/, ".ts")))
+    return `${file} is on the extension's pure floor: it may not import ${target}, which is on the editor floor`;
+  return null;
+}
+
 function packageName(spec: string): string {
   const parts = spec.split("/");
   return spec.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0]!;
@@ -156,6 +187,8 @@ function judge(file: string, area: string, spec: string): string | null {
       return `${narrow.folder} may import only ${narrow.mayImport.join(", ")}`;
     const targetArea = areaOf(target);
     if (!targetArea) return `${area} imports ${target}, outside the source folders`;
+    const pure = area === "extension" ? extensionFloorRule(file, spec, target) : null;
+    if (pure) return pure;
     if (area === "sidecar/kernel" && targetArea === area) return kernelFloorRule(file, target);
     if (targetArea === area || ALLOWED_AREAS[area]!.includes(targetArea)) return null;
     return `${area} may not import ${targetArea}`;
@@ -166,6 +199,8 @@ function judge(file: string, area: string, spec: string): string | null {
   }
   if (isBuiltin) return null;
   const pkg = packageName(spec);
+  const pure = area === "extension" ? extensionFloorRule(file, spec, null) : null;
+  if (pure) return pure;
   if (narrow && !narrow.packages.includes(pkg)) return `${narrow.folder} may not import the package ${pkg}`;
   if (area.startsWith("sidecar")) {
     if (SIDECAR_FORBIDDEN.has(pkg)) return "the sidecar never imports vscode";

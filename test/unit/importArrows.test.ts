@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, it } from "node:test";
-import { checkArrows } from "../support/importArrows.js";
+import { checkArrows, EXTENSION_PURE } from "../support/importArrows.js";
 import { tempDir } from "../support/kernelProcess.js";
 
 function write(root: string, rel: string, text: string): void {
@@ -14,6 +14,13 @@ function write(root: string, rel: string, text: string): void {
 describe("import arrows", () => {
   it("the source tree breaks no arrow of the house plan", () => {
     assert.deepEqual(checkArrows(path.resolve(".")), []);
+  });
+
+  it("every file named on the extension's pure floor exists (issue 22, item 5)", () => {
+    assert.deepEqual(
+      [...EXTENSION_PURE].filter((f) => !fs.existsSync(f)),
+      [],
+    );
   });
 
   it("the scanner catches each kind of broken arrow", () => {
@@ -29,6 +36,12 @@ describe("import arrows", () => {
       "sidecar/kernel/turns/turnService.ts",
       'import { h } from "../handlers/turnHandlers.js";\nimport { c } from "../clientChannel.js";',
     );
+    // The extension's pure floor: no vscode, nothing from the editor floor.
+    write(
+      root,
+      "extension/edits/hunks.ts",
+      'import * as vscode from "vscode";\nimport { p } from "./editProposals.js";\nimport { u } from "./turnUndo.js";',
+    );
     write(root, "sidecar/tools/fs.ts", 'import * as vscode from "vscode";');
     write(root, "sidecar/cli/main.ts", 'import { k } from "../kernel/kernel.js";\nimport D from "better-sqlite3";');
     write(root, "extension/main.ts", 'import { k } from "../sidecar/kernel/kernel.js";\nimport D from "better-sqlite3";');
@@ -42,6 +55,8 @@ describe("import arrows", () => {
       .map((v) => `${v.file} -> ${v.specifier}`)
       .sort();
     assert.deepEqual(found, [
+      "extension/edits/hunks.ts -> ./editProposals.js",
+      "extension/edits/hunks.ts -> vscode",
       "extension/main.ts -> ../sidecar/kernel/kernel.js",
       "extension/main.ts -> better-sqlite3",
       "shared/a.ts -> node:fs",
