@@ -9,13 +9,13 @@ export function taskHandlers(deps: {
   tasks: TaskService;
   control: ControlPlane;
   gate: ShutdownGate;
-  /** The starting client's stricter settings: a task it starts keeps its tool list (clientNarrowings.ts). */
+  /** The starting client's stricter settings apply to the task it starts (clientNarrowings.ts). */
   narrowing: (client: ClientChannel) => RunNarrowing | undefined;
 }) {
   return {
     "task/start": async (params, ctx) => {
       deps.gate.assertAccepting("task/start");
-      return { task: deps.tasks.start(params, ctx, deps.narrowing(ctx.client)?.tools) };
+      return { task: deps.tasks.start(params, ctx, deps.narrowing(ctx.client)) };
     },
     "task/list": async (params) => ({ tasks: deps.control.tasks(params?.limit ?? 200) }),
     "task/show": async (params) => ({ task: deps.control.task(params.delegationId), result: deps.control.taskResult(params.delegationId) }),

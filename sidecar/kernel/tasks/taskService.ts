@@ -7,6 +7,7 @@ import { singleLine } from "../../../shared/boundedText.js";
 import type { TaskSummary } from "../../../shared/protocol/index.js";
 import type { ControlPlane } from "../control/controlPlane.js";
 import { projectToolsForRole } from "../control/roles.js";
+import type { RunNarrowing } from "../../../shared/node/kernelSettingsView.js";
 import type { RequestContext } from "../clientChannel.js";
 import type { TurnCompletion, TurnService } from "../turns/turnService.js";
 import type { ClientRegistry } from "./clientRegistry.js";
@@ -43,11 +44,16 @@ export class TaskService {
   /** Callers waiting for a task to end (a coordinator's delegate_task call). */
   private readonly endWaiters = new Map<string, ((task: TaskSummary) => void)[]>();
   private stopping = false;
+  /** The starting client's narrowing of each task's runs, while this kernel lives. */
+  private readonly narrowings = new Map<string, RunNarrowing>();
 
   constructor(private readonly deps: TaskServiceDeps) {}
 
-  /** `narrowTo`: the starting client's stricter tool settings (issue 22, item 2), which the task's ceiling keeps. */
-  start(params: StartTask, ctx: Pick<RequestContext, "clientId" | "requestId">, narrowTo?: readonly string[]): TaskSummary {
+  /**
+   * `narrowing`: the starting client's stricter settings (issue 22, item 2). Its tool list narrows the
+   * task's ceiling (journaled); the rest applies to the task's runs in this kernel's life.
+   */
+  start(params: StartTask, ctx: Pick<RequestContext, "clientId" | "requestId">, narrowing?: RunNarrowing): TaskSummary {
     // A delegated task runs on its coordinator's model unless told otherwise.
     const parentModel = params.parentSessionId ? this.deps.control.profile(params.parentSessionId).model_profile : null;
     const model = params.model ?? parentModel ?? this.deps.defaultModel;
@@ -62,10 +68,11 @@ export class TaskService {
         title: params.title ?? titleOf(params.instruction),
         prompt: params.instruction,
         model,
-        tools: this.ceiling(params.tools, narrowTo),
+        tools: this.ceiling(params.tools, narrowing?.tools),
       },
       { clientId: ctx.clientId, requestId: ctx.requestId },
     );
+    if (narrowing) this.narrowings.set(delegationId, narrowing);
     this.publish(delegationId);
     this.pump();
     return this.deps.control.task(delegationId);
@@ -142,13 +149,18 @@ export class TaskService {
     this.publish(q.delegationId);
     const { userMessage } = control.runContext(q.runId);
     const channel = taskChannel(this.deps.clients, q.delegationId, () => this.publish(q.delegationId));
-    turns.launch({ sessionId: q.sessionId, runId: q.runId, attemptId: q.attemptId }, { message: userMessage }, channel, (completed) =>
-      this.settle(q.delegationId, q.attemptId, completed),
+    const narrowing = this.narrowings.get(q.delegationId);
+    turns.launch(
+      { sessionId: q.sessionId, runId: q.runId, attemptId: q.attemptId, ...(narrowing ? { narrowing } : {}) },
+      { message: userMessage },
+      channel,
+      (completed) => this.settle(q.delegationId, q.attemptId, completed),
     );
   }
 
   private settle(delegationId: string, attemptId: string, completed: TurnCompletion): void {
     this.running.delete(delegationId);
+    this.narrowings.delete(delegationId); // settled or orphaned by a shutdown: it never runs again in this kernel
     const reason = completed.error ? singleLine(completed.error.message) : undefined;
     if (this.stopping && completed.status === "cancelled") {
       this.deps.control.orphanTask(delegationId, attemptId, "the kernel shut down while it ran; resume it or dismiss it");
