@@ -54,8 +54,8 @@ export const requests = {
        * else started compares them with its own (issue 12).
        */
       settings: z.record(z.string(), z.string()),
-      /** What this client's stricter settings take away from the runs it starts, one sentence each; empty when nothing. */
-      narrowed: z.array(z.string()),
+      /** What this client's stricter settings take away from the runs it starts, one sentence each; empty when nothing (and from a kernel that predates it, which narrows nothing). */
+      narrowed: z.array(z.string()).default([]),
     }),
   },
   "session/create": {
