@@ -7,8 +7,7 @@
 import { z } from "zod";
 
 /** What a knob narrows: a stricter value takes something away from a turn (or from what runs at once). */
-export const Narrows = z.enum(["approvals", "tools", "shell", "network", "rounds", "repeatedFailures", "tasks"]);
-export type Narrows = z.infer<typeof Narrows>;
+const Narrows = z.enum(["approvals", "tools", "shell", "network", "rounds", "repeatedFailures", "tasks"]);
 
 /**
  * What a client joining a kernel started under another value gets:
@@ -16,11 +15,10 @@ export type Narrows = z.infer<typeof Narrows>;
  * - told: the client is told the difference, which lasts until the kernel restarts;
  * - harmless: nothing to compare, for the reason given.
  */
-export const OnJoin = z.union([z.literal("narrowing"), z.literal("told"), z.object({ harmless: z.string().min(10) })]);
-export type OnJoin = z.infer<typeof OnJoin>;
+const OnJoin = z.union([z.literal("narrowing"), z.literal("told"), z.object({ harmless: z.string().min(10) })]);
 
 /** A VS Code setting's shape in package.json (what the settings editor enforces). */
-export const SettingShape = z.object({
+const SettingShape = z.object({
   key: z.string().regex(/^hearth\.[a-zA-Z.]+$/),
   type: z.enum(["integer", "boolean", "string", "array"]),
   default: z.union([z.number(), z.boolean(), z.string(), z.array(z.string())]),
@@ -30,9 +28,8 @@ export const SettingShape = z.object({
   /** package.json's `scope`; absent means VS Code's default (window). */
   scope: z.enum(["machine", "window"]).default("window"),
 });
-export type SettingShape = z.infer<typeof SettingShape>;
 
-export const Knob = z.object({
+const Knob = z.object({
   /** The environment variable; null for a setting folded into another knob's variable. */
   env: z
     .string()
@@ -47,11 +44,11 @@ export const Knob = z.object({
   onJoin: OnJoin,
   summary: z.string().min(10),
 });
-export type Knob = z.infer<typeof Knob>;
+type Knob = z.infer<typeof Knob>;
 
 const READ_ONLY_TOOLS = ["read_file", "list_dir", "search_files"];
 /** The tools a person may enable in the editor (web_fetch has its own opt-in). */
-export const ENABLEABLE_TOOLS = [...READ_ONLY_TOOLS, "write_file", "edit_file", "shell", "delegate_task"];
+const ENABLEABLE_TOOLS = [...READ_ONLY_TOOLS, "write_file", "edit_file", "shell", "delegate_task"];
 
 const int = (key: string, dflt: number, minimum: number, maximum: number) => ({
   key,

@@ -6,14 +6,14 @@ import { compareSettings, kernelSettingsView } from "../../shared/node/kernelSet
 import type { RequestResult } from "../../shared/protocol/index.js";
 
 /** The settings this command sends with `initialize`. */
-export function cliSettings(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
-  return kernelSettingsView(env);
+export function cliSettings(): Record<string, string> {
+  return kernelSettingsView(process.env);
 }
 
 /** The lines to print after joining: what the kernel narrowed for this command's runs, and what else differs. */
-export function joinReport(info: RequestResult<"initialize">, env: NodeJS.ProcessEnv = process.env): string[] {
+export function joinReport(info: RequestResult<"initialize">): string[] {
   const lines = info.narrowed.map((n) => `hearth: the kernel (pid ${info.kernelPid}) applies this command's stricter settings: ${n}`);
-  const { told } = compareSettings({ settings: info.settings, tools: info.capabilities.tools }, kernelSettingsView(env));
+  const { told } = compareSettings({ settings: info.settings, tools: info.capabilities.tools }, cliSettings());
   if (told.length) {
     lines.push(
       `hearth: the kernel (pid ${info.kernelPid}) was started with other settings than this command's: ${told.join("; ")}. ` +
