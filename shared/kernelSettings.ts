@@ -224,6 +224,13 @@ export const KNOBS: readonly Knob[] = z.array(Knob).parse([
   },
 ]);
 
+/** The default of a knob with an integer setting: what the kernel uses when its variable is unset. */
+export function integerDefault(env: string): number {
+  const setting = KNOBS.find((k) => k.env === env)?.setting;
+  if (setting?.type !== "integer") throw new Error(`${env} is not a knob with an integer setting`);
+  return setting.default as number;
+}
+
 /** The VS Code settings whose change needs a kernel restart to apply. */
 export const KERNEL_SETTINGS: readonly string[] = KNOBS.filter((k) => k.setting && k.restart).map((k) => k.setting!.key);
 

@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs as parseNodeArgs } from "node:util";
 import { HEARTH_VERSION } from "../shared/version.js";
-import { parseKernelEnv } from "../shared/kernelSettings.js";
+import { integerDefault, parseKernelEnv } from "../shared/kernelSettings.js";
 import { defaultJournalPath, hearthHome, isWithin, kernelEndpoint } from "../shared/node/paths.js";
 import { checkPrivateFileIfPresent, ensurePrivateDir, ensurePrivateFile } from "../shared/node/privateFiles.js";
 import { KERNEL_EXIT_JOURNAL_OWNED } from "../shared/node/kernelSocket.js";
@@ -106,9 +106,6 @@ function ownJournal(config: KernelConfig): () => void {
   );
 }
 
-/** Seconds a detached kernel with no clients and no running turn waits before it exits. */
-const DEFAULT_IDLE_SECONDS = 600;
-
 async function main(): Promise<void> {
   const { config, mode } = parseArgs(process.argv.slice(2));
   const parsed = parseKernelEnv(process.env);
@@ -140,7 +137,8 @@ async function main(): Promise<void> {
   } catch (e) {
     fail(errorMessage(e));
   }
-  const idleMs = (env.HEARTH_KERNEL_IDLE_SECONDS ?? DEFAULT_IDLE_SECONDS) * 1000;
+  // Seconds a detached kernel with no clients and no running turn waits before it exits.
+  const idleMs = (env.HEARTH_KERNEL_IDLE_SECONDS ?? integerDefault("HEARTH_KERNEL_IDLE_SECONDS")) * 1000;
   let idleTimer: NodeJS.Timeout | undefined;
   const armIdle = (clients: number) => {
     clearTimeout(idleTimer);

@@ -4,7 +4,7 @@
 // a narrowing knob where the client is stricter applies to the runs that client starts; any other
 // difference is told, and lasts until the kernel restarts.
 import { createHash } from "node:crypto";
-import { COMPARED_ENV, KernelEnv, KNOBS, toolList } from "../kernelSettings.js";
+import { COMPARED_ENV, integerDefault, KernelEnv, toolList } from "../kernelSettings.js";
 
 const API_KEY = "HEARTH_OPENAI_API_KEY";
 /** Compared as the tools the kernel offers (its capabilities), not as raw variables. */
@@ -43,8 +43,6 @@ export interface SettingsComparison {
   told: string[];
 }
 
-const defaultOf = (env: string): number => KNOBS.find((k) => k.env === env)!.setting!.default as number;
-
 /**
  * Compares a running kernel (its `initialize` view and offered tools) with the view of the client
  * joining it. The kernel calls it to narrow the client's runs; the client calls it to say what differs.
@@ -81,8 +79,8 @@ export function compareSettings(
     ["HEARTH_MAX_ROUNDS", "maxRounds", "model rounds with tool calls per message"],
     ["HEARTH_REPEATED_FAILURE_LIMIT", "repeatedFailureLimit", "repeats of one failing call per message"],
   ] as const) {
-    const k = Number(theirs(name) || defaultOf(name));
-    const c = Number(mine(name) || defaultOf(name));
+    const k = Number(theirs(name) || integerDefault(name));
+    const c = Number(mine(name) || integerDefault(name));
     if (c < k) {
       narrowing[key] = c;
       narrowed.push(`${name}: this client's runs stop after ${c} ${what} (the kernel allows ${k})`);

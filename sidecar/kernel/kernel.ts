@@ -4,7 +4,7 @@
 import path from "node:path";
 import { uuidv7 } from "../../shared/ids.js";
 import { errorMessage } from "../../shared/errors.js";
-import type { KernelEnv } from "../../shared/kernelSettings.js";
+import { integerDefault, type KernelEnv } from "../../shared/kernelSettings.js";
 import { kernelSettingsView } from "../../shared/node/kernelSettingsView.js";
 import type { AgentModel } from "../agent/ports/model.js";
 import { ScriptedModel } from "../inference/scripted/scriptedModel.js";
@@ -43,9 +43,6 @@ import { TurnEditsService } from "./undo/turnEdits.js";
  */
 export const SHUTDOWN_ORDER = ["tasks", "turns", "tools", "model", "socket", "journal", "journal lock"] as const;
 type HostStep = "socket" | "journal lock";
-
-/** Background tasks that run at once unless HEARTH_MAX_TASKS says otherwise; the rest queue. */
-const DEFAULT_MAX_TASKS = 2;
 
 export interface KernelSettings {
   config: KernelConfig;
@@ -178,7 +175,8 @@ export function createKernel(settings: KernelSettings, host: KernelHost): Kernel
     clients,
     log,
     defaultModel: config.modelSpec,
-    maxRunning: env.HEARTH_MAX_TASKS ?? DEFAULT_MAX_TASKS,
+    // Background tasks that run at once; the rest queue.
+    maxRunning: env.HEARTH_MAX_TASKS ?? integerDefault("HEARTH_MAX_TASKS"),
     offeredTools: offeredNames,
   });
   gate.onShutdown("tasks", () => tasks.stopAccepting());

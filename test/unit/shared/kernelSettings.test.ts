@@ -4,7 +4,8 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, it } from "node:test";
-import { COMPARED_ENV, KERNEL_SETTINGS, KNOBS, parseKernelEnv } from "../../../shared/kernelSettings.js";
+import { COMPARED_ENV, integerDefault, KERNEL_SETTINGS, KNOBS, parseKernelEnv } from "../../../shared/kernelSettings.js";
+import { DEFAULT_LOOP_LIMITS } from "../../../sidecar/agent/loopGuard.js";
 import { compareSettings, kernelSettingsView } from "../../../shared/node/kernelSettingsView.js";
 
 const pkg = JSON.parse(fs.readFileSync("package.json", "utf8")) as {
@@ -108,6 +109,11 @@ describe("the settings schema", () => {
     assert.deepEqual(looser.narrowing, {});
     assert.equal(looser.told.length, 1);
     assert.deepEqual(compareSettings(kernel, kernel.settings), { narrowing: {}, narrowed: [], told: [] });
+  });
+
+  it("the schema's defaults for the loop limits are the agent's own, so an unset variable and the default setting compare equal", () => {
+    assert.equal(integerDefault("HEARTH_MAX_ROUNDS"), DEFAULT_LOOP_LIMITS.maxRounds);
+    assert.equal(integerDefault("HEARTH_REPEATED_FAILURE_LIMIT"), DEFAULT_LOOP_LIMITS.repeatedFailures);
   });
 
   it("a bad value stops the kernel with a message naming the variable and what to do", () => {
