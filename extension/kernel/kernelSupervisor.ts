@@ -8,7 +8,7 @@ import type { z } from "zod";
 import { Emitter, type Event } from "../../shared/event.js";
 import type { KernelClient } from "../../shared/node/kernelClient.js";
 import type { SharedKernel, SpawnedKernel } from "../../shared/node/kernelLauncher.js";
-import { settingsDifferences } from "../../shared/node/kernelSettingsView.js";
+import { compareSettings, kernelSettingsView } from "../../shared/node/kernelSettingsView.js";
 import { RuntimeUnavailable } from "../../shared/node/runtime.js";
 import type { ClientPrincipal } from "../../shared/protocol/principals.js";
 import type { KernelInfo as KernelInfoSchema } from "../../shared/protocol/webview.js";
@@ -174,7 +174,11 @@ export class KernelSupervisor {
     let info: KernelInfo;
     try {
       info = await Promise.race([
-        kernel.client.initialize("vscode", this.deps.clientVersion, this.deps.principal),
+        // Who this window is (issue 24), and its settings: its stricter ones apply to the runs it starts (issue 22, item 2).
+        kernel.client.initialize("vscode", this.deps.clientVersion, {
+          client: this.deps.principal,
+          settings: kernelSettingsView({ ...process.env, ...env }),
+        }),
         kernel.closed.then(() => {
           throw new Error("the kernel closed the connection before answering initialize");
         }),
@@ -199,12 +203,22 @@ export class KernelSupervisor {
       `kernel ${info.kernelVersion} ready in ${Date.now() - t0} ms: workspace ${info.workspaceRoot}, journal ${info.journalPath}`,
     );
     // A kernel someone else started has their environment; never use it silently as if it were ours.
-    const differences = joined ? settingsDifferences(info, { ...process.env, ...env }) : [];
-    if (differences.length) {
+    // What the kernel narrowed for this window's runs, it said; every other difference is told here.
+    const told = joined
+      ? compareSettings({ settings: info.settings, tools: info.capabilities.tools }, kernelSettingsView({ ...process.env, ...env })).told
+      : [];
+    const differences = [...info.narrowed, ...told];
+    if (info.narrowed.length) {
+      this.log(
+        "info",
+        `the kernel (pid ${info.kernelPid}) applies this window's stricter settings to its runs: ${info.narrowed.join("; ")}`,
+      );
+    }
+    if (told.length) {
       this.log(
         "warn",
         `the kernel (pid ${info.kernelPid}) was started with other settings than this window's: ` +
-          `${differences.join("; ")}. Restart it (Hearth: Restart Kernel) to use this window's settings`,
+          `${told.join("; ")}. Restart it (Hearth: Restart Kernel) to use this window's settings`,
       );
     }
     this.setState({ kind: "ready", info, joined, differences });

@@ -50,9 +50,22 @@ export class KernelClient {
     return spec.result.parse(raw) as RequestResult<M>;
   }
 
-  /** `client`: who this client is (issue 24); a kernel of another folder refuses it. */
-  initialize(clientName: string, clientVersion: string, client?: ClientPrincipal): Promise<RequestResult<"initialize">> {
-    return this.request("initialize", { clientName, clientVersion, protocolVersion: PROTOCOL_VERSION, ...(client ? { client } : {}) });
+  /**
+   * `client`: who this client is (issue 24); a kernel of another folder refuses it. `settings`: this
+   * client's own start settings (kernelSettingsView), so its stricter ones apply to its runs (issue 22).
+   */
+  initialize(
+    clientName: string,
+    clientVersion: string,
+    who: { client?: ClientPrincipal; settings?: Record<string, string> } = {},
+  ): Promise<RequestResult<"initialize">> {
+    return this.request("initialize", {
+      clientName,
+      clientVersion,
+      protocolVersion: PROTOCOL_VERSION,
+      ...(who.client ? { client: who.client } : {}),
+      ...(who.settings ? { settings: who.settings } : {}),
+    });
   }
 
   /** Every handler of a method hears each notification that passes the method's schema. */

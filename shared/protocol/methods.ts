@@ -33,6 +33,12 @@ export const requests = {
       // Who this client is (issue 24): its kind, its folder (a client of another folder is refused)
       // and whether it can ask a person. A client that names none is never asked for a task's approval.
       client: ClientPrincipal.optional(),
+      /**
+       * The client's own start settings, in the form of `settings` below (shared/node/kernelSettingsView.ts).
+       * Where they are stricter than the kernel's in a knob that narrows a turn, they apply to the runs
+       * this client starts (issue 22, item 2). Absent: the kernel's settings alone.
+       */
+      settings: z.record(z.string(), z.string().max(4096)).optional(),
     }),
     result: z.object({
       kernelVersion: z.string(),
@@ -52,6 +58,8 @@ export const requests = {
        * else started compares them with its own (issue 12).
        */
       settings: z.record(z.string(), z.string()),
+      /** What this client's stricter settings take away from the runs it starts, one sentence each; empty when nothing (and from a kernel that predates it, which narrows nothing). */
+      narrowed: z.array(z.string()).default([]),
     }),
   },
   "session/create": {

@@ -9,6 +9,7 @@ import { HEARTH_VERSION } from "../../shared/version.js";
 import { flagString, UsageError, type ParsedArgs } from "./args.js";
 import { distDir } from "./distDir.js";
 import { errorMessage } from "../../shared/errors.js";
+import { cliSettings, joinReport } from "./kernelSettingsCheck.js";
 
 /** The kernel could not be started, refused this client, or died before the handshake (exit code 4). */
 export class KernelStartError extends Error {}
@@ -47,11 +48,13 @@ export async function connectKernel(args: ParsedArgs): Promise<CliKernel> {
   const client = { kind: "terminal" as const, folder: path.resolve(workspace), asksPerson: false };
   let info: RequestResult<"initialize">;
   try {
-    info = await Promise.race([kernel.client.initialize("hearth-cli", HEARTH_VERSION, client), gone]);
+    // Its settings go with it: its stricter ones apply to the runs it starts (issue 22, item 2).
+    info = await Promise.race([kernel.client.initialize("hearth-cli", HEARTH_VERSION, { client, settings: cliSettings() }), gone]);
   } catch (e) {
     kernel.dispose(); // a refused client leaves at once: an open socket would keep the command alive
     throw e instanceof KernelStartError ? e : new KernelStartError(errorMessage(e));
   }
+  for (const line of joinReport(info)) process.stderr.write(`${line}\n`);
   if (process.env.HEARTH_DEBUG)
     process.stderr.write(`hearth: ${kernel.started ? "started" : "joined"} kernel pid ${info.kernelPid} (journal ${info.journalPath})\n`);
   return {

@@ -71,6 +71,89 @@ const NARROWER: { folder: string; mayImport: string[]; packages: string[] }[] = 
   },
 ];
 
+/**
+ * The kernel's own floors (issue 22, item 5), lowest first: a file may import its own folder and its own or a
+ * lower floor (siblings share one), never a higher one. Ground: the base types and one-file parts at sidecar/kernel/ (the
+ * client channel, request context, shutdown gate) and the handler table's types; the constructor
+ * (kernel.ts) is the roof that builds everything.
+ */
+const KERNEL_FLOORS: { floor: number; paths: string[] }[] = [
+  { floor: 0, paths: ["sidecar/kernel/*.ts", "sidecar/kernel/handlers/types.ts"] },
+  // A run's and a task's origin are durable facts of the control plane, written with them (issue 24).
+  { floor: 1, paths: ["sidecar/kernel/control/", "sidecar/kernel/principals/runOrigins.ts"] },
+  {
+    floor: 2,
+    paths: [
+      "sidecar/kernel/context/",
+      "sidecar/kernel/erase/",
+      "sidecar/kernel/undo/",
+      "sidecar/kernel/model/modelHost.ts",
+      "sidecar/kernel/model/modelCatalog.ts",
+      "sidecar/kernel/principals/",
+    ],
+  },
+  { floor: 3, paths: ["sidecar/kernel/turns/"] },
+  { floor: 4, paths: ["sidecar/kernel/tasks/"] },
+  {
+    floor: 5,
+    paths: ["sidecar/kernel/handlers/", "sidecar/kernel/model/modelHandlers.ts", "sidecar/kernel/principals/principalHandlers.ts"],
+  },
+  { floor: 6, paths: ["sidecar/kernel/kernel.ts"] },
+];
+
+/** The kernel floor of a file under sidecar/kernel/: the most specific matching path wins. */
+export function kernelFloorOf(rel: string): number | null {
+  if (!rel.startsWith("sidecar/kernel/")) return null;
+  let best: { floor: number; length: number } | null = null;
+  for (const { floor, paths } of KERNEL_FLOORS) {
+    for (const p of paths) {
+      const hit = p.endsWith("*.ts") ? path.posix.dirname(rel) === p.slice(0, -5) : p.endsWith("/") ? rel.startsWith(p) : rel === p;
+      const length = p.endsWith("*.ts") ? p.length - 5 : p.length;
+      if (hit && (!best || length > best.length)) best = { floor, length };
+    }
+  }
+  return best?.floor ?? null;
+}
+
+function kernelFloorRule(file: string, target: string): string | null {
+  const from = kernelFloorOf(file);
+  const to = kernelFloorOf(target.replace(/\.js$/, ".ts"));
+  if (from === null) return `${file} is on no floor of the kernel: name it in KERNEL_FLOORS`;
+  if (to === null || path.posix.dirname(file) === path.posix.dirname(target)) return null;
+  return to <= from ? null : `kernel floor ${from} (${file}) may not import floor ${to} (${target})`;
+}
+
+/**
+ * The extension's two floors (issue 22, item 5), by declared file name: the pure floor runs in unit
+ * tests without an editor and imports neither `vscode` nor an extension file above it; every other
+ * extension file is the editor floor and may import both. A new file is on the editor floor until
+ * it is named here.
+ */
+export const EXTENSION_PURE = new Set([
+  "extension/approvals/approvalText.ts",
+  "extension/approvals/oneAnswer.ts",
+  "extension/chat/applyTarget.ts",
+  "extension/chat/chatController.ts",
+  "extension/chat/transcriptMessage.ts",
+  "extension/edits/editReasons.ts",
+  "extension/edits/hunks.ts",
+  "extension/edits/turnUndo.ts",
+  "extension/kernel/backoff.ts",
+  "extension/kernel/kernelProcess.ts",
+  "extension/kernel/kernelSettings.ts",
+  "extension/kernel/kernelSupervisor.ts",
+  "extension/model/modelService.ts",
+  "extension/tasks/taskText.ts",
+]);
+
+function extensionFloorRule(file: string, spec: string, target: string | null): string | null {
+  if (!EXTENSION_PURE.has(file)) return null;
+  if (target === null) return packageName(spec) === "vscode" ? `${file} is on the extension's pure floor: it may not import vscode` : null;
+  if (target.startsWith("extension/") && !EXTENSION_PURE.has(target.replace(/\.js$/, ".ts")))
+    return `${file} is on the extension's pure floor: it may not import ${target}, which is on the editor floor`;
+  return null;
+}
+
 function packageName(spec: string): string {
   const parts = spec.split("/");
   return spec.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0]!;
@@ -109,6 +192,9 @@ function judge(file: string, area: string, spec: string): string | null {
       return `${narrow.folder} may import only ${narrow.mayImport.join(", ")}`;
     const targetArea = areaOf(target);
     if (!targetArea) return `${area} imports ${target}, outside the source folders`;
+    const pure = area === "extension" ? extensionFloorRule(file, spec, target) : null;
+    if (pure) return pure;
+    if (area === "sidecar/kernel" && targetArea === area) return kernelFloorRule(file, target);
     if (targetArea === area || ALLOWED_AREAS[area]!.includes(targetArea)) return null;
     return `${area} may not import ${targetArea}`;
   }
@@ -118,6 +204,8 @@ function judge(file: string, area: string, spec: string): string | null {
   }
   if (isBuiltin) return null;
   const pkg = packageName(spec);
+  const pure = area === "extension" ? extensionFloorRule(file, spec, null) : null;
+  if (pure) return pure;
   if (narrow && !narrow.packages.includes(pkg)) return `${narrow.folder} may not import the package ${pkg}`;
   if (area.startsWith("sidecar")) {
     if (SIDECAR_FORBIDDEN.has(pkg)) return "the sidecar never imports vscode";

@@ -1,31 +1,46 @@
-// The kernel's turn service in this process, over a real journal file, real workspace tools, the
-// real model host and session builder. `holdModelLoad` keeps buildAgent waiting, as a model load does.
+// The kernel in this process, built by the kernel's own constructor (createKernel) over a real
+// journal file, real workspace tools, the real model host and session builder. `holdModelLoad`
+// keeps the scripted model's load waiting, as a slow model load does; `env` is the kernel's environment.
 import fs from "node:fs";
 import path from "node:path";
-import { uuidv7 } from "../../shared/ids.js";
+import { parseKernelEnv } from "../../shared/kernelSettings.js";
+import { kernelSettingsView } from "../../shared/node/kernelSettingsView.js";
 import type { TurnEvent } from "../../shared/protocol/index.js";
-import { openJournal } from "../../sidecar/journal/journal.js";
-import { ControlPlane } from "../../sidecar/kernel/control/controlPlane.js";
-import type { ClientChannel } from "../../sidecar/kernel/handlers/types.js";
-import { ModelHost } from "../../sidecar/kernel/model/modelHost.js";
-import { buildSessionAgent, type RunRef } from "../../sidecar/kernel/turns/sessionAgent.js";
-import { TurnService } from "../../sidecar/kernel/turns/turnService.js";
+import { HEARTH_VERSION } from "../../shared/version.js";
+import type { ClientChannel } from "../../sidecar/kernel/clientChannel.js";
+import { createKernel } from "../../sidecar/kernel/kernel.js";
 import { ScriptedModel } from "../../sidecar/inference/scripted/scriptedModel.js";
-import { buildWorkspaceTools } from "../../sidecar/tools/buildWorkspaceTools.js";
 import { tempDir } from "./kernelProcess.js";
 
-export function kernelParts(holdModelLoad?: Promise<void>) {
+export function kernelParts(holdModelLoad?: Promise<void>, env: Record<string, string> = {}) {
   const root = tempDir("turns");
   const workspace = path.join(root, "ws");
   fs.mkdirSync(workspace);
-  const journal = openJournal(path.join(root, "journal.sqlite"));
-  const control = new ControlPlane(journal, { ownerId: "local:tester", workspace, bootEpoch: uuidv7() });
-  const tools = buildWorkspaceTools({ workspaceRoot: workspace, shell: false });
-  const models = new ModelHost({
-    stateDir: path.join(root, "kv"),
-    modelsDir: path.join(root, "models"),
-    scripted: async (file) => ScriptedModel.fromFile(file, { HEARTH_ALLOW_SCRIPTED: "1" }),
-  });
+  const parsed = parseKernelEnv(env);
+  if (!parsed.ok) throw new Error(parsed.errors.join("; "));
+  const kernel = createKernel(
+    {
+      config: {
+        kernelVersion: HEARTH_VERSION,
+        workspaceRoot: fs.realpathSync(workspace),
+        journalPath: path.join(root, "journal.sqlite"),
+        modelSpec: null,
+      },
+      env: parsed.env,
+      view: kernelSettingsView(env),
+    },
+    {
+      log: () => undefined,
+      ownerId: "local:tester",
+      home: root,
+      exit: () => undefined,
+      scripted: async (file) => {
+        await holdModelLoad; // the kernel's one model slot is still loading
+        return ScriptedModel.fromFile(file, { HEARTH_ALLOW_SCRIPTED: "1" });
+      },
+    },
+  );
+  const { control, journal, tools, turns } = kernel.parts;
   const events: TurnEvent[] = [];
   const client: ClientChannel = {
     notify: (method, params) => {
@@ -33,15 +48,6 @@ export function kernelParts(holdModelLoad?: Promise<void>) {
     },
     request: async () => ({ decision: "deny", reason: "denied by the test" }) as never,
   };
-  const turns = new TurnService({
-    control,
-    log: () => undefined,
-    buildAgent: async (run: RunRef, c: ClientChannel) => {
-      await holdModelLoad; // the kernel's one model slot is still loading
-      return buildSessionAgent({ control, models, tools, offered: tools.tools }, run, c);
-    },
-    releaseModel: (runId: string) => models.release(runId),
-  });
   const completion = async () => {
     const deadline = Date.now() + 10_000;
     while (!events.some((e) => e.type === "completed")) {
@@ -54,19 +60,14 @@ export function kernelParts(holdModelLoad?: Promise<void>) {
     journal.db
       .prepare(`SELECT status, cancel_dispatch_attempted AS d, cancel_adapter_acknowledged AS a FROM run_attempts WHERE run_id = ?`)
       .get(runId);
-  const close = async () => {
-    await turns.stopAll();
-    await models.unload();
-    tools.close();
-    journal.close();
-  };
+  const close = () => kernel.shutdown();
   /** A session on a scripted model whose script (`rounds`) is written to `<root>/<file>`. */
   const scriptedSession = (rounds: unknown[], file = "script.json") => {
     const script = path.join(root, file);
     fs.writeFileSync(script, JSON.stringify({ rounds }));
     return control.createSession({ model: `scripted:${script}` });
   };
-  return { control, journal, tools, turns, client, events, completion, attemptRow, scriptedSession, close, root };
+  return { kernel, control, journal, tools, turns, client, events, completion, attemptRow, scriptedSession, close, root };
 }
 
 /** kernelParts whose model load waits until `loaded()` is called. */

@@ -1,7 +1,7 @@
 // initialize and kernel/shutdown: the handshake and the clean exit.
 import { PROTOCOL_VERSION, REQUEST_METHODS } from "../../../shared/protocol/index.js";
 import { ErrorCode, HearthError } from "../../../shared/errors.js";
-import type { Handlers } from "./types.js";
+import type { Handlers, RequestContext } from "./types.js";
 import type { KernelConfig } from "../kernelInfo.js";
 import type { ShutdownGate } from "../shutdownGate.js";
 
@@ -14,13 +14,20 @@ export interface KernelHandlerDeps {
   tools: () => string[];
   /** The start settings clients compare with their own (shared/node/kernelSettingsView.ts). */
   settings: Record<string, string>;
+  /**
+   * A client initialized with its own settings: where they are stricter, they apply to its runs.
+   * Returns what was narrowed, one sentence each. Called before the answer is written.
+   */
+  join: (ctx: RequestContext, clientSettings: Record<string, string> | undefined) => string[];
+  /** After the answer is written: the client's handlers are in place once it reads it. */
+  initialized: (ctx: RequestContext) => void;
   /** Called after the shutdown reply has been sent. */
   exit: () => void;
 }
 
-export function kernelHandlers(deps: KernelHandlerDeps): Handlers {
+export function kernelHandlers(deps: KernelHandlerDeps) {
   return {
-    initialize: async (params) => {
+    initialize: async (params, ctx) => {
       if (params.protocolVersion !== PROTOCOL_VERSION) {
         throw new HearthError(
           ErrorCode.InvalidParams,
@@ -28,6 +35,8 @@ export function kernelHandlers(deps: KernelHandlerDeps): Handlers {
             `${deps.config.kernelVersion}) speaks ${PROTOCOL_VERSION}; install matching versions of the client and kernel`,
         );
       }
+      const narrowed = deps.join(ctx, params.settings);
+      setImmediate(() => deps.initialized(ctx));
       return {
         kernelVersion: deps.config.kernelVersion,
         protocolVersion: PROTOCOL_VERSION,
@@ -40,6 +49,7 @@ export function kernelHandlers(deps: KernelHandlerDeps): Handlers {
           tools: deps.tools(),
         },
         settings: deps.settings,
+        narrowed,
       };
     },
     "kernel/shutdown": async () => {
@@ -48,5 +58,5 @@ export function kernelHandlers(deps: KernelHandlerDeps): Handlers {
       setTimeout(deps.exit, 10);
       return { ok: true as const };
     },
-  };
+  } satisfies Handlers;
 }

@@ -3,7 +3,7 @@ import type { ControlPlane } from "../control/controlPlane.js";
 import type { ShutdownGate } from "../shutdownGate.js";
 import type { Handlers } from "./types.js";
 
-export function sessionHandlers(deps: { control: ControlPlane; gate: ShutdownGate; defaultModel: string | null }): Handlers {
+export function sessionHandlers(deps: { control: ControlPlane; gate: ShutdownGate; defaultModel: string | null }) {
   return {
     "session/create": async (params) => {
       deps.gate.assertAccepting("session/create");
@@ -16,5 +16,5 @@ export function sessionHandlers(deps: { control: ControlPlane; gate: ShutdownGat
       deps.control.hideSession(params.sessionId);
       return { sessionId: params.sessionId, hidden: true as const };
     },
-  };
+  } satisfies Handlers;
 }

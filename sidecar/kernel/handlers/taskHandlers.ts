@@ -2,13 +2,20 @@
 import type { ControlPlane } from "../control/controlPlane.js";
 import type { ShutdownGate } from "../shutdownGate.js";
 import type { TaskService } from "../tasks/taskService.js";
-import type { Handlers } from "./types.js";
+import type { RunNarrowing } from "../../../shared/node/kernelSettingsView.js";
+import type { ClientChannel, Handlers } from "./types.js";
 
-export function taskHandlers(deps: { tasks: TaskService; control: ControlPlane; gate: ShutdownGate }): Handlers {
+export function taskHandlers(deps: {
+  tasks: TaskService;
+  control: ControlPlane;
+  gate: ShutdownGate;
+  /** The starting client's stricter settings apply to the task it starts (clientNarrowings.ts). */
+  narrowing: (client: ClientChannel) => RunNarrowing | undefined;
+}) {
   return {
     "task/start": async (params, ctx) => {
       deps.gate.assertAccepting("task/start");
-      return { task: deps.tasks.start(params, ctx) };
+      return { task: deps.tasks.start(params, ctx, deps.narrowing(ctx.client)) };
     },
     "task/list": async (params) => ({ tasks: deps.control.tasks(params?.limit ?? 200) }),
     "task/show": async (params) => ({ task: deps.control.task(params.delegationId), result: deps.control.taskResult(params.delegationId) }),
@@ -18,5 +25,5 @@ export function taskHandlers(deps: { tasks: TaskService; control: ControlPlane; 
       return { task: deps.tasks.resume(params.delegationId, ctx) };
     },
     "task/dismiss": async (params) => ({ task: deps.tasks.dismiss(params.delegationId) }),
-  };
+  } satisfies Handlers;
 }

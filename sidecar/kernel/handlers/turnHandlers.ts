@@ -6,6 +6,7 @@ import { applyMessage } from "../../../shared/applyMessage.js";
 import type { MessageAttachments } from "../context/messageAttachments.js";
 import type { SessionErase } from "../erase/sessionErase.js";
 import type { TurnService } from "../turns/turnService.js";
+import type { RunNarrowing } from "../../../shared/node/kernelSettingsView.js";
 import type { ClientChannel, Handlers } from "./types.js";
 
 export function turnHandlers(deps: {
@@ -14,22 +15,29 @@ export function turnHandlers(deps: {
   erase: SessionErase;
   gate: ShutdownGate;
   compact: (sessionId: string, client: ClientChannel) => Promise<Condensation | null>;
-}): Handlers {
+  /** The starting client's stricter settings, for its runs (clientNarrowings.ts). */
+  narrowing: (client: ClientChannel) => RunNarrowing | undefined;
+}) {
   return {
     "turn/start": async ({ attachments, ...params }, ctx) => {
       deps.gate.assertAccepting("turn/start");
       deps.erase.assertNotErased(params.sessionId);
-      if (!attachments?.length) return deps.turns.start(params, ctx);
+      const narrowing = deps.narrowing(ctx.client);
+      if (!attachments?.length) return deps.turns.start({ ...params, narrowing }, ctx);
       const { message, records } = await deps.attachments.compose(params.message, attachments);
       // The attachment rows are admitted with the message, in its transaction: never one without the other.
-      return deps.turns.start({ ...params, message, attachments: records }, ctx);
+      return deps.turns.start({ ...params, message, attachments: records, narrowing }, ctx);
     },
     // issue 15: "Apply to file" is a turn whose one call is the kernel's write_file, approved in the file.
     "turn/apply": async (params, ctx) => {
       deps.gate.assertAccepting("turn/apply");
       deps.erase.assertNotErased(params.sessionId);
       const apply = { path: params.path, content: params.content };
-      return deps.turns.start({ sessionId: params.sessionId, message: applyMessage(apply.path), readOnly: params.readOnly, apply }, ctx);
+      const narrowing = deps.narrowing(ctx.client);
+      return deps.turns.start(
+        { sessionId: params.sessionId, message: applyMessage(apply.path), readOnly: params.readOnly, apply, narrowing },
+        ctx,
+      );
     },
     "turn/cancel": async (params) => deps.turns.cancel(params.runId),
     "turn/follow": async (params, ctx) => deps.turns.follow(params.runId, ctx.client),
@@ -38,5 +46,5 @@ export function turnHandlers(deps: {
       deps.gate.assertAccepting("session/compact");
       return { condensation: await deps.compact(params.sessionId, ctx.client) };
     },
-  };
+  } satisfies Handlers;
 }

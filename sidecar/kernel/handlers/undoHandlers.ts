@@ -3,12 +3,12 @@ import type { ShutdownGate } from "../shutdownGate.js";
 import type { TurnEditsService } from "../undo/turnEdits.js";
 import type { Handlers } from "./types.js";
 
-export function undoHandlers(deps: { edits: TurnEditsService; gate: ShutdownGate }): Handlers {
+export function undoHandlers(deps: { edits: TurnEditsService; gate: ShutdownGate }) {
   return {
     "turn/edits": async (params) => ({ turns: deps.edits.list(params.sessionId) }),
     "turn/undoEdits": async (params) => {
       deps.gate.assertAccepting("turn/undoEdits");
       return deps.edits.undo(params.runId);
     },
-  };
+  } satisfies Handlers;
 }

@@ -13,7 +13,7 @@ import type { ShutdownGate } from "../shutdownGate.js";
 import { modelCatalog } from "./modelCatalog.js";
 import type { ModelHost } from "./modelHost.js";
 
-export function modelHandlers(deps: { host: ModelHost; gate: ShutdownGate; modelsDir: string }): Handlers {
+export function modelHandlers(deps: { host: ModelHost; gate: ShutdownGate; modelsDir: string }) {
   let installing: AbortController | null = null;
   return {
     "model/status": async () => {
@@ -68,5 +68,5 @@ export function modelHandlers(deps: { host: ModelHost; gate: ShutdownGate; model
       }
     },
     "model/discover": async () => modelCatalog({ modelsDir: deps.modelsDir }),
-  };
+  } satisfies Handlers;
 }

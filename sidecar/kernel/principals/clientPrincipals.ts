@@ -5,7 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { ErrorCode, HearthError } from "../../../shared/errors.js";
 import type { ClientPrincipal } from "../../../shared/protocol/index.js";
-import type { ClientChannel } from "../handlers/types.js";
+import type { ClientChannel } from "../clientChannel.js";
 
 export interface Principal {
   /** unnamed: a client that did not say who it is (never asked for a task's approval). */

@@ -49,13 +49,19 @@ export function withPrincipals(handlers: Handlers, deps: PrincipalHandlerDeps): 
     const { dispatchAttempted, adapterAcknowledged } = await deps.tasks.cancel(queued);
     return { runId: params.runId, dispatchAttempted, adapterAcknowledged };
   };
-  handlers["task/answer"] = async (params, ctx) => {
-    const by = deps.principals.of(ctx.client);
-    const verb = params.decision === "approve" ? "approved" : "denied";
-    const reason = params.reason ?? `${verb} at the terminal (hearth task ${params.decision === "approve" ? "approve" : "deny"})`;
-    const r = deps.pending.answer(params.delegationId, { decision: params.decision, reason }, { kind: by.kind, clientId: by.clientId });
-    return { delegationId: params.delegationId, ...r };
-  };
+}
+
+/** task/answer: a person's answer to a task's approval from a terminal (`hearth task approve|deny ID`). */
+export function taskAnswerHandler(deps: Pick<PrincipalHandlerDeps, "principals" | "pending">) {
+  return {
+    "task/answer": async (params, ctx) => {
+      const by = deps.principals.of(ctx.client);
+      const verb = params.decision === "approve" ? "approved" : "denied";
+      const reason = params.reason ?? `${verb} at the terminal (hearth task ${params.decision === "approve" ? "approve" : "deny"})`;
+      const r = deps.pending.answer(params.delegationId, { decision: params.decision, reason }, { kind: by.kind, clientId: by.clientId });
+      return { delegationId: params.delegationId, ...r };
+    },
+  } satisfies Handlers;
 }
 
 function recorded<T extends { runId: string }>(

@@ -4,7 +4,7 @@
 // its `initialize` answer arrives, so a request sent earlier would find no handler and be lost.
 import { Emitter, type Event } from "../../../shared/event.js";
 import type { NotificationMethod, NotificationParams } from "../../../shared/protocol/index.js";
-import type { ClientChannel } from "../handlers/types.js";
+import type { ClientChannel } from "../clientChannel.js";
 
 export class ClientRegistry {
   private readonly connected = new Set<ClientChannel>();

@@ -10,7 +10,7 @@
 import { errorMessage } from "../../../shared/errors.js";
 import { DisposableStore, toDisposable } from "../../../shared/lifecycle.js";
 import type { ServerRequestMethod, ServerRequestParams, ServerRequestResult } from "../../../shared/protocol/index.js";
-import type { ClientChannel } from "../handlers/types.js";
+import type { ClientChannel } from "../clientChannel.js";
 import type { ClientPrincipals } from "../principals/clientPrincipals.js";
 import { decidedBy, KERNEL_RULE, type DecidedBy, type DecisionJournal } from "../principals/decisionJournal.js";
 import type { DecisionSurface } from "../../../shared/protocol/index.js";

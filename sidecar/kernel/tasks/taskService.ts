@@ -7,10 +7,11 @@ import { singleLine } from "../../../shared/boundedText.js";
 import type { TaskSummary } from "../../../shared/protocol/index.js";
 import type { ControlPlane } from "../control/controlPlane.js";
 import { projectToolsForRole } from "../control/roles.js";
-import type { RequestContext } from "../handlers/types.js";
+import type { RunNarrowing } from "../../../shared/node/kernelSettingsView.js";
+import type { RequestContext } from "../clientChannel.js";
 import type { TurnCompletion, TurnService } from "../turns/turnService.js";
 import type { Journal } from "../../journal/journal.js";
-import type { ClientChannel } from "../handlers/types.js";
+import type { ClientChannel } from "../clientChannel.js";
 import type { ClientPrincipals } from "../principals/clientPrincipals.js";
 import type { DecisionJournal } from "../principals/decisionJournal.js";
 import { recordRunOrigin, recordTaskOrigin, taskReadOnly, type Origin } from "../principals/runOrigins.js";
@@ -58,10 +59,16 @@ export class TaskService {
   /** Callers waiting for a task to end (a coordinator's delegate_task call). */
   private readonly endWaiters = new Map<string, ((task: TaskSummary) => void)[]>();
   private stopping = false;
+  /** The starting client's narrowing of each task's runs, while this kernel lives. */
+  private readonly narrowings = new Map<string, RunNarrowing>();
 
   constructor(private readonly deps: TaskServiceDeps) {}
 
-  start(params: StartTask, ctx: Starter): TaskSummary {
+  /**
+   * `narrowing`: the starting client's stricter settings (issue 22, item 2). Its tool list narrows the
+   * task's ceiling (journaled); the rest applies to the task's runs in this kernel's life.
+   */
+  start(params: StartTask, ctx: Starter, narrowing?: RunNarrowing): TaskSummary {
     // A delegated task runs on its coordinator's model unless told otherwise.
     const parentModel = params.parentSessionId ? this.deps.control.profile(params.parentSessionId).model_profile : null;
     const model = params.model ?? parentModel ?? this.deps.defaultModel;
@@ -76,7 +83,7 @@ export class TaskService {
         title: params.title ?? titleOf(params.instruction),
         prompt: params.instruction,
         model,
-        tools: this.ceiling(params.tools),
+        tools: this.ceiling(params.tools, narrowing?.tools),
       },
       { clientId: ctx.clientId, requestId: ctx.requestId },
     );
@@ -90,17 +97,20 @@ export class TaskService {
       recordTaskOrigin(db, delegationId, origin);
       recordRunOrigin(db, this.deps.control.task(delegationId).runId!, { ...origin, kind: "task" });
     });
+    if (narrowing) this.narrowings.set(delegationId, narrowing);
     this.publish(delegationId);
     this.pump();
     return this.deps.control.task(delegationId);
   }
 
   /** A task's tools: what was asked, refused when it is wider than the ceiling; the ceiling when nothing was asked. */
-  private ceiling(asked: string[] | undefined): string[] {
+  private ceiling(asked: string[] | undefined, narrowTo?: readonly string[]): string[] {
     const ceiling = projectToolsForRole(
       "leaf",
       this.deps.offeredTools().map((name) => ({ name })),
-    ).map((t) => t.name);
+    )
+      .map((t) => t.name)
+      .filter((t) => !narrowTo || narrowTo.includes(t));
     if (asked === undefined) return ceiling;
     const wider = asked.filter((t) => !ceiling.includes(t));
     if (wider.length > 0) {
@@ -181,8 +191,9 @@ export class TaskService {
     const { userMessage } = control.runContext(q.runId);
     const channel = taskChannel(this.deps, q.delegationId, () => this.publish(q.delegationId));
     const readOnly = taskReadOnly(this.deps.journal.db, q.delegationId);
+    const narrowing = this.narrowings.get(q.delegationId);
     turns.launch(
-      { sessionId: q.sessionId, runId: q.runId, attemptId: q.attemptId, readOnly },
+      { sessionId: q.sessionId, runId: q.runId, attemptId: q.attemptId, readOnly, ...(narrowing ? { narrowing } : {}) },
       { message: userMessage },
       channel,
       (completed) => this.settle(q.delegationId, q.attemptId, completed),
@@ -192,6 +203,7 @@ export class TaskService {
 
   private settle(delegationId: string, attemptId: string, completed: TurnCompletion): void {
     this.running.delete(delegationId);
+    this.narrowings.delete(delegationId); // settled or orphaned by a shutdown: it never runs again in this kernel
     const reason = completed.error ? singleLine(completed.error.message) : undefined;
     if (this.stopping && completed.status === "cancelled") {
       this.deps.control.orphanTask(delegationId, attemptId, "the kernel shut down while it ran; resume it or dismiss it");

@@ -4,7 +4,7 @@
 import { singleLine } from "../../../shared/boundedText.js";
 import type { ApprovalDecision, ApprovalPort, ApprovalRequest } from "../../agent/index.js";
 import type { ControlPlane } from "../control/controlPlane.js";
-import type { ClientChannel } from "../handlers/types.js";
+import type { ClientChannel } from "../clientChannel.js";
 import { errorMessage } from "../../../shared/errors.js";
 
 export class ClientApproval implements ApprovalPort {

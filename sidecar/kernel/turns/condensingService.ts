@@ -6,7 +6,7 @@ import { ContextCondenser, toModelMessages, type AgentMessage } from "../../agen
 import type { AgentModel } from "../../agent/ports/model.js";
 import type { ControlPlane } from "../control/controlPlane.js";
 import type { ProfileRow } from "../control/sessions.js";
-import type { ClientChannel } from "../handlers/types.js";
+import type { ClientChannel } from "../clientChannel.js";
 import type { ModelHost } from "../model/modelHost.js";
 import { defaultInstructions } from "./defaultInstructions.js";
 import { JournalCondensations, viewFromJournal } from "./journalCondensations.js";

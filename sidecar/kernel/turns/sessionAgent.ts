@@ -8,7 +8,8 @@ import type { AgentModel } from "../../agent/ports/model.js";
 import type { Tool } from "../../agent/ports/tools.js";
 import type { ControlPlane } from "../control/controlPlane.js";
 import { projectToolsForRole } from "../control/roles.js";
-import type { ClientChannel } from "../handlers/types.js";
+import type { RunNarrowing } from "../../../shared/node/kernelSettingsView.js";
+import type { ClientChannel } from "../clientChannel.js";
 import type { ModelHost } from "../model/modelHost.js";
 import { ApplyProposal, type ApplyRequest } from "./applyProposal.js";
 import { ClientApproval } from "./clientApproval.js";
@@ -40,6 +41,8 @@ export interface RunRef {
   attemptId: string;
   /** Offer read-only tools only (an untrusted folder); the authority ceiling stays as pinned. */
   readOnly?: boolean;
+  /** The starting client's stricter settings (issue 22, item 2): fewer tools, reads asking, lower limits. */
+  narrowing?: RunNarrowing;
   /** "Apply to file" (issue 15): the run's one call is this write, proposed by the kernel, not a model. */
   apply?: ApplyRequest;
 }
@@ -66,7 +69,7 @@ export async function buildSessionAgent(deps: SessionAgentDeps, run: RunRef, cli
     .tools(tools)
     .memory(new JournalMemory(deps.control, run))
     .approval(new ClientApproval(client, deps.control, run))
-    .approveReads(deps.policy?.approveReads ?? false)
+    .approveReads((deps.policy?.approveReads ?? false) || run.narrowing?.approveReads === true)
     .systemPrompt(profile.system_prompt || defaultInstructions(workspace.canonicalPath))
     .history(history)
     // issue 13: the session's condensed view, as journaled; new views are journaled before use.
@@ -80,10 +83,14 @@ export async function buildSessionAgent(deps: SessionAgentDeps, run: RunRef, cli
     });
   // harness #19: the first turn pins the session's authority; a drifted resume fails closed.
   const pinned = deps.control.pinAuthority(run.sessionId, builder.authoritySnapshot().digests);
-  if (deps.policy?.maxRounds) builder.maxRounds(deps.policy.maxRounds);
-  if (deps.policy?.repeatedFailureLimit) builder.repeatedFailureLimit(deps.policy.repeatedFailureLimit);
+  const maxRounds = run.narrowing?.maxRounds ?? deps.policy?.maxRounds;
+  if (maxRounds) builder.maxRounds(maxRounds);
+  const repeatedFailureLimit = run.narrowing?.repeatedFailureLimit ?? deps.policy?.repeatedFailureLimit;
+  if (repeatedFailureLimit) builder.repeatedFailureLimit(repeatedFailureLimit);
   const agent = builder.expectAuthority(pinned as ReturnType<typeof builder.authoritySnapshot>["digests"]).build();
   if (run.readOnly) agent.disableTools(tools.filter((t) => t.definition.effectClass !== "read").map((t) => t.definition.name));
+  const only = run.narrowing?.tools;
+  if (only) agent.disableTools(tools.filter((t) => !only.includes(t.definition.name)).map((t) => t.definition.name));
   return agent;
 }
 

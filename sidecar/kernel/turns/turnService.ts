@@ -14,7 +14,8 @@ import { untilAborted } from "../../agent/cancellation.js";
 import { STOPPED_KINDS, type AgentSession, type TurnOutcome } from "../../agent/index.js";
 import type { AttachmentRecord } from "../control/attachments.js";
 import type { ControlPlane } from "../control/controlPlane.js";
-import type { ClientChannel, RequestContext } from "../handlers/types.js";
+import type { RunNarrowing } from "../../../shared/node/kernelSettingsView.js";
+import type { ClientChannel, RequestContext } from "../clientChannel.js";
 import { EventCoalescer } from "./eventCoalescer.js";
 import { recordEvent } from "./turnReplay.js";
 import type { ApplyRequest } from "./applyProposal.js";
@@ -72,6 +73,7 @@ export class TurnService {
       options?: GenerationOptions;
       readOnly?: boolean;
       apply?: ApplyRequest;
+      narrowing?: RunNarrowing;
     },
     ctx: RequestContext,
   ): { runId: string; attemptId: string } {
@@ -82,6 +84,7 @@ export class TurnService {
       runId: admission.runId,
       attemptId: admission.attemptId,
       readOnly: params.readOnly === true,
+      ...(params.narrowing ? { narrowing: params.narrowing } : {}),
       ...(params.apply ? { apply: params.apply } : {}),
     };
     this.launch(run, params, ctx.client);

@@ -144,7 +144,7 @@ it("a hard link and a symlink to a live journal both meet its running owner, nev
   const t = setup("links", [{ text: ["Hi."] }]);
   const k = startTestKernel({ workspace: t.workspace, journalPath: t.journalPath, env: t.env });
   try {
-    await k.client.initialize("test", "0", { kind: "window", folder: t.workspace, asksPerson: true });
+    await k.client.initialize("test", "0", { client: { kind: "window", folder: t.workspace, asksPerson: true } });
     for (const [kind, alias] of [
       ["hard link", path.join(t.root, "alias.sqlite")],
       ["symlink", path.join(t.root, "sym.sqlite")],

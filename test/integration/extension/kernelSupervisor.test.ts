@@ -121,7 +121,7 @@ describe("kernel supervisor (extension side) with real kernels", () => {
     assert.equal(state.info.kernelPid, cliKernel, "the window joined the terminal's kernel");
     assert.equal(state.joined, true);
     assert.deepEqual(state.differences, [
-      `tools: the kernel offers read_file, list_dir; this window's settings offer ${WINDOW_TOOLS.split(",").join(", ")}`,
+      "tools: this client's settings offer search_files, write_file, edit_file, shell, which the kernel does not",
     ]);
     const log = h.lines.join("\n");
     assert.match(log, new RegExp(`info joined kernel pid ${cliKernel}\\n`));
@@ -143,6 +143,19 @@ describe("kernel supervisor (extension side) with real kernels", () => {
     assert.deepEqual(restarted.differences, []);
     assert.deepEqual(restarted.info.capabilities.tools.sort(), WINDOW_TOOLS.split(",").sort());
     assert.match(h.lines.join("\n"), /restart requested[\s\S]*kernel \(pid \d+\) stopped[\s\S]*kernel starting[\s\S]*started kernel pid/);
+  });
+
+  it("a window whose reads need approval joins a kernel started without: its runs' reads ask, and the view says so (issue 22, item 2; issue 24, item 8)", async () => {
+    const h = harness({ env: { HEARTH_APPROVE_READS: "1" } });
+    track(h.supervisor);
+    await startTerminalKernel(h, { HEARTH_APPROVE_READS: "" });
+    await h.supervisor.ensureStarted();
+    const state = stateOf(h.supervisor);
+    assert.ok(state.kind === "ready" && state.joined);
+    assert.deepEqual(state.info.narrowed, [
+      "reads: this client's reads, listings and searches ask first (the kernel was started without HEARTH_APPROVE_READS)",
+    ]);
+    assert.deepEqual(state.differences, state.info.narrowed);
   });
 
   it("a different API key in the joined kernel is reported without its value (issue 12: never silently another window's settings)", async () => {

@@ -37,20 +37,20 @@ it("following a task's run is read-only: the follower leaving never denies the t
   ]);
   const k = startTestKernel({ workspace: t.workspace, journalPath: t.journalPath, env: t.env });
   try {
-    await k.client.initialize("test", "0", terminal(t.workspace));
+    await k.client.initialize("test", "0", { client: terminal(t.workspace) });
     const task = (await k.client.request("task/start", { instruction: "log twice", model: t.model })).task;
     let state = await taskState(k.client, task.delegationId);
     while (state.state !== "waiting_approval") state = await taskState(k.client, task.delegationId);
 
     const follower = await connectOrStartKernel({ distDir: DIST, workspace: t.workspace, journalPath: t.journalPath, env: t.env });
-    await follower.client.initialize("follower", "0", terminal(t.workspace));
+    await follower.client.initialize("follower", "0", { client: terminal(t.workspace) });
     const followed = await follower.client.request("turn/follow", { runId: task.runId! });
     assert.equal(followed.following, true);
     follower.dispose();
 
     const win = await connectOrStartKernel({ distDir: DIST, workspace: t.workspace, journalPath: t.journalPath, env: t.env });
     try {
-      await win.client.initialize("window", "0", window(t.workspace));
+      await win.client.initialize("window", "0", { client: window(t.workspace) });
       const driver = new TurnDriver(win.client, () => ({ decision: "approve", reason: "approved on the card", surface: "card" }));
       await driver.until(
         () => (driver.events.get(task.runId!) ?? []).some((e) => e.type === "completed"),
@@ -90,8 +90,8 @@ it("a chat turn's approvals go only to the client that started it: another clien
   const k = startTestKernel({ workspace: t.workspace, journalPath: t.journalPath, env: t.env });
   const other = await connectOrStartKernel({ distDir: DIST, workspace: t.workspace, journalPath: t.journalPath, env: t.env });
   try {
-    await k.client.initialize("starter", "0", window(t.workspace));
-    await other.client.initialize("other", "0", window(t.workspace));
+    await k.client.initialize("starter", "0", { client: window(t.workspace) });
+    await other.client.initialize("other", "0", { client: window(t.workspace) });
     const otherDriver = new TurnDriver(other.client, () => ({ decision: "approve", reason: "not mine to approve" }));
     const driver = new TurnDriver(k.client, () => ({ decision: "deny", reason: "denied in the file", surface: "lens" }));
     const { sessionId } = await k.client.request("session/create", { model: t.model });
@@ -123,7 +123,7 @@ it("a task started by an untrusted client is offered read-only tools only, and s
   ]);
   const k = startTestKernel({ workspace: t.workspace, journalPath: t.journalPath, env: t.env });
   try {
-    await k.client.initialize("window", "0", window(t.workspace));
+    await k.client.initialize("window", "0", { client: window(t.workspace) });
     const driver = new TurnDriver(k.client, () => ({ decision: "approve", reason: "approved by the test" }));
     const task = (await k.client.request("task/start", { instruction: "write pwned", model: t.model, readOnly: true })).task;
     assert.equal(task.readOnly, true);
@@ -147,7 +147,7 @@ it("turn/cancel of a queued task's run cancels the task: task/show says cancelle
   const t = setup("cancel-queued", [{ text: ["a", "b", "c", "d"], delayMs: 1000 }], { HEARTH_MAX_TASKS: "1" });
   const k = startTestKernel({ workspace: t.workspace, journalPath: t.journalPath, env: t.env });
   try {
-    await k.client.initialize("test", "0", window(t.workspace));
+    await k.client.initialize("test", "0", { client: window(t.workspace) });
     const updates: NotificationParams<"task/updated">[] = [];
     k.client.onNotification("task/updated", (n) => updates.push(n));
     const running = (await k.client.request("task/start", { instruction: "slow", model: t.model })).task;

@@ -144,7 +144,7 @@ it("a task's approval waits for a person while no client is connected, reaches a
     assert.ok(!fs.existsSync(marker), "nothing ran before the approval");
 
     const kernel = await connectOrStartKernel({ distDir: DIST, workspace: t.workspace, journalPath: t.journalPath, env: t.env });
-    const info = await kernel.client.initialize("test", "0", { kind: "window", folder: t.workspace, asksPerson: true });
+    const info = await kernel.client.initialize("test", "0", { client: { kind: "window", folder: t.workspace, asksPerson: true } });
     const driver = new TurnDriver(kernel.client, () => ({ decision: "approve", reason: "approved by the test" }));
     await waitFor(() => fs.existsSync(marker), "the approved shell call to start");
     assert.equal(driver.approvals[0]!.delegationId, task.delegationId, "the request is marked with its task");

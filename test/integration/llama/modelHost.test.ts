@@ -7,7 +7,8 @@ import { after, test } from "node:test";
 import { ModelHost, type ModelProgress } from "../../../sidecar/kernel/model/modelHost.js";
 import { modelHandlers } from "../../../sidecar/kernel/model/modelHandlers.js";
 import { ShutdownGate } from "../../../sidecar/kernel/shutdownGate.js";
-import type { RequestContext } from "../../../sidecar/kernel/handlers/types.js";
+import type { RequestContext } from "../../../sidecar/kernel/clientChannel.js";
+import type { Handlers } from "../../../sidecar/kernel/handlers/types.js";
 import { ErrorCode, HearthError } from "../../../shared/errors.js";
 import { ensureFixtureModels } from "../../fixtures/models.js";
 
@@ -23,7 +24,7 @@ test("model/load reports progress notifications and model/status the chat wrappe
     contextSize: 512,
     maxSessions: 1,
   });
-  const handlers = modelHandlers({ host, gate: new ShutdownGate(), modelsDir: path.join(dir, "models") });
+  const handlers: Handlers = modelHandlers({ host, gate: new ShutdownGate(), modelsDir: path.join(dir, "models") });
   const notes: ModelProgress[] = [];
   const ctx = {
     clientId: "c",

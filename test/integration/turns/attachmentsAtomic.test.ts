@@ -5,23 +5,11 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { it } from "node:test";
-import { MessageAttachments } from "../../../sidecar/kernel/context/messageAttachments.js";
-import { SessionErase } from "../../../sidecar/kernel/erase/sessionErase.js";
-import { turnHandlers } from "../../../sidecar/kernel/handlers/turnHandlers.js";
-import { ShutdownGate } from "../../../sidecar/kernel/shutdownGate.js";
 import { kernelParts, requestContext } from "../../support/inProcessTurns.js";
 import { count } from "../../support/journalFixture.js";
 
 function handlerOver(k: ReturnType<typeof kernelParts>) {
-  const readFile = k.tools.tools.find((t) => t.definition.name === "read_file")!;
-  const handlers = turnHandlers({
-    turns: k.turns,
-    attachments: new MessageAttachments({ readFile }),
-    erase: new SessionErase({ journal: k.journal, scope: k.control.scope, running: (id) => k.turns.running(id) }),
-    gate: new ShutdownGate(),
-    compact: async () => null,
-  });
-  return handlers["turn/start"]!;
+  return k.kernel.handlers["turn/start"];
 }
 
 it("a failing attachment insert leaves neither the message, its run nor any attachment row (docs/control-plane.md: one transaction)", async () => {

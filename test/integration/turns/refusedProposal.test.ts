@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { it } from "node:test";
-import type { ClientChannel } from "../../../sidecar/kernel/handlers/types.js";
+import type { ClientChannel } from "../../../sidecar/kernel/clientChannel.js";
 import { kernelParts, requestContext } from "../../support/inProcessTurns.js";
 
 it("a refused proposal asks no one; the call fails with the refusal and its ledger row says failed (harness #8, #6)", async () => {
