@@ -109,6 +109,15 @@ export const KNOBS: readonly Knob[] = z.array(Knob).parse([
     summary: "off: local models always run on the CPU",
   },
   {
+    env: "HEARTH_INPUT_LOOKUP",
+    readBy: "kernel",
+    setting: { key: "hearth.inference.inputLookup", type: "string", default: "on", enum: ["on", "off"] },
+    restart: true,
+    narrows: null,
+    onJoin: { harmless: "input-lookup decoding changes how fast an answer decodes, never the answer" },
+    summary: "off: decode without guessing the next tokens from the prompt (docs/models.md)",
+  },
+  {
     env: "HEARTH_SESSIONS",
     readBy: "kernel",
     setting: null,
@@ -272,6 +281,15 @@ export const KernelEnv = z.object({
       if (raw === undefined || raw === "" || raw === "auto") return "auto" as const;
       if (raw === "off") return "off" as const;
       ctx.addIssue({ code: "custom", message: `HEARTH_GPU=${raw} is neither auto nor off` });
+      return z.NEVER;
+    }),
+  HEARTH_INPUT_LOOKUP: z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      if (raw === undefined || raw === "" || raw === "on") return "on" as const;
+      if (raw === "off") return "off" as const;
+      ctx.addIssue({ code: "custom", message: `HEARTH_INPUT_LOOKUP=${raw} is neither on nor off` });
       return z.NEVER;
     }),
   HEARTH_SESSIONS: positive("HEARTH_SESSIONS"),

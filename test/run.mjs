@@ -32,9 +32,14 @@ if (suites.includes("integration")) {
   if (built.status !== 0) process.exit(built.status ?? 1);
 }
 
+// Every file's process loads the exit guard: a file that runs past its bound, or whose process outlives
+// its tests (a leaked handle), fails by name instead of holding the suite (issue 23, item 2).
+const EXIT_GUARD = path.resolve("test/support/exitGuard.mjs");
+
 /** Runs one node --test invocation; its exit status. */
 function run(files, concurrency) {
-  const result = spawnSync(process.execPath, ["--import", "tsx", "--test", `--test-concurrency=${concurrency}`, ...files], {
+  const args = ["--import", "tsx", "--import", EXIT_GUARD, "--test", `--test-concurrency=${concurrency}`, ...files];
+  const result = spawnSync(process.execPath, args, {
     stdio: "inherit",
     env: { ...process.env, HEARTH_TEST: "1" },
   });

@@ -28,6 +28,11 @@ export interface LlamaAdapterOptions {
   /** Concurrent sessions decode in lockstep, sharing batches (default true; false for the benchmark's comparison). */
   lockstep?: boolean;
   /**
+   * Input-lookup decoding (default true): a session generating alone guesses its next tokens from its
+   * own prompt and verifies them in one batch (tokenPrediction.ts); the output is unchanged.
+   */
+  inputLookup?: boolean;
+  /**
    * A session idle this long has its KV state saved (it stays loaded). Not while another round runs:
    * a save is native work on the kernel's one libuv worker, so it would stall that round's batches
    * (a 2,700-token state is ~33 MB); it waits until no round is in flight.
@@ -48,6 +53,8 @@ export interface RoundStats {
   /** Prompt tokens this round had to evaluate. */
   prefillEvaluatedTokens: number;
   generatedTokens: number;
+  /** Predicted tokens this round's sampler confirmed, and those it refuted (input-lookup decoding). */
+  predictedTokens: { validated: number; refuted: number };
   /** Rendering plus the chunked part of the prefill; its last chunk is evaluated with the first token. */
   prefillMs: number;
   firstTokenMs: number | null;

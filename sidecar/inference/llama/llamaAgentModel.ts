@@ -31,6 +31,7 @@ import { LockstepGate } from "./lockstepGate.js";
 import { SessionLocks } from "./sessionLocks.js";
 import { SessionPool } from "./sessionPool.js";
 import { thinkingWrapper } from "./thinking.js";
+import { generationCounts, SoloInputLookup } from "./tokenPrediction.js";
 import { callRefusedByValidation, StreamedText } from "./validationRefusal.js";
 import type { LlamaAdapterOptions } from "./adapterOptions.js";
 import { type NativeWork, untilAborted } from "./nativeWork.js";
@@ -73,13 +74,14 @@ export class LlamaAgentModel implements AgentModel {
       wrapper,
       idleSaveMs: opts.idleSaveMs,
       roundsInFlight: () => this.roundsInFlight,
+      tokenPredictor: opts.inputLookup === false ? undefined : () => new SoloInputLookup((sequence) => gate.generatesAlone(sequence)),
     });
   }
 
   static async load(options: LlamaAdapterOptions): Promise<LlamaAgentModel> {
     // Unset (undefined) options keep their defaults: callers pass their own optional settings through.
     const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as LlamaAdapterOptions;
-    const base = { maxSessions: 4, batchSize: 128, prefillChunk: 128, idleSaveMs: 30_000, lockstep: true, ...given };
+    const base = { maxSessions: 4, batchSize: 128, prefillChunk: 128, idleSaveMs: 30_000, lockstep: true, inputLookup: true, ...given };
     const loaded = await loadLlama({ modelPath: base.modelPath, threads: base.threads, gpu: base.gpu, onProgress: base.onLoadProgress });
     const opts = { ...base, contextSize: base.contextSize ?? 0 };
     try {
@@ -220,6 +222,7 @@ export class LlamaAgentModel implements AgentModel {
     let firstTokenMs: number | null = null;
     let firstChunkMs: number | null = null;
     const out0 = meter.usedOutputTokens;
+    const predicted0 = { ...session.sequence.tokenPredictions };
     const firstToken = () => {
       firstTokenMs ??= performance.now() - t0;
     };
@@ -289,7 +292,7 @@ export class LlamaAgentModel implements AgentModel {
         restoredTokens: session.restoredThisRound,
         reusedTokens: prefill.reusedTokens,
         prefillEvaluatedTokens: prefill.evaluatedTokens,
-        generatedTokens: meter.usedOutputTokens - out0,
+        ...generationCounts(meter.usedOutputTokens - out0, predicted0, session.sequence.tokenPredictions),
         prefillMs,
         firstTokenMs,
         firstChunkMs,

@@ -61,6 +61,13 @@ export class LockstepGate {
     this.generating.set(sequenceIdOf(sequence), false);
   }
 
+  /** Whether no session but this sequence's is inside a generation (token prediction runs only then). */
+  generatesAlone(sequence: LlamaContextSequence): boolean {
+    const id = sequenceIdOf(sequence);
+    for (const other of this.generating.keys()) if (other !== id) return false;
+    return true;
+  }
+
   /** A session's generation ended (answer, error or cancel): nobody waits for it any more. */
   end(sequence: LlamaContextSequence): void {
     this.generating.delete(sequenceIdOf(sequence));

@@ -4,7 +4,7 @@
 // chosen to keep sessions that run together on adjacent sequences (sequencePlacement.ts); it restores
 // saved state whose tokens are a prefix of the session's prompt.
 // Idle sessions have their state saved when no round runs, and every session's when the pool closes.
-import { LlamaChat, type ChatWrapper, type LlamaContext, type LlamaContextSequence, type Token } from "node-llama-cpp";
+import { LlamaChat, type ChatWrapper, type LlamaContext, type LlamaContextSequence, type Token, type TokenPredictor } from "node-llama-cpp";
 import { ErrorCode, HearthError } from "../../../shared/errors.js";
 import { type KvStateStore, tokensDigest } from "./kvStateStore.js";
 import type { SessionLocks } from "./sessionLocks.js";
@@ -34,6 +34,8 @@ export interface SessionPoolOptions {
   idleSaveMs: number;
   /** Rounds in flight across sessions: an idle save waits until there are none. */
   roundsInFlight: () => number;
+  /** A token predictor for each new sequence (one per sequence, never shared); none: plain decoding. */
+  tokenPredictor?: () => TokenPredictor;
 }
 
 const OPEN_LOCK = "\u0000open";
@@ -66,7 +68,9 @@ export class SessionPool {
     return this.locks.run(OPEN_LOCK, async () => {
       const sequence =
         takeLowestFree(this.freeSequences) ??
-        (this.sessions.size < this.opts.maxSessions ? this.context.getSequence() : await this.takeIdleSequence());
+        (this.sessions.size < this.opts.maxSessions
+          ? this.context.getSequence({ tokenPredictor: this.opts.tokenPredictor?.() })
+          : await this.takeIdleSequence());
       if (sequence.contextTokens.length > 0) await sequence.clearHistory();
       let restoredTokens = 0;
       const match = this.opts.stateStore?.find(this.opts.modelKey, this.opts.wrapperName, prompt, key);

@@ -27,6 +27,8 @@ export interface ModelHostOptions {
   gpu?: "auto" | false;
   contextSize?: number;
   maxSessions?: number;
+  /** false: decode without input-lookup prediction (HEARTH_INPUT_LOOKUP=off); default on (tokenPrediction.ts). */
+  inputLookup?: boolean;
   /** The scripted replay adapter lives elsewhere (sidecar/inference/scripted); the kernel passes it in. */
   scripted?: (file: string) => Promise<AgentModel>;
   log?: (line: string) => void;
@@ -219,6 +221,7 @@ export class ModelHost {
           gpu: this.opts.gpu,
           contextSize: this.opts.contextSize,
           maxSessions: this.opts.maxSessions,
+          inputLookup: this.opts.inputLookup,
           stateStore: this.store,
           onLoadProgress: (fraction) => onProgress({ spec, phase: "load", fraction: Math.max(0, Math.min(1, fraction)) }),
           // One line per round in the kernel log: what a turn evaluated and what it reused or restored.

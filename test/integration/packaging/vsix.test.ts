@@ -36,6 +36,11 @@ describe("the packaged .vsix", { timeout: 180_000 }, () => {
     assert.ok(files.includes("node_modules/better-sqlite3/build/Release/better_sqlite3.node"));
   });
 
+  it("ships node-llama-cpp with its prediction fix applied (sidecar/vendorPatches: more than one guess a step is confirmed)", () => {
+    const context = fs.readFileSync(path.join(ext, "node_modules/node-llama-cpp/dist/evaluator/LlamaContext/LlamaContext.js"), "utf8");
+    assert.match(context, /validatedTokens\.push\(\[evalTokens\[i\], resultToken\]\)/);
+  });
+
   it("runs only on its own runtime: build-info names no builder Node, the bundled node has the natives' ABI", () => {
     const info = JSON.parse(fs.readFileSync(path.join(ext, "dist", "build-info.json"), "utf8")) as Record<string, unknown>;
     assert.equal(info.bundledRuntime, true);
