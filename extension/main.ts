@@ -13,6 +13,7 @@ import { PROPOSED_SCHEME, ProposedContent } from "./edits/proposedContent.js";
 import { ApiKeys } from "./kernel/apiKeys.js";
 import { createSupervisor, kernelWorkspace } from "./kernel/kernelHost.js";
 import { KERNEL_SETTINGS, kernelEnv } from "./kernel/kernelSettings.js";
+import { registerInlineCompletions } from "./completions/inlineCompletions.js";
 import { wireTasks } from "./tasks/wireTasks.js";
 import type { TaskApprovals } from "./tasks/taskApprovals.js";
 import type { KernelSupervisor } from "./kernel/kernelSupervisor.js";
@@ -52,6 +53,8 @@ export function activate(context: vscode.ExtensionContext): void {
       })
     : undefined;
   if (undo) context.subscriptions.push(registerUndoCommand(undo));
+  // issue 31: completions as you type, on the model a chat has loaded (they never start the kernel).
+  if (kernel) context.subscriptions.push(registerInlineCompletions(kernel, log));
   context.subscriptions.push(
     vscode.window.registerWebviewViewProvider(
       ChatViewProvider.viewType,

@@ -18,6 +18,8 @@ export const ErrorCode = {
   Conflict: -31911,
   /** A policy refused the request (authority, role, workspace boundary). */
   Refused: -31912,
+  /** The client cancelled the request ($/cancelRequest) before it was answered. */
+  Cancelled: -31913,
   /** The journal cannot be opened safely (corruption, newer schema). */
   JournalUnavailable: -31920,
   /** The model cannot be loaded or reached. */

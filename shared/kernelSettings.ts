@@ -79,6 +79,33 @@ export const KNOBS: readonly Knob[] = z.array(Knob).parse([
     summary: "the model new chats and commands use",
   },
   {
+    env: null,
+    readBy: "client",
+    setting: bool("hearth.completions.enabled", true),
+    restart: false,
+    narrows: null,
+    onJoin: { harmless: "completions as you type are asked for by each window, never journaled" },
+    summary: "completions as you type from the loaded model (issue 31)",
+  },
+  {
+    env: null,
+    readBy: "client",
+    setting: { key: "hearth.completions.disabledLanguages", type: "array", default: ["plaintext", "markdown", "scminput"] },
+    restart: false,
+    narrows: null,
+    onJoin: { harmless: "a window's own choice of where it asks for completions" },
+    summary: "languages that never get completions as you type",
+  },
+  {
+    env: null,
+    readBy: "client",
+    setting: int("hearth.completions.maxLines", 8, 1, 50),
+    restart: false,
+    narrows: null,
+    onJoin: { harmless: "how much of a completion a window shows is its own" },
+    summary: "lines of a completion shown at most",
+  },
+  {
     env: "HEARTH_THREADS",
     readBy: "kernel",
     setting: int("hearth.inference.threads", 0, 0, 256),
@@ -104,6 +131,15 @@ export const KNOBS: readonly Knob[] = z.array(Knob).parse([
     narrows: null,
     onJoin: "told",
     summary: "off: local models always run on the CPU",
+  },
+  {
+    env: "HEARTH_INPUT_LOOKUP",
+    readBy: "kernel",
+    setting: { key: "hearth.inference.inputLookup", type: "string", default: "on", enum: ["on", "off"] },
+    restart: true,
+    narrows: null,
+    onJoin: { harmless: "input-lookup decoding changes how fast an answer decodes, never the answer" },
+    summary: "off: decode without guessing the next tokens from the prompt (docs/models.md)",
   },
   {
     env: "HEARTH_SESSIONS",
@@ -276,6 +312,15 @@ export const KernelEnv = z.object({
       if (raw === undefined || raw === "" || raw === "auto") return "auto" as const;
       if (raw === "off") return "off" as const;
       ctx.addIssue({ code: "custom", message: `HEARTH_GPU=${raw} is neither auto nor off` });
+      return z.NEVER;
+    }),
+  HEARTH_INPUT_LOOKUP: z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      if (raw === undefined || raw === "" || raw === "on") return "on" as const;
+      if (raw === "off") return "off" as const;
+      ctx.addIssue({ code: "custom", message: `HEARTH_INPUT_LOOKUP=${raw} is neither on nor off` });
       return z.NEVER;
     }),
   HEARTH_SESSIONS: positive("HEARTH_SESSIONS"),

@@ -1,5 +1,5 @@
 // A typed client of the kernel protocol: validates params before sending and results on arrival.
-import { ResponseError, type MessageConnection } from "vscode-jsonrpc/node.js";
+import { CancellationTokenSource, ResponseError, type MessageConnection } from "vscode-jsonrpc/node.js";
 import {
   notifications,
   PROTOCOL_VERSION,
@@ -36,16 +36,26 @@ export class KernelClient {
 
   constructor(readonly connection: MessageConnection) {}
 
-  async request<M extends RequestMethod>(method: M, params: RequestParams<M>): Promise<RequestResult<M>> {
+  /** `signal`: aborting it sends $/cancelRequest, so the kernel stops the work (its handler's signal aborts). */
+  async request<M extends RequestMethod>(method: M, params: RequestParams<M>, signal?: AbortSignal): Promise<RequestResult<M>> {
     const spec = requests[method];
     const checked = spec.params.parse(params);
+    const cancel = signal ? new CancellationTokenSource() : undefined;
+    const onAbort = () => cancel?.cancel();
+    signal?.addEventListener("abort", onAbort, { once: true });
     let raw: unknown;
     try {
+      signal?.throwIfAborted();
       // No params means no "params" member at all: vscode-jsonrpc would otherwise send [].
-      raw = checked === undefined ? await this.connection.sendRequest(method) : await this.connection.sendRequest(method, checked);
+      // A token is passed only when there is one: vscode-jsonrpc would send an undefined argument as a param.
+      const args: unknown[] = [...(checked === undefined ? [] : [checked]), ...(cancel ? [cancel.token] : [])];
+      raw = await this.connection.sendRequest(method, ...args);
     } catch (e) {
       if (e instanceof ResponseError) throw new KernelRequestError(method, e.code, e.message, e.data);
       throw e;
+    } finally {
+      signal?.removeEventListener("abort", onAbort);
+      cancel?.dispose();
     }
     return spec.result.parse(raw) as RequestResult<M>;
   }

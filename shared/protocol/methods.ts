@@ -22,6 +22,8 @@ import { ApprovalDecisionRecord, ClientPrincipal, DecisionSurface, RunOrigin } f
 import { TurnEdits, UndoFileOutcome } from "./undo.js";
 
 const Empty = z.object({}).strict().optional();
+/** What one completion request may carry around the cursor, each side: the editor sends a bounded window. */
+export const COMPLETION_CONTEXT_CHARS = 64 * 1024;
 
 /** Client → kernel requests. */
 export const requests = {
@@ -231,6 +233,8 @@ export const requests = {
       spec: z.string().nullable(),
       error: z.string().nullable(),
       capabilities: z.record(z.string(), z.enum(["proven", "disproven", "unknown"])).optional(),
+      /** Whether the loaded model can fill in the middle (completions as you type, issue 31). */
+      infill: z.boolean().optional(),
     }),
   },
   "model/load": {
@@ -283,6 +287,21 @@ export const requests = {
   "model/installGpuBuild": {
     params: z.object({ gpu: z.literal("cuda") }),
     result: z.object({ installed: z.array(z.string()), restartNeeded: z.boolean() }),
+  },
+  // issue 31: fill-in-the-middle as you type, on the loaded local model; never journaled. A client cancels
+  // a completion the next keystroke makes stale with $/cancelRequest (the native work stops too).
+  "completion/infill": {
+    params: z.object({
+      prefix: z.string().max(COMPLETION_CONTEXT_CHARS),
+      suffix: z.string().max(COMPLETION_CONTEXT_CHARS),
+      maxTokens: z.number().int().min(1).max(512).default(64),
+    }),
+    result: z.object({
+      text: z.string(),
+      reusedTokens: z.number().int().nonnegative(),
+      evaluatedTokens: z.number().int().nonnegative(),
+      generatedTokens: z.number().int().nonnegative(),
+    }),
   },
   "kernel/shutdown": {
     params: Empty,

@@ -9,7 +9,7 @@ import {
   type CancellationToken,
   type MessageConnection,
 } from "vscode-jsonrpc/node.js";
-import { ErrorCode, isHearthError, errorMessage } from "../../shared/errors.js";
+import { ErrorCode, HearthError, isHearthError, errorMessage } from "../../shared/errors.js";
 import { Emitter } from "../../shared/event.js";
 import {
   notifications,
@@ -133,10 +133,20 @@ export function startRpcServer(opts: RpcServerOptions): RpcServer {
       );
     }
     const controller = new AbortController();
-    token.onCancellationRequested(() => controller.abort(new Error("request cancelled by client")));
+    // A request cancelled before it is dispatched comes with vscode-jsonrpc's static Cancelled token,
+    // whose event never fires: it is checked here, or the cancelled work would run to its end.
+    if (token.isCancellationRequested) controller.abort(new Error("request cancelled by client"));
+    else token.onCancellationRequested(() => controller.abort(new Error("request cancelled by client")));
     // Request ids are correlation only, never authority (control plane #6), so a kernel counter serves.
     const ctx: RequestContext = { clientId, requestId: String(++requestCounter), signal: controller.signal, client };
-    return handler(parsed.data, ctx);
+    try {
+      return await handler(parsed.data, ctx);
+    } catch (e) {
+      // What a cancelled request ends with is the cancel, not an internal error (the client asked for it).
+      if (controller.signal.aborted && !isHearthError(e))
+        throw new HearthError(ErrorCode.Cancelled, `cancelled: ${method} was cancelled by the client before it was answered`);
+      throw e;
+    }
   }
   connection.listen();
   return { connection, client, inFlight: () => inFlight };

@@ -24,6 +24,7 @@ import { capabilitiesOf } from "./capabilities.js";
 import { defaultContextSize } from "./contextSizing.js";
 import { toChatHistory, toFunctions } from "./chatHistory.js";
 import { chunkedPrefill } from "./chunkedPrefill.js";
+import { COMPLETION_SESSION, hasInfillTokens, type InfillRequest, type InfillResult, infillOn, infillUnsupported } from "./infill.js";
 import { RoundAbort } from "../../agent/roundAbort.js";
 import { modelFileKey } from "./kvStateStore.js";
 import { loadLlama, type LoadedLlama } from "./llamaRuntime.js";
@@ -300,6 +301,43 @@ export class LlamaAgentModel implements AgentModel {
       });
       session.restoredThisRound = 0;
     }
+  }
+
+  /** Whether this model can fill in the middle (its vocabulary has the FIM tokens). */
+  get infillSupported(): boolean {
+    return hasInfillTokens(this.loaded.model);
+  }
+
+  /**
+   * A fill-in-the-middle completion (issue 31) on the completions' own session: one at a time (the next
+   * keystroke's waits for a cancelled one's native work to end, harness #18), a cancel answered at once.
+   */
+  async infill(request: InfillRequest): Promise<InfillResult> {
+    if (this.disposed) throw new HearthError(ErrorCode.ShuttingDown, "the model is unloading; completions resume once it has loaded again");
+    if (!this.infillSupported) throw infillUnsupported(this.modelId);
+    this.roundsInFlight++;
+    const native: NativeWork = { pending: Promise.resolve() };
+    return new Promise<InfillResult>((resolve, reject) => {
+      void this.locks
+        .run(COMPLETION_SESSION, async () => {
+          try {
+            request.signal.throwIfAborted();
+            const session = await untilAborted(native, this.pool.open(COMPLETION_SESSION, []), request.signal);
+            resolve(await untilAborted(native, infillOn(session.sequence, request), request.signal));
+          } catch (e) {
+            reject(e);
+          }
+          await this.pool.draining(
+            native.pending.then(
+              () => undefined,
+              () => undefined,
+            ),
+          );
+        })
+        .finally(() => {
+          this.roundsInFlight--;
+        });
+    });
   }
 
   /** Saves a session's KV state now (idle, or before the kernel stops); waits for its round to finish. */

@@ -18,13 +18,21 @@ export function modelHandlers(deps: { host: ModelHost; gate: ShutdownGate; model
   return {
     "model/status": async () => {
       const s = deps.host.status();
-      return { state: s.state, spec: s.spec, error: s.error, ...(s.capabilities ? { capabilities: { ...s.capabilities } } : {}) };
+      return {
+        state: s.state,
+        spec: s.spec,
+        error: s.error,
+        ...(s.capabilities ? { capabilities: { ...s.capabilities } } : {}),
+        ...(s.infill === undefined ? {} : { infill: s.infill }),
+      };
     },
     "model/load": async (params, ctx) => {
       deps.gate.assertAccepting("model/load");
       await deps.host.load(params.spec, (p) => ctx.client.notify("model/progress", p));
       return { state: deps.host.status().state, spec: params.spec };
     },
+    // issue 31: completions as you type, on the loaded model; the client's cancel reaches the native work.
+    "completion/infill": async (params, ctx) => deps.host.infill({ ...params, signal: ctx.signal }),
     "model/cancelLoad": async () => {
       installing?.abort();
       return deps.host.cancelLoad();

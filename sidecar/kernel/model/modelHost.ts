@@ -6,6 +6,7 @@ import { ErrorCode, HearthError, errorMessage } from "../../../shared/errors.js"
 import type { ModelState } from "../../../shared/protocol/index.js";
 import type { AgentModel, ModelCapabilities } from "../../agent/ports/model.js";
 import { cancelled, downloadModel, type DownloadProgress } from "../../inference/modelDownload.js";
+import type { InfillRequest, InfillResult } from "../../inference/llama/infill.js";
 import { KvStateStore } from "../../inference/llama/kvStateStore.js";
 import { parseModelSpec } from "../../inference/modelSpec.js";
 import { OpenAiAgentModel } from "../../inference/openai/openaiAgentModel.js";
@@ -36,6 +37,11 @@ export interface ModelHostOptions {
 
 type Disposable = AgentModel & { dispose?: () => Promise<void> };
 
+/** Whether a loaded model fills in the middle: only the local engine can, and only with FIM tokens. */
+function canInfill(model: AgentModel): boolean {
+  return (model as { infillSupported?: boolean }).infillSupported === true;
+}
+
 export class ModelHost {
   private model: Disposable | null = null;
   private state: ModelState = "none";
@@ -49,17 +55,26 @@ export class ModelHost {
   private readonly holders = new Set<string>();
   private unheldWaiters: (() => void)[] = [];
   private readonly store: KvStateStore;
+  /** Completions made so far: each holds the model under a name of its own. */
+  private completions = 0;
 
   constructor(private readonly opts: ModelHostOptions) {
     this.store = new KvStateStore(opts.stateDir, opts.stateMaxBytes ?? 4 * 1024 ** 3);
   }
 
-  status(): { state: ModelState; spec: string | null; error: string | null; capabilities?: ModelCapabilities; adapter?: string } {
+  status(): {
+    state: ModelState;
+    spec: string | null;
+    error: string | null;
+    capabilities?: ModelCapabilities;
+    adapter?: string;
+    infill?: boolean;
+  } {
     return {
       state: this.state,
       spec: this.spec,
       error: this.error,
-      ...(this.model ? { capabilities: this.model.capabilities, adapter: this.model.adapter } : {}),
+      ...(this.model ? { capabilities: this.model.capabilities, adapter: this.model.adapter, infill: canInfill(this.model) } : {}),
     };
   }
 
@@ -87,6 +102,26 @@ export class ModelHost {
       ErrorCode.ModelUnavailable,
       "no model is loaded; set the model to a GGUF file, an hf: URI or openai:URL#model (model/load)",
     );
+  }
+
+  /**
+   * A fill-in-the-middle completion on the loaded model (issue 31), held like a run while it is made so
+   * the model is not swapped under it. Refused, with what to do, for a model that cannot fill in the middle.
+   */
+  async infill(request: InfillRequest): Promise<InfillResult> {
+    const model = this.current() as AgentModel & { infill?: (r: InfillRequest) => Promise<InfillResult> };
+    if (!model.infill)
+      throw new HearthError(
+        ErrorCode.Refused,
+        `refused: completions as you type run on a local GGUF model; ${this.spec} is served through the ${model.adapter} adapter. Choose a local code model, or turn completions off (hearth.completions.enabled)`,
+      );
+    const holder = `\u0000completion ${++this.completions}`;
+    this.holders.add(holder);
+    try {
+      return await model.infill(request);
+    } finally {
+      this.release(holder);
+    }
   }
 
   /**

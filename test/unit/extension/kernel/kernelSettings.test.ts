@@ -18,7 +18,7 @@ it("each setting maps to its variable; zero means the kernel's own default", () 
       "hearth.inference.threads": 3,
       "hearth.inference.contextSize": 0,
       "hearth.inference.gpu": "off",
-      "hearth.inference.inputLookup": false,
+      "hearth.inference.inputLookup": "off",
       "hearth.kernel.idleSeconds": 120,
       "hearth.home": " /data/hearth ",
       "hearth.tools.readsNeedApproval": true,

@@ -1,0 +1,112 @@
+// Completions as you type (issue 31): VS Code's inline completion provider, served by the kernel's
+// `completion/infill` on the model it already has loaded. Typing on cancels the request in flight at once
+// (its $/cancelRequest stops the native work in the kernel); requests wait a short pause first, so a burst
+// of keystrokes makes one. A completion never starts the kernel or loads a model: it is served only
+// when a chat has already done so. The status bar item says whether completions run, and toggles them.
+import * as vscode from "vscode";
+import { ErrorCode, errorMessage } from "../../shared/errors.js";
+import { KernelRequestError } from "../../shared/node/kernelClient.js";
+import type { KernelSupervisor } from "../kernel/kernelSupervisor.js";
+import { type CompletionSettings, completionsWanted, completionWindow, shownSuggestion } from "./completionRequest.js";
+
+const DEBOUNCE_MS = 120;
+/** After a refusal (a model without FIM tokens, an openai: model), completions rest this long before asking again. */
+const REFUSED_PAUSE_MS = 30_000;
+const TOGGLE_COMMAND = "hearth.completions.toggle";
+
+function settings(): CompletionSettings {
+  const c = vscode.workspace.getConfiguration("hearth.completions");
+  return {
+    enabled: c.get<boolean>("enabled", true),
+    disabledLanguages: c.get<string[]>("disabledLanguages", []),
+    maxLines: c.get<number>("maxLines", 8),
+  };
+}
+
+function delay(ms: number, token: vscode.CancellationToken): Promise<boolean> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      sub.dispose();
+      resolve(true);
+    }, ms);
+    const sub = token.onCancellationRequested(() => {
+      clearTimeout(timer);
+      sub.dispose();
+      resolve(false);
+    });
+  });
+}
+
+function abortSignalOf(token: vscode.CancellationToken): { signal: AbortSignal; dispose(): void } {
+  const abort = new AbortController();
+  const sub = token.onCancellationRequested(() => abort.abort());
+  if (token.isCancellationRequested) abort.abort();
+  return { signal: abort.signal, dispose: () => sub.dispose() };
+}
+
+export function registerInlineCompletions(kernel: KernelSupervisor, log: vscode.LogOutputChannel): vscode.Disposable {
+  const status = vscode.window.createStatusBarItem("hearth.completions", vscode.StatusBarAlignment.Right, 99);
+  status.name = "Hearth Completions";
+  status.command = TOGGLE_COMMAND;
+  let refused: { until: number; why: string } | null = null;
+  const render = () => {
+    const s = settings();
+    const resting = refused && refused.until > Date.now() ? refused.why : null;
+    status.text = !s.enabled
+      ? "$(circle-slash) Hearth completions"
+      : resting
+        ? "$(warning) Hearth completions"
+        : "$(sparkle) Hearth completions";
+    status.tooltip = !s.enabled
+      ? "Completions as you type are off. Click to turn them on."
+      : resting
+        ? `Completions as you type are paused: ${resting}\nClick to turn them off.`
+        : "Completions as you type from the model Hearth has loaded. Click to turn them off.";
+    status.show();
+  };
+  render();
+
+  const provider: vscode.InlineCompletionItemProvider = {
+    async provideInlineCompletionItems(document, position, _context, token) {
+      const s = settings();
+      if (!completionsWanted(s, document.languageId) || kernel.state.kind !== "ready") return [];
+      if (refused && refused.until > Date.now()) return [];
+      if (!(await delay(DEBOUNCE_MS, token))) return [];
+      const { prefix, suffix } = completionWindow(document.getText(), document.offsetAt(position));
+      const cancel = abortSignalOf(token);
+      try {
+        const client = await kernel.ensureStarted();
+        const r = await client.request("completion/infill", { prefix, suffix, maxTokens: 16 * s.maxLines }, cancel.signal);
+        const shown = shownSuggestion(r.text, s.maxLines);
+        return shown ? [new vscode.InlineCompletionItem(shown, new vscode.Range(position, position))] : [];
+      } catch (e) {
+        if (token.isCancellationRequested) return [];
+        if (e instanceof KernelRequestError && (e.code === ErrorCode.Refused || e.code === ErrorCode.ModelUnavailable)) {
+          refused = { until: Date.now() + REFUSED_PAUSE_MS, why: e.message };
+          render();
+        } else log.warn(`completion failed: ${errorMessage(e)}`);
+        return [];
+      } finally {
+        cancel.dispose();
+      }
+    },
+  };
+
+  return vscode.Disposable.from(
+    status,
+    vscode.languages.registerInlineCompletionItemProvider({ pattern: "**" }, provider),
+    vscode.commands.registerCommand(TOGGLE_COMMAND, async () => {
+      refused = null;
+      await vscode.workspace
+        .getConfiguration("hearth.completions")
+        .update("enabled", !settings().enabled, vscode.ConfigurationTarget.Global);
+      render();
+    }),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration("hearth.completions")) {
+        refused = null;
+        render();
+      }
+    }),
+  );
+}

@@ -1,0 +1,80 @@
+// Fill-in-the-middle on the loaded model (issue 31), real node-llama-cpp on the synthetic FIM model:
+// the middle between a prefix and a suffix, a completion's KV cache reused by the next keystroke's, a
+// cancel answered at once with the next completion still served (harness #18), chats on the same
+// model undisturbed, and a model without FIM tokens refused with what to do.
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import type { GenerationRequest } from "../../../sidecar/agent/ports/model.js";
+import { ErrorCode, HearthError } from "../../../shared/errors.js";
+import { FIM_MODEL_MIDDLE } from "../../fixtures/models.js";
+import { llamaModelForFile } from "../../support/llamaModel.js";
+
+const fim = llamaModelForFile((paths) => ({
+  modelPath: paths.fim,
+  threads: 1,
+  contextSize: 2048,
+  maxSessions: 2,
+  batchSize: 64,
+  stateStore: null,
+}));
+const chat = llamaModelForFile((paths) => ({
+  modelPath: paths.chat,
+  threads: 1,
+  contextSize: 512,
+  maxSessions: 1,
+  batchSize: 32,
+  stateStore: null,
+}));
+
+const body = Array.from({ length: 40 }, (_, i) => `const value${i} = compute(${i}, "item ${i}");`).join("\n");
+const prefix = `${body}\nfunction add(a: number, b: number): number {\n  `;
+const suffix = "\n}\n";
+const infill = (p: string, signal = new AbortController().signal) => fim.model.infill({ prefix: p, suffix, maxTokens: 16, signal });
+
+describe("fill-in-the-middle completions", { timeout: 120_000 }, () => {
+  it("writes the middle between the prefix and the suffix", async () => {
+    assert.equal(fim.model.infillSupported, true);
+    const r = await infill(prefix);
+    assert.equal(r.text, FIM_MODEL_MIDDLE);
+    assert.ok(r.generatedTokens > 0);
+  });
+
+  it("reuses the previous completion's cache: the next keystroke evaluates only what follows its change", async () => {
+    await infill(`${prefix}// a`);
+    const next = await infill(`${prefix}// ad`);
+    assert.equal(next.text, FIM_MODEL_MIDDLE);
+    assert.ok(next.reusedTokens > 100, `the next one kept the shared prefix: ${JSON.stringify(next)}`);
+    assert.ok(next.evaluatedTokens < next.reusedTokens / 4, `and evaluated only the tokens after the change: ${JSON.stringify(next)}`);
+  });
+
+  it("answers a cancel at once, and the next completion is served (harness #18)", async () => {
+    const abort = new AbortController();
+    const cancelled = infill(`${prefix}/* long */`, abort.signal);
+    abort.abort(new Error("typed on"));
+    await assert.rejects(cancelled, /typed on/);
+    assert.equal((await infill(prefix)).text, FIM_MODEL_MIDDLE);
+  });
+
+  it("shares the model with a chat turn: both are served, the chat's answer unchanged", async () => {
+    const request: GenerationRequest = {
+      sessionKey: "chat-beside-completions",
+      messages: [{ role: "user", text: "hello" }],
+      tools: [],
+      options: { maxTokens: 12 },
+      signal: new AbortController().signal,
+    };
+    const alone = await fim.model.generate({ ...request, sessionKey: "chat-alone" }, () => undefined);
+    const [together, completed] = await Promise.all([fim.model.generate(request, () => undefined), infill(prefix)]);
+    assert.equal(together.text, alone.text);
+    assert.equal(completed.text, FIM_MODEL_MIDDLE);
+  });
+
+  it("refuses a model without fill-in-the-middle tokens, saying what to do", async () => {
+    assert.equal(chat.model.infillSupported, false);
+    await assert.rejects(
+      chat.model.infill({ prefix: "a", suffix: "b", maxTokens: 4, signal: new AbortController().signal }),
+      (e: unknown) =>
+        e instanceof HearthError && e.code === ErrorCode.Refused && /no fill-in-the-middle tokens.*choose a code model/.test(e.message),
+    );
+  });
+});
