@@ -4,12 +4,13 @@
 import fs from "node:fs";
 import { connectOrStartKernel, type SharedKernel } from "../../shared/node/kernelLauncher.js";
 import type { RequestResult } from "../../shared/protocol/index.js";
+import { kernelEndpoint } from "../../shared/node/paths.js";
 import { HEARTH_VERSION } from "../../shared/version.js";
 import { flagString, UsageError, type ParsedArgs } from "./args.js";
 import { distDir } from "./distDir.js";
 import { errorMessage } from "../../shared/errors.js";
 
-/** The kernel could not be started, refused this client, or died before the handshake (exit code 4). */
+/** The kernel could not be started, refused this client, or went away before it answered (exit code 4). */
 export class KernelStartError extends Error {}
 
 export interface CliKernel {
@@ -17,6 +18,8 @@ export interface CliKernel {
   info: RequestResult<"initialize">;
   /** Resolves when the connection to the kernel closes (it exited or was killed). */
   closed: Promise<void>;
+  /** Settles as `pending` does, or fails with KernelStartError once the kernel goes away first. */
+  unlessGone<T>(pending: Promise<T>): Promise<T>;
   /** Leaves the kernel: it keeps running for other clients and exits on its own when idle. */
   close(): Promise<void>;
 }
@@ -37,17 +40,26 @@ export async function connectKernel(args: ParsedArgs): Promise<CliKernel> {
   } catch (e) {
     throw new KernelStartError(errorMessage(e)); // no runtime fits, no build, the kernel refused or failed to start
   }
+  // A request to a kernel that died never settles (vscode-jsonrpc rejects pending requests only on
+  // dispose): without this race node ends the CLI with exit 13 and no word (issue 23, item 4).
+  let pid = "";
   const gone = kernel.closed.then(() => {
-    throw new KernelStartError(`the kernel (journal ${kernel.journalPath}) closed the connection before it answered`);
+    throw new KernelStartError(
+      `the kernel (${pid}journal ${kernel.journalPath}) closed the connection before it answered: it stopped or ` +
+        `crashed; see its log ${kernelEndpoint(kernel.journalPath).logPath}. Run the command again to start a new one`,
+    );
   });
-  gone.catch(() => {}); // after the handshake, a closed connection is reported by the command itself
-  const info = await Promise.race([kernel.client.initialize("hearth-cli", HEARTH_VERSION), gone]);
+  gone.catch(() => {}); // raced by each request; nobody may be waiting when the kernel leaves
+  const unlessGone = <T>(pending: Promise<T>) => Promise.race([pending, gone]);
+  const info = await unlessGone(kernel.client.initialize("hearth-cli", HEARTH_VERSION));
+  pid = `pid ${info.kernelPid}, `;
   if (process.env.HEARTH_DEBUG)
     process.stderr.write(`hearth: ${kernel.started ? "started" : "joined"} kernel pid ${info.kernelPid} (journal ${info.journalPath})\n`);
   return {
     client: kernel.client,
     info,
     closed: kernel.closed,
+    unlessGone,
     async close() {
       kernel.dispose();
     },
@@ -58,7 +70,7 @@ export async function connectKernel(args: ParsedArgs): Promise<CliKernel> {
 export async function withKernel<T>(args: ParsedArgs, fn: (client: CliKernel["client"]) => Promise<T>): Promise<T> {
   const kernel = await connectKernel(args);
   try {
-    return await fn(kernel.client);
+    return await kernel.unlessGone(fn(kernel.client));
   } finally {
     await kernel.close();
   }

@@ -57,7 +57,8 @@ export async function exec(argv: string[]): Promise<number> {
 
   const kernel = await connectKernel(args);
   try {
-    const sessionId = sessionArg ?? (await kernel.client.request("session/create", { model, title: prompt.slice(0, 80) })).sessionId;
+    const sessionId =
+      sessionArg ?? (await kernel.unlessGone(kernel.client.request("session/create", { model, title: prompt.slice(0, 80) }))).sessionId;
     kernel.client.onServerRequest("approval/request", (req, signal) => askPerson(req, policy, signal));
     type Ended = Extract<TurnEvent, { type: "completed" }>["status"];
     let finished!: (status: Ended) => void;
@@ -70,7 +71,7 @@ export async function exec(argv: string[]): Promise<number> {
       else printHuman(n.event);
       if (n.event.type === "completed") finished(n.event.status);
     });
-    const { runId } = await kernel.client.request("turn/start", { sessionId, message: prompt });
+    const { runId } = await kernel.unlessGone(kernel.client.request("turn/start", { sessionId, message: prompt }));
     let interrupts = 0;
     const onSigint = () => {
       if (++interrupts > 1) process.exit(ExitCode.Cancelled);
