@@ -44,7 +44,7 @@ describe("turn/cancel tells one truth (control plane #13)", () => {
     await k.turns.cancel(runId);
     const completed = await k.completion();
     assert.equal(completed.status, "cancelled");
-    assert.equal(completed.error?.message, "cancelled: the turn was cancelled; completed tool batches stay committed");
+    assert.equal(completed.error?.message, "the turn was cancelled; completed tool batches stay committed");
     const reasons = k.control.history(sessionId).runs[0]!.attempts.map((a) => a.reason ?? "");
     assert.ok(reasons.length > 0 && reasons.every((r) => !/cancelled: cancelled:/.test(r)), JSON.stringify(reasons));
     await k.close();
