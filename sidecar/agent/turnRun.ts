@@ -180,7 +180,8 @@ export class TurnRun {
 
 function classify(e: unknown): TurnFailure {
   if (e instanceof TurnCancelled)
-    return { kind: "cancelled", message: "cancelled: the turn was cancelled; completed tool batches stay committed" };
+    // The kind is not in the message, as in every failure's: whoever shows it shows the status first.
+    return { kind: "cancelled", message: "the turn was cancelled; completed tool batches stay committed" };
   if (e instanceof TurnFailed) return { kind: e.kind, message: e.message, cause: e.cause };
   return {
     kind: "internal_error",

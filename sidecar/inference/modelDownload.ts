@@ -4,6 +4,7 @@
 // what to do instead.
 import type { ModelDownloader } from "node-llama-cpp";
 import { ErrorCode, HearthError, errorMessage } from "../../shared/errors.js";
+import { USER_AGENT } from "../../shared/version.js";
 
 export interface DownloadProgress {
   receivedBytes: number;
@@ -61,6 +62,7 @@ export async function downloadModel(
       modelUri: toDownloaderUri(uri),
       dirPath: modelsDir,
       showCliProgress: false,
+      headers: { "user-agent": USER_AGENT },
       // Kept on cancel: the next attempt resumes from the chunks already on disk.
       deleteTempFileOnCancel: false,
       onProgress: (s) => opts.onProgress?.(progress(s.downloadedSize, s.totalSize)),
@@ -103,6 +105,7 @@ async function probe(uri: string, signal?: AbortSignal): Promise<void> {
   try {
     const res = await fetch(origin, {
       method: "HEAD",
+      headers: { "user-agent": USER_AGENT },
       redirect: "manual",
       signal: AbortSignal.any([AbortSignal.timeout(15_000), ...(signal ? [signal] : [])]),
     });

@@ -8,6 +8,7 @@ import {
   StreamMessageWriter,
   type CancellationToken,
   type MessageConnection,
+  type MessageWriter,
 } from "vscode-jsonrpc/node.js";
 import { ErrorCode, HearthError, isHearthError, errorMessage } from "../../shared/errors.js";
 import { Emitter } from "../../shared/event.js";
@@ -45,18 +46,46 @@ export interface RpcServerOptions {
   maxMessageBytes?: number;
 }
 
+/**
+ * The writer to one client. vscode-jsonrpc rethrows a failed write where nothing can catch it (a
+ * request's promise executor), and a client that leaves mid-write is ordinary (a window reload, a
+ * CLI command that is done): EPIPE on a socket the other end ended would be an unhandled rejection
+ * that kills the kernel with every turn on it (issue 23, item 3). So a write never fails here: a
+ * failure goes to onFailed, which ends that client's connection.
+ */
+function departureSafeWriter(output: Writable, onFailed: (e: unknown) => void): MessageWriter {
+  const inner = new StreamMessageWriter(output);
+  return {
+    onError: inner.onError,
+    onClose: inner.onClose,
+    write: (message) => inner.write(message).catch(onFailed),
+    end: () => inner.end(),
+    dispose: () => inner.dispose(),
+  };
+}
+
 export function startRpcServer(opts: RpcServerOptions): RpcServer {
-  const writer = new StreamMessageWriter(opts.output);
+  // The client left: its connection closed or was disposed, or a write to it failed.
+  let disposed = false;
+  let writeFailed = false;
+  const writer = departureSafeWriter(opts.output, (e) => {
+    if (!writeFailed) opts.log(`a client left while the kernel wrote to it (${errorMessage(e)}); its events are dropped`);
+    writeFailed = true;
+    leave();
+  });
   const framing = new BoundedFraming((r) => {
     opts.log(`rejected frame: ${r.message}`);
     void writer.write({ jsonrpc: "2.0", id: r.id, error: { code: r.code, message: r.message } } as never);
   }, opts.maxMessageBytes);
   opts.input.pipe(framing);
   const connection = createMessageConnection(new StreamMessageReader(framing), writer);
-  let disposed = false;
-  connection.onClose(() => {
+  // A closed connection never answers: disposing it fails what the kernel still waits for from this
+  // client (approval requests) at once; other clients are untouched.
+  const leave = () => {
     disposed = true;
-  });
+    connection.dispose();
+  };
+  connection.onClose(leave);
   connection.onDispose(() => {
     disposed = true;
   });
@@ -72,8 +101,8 @@ export function startRpcServer(opts: RpcServerOptions): RpcServer {
       // A socket client may leave mid-turn (a window reload): its events are dropped, the turn goes
       // on, and the journal keeps the truth for whoever asks next (issue 12, item 2).
       if (disposed) return;
-      // A client that closed its end between the check and the write: its events are dropped (issue 24 tests met it).
-      connection.sendNotification(method, checked).catch(() => {});
+      // Never rejects (departureSafeWriter): a write to a client that left ends that client only.
+      void connection.sendNotification(method, checked);
     },
     async request<M extends ServerRequestMethod>(
       method: M,
@@ -81,8 +110,16 @@ export function startRpcServer(opts: RpcServerOptions): RpcServer {
       signal?: AbortSignal,
     ): Promise<ServerRequestResult<M>> {
       const spec = serverRequests[method];
+      // A departed client is no one to ask: the caller decides what no answer means (ClientApproval: a denial).
+      const departed = () => new Error(`the client left before it answered ${method}`);
+      if (disposed) throw departed();
       const token = signal ? abortToToken(signal) : undefined;
-      const raw = await connection.sendRequest(method, spec.params.parse(params), token);
+      let raw: unknown;
+      try {
+        raw = await connection.sendRequest(method, spec.params.parse(params), token);
+      } catch (e) {
+        throw disposed ? departed() : e;
+      }
       const parsed = spec.result.safeParse(raw);
       if (!parsed.success) throw new Error(`the client answered ${method} with an invalid result: ${describeZodError(parsed.error)}`);
       return parsed.data as ServerRequestResult<M>;

@@ -1,9 +1,8 @@
 // The one HTTP client of the network tools: http(s) only, a bounded body and time, cancellation
 // honoured, and a User-Agent naming Hearth's exact version (harness #11).
-import { HEARTH_VERSION } from "../../shared/version.js";
+import { USER_AGENT } from "../../shared/version.js";
 import { errorMessage } from "../../shared/errors.js";
 
-export const USER_AGENT = `Hearth/${HEARTH_VERSION}`;
 const MAX_REDIRECTS = 5;
 
 export type HttpResult =

@@ -4,7 +4,8 @@ import { convert } from "html-to-text";
 import type { ObjectSchema } from "../agent/ports/jsonSchema.js";
 import type { Tool } from "../agent/ports/tools.js";
 import type { Ceilings } from "./ceilings.js";
-import { httpGet, parseHttpUrl, USER_AGENT } from "./httpClient.js";
+import { USER_AGENT } from "../../shared/version.js";
+import { httpGet, parseHttpUrl } from "./httpClient.js";
 import { badArgs, defineTool, fail } from "./toolKit.js";
 
 const URL_MAX = 2048;

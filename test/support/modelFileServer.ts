@@ -13,6 +13,8 @@ export interface ModelFileServer {
   resetCount(): void;
   /** Requests seen: method, path and Range header. */
   requests: string[];
+  /** The User-Agent header of each request seen, in order ("" when none was sent). */
+  userAgents: string[];
   slowFirstChunk: boolean;
   close(): Promise<void>;
 }
@@ -22,8 +24,10 @@ export async function startModelFileServer(body: Buffer): Promise<ModelFileServe
   const trickling = new Set<NodeJS.Timeout>();
   const state = { slowFirstChunk: false };
   const requests: string[] = [];
+  const userAgents: string[] = [];
   const server = http.createServer((req, res) => {
     requests.push(`${req.method} ${req.url} ${req.headers.range ?? ""}`.trim());
+    userAgents.push(req.headers["user-agent"] ?? "");
     const m = /^bytes=(\d+)-(\d*)$/.exec(req.headers.range ?? "");
     const start = m ? Number(m[1]) : 0;
     const end = m?.[2] ? Math.min(Number(m[2]), body.length - 1) : body.length - 1;
@@ -69,6 +73,7 @@ export async function startModelFileServer(body: Buffer): Promise<ModelFileServe
       sent = 0;
     },
     requests,
+    userAgents,
     get slowFirstChunk() {
       return state.slowFirstChunk;
     },

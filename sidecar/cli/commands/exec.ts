@@ -3,7 +3,7 @@ import type { TurnEvent } from "../../../shared/protocol/index.js";
 import { KernelRequestError } from "../../../shared/node/kernelClient.js";
 import { APPROVE_POLICIES, askPerson, type ApprovePolicy } from "../approvalPrompt.js";
 import { flagString, parseArgs, UsageError } from "../args.js";
-import { connectKernel } from "../connect.js";
+import { connectKernel, type CliKernel } from "../connect.js";
 import { ExitCode } from "../exitCodes.js";
 import { errorMessage } from "../../../shared/errors.js";
 
@@ -12,7 +12,8 @@ export const execHelp = `hearth exec [--workspace DIR] [--db FILE] [--model SPEC
 
 Runs one agent turn in the workspace (default: the current directory) and streams it.
   --model SPEC     a GGUF path, an hf: URI, openai:URL#model, or scripted:FILE
-                   (scripted needs HEARTH_ALLOW_SCRIPTED=1); default $HEARTH_MODEL
+                   (scripted needs HEARTH_ALLOW_SCRIPTED=1); default $HEARTH_MODEL. With
+                   --session it must be that session's model: a different model is a new session
   --approve        who answers tool approvals without a terminal: never (default: deny all),
                    reads (allow read-only tools), all (allow everything); it answers only
                    this run's calls, never a background task's (\`hearth task approve|deny\`)
@@ -45,6 +46,20 @@ function printHuman(event: TurnEvent): void {
   }
 }
 
+/**
+ * A session's execution profile never changes (docs/control-plane.md: a different model is a new
+ * session), so `--model` with `--session` is checked, never ignored (issue 23, item 5).
+ */
+async function refuseOtherModel(kernel: CliKernel, sessionId: string, model: string): Promise<void> {
+  const { session } = await kernel.unlessGone(kernel.client.request("session/history", { sessionId }));
+  if (session.model === model) return;
+  throw new UsageError(
+    `refused --model ${model} with --session ${sessionId}: the session keeps the model it was created with ` +
+      `(${session.model || "the kernel's default"}); a different model is a new session. To continue this session, drop --model; ` +
+      "to use that model, drop --session and start a new one",
+  );
+}
+
 export async function exec(argv: string[]): Promise<number> {
   const args = parseArgs(argv, { workspace: true, db: true, model: true, approve: true, session: true, json: false }, "exec");
   const prompt = args.positionals.join(" ").trim();
@@ -52,13 +67,16 @@ export async function exec(argv: string[]): Promise<number> {
   const policy = (flagString(args, "approve") ?? "never") as ApprovePolicy;
   if (!APPROVE_POLICIES.includes(policy)) throw new UsageError(`--approve ${policy} is not one of ${APPROVE_POLICIES.join(", ")}`);
   const sessionArg = flagString(args, "session");
-  const model = flagString(args, "model") ?? process.env.HEARTH_MODEL;
+  const modelArg = flagString(args, "model");
+  const model = modelArg ?? process.env.HEARTH_MODEL;
   if (!sessionArg && !model) throw new UsageError("no model: pass --model SPEC or set HEARTH_MODEL (see `hearth exec --help`)");
   const json = args.flags.has("json");
 
   const kernel = await connectKernel(args);
   try {
-    const sessionId = sessionArg ?? (await kernel.client.request("session/create", { model, title: prompt.slice(0, 80) })).sessionId;
+    if (sessionArg && modelArg !== undefined) await refuseOtherModel(kernel, sessionArg, modelArg);
+    const sessionId =
+      sessionArg ?? (await kernel.unlessGone(kernel.client.request("session/create", { model, title: prompt.slice(0, 80) }))).sessionId;
     // --approve answers only this command's own run (issue 24); the kernel asks it for nothing else.
     let ownRun: string | undefined;
     kernel.client.onServerRequest("approval/request", async (req, signal) =>
@@ -81,7 +99,7 @@ export async function exec(argv: string[]): Promise<number> {
       else printHuman(n.event);
       if (n.event.type === "completed") finished(n.event.status);
     });
-    const { runId } = await kernel.client.request("turn/start", { sessionId, message: prompt });
+    const { runId } = await kernel.unlessGone(kernel.client.request("turn/start", { sessionId, message: prompt }));
     ownRun = runId;
     let interrupts = 0;
     const onSigint = () => {

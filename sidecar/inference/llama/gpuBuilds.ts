@@ -9,6 +9,7 @@ import { pipeline } from "node:stream/promises";
 import { fileURLToPath } from "node:url";
 import * as tar from "tar";
 import { ErrorCode, HearthError, errorMessage } from "../../../shared/errors.js";
+import { USER_AGENT } from "../../../shared/version.js";
 
 export interface GpuBuild {
   gpu: "cuda";
@@ -98,7 +99,7 @@ export async function installGpuBuild(build: GpuBuild, o: InstallOptions): Promi
     const url = `${o.registry.replace(/\/$/, "")}/${name}/-/${name.split("/")[1]}-${o.version}.tgz`;
     let res: Response;
     try {
-      res = await fetch(url, { signal: o.signal });
+      res = await fetch(url, { headers: { "user-agent": USER_AGENT }, signal: o.signal });
     } catch (e) {
       if (o.signal?.aborted) throw new HearthError(ErrorCode.Refused, `the download of ${name} was cancelled; nothing was installed`);
       throw new HearthError(

@@ -3,6 +3,7 @@
 // caller or the environment (the extension passes the one in VS Code's secret storage as
 // HEARTH_OPENAI_API_KEY) and never appears in errors or logs.
 import { ErrorCode, HearthError, errorMessage } from "../../../shared/errors.js";
+import { USER_AGENT } from "../../../shared/version.js";
 import type {
   AgentModel,
   GenerationRequest,
@@ -167,7 +168,12 @@ export class OpenAiAgentModel implements AgentModel {
     try {
       res = await fetch(`${this.opts.baseUrl}/chat/completions`, {
         method: "POST",
-        headers: { "content-type": "application/json", accept, ...(this.#apiKey ? { authorization: `Bearer ${this.#apiKey}` } : {}) },
+        headers: {
+          "content-type": "application/json",
+          accept,
+          "user-agent": USER_AGENT,
+          ...(this.#apiKey ? { authorization: `Bearer ${this.#apiKey}` } : {}),
+        },
         body: JSON.stringify(body),
         signal,
       });

@@ -238,12 +238,13 @@ function completionOf(outcome: TurnOutcome): Extract<TurnEvent, { type: "complet
       error: { code: ErrorCode.Refused, message: outcome.failure.message.replace(/^stopped: /, "") },
     };
   }
+  // The status already says cancelled: only a failure's kind goes before its message, so a reason
+  // shown after its status never reads "cancelled: cancelled: …" (issue 23, item 16).
+  if (outcome.status === "cancelled")
+    return { type: "completed", status: "cancelled", error: { code: ErrorCode.Refused, message: outcome.failure.message } };
   return {
     type: "completed",
     status: outcome.status,
-    error: {
-      code: outcome.status === "cancelled" ? ErrorCode.Refused : ErrorCode.InternalError,
-      message: `${outcome.failure.kind}: ${outcome.failure.message}`,
-    },
+    error: { code: ErrorCode.InternalError, message: `${outcome.failure.kind}: ${outcome.failure.message}` },
   };
 }

@@ -32,6 +32,7 @@ it("Ctrl+C to the terminal's process group cancels the turn (exit 130) and the k
   process.kill(-cli.child.pid!, "SIGINT");
   const result = await cli.result;
   assert.equal(result.code, 130, `exit ${result.code} ${result.signal}: ${result.stderr}`);
+  assert.match(result.stderr, /\nturn cancelled: the turn was cancelled; /, "the reason names the cancel once (issue 23, item 16)");
   assert.ok(alive(kernelPid), "the kernel survived the terminal's Ctrl+C");
   const listed = await runCli(["sessions", "--workspace", ws, "--json"], env);
   const [session] = (JSON.parse(listed.stdout) as { sessions: { sessionId: string }[] }).sessions;

@@ -111,3 +111,23 @@ it("bad command lines and a scripted model without the opt-in fail with clear me
   assert.equal(journalInside.code, 4, "a kernel that refuses to start is exit code 4");
   assert.match(journalInside.stderr, /lies inside the workspace.*Pass --db with a path outside/);
 });
+
+it("hearth exec --session ID --model SPEC never ignores --model: another model is refused with what to do, the session's own model continues it (issue 23, item 5)", () => {
+  const { ws, db, model } = setup([{ text: ["First."] }, { text: ["Second."] }]);
+  const env = { HEARTH_ALLOW_SCRIPTED: "1" };
+  const first = hearth(["exec", "--workspace", ws, "--db", db, "--model", model, "--json", "one"], env);
+  assert.equal(first.code, 0, first.stderr);
+  const { sessionId } = JSON.parse(first.stdout.split("\n")[0]!) as { sessionId: string };
+  const other = `${model}.other.json`;
+  const refused = hearth(["exec", "--workspace", ws, "--db", db, "--session", sessionId, "--model", other, "two"], env);
+  assert.equal(refused.code, 2, refused.stderr);
+  assert.match(
+    refused.stderr,
+    /refused --model .*other\.json with --session .*: the session keeps the model it was created with \(scripted:.*script\.json\); a different model is a new session\. To continue this session, drop --model; to use that model, drop --session/,
+  );
+  const history = JSON.parse(hearth(["show", "--workspace", ws, "--db", db, "--json", sessionId]).stdout) as { runs: unknown[] };
+  assert.equal(history.runs.length, 1, "the refused command started no turn");
+  const same = hearth(["exec", "--workspace", ws, "--db", db, "--session", sessionId, "--model", model, "two"], env);
+  assert.equal(same.code, 0, same.stderr);
+  assert.match(same.stdout, /Second\./);
+});

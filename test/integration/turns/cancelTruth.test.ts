@@ -32,6 +32,24 @@ describe("turn/cancel tells one truth (control plane #13)", () => {
     await k.close();
   });
 
+  it("a cancelled turn's reason names the cancel once, in the stream and in the journal: never `cancelled: cancelled: …` (issue 23, item 16)", async () => {
+    const k = kernelParts();
+    const { sessionId } = k.scriptedSession([{ text: ["Long", " answer", " coming"], delayMs: 200 }]);
+    const { runId } = k.turns.start({ sessionId, message: "hello" }, requestContext(k.client));
+    const deadline = Date.now() + 10_000;
+    while (!k.events.some((e) => e.type === "answer_delta")) {
+      if (Date.now() > deadline) throw new Error("no answer delta");
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await k.turns.cancel(runId);
+    const completed = await k.completion();
+    assert.equal(completed.status, "cancelled");
+    assert.equal(completed.error?.message, "the turn was cancelled; completed tool batches stay committed");
+    const reasons = k.control.history(sessionId).runs[0]!.attempts.map((a) => a.reason ?? "");
+    assert.ok(reasons.length > 0 && reasons.every((r) => !/cancelled: cancelled:/.test(r)), JSON.stringify(reasons));
+    await k.close();
+  });
+
   it("issue 11 item 9: an OpenAI-compatible server that keeps generating after the disconnect is never reported as acknowledging", async () => {
     let disconnected = false;
     const server = http.createServer((req, res) => {

@@ -144,7 +144,7 @@ describe("cancellation", () => {
       ["user", "assistant", "tool", "tool"],
     );
     const outputs = memory.history.flatMap((m) => (m.role === "tool" ? [m.output] : []));
-    assert.deepEqual([outputs[0], /^not run: cancelled/.test(outputs[1]!)], ["counter=1", true]);
+    assert.deepEqual([outputs[0], /^not run: the turn was cancelled/.test(outputs[1]!)], ["counter=1", true]);
     assert.deepEqual(
       [...memory.ledger.values()].map((e) => e.status),
       ["succeeded"],

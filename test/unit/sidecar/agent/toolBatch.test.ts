@@ -88,7 +88,7 @@ describe("tool batch", () => {
     assertStructurallyComplete(memory.history);
     const outputs = toolOutputs(memory.history);
     assert.equal(outputs[0], "counter=1");
-    assert.match(outputs[1]!, /^not run: cancelled/);
+    assert.match(outputs[1]!, /^not run: the turn was cancelled/);
   });
 
   it("a tool that faults keeps its real fault, whatever its cancellation policy and whether the turn was cancelled (harness #21 #22)", async () => {

@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { after, test } from "node:test";
 import { ErrorCode, HearthError } from "../../../../shared/errors.js";
+import { HEARTH_VERSION } from "../../../../shared/version.js";
 import { downloadedModelPath, downloadModel, type DownloadProgress } from "../../../../sidecar/inference/modelDownload.js";
 import { startModelFileServer } from "../../../support/modelFileServer.js";
 
@@ -73,4 +74,20 @@ test("offline, a model download fails with an error that says what to do (issue 
       /offline/.test(e.message) &&
       /GGUF file you already have/.test(e.message),
   );
+});
+
+test("every request of a model download names Hearth's exact version as its User-Agent (harness #11)", async () => {
+  const small = body.subarray(0, MB);
+  const server = await startModelFileServer(small);
+  try {
+    const file = await downloadModel(`${server.url}/ua-q8_0.gguf`, path.join(dir, "ua"));
+    assert.ok(fs.readFileSync(file).equals(small));
+    assert.ok(server.userAgents.length >= 2, `the probe and the download reached the server: ${server.requests.join(", ")}`);
+    assert.deepEqual(
+      server.userAgents.map((ua, i) => `${server.requests[i]} ${ua}`),
+      server.requests.map((r) => `${r} Hearth/${HEARTH_VERSION}`),
+    );
+  } finally {
+    await server.close();
+  }
 });

@@ -1,6 +1,7 @@
-// The RPC endpoint in-process over real streams: the in-flight bound (issue 2).
+// The RPC endpoint in-process over real streams: the in-flight bound (issue 2), and a client that
+// left while the kernel writes to it (issue 23, item 3).
 import assert from "node:assert/strict";
-import { PassThrough } from "node:stream";
+import { PassThrough, Writable } from "node:stream";
 import { it } from "node:test";
 import { CancellationTokenSource, createMessageConnection, StreamMessageReader, StreamMessageWriter } from "vscode-jsonrpc/node.js";
 import { ErrorCode } from "../../../../shared/errors.js";
@@ -85,4 +86,55 @@ it("a request its client cancels is answered Cancelled, and its handler's signal
   assert.deepEqual(codes, [ErrorCode.Cancelled, ErrorCode.Cancelled]);
   assert.deepEqual(seen, [true, true]);
   client.dispose();
+});
+
+/** The kernel's side of a socket whose other end has gone: every write fails as a dead socket's does. */
+function departedClientStream(): Writable {
+  return new Writable({
+    write(_chunk, _enc, done) {
+      done(Object.assign(new Error("This socket has been ended by the other party"), { code: "EPIPE" }));
+    },
+  });
+}
+
+it("a write to a client that left kills nothing: its notifications are dropped and its approval request fails at once, with no unhandled rejection (issue 23, item 3)", async () => {
+  const unhandled: unknown[] = [];
+  const onUnhandled = (reason: unknown) => unhandled.push(reason);
+  process.on("unhandledRejection", onUnhandled);
+  try {
+    const logged: string[] = [];
+    const waiting: { prefix: string; found: () => void }[] = [];
+    const logs = (prefix: string) =>
+      new Promise<void>((found) => {
+        if (logged.some((l) => l.startsWith(prefix))) found();
+        else waiting.push({ prefix, found });
+      });
+    const log = (line: string) => {
+      logged.push(line);
+      for (const w of waiting) if (line.startsWith(w.prefix)) w.found();
+    };
+    const input = new PassThrough();
+    const departed = startRpcServer({ input, output: departedClientStream(), handlers: {}, log });
+    // A frame the framing guard refuses is answered on the same dead stream, first in its write queue.
+    input.write("Content-Length: 2\r\n\r\n[]");
+    await logs("rejected frame");
+    departed.client.notify("kernel/log", { level: "info", message: "to a client that left" });
+    departed.client.notify("kernel/log", { level: "info", message: "and again" });
+    await assert.rejects(
+      departed.client.request("approval/request", {
+        sessionId: "s",
+        runId: "r",
+        call: { callId: "c", name: "shell", arguments: { command: "true" } },
+        inputHash: "h",
+        effectClass: "non_idempotent_write",
+        preview: { kind: "text", text: "true" },
+      }),
+      /the client left before it answered approval\/request/,
+    );
+    await logs("a client left while the kernel wrote to it");
+    assert.deepEqual(unhandled, [], "no write to a departed client surfaces as an unhandled rejection");
+    assert.equal(logged.filter((l) => l.startsWith("a client left")).length, 1, "the departure is logged once");
+  } finally {
+    process.off("unhandledRejection", onUnhandled);
+  }
 });

@@ -8,6 +8,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import * as tar from "tar";
+import { HEARTH_VERSION } from "../../../../../shared/version.js";
 import { CUDA_BUILD, gpuBuildOffer, installGpuBuild } from "../../../../../sidecar/inference/llama/gpuBuilds.js";
 import { tempDir } from "../../../../support/kernelProcess.js";
 
@@ -39,7 +40,9 @@ describe("the CUDA build offer", () => {
 describe("installing the CUDA build from the npm registry", () => {
   const tarballs = new Map<string, Buffer>();
   let slow = false;
+  const userAgents: (string | undefined)[] = [];
   const server = http.createServer((req, res) => {
+    userAgents.push(req.headers["user-agent"]);
     const body = tarballs.get(req.url ?? "");
     if (!body) return void res.writeHead(404).end();
     res.writeHead(200, { "content-length": String(body.length) });
@@ -69,8 +72,9 @@ describe("installing the CUDA build from the npm registry", () => {
     return dir;
   }
 
-  it("unpacks both packages where node-llama-cpp looks for them, reports progress, and installs nothing twice", async () => {
+  it("unpacks both packages where node-llama-cpp looks for them, reports progress, installs nothing twice, and names Hearth's exact version as its User-Agent (harness #11)", async () => {
     const dir = packagesDir();
+    userAgents.length = 0;
     const progress: number[] = [];
     const installed = await installGpuBuild(CUDA_BUILD, {
       registry,
@@ -91,6 +95,7 @@ describe("installing the CUDA build from the npm registry", () => {
       "no staging folder is left",
     );
     assert.deepEqual(await installGpuBuild(CUDA_BUILD, { registry, packagesDir: dir, version: VERSION }), []);
+    assert.deepEqual(userAgents, [`Hearth/${HEARTH_VERSION}`, `Hearth/${HEARTH_VERSION}`], "one request per package, each naming Hearth");
   });
 
   it("a cancelled download leaves nothing where node-llama-cpp would load it, and says so", async () => {

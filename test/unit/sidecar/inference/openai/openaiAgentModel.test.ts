@@ -3,11 +3,12 @@ import assert from "node:assert/strict";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, test } from "node:test";
+import { HEARTH_VERSION } from "../../../../../shared/version.js";
 import { OpenAiAgentModel } from "../../../../../sidecar/inference/openai/openaiAgentModel.js";
 import type { GenerationRequest, ModelChunk, ModelMessage } from "../../../../../sidecar/agent/ports/model.js";
 
 const KEY = "sk-test-secret-123";
-const seen: { auth?: string; body: { messages: unknown[]; tools?: unknown[]; stream: boolean } }[] = [];
+const seen: { auth?: string; userAgent?: string; body: { messages: unknown[]; tools?: unknown[]; stream: boolean } }[] = [];
 let mode: "tool" | "answer" | "hang" | "401" = "tool";
 let server: http.Server;
 let baseUrl: string;
@@ -20,7 +21,7 @@ before(async () => {
     let raw = "";
     req.on("data", (c) => (raw += c));
     req.on("end", () => {
-      seen.push({ auth: req.headers.authorization, body: JSON.parse(raw) });
+      seen.push({ auth: req.headers.authorization, userAgent: req.headers["user-agent"], body: JSON.parse(raw) });
       if (mode === "401") {
         res.writeHead(401);
         res.end(`bad key ${KEY}`);
@@ -152,4 +153,17 @@ test("the API key never appears in an error message (issue 6, item 6)", async ()
       e instanceof Error && e.message.includes("HTTP 401") && !e.message.includes(KEY) && /HEARTH_OPENAI_API_KEY/.test(e.message),
   );
   assert.equal(JSON.stringify(model).includes(KEY), false, "the key is not an enumerable field");
+});
+
+test("every request to the model server, the capability probes and each round, names Hearth's exact version as its User-Agent (harness #11)", async () => {
+  mode = "answer";
+  const from = seen.length;
+  const model = await OpenAiAgentModel.connect({ baseUrl, model: "m", env: {} });
+  await model.generate(req([{ role: "user", text: "hi" }]), () => undefined);
+  const requests = seen.slice(from);
+  assert.equal(requests.length, 4, "three probes and one round");
+  assert.deepEqual(
+    requests.map((r) => r.userAgent),
+    requests.map(() => `Hearth/${HEARTH_VERSION}`),
+  );
 });
