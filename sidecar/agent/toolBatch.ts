@@ -15,6 +15,7 @@ import { argumentProblems } from "./schemaCheck.js";
 import type { ToolCeiling } from "./toolCeiling.js";
 import { TurnFailed, type AgentEvent } from "./turnOutcome.js";
 import { errorMessage } from "../../shared/errors.js";
+import { isObject } from "../../shared/isObject.js";
 
 export interface BatchContext {
   readonly sessionKey: string;
@@ -140,7 +141,7 @@ export class ToolBatch {
   /** harness #8: exact, one-shot, asynchronous. Returns a denial text, or null when approved. */
   private async askApproval(call: ToolCallRecord, inputHash: string, tool: Tool, preview: ApprovalPreview): Promise<string | null> {
     this.ctx.emit({ type: "status", status: "waiting_approval" });
-    let decision: ApprovalDecision;
+    let decision: ApprovalDecision | undefined;
     try {
       decision = await raceCancellation(
         this.ctx.approval.request({
@@ -160,6 +161,10 @@ export class ToolBatch {
       return singleLine(`denied: the approval request failed (${singleLine(errorMessage(e), 160)})`);
     }
     this.ctx.emit({ type: "status", status: "running" });
+    // An approver is code outside the harness: an answer that is no decision at all is silence, and silence denies.
+    if (!isObject(decision) || (decision.decision !== "approve" && decision.decision !== "deny")) {
+      return "denied: the approver gave no decision for this call; it was not run, ask again or check the approver";
+    }
     if (decision.callId !== call.callId || decision.inputHash !== inputHash) {
       return "denied: the approval answered a different call or input than the one proposed";
     }
