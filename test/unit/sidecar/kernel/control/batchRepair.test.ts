@@ -86,4 +86,45 @@ describe("repairInterruptedBatches (harness #6, control plane #21)", () => {
     );
     f.close();
   });
+  it("harness #10, #13: a batch the harness rolled back (its one call settled failed before dispatch) stays out of history after any restart", () => {
+    let f = openFixture();
+    const rolledBack = (why: string) => {
+      const run = runningRun(f);
+      const callId = uuidv7();
+      const claim = f.control.prepareInvocation(invocation(run, callId, "edit_file", "idempotent_write", { input: { path: "a.txt" } }));
+      f.control.completeInvocation(claim, { status: "failed", reason: why });
+      f.control.finishRun(run.runId, "failed", why, { messages: [], completions: [] });
+      return run;
+    };
+    const runs = [rolledBack("oldText was not found in a.txt"), rolledBack("cancelled before dispatch")];
+    const before = runs.map((r) => f.control.history(r.sessionId).messages);
+    f = f.restart();
+    f = f.restart();
+    for (const [i, r] of runs.entries()) {
+      const messages = f.control.history(r.sessionId).messages;
+      assert.deepEqual(messages, before[i], "no call and no made-up `not run` result were put back");
+      assert.deepEqual(
+        messages.map((m) => m.role),
+        ["user"],
+      );
+    }
+    assert.equal(f.journal.db.prepare(`SELECT COUNT(*) AS n FROM events WHERE type = 'journal.batch_repaired'`).pluck().get(), 0);
+    f.close();
+  });
+
+  it("harness #6: a call dispatched and settled failed whose batch never committed may have had an effect, so it is restored", () => {
+    let f = openFixture();
+    const run = runningRun(f);
+    const callId = uuidv7();
+    const claim = f.control.prepareInvocation(invocation(run, callId, "shell", "non_idempotent_write", { input: { command: "make" } }));
+    f.control.markDispatched(claim);
+    f.control.completeInvocation(claim, { status: "failed", reason: "exit 2" });
+    f = f.restart();
+    const results = f.control.history(run.sessionId).messages.filter((m) => m.role === "tool");
+    assert.deepEqual(
+      results.map((m) => m.role === "tool" && m.callId),
+      [callId],
+    );
+    f.close();
+  });
 });
