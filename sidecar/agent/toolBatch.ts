@@ -4,7 +4,7 @@
 // tool refused asks no one: its claim is prepared and settled failed, never dispatched.
 // `effectPossible` tells the turn whether a failure must checkpoint this batch or may roll it back.
 import { singleLine } from "../../shared/boundedText.js";
-import type { ApprovalPreview, ToolCallRecord } from "../../shared/protocol/index.js";
+import type { ApprovalPreview, ToolCallRecord, ToolResultKind } from "../../shared/protocol/index.js";
 import { inputHashOf } from "./canonicalJson.js";
 import { NEVER_ABORTED, raceCancellation, throwIfCancelled, TurnCancelled } from "./cancellation.js";
 import type { ToolResultMessage } from "./messages.js";
@@ -52,17 +52,17 @@ export class ToolBatch {
     }
   }
 
-  /** Results for calls that never ran, so the checkpoint stays structurally complete (#6). */
-  fillUnrun(reason: string): void {
+  /** Results for calls that never ran, so the checkpoint stays structurally complete (#6); `kind` says why. */
+  fillUnrun(reason: string, kind: "not_run" | "stopped"): void {
     for (const call of this.calls.slice(this.results.length)) {
-      this.results.push(synthetic(call, `not run: ${singleLine(reason)}`));
+      this.results.push(synthetic(call, `not run: ${singleLine(reason)}`, kind));
     }
   }
 
   private async runOne(call: ToolCallRecord): Promise<void> {
     const tool = this.ctx.ceiling.get(call.name);
     const refusal = this.gate(call, tool);
-    if (refusal !== null || !tool) return this.finish(synthetic(call, refusal ?? "refused: no such tool"));
+    if (refusal !== null || !tool) return this.finish(synthetic(call, refusal ?? "refused: no such tool", "refused"));
     const policy = tool.definition.cancellation;
     // harness #21: only Interruptible tools observe turn cancellation; the rest finish once started.
     const toolCtx: ToolContext = { callId: call.callId, signal: policy === "Interruptible" ? this.ctx.signal : NEVER_ABORTED };
@@ -71,7 +71,7 @@ export class ToolBatch {
     if (proposal.refused !== undefined) return this.settleRefused(tool, call, inputHash, singleLine(proposal.refused));
     if (tool.definition.requiresApproval || (this.ctx.approveReads && tool.definition.effectClass === "read")) {
       const denial = await this.askApproval(call, inputHash, tool, proposal.preview);
-      if (denial !== null) return this.finish(synthetic(call, denial));
+      if (denial !== null) return this.finish(synthetic(call, denial, "denied"));
     }
     throwIfCancelled(this.ctx.signal);
     const { memory } = this.ctx;
@@ -83,7 +83,14 @@ export class ToolBatch {
     await memory.recordDispatched(call.callId);
     this.effectPossible = true;
     const result = await this.invoke(tool, call, proposal, toolCtx);
-    const message: ToolResultMessage = { role: "tool", callId: call.callId, name: call.name, ok: result.ok, output: result.output };
+    const message: ToolResultMessage = {
+      role: "tool",
+      callId: call.callId,
+      name: call.name,
+      ok: result.ok,
+      output: result.output,
+      resultKind: "claimed",
+    };
     this.results.push(message); // the real result, even if journaling or presenting it fails next
     await memory.recordSettled(call.callId, result.ok ? { status: "succeeded" } : { status: "failed", reason: singleLine(result.output) });
     this.present(message);
@@ -100,7 +107,7 @@ export class ToolBatch {
     throwIfCancelled(this.ctx.signal);
     await this.recordPrepared(tool, call, inputHash);
     await this.ctx.memory.recordSettled(call.callId, { status: "failed", reason: refusal });
-    this.finish(synthetic(call, refusal));
+    this.finish(synthetic(call, refusal, "claimed")); // it answers its ledger claim, settled failed
   }
 
   private recordPrepared(tool: Tool, call: ToolCallRecord, inputHash: string): Promise<void> {
@@ -202,6 +209,6 @@ export class ToolBatch {
   }
 }
 
-function synthetic(call: ToolCallRecord, output: string): ToolResultMessage {
-  return { role: "tool", callId: call.callId, name: call.name, ok: false, output };
+function synthetic(call: ToolCallRecord, output: string, resultKind: ToolResultKind): ToolResultMessage {
+  return { role: "tool", callId: call.callId, name: call.name, ok: false, output, resultKind };
 }

@@ -8,7 +8,7 @@ import type { ContextCondenser } from "./contextCondenser.js";
 import { toModelMessages } from "./generationPolicy.js";
 import { calledToolNames } from "./historyReplay.js";
 import type { AgentMessage, AssistantMessage, UserMessage } from "./messages.js";
-import { LoopGuard, type LoopLimits } from "./loopGuard.js";
+import { isStop, LoopGuard, type LoopLimits } from "./loopGuard.js";
 import { runModelRound, sinkFailure } from "./modelRound.js";
 import type { AgentMemory } from "./ports/memory.js";
 import type { AgentModel } from "./ports/model.js";
@@ -162,7 +162,7 @@ export class TurnRun {
     let closing: AgentMessage[] = [];
     if (this.batch?.effectPossible) {
       // harness #6, #10: an effect may have happened, so every call gets a matching result.
-      this.batch.fillUnrun(failure.message);
+      this.batch.fillUnrun(failure.message, isStop(failure) ? "stopped" : "not_run");
       closing = [...this.uncommitted, this.assistant!, ...this.batch.results];
     } else {
       this.deps.ids.rollback(this.idCursor);
@@ -181,7 +181,7 @@ export class TurnRun {
 function classify(e: unknown): TurnFailure {
   if (e instanceof TurnCancelled)
     return { kind: "cancelled", message: "cancelled: the turn was cancelled; completed tool batches stay committed" };
-  if (e instanceof TurnFailed) return { kind: e.kind, message: e.message, cause: e.cause };
+  if (e instanceof TurnFailed) return { kind: e.kind, message: e.message, cause: e.cause, ...(e.detail ? { detail: e.detail } : {}) };
   return {
     kind: "internal_error",
     message: singleLine(`the agent harness failed unexpectedly: ${errorMessage(e)}; please report this`),

@@ -298,4 +298,24 @@ const v8: Step = (db) =>
 );
 ALTER TABLE sessions ADD COLUMN erased_at TEXT;`);
 
-export const MIGRATIONS: readonly Step[] = [v1, v2, v3, v4, v5, v6, v7, v8];
+// placeholder for another branch's migration
+const v9: Step = (_db) => {};
+
+// issue 22 item 3: whether a tool result answers a ledger claim or why its call never reached the
+// ledger (refused by the gate, denied, not run, stopped by a loop guard) is a typed column of its
+// row, not read back from its words. Rows written before it: "claimed" when the ledger has the run's
+// claim for the call; otherwise from the words every such result began with until now (the one and
+// only time they are read).
+const v10: Step = (db) =>
+  db.exec(`ALTER TABLE conversation_journal ADD COLUMN result_kind TEXT
+  CHECK (result_kind IN ('claimed','refused','denied','not_run','stopped'));
+UPDATE conversation_journal SET result_kind = CASE
+    WHEN EXISTS (SELECT 1 FROM tool_invocations t
+      WHERE t.run_id = conversation_journal.run_id AND t.call_id = json_extract(conversation_journal.body_json, '$.callId')) THEN 'claimed'
+    WHEN json_extract(body_json, '$.output') LIKE 'denied: %' THEN 'denied'
+    WHEN json_extract(body_json, '$.output') LIKE 'not run: stopped: %' THEN 'stopped'
+    WHEN json_extract(body_json, '$.output') LIKE 'not run: %' THEN 'not_run'
+    ELSE 'refused' END
+  WHERE role = 'tool';`);
+
+export const MIGRATIONS: readonly Step[] = [v1, v2, v3, v4, v5, v6, v7, v8, v9, v10];

@@ -19,7 +19,7 @@ interface OrphanCall {
   tool: string;
   status: "failed" | "outcome_unknown";
   input_json: string | null;
-  /** 1 when the ledger recorded `tool.dispatched` for the claim: its effect may have happened. */
+  /** 1 when the claim was dispatched (outcome_unknown, or a `tool.dispatched` event): its effect may have happened. */
   dispatched: 0 | 1;
 }
 
@@ -40,7 +40,8 @@ function orphanCalls(db: Db): OrphanCall[] {
     .prepare(`
     WITH candidates AS MATERIALIZED (
       SELECT r.session_id, t.run_id, t.call_id, t.tool, t.status, t.input_json, t.created_at,
-        EXISTS (SELECT 1 FROM events e WHERE e.entity_id = t.invocation_id AND e.type = 'tool.dispatched') AS dispatched
+        (t.status = 'outcome_unknown'
+          OR EXISTS (SELECT 1 FROM events e WHERE e.entity_id = t.invocation_id AND e.type = 'tool.dispatched')) AS dispatched
       FROM tool_invocations t JOIN runs r ON r.run_id = t.run_id
       WHERE r.status <> 'active' AND t.status IN ('failed', 'outcome_unknown') AND t.input_json IS NOT NULL),
     issued AS MATERIALIZED (
@@ -65,7 +66,16 @@ export function repairInterruptedBatches(db: Db, at: string): number {
         text: "",
         toolCalls: calls.map((c) => ({ callId: c.call_id, name: c.tool, arguments: JSON.parse(c.input_json!) as Record<string, unknown> })),
       },
-      ...calls.map((c): NewMessage => ({ role: "tool", callId: c.call_id, name: c.tool, ok: false, output: resultText(c) })),
+      ...calls.map(
+        (c): NewMessage => ({
+          role: "tool",
+          callId: c.call_id,
+          name: c.tool,
+          ok: false,
+          output: resultText(c),
+          resultKind: "claimed", // each answers its ledger claim (failed or outcome_unknown)
+        }),
+      ),
     ];
     appendComplete(db, sessionId, runId, messages);
     appendEvent(

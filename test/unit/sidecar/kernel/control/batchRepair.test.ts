@@ -2,7 +2,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { uuidv7 } from "../../../../../shared/ids.js";
-import { UNCLAIMED_RESULT_PREFIXES } from "../../../../../sidecar/agent/index.js";
 import { type Fixture, invocation, openFixture, runningRun } from "../../../../support/journalFixture.js";
 
 /** A run the kernel died under: one call still `prepared` (never started), one `dispatched` (running). */
@@ -47,9 +46,10 @@ describe("repairInterruptedBatches (harness #6, control plane #21)", () => {
     assert.ok(never.output.startsWith("not run: "), `a synthetic result of a call that never ran: ${never.output}`);
     assert.match(never.output, /read_file/, "it names the tool");
     assert.equal(unknown.ok, false);
-    assert.ok(
-      !UNCLAIMED_RESULT_PREFIXES.some((p) => unknown.output.startsWith(p)),
-      `a dispatched call may have run: its result is not one of a call that never ran: ${unknown.output}`,
+    assert.equal(
+      unknown.resultKind,
+      "claimed",
+      `a dispatched call may have run: its result answers its ledger claim, not one of a call that never ran: ${unknown.output}`,
     );
     assert.match(unknown.output, /outcome unknown/, "silence is not success: the result says the outcome is unknown");
     assert.match(unknown.output, /write_file/, "it names the tool");
