@@ -37,6 +37,14 @@ export const ToolCallRecord = z.object({
 });
 export type ToolCallRecord = z.infer<typeof ToolCallRecord>;
 
+/**
+ * Why a tool result is what it is (issue 22, item 3), a typed fact of its journal row, never read
+ * back from its text: it answers a ledger claim, or the call never reached the ledger because the
+ * gate refused it, the approver denied it, its batch stopped before it ran, or a loop guard stopped it.
+ */
+export const ToolResultKind = z.enum(["claimed", "refused", "denied", "not_run", "stopped"]);
+export type ToolResultKind = z.infer<typeof ToolResultKind>;
+
 export const HistoryMessage = z.discriminatedUnion("role", [
   z.object({ seq: z.number().int(), role: z.literal("system"), text: z.string() }),
   z.object({ seq: z.number().int(), role: z.literal("user"), text: z.string() }),
@@ -54,6 +62,7 @@ export const HistoryMessage = z.discriminatedUnion("role", [
     name: z.string(),
     ok: z.boolean(),
     output: z.string(),
+    resultKind: ToolResultKind.optional(),
   }),
 ]);
 export type HistoryMessage = z.infer<typeof HistoryMessage>;

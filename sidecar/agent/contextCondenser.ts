@@ -1,7 +1,9 @@
 // Condensing instead of dying (issue 13, item 3): before a round whose prompt would not fit, the
 // session's view of its history is condensed (condensePolicy.ts), journaled through the context
 // port, and only then used. The committed history itself is never changed (harness #7).
+import { errorMessage } from "../../shared/errors.js";
 import type { GenerationOptions } from "../../shared/protocol/index.js";
+import { TurnCancelled } from "./cancellation.js";
 import {
   elisionCandidates,
   fallbackSummary,
@@ -15,6 +17,7 @@ import {
 import type { AgentMessage } from "./messages.js";
 import { NO_CONDENSATION, type CondensationStore, type CondensedView, type ContextMeasure } from "./ports/context.js";
 import type { AgentModel, GenerationRequest } from "./ports/model.js";
+import { TurnFailed } from "./turnOutcome.js";
 
 /** Tokens a summary may take. */
 const SUMMARY_MAX_TOKENS = 256;
@@ -49,7 +52,7 @@ export class ContextCondenser {
   async fit(input: FitInput): Promise<AgentMessage[]> {
     const messagesOf = (v: CondensedView) => [...input.instructions, ...viewOf(input.history, v), ...input.pending];
     if (!this.model.measure || !this.store) return messagesOf(this.view);
-    const measure = async (v: CondensedView) => this.model.measure!(input.requestOf(messagesOf(v)));
+    const measure = (v: CondensedView) => modelStep("measure", input.signal, () => this.model.measure!(input.requestOf(messagesOf(v))));
     const first = await measure(this.view);
     if (fits(first, input.requestOf([]).options)) return messagesOf(this.view);
     const view = await this.condense(input, measure, first, "automatic");
@@ -60,8 +63,10 @@ export class ContextCondenser {
   async compact(input: Omit<FitInput, "pending" | "turnStart">): Promise<{ before: number; after: number } | null> {
     if (!this.store) return null;
     const messagesOf = (v: CondensedView) => [...input.instructions, ...viewOf(input.history, v)];
-    const measure = async (v: CondensedView) =>
-      this.model.measure ? this.model.measure(input.requestOf(messagesOf(v))) : { promptTokens: 0, contextSize: 0 };
+    const measure = (v: CondensedView) =>
+      modelStep("measure", input.signal, async () =>
+        this.model.measure ? this.model.measure(input.requestOf(messagesOf(v))) : { promptTokens: 0, contextSize: 0 },
+      );
     const before = await measure(this.view);
     const keep = input.history.findLastIndex((m) => m.role === "user");
     if (keep <= this.view.replacedCount) return null; // nothing older than the last turn is left to condense
@@ -121,11 +126,14 @@ export class ContextCondenser {
     for (let at = 0; at < lines.length; ) {
       let n = lines.length - at;
       let request = this.summaryRequest(input.sessionKey, summary, lines.slice(at, at + n));
-      while (n > 1 && this.model.measure && !fits(await this.model.measure(request), request.options)) {
+      const measure = (r: Omit<GenerationRequest, "signal">) => modelStep("measure", input.signal, () => this.model.measure!(r));
+      while (n > 1 && this.model.measure && !fits(await measure(request), request.options)) {
         n = Math.ceil(n / 2);
         request = this.summaryRequest(input.sessionKey, summary, lines.slice(at, at + n));
       }
-      const round = await this.model.generate({ ...request, signal: input.signal }, () => undefined);
+      const round = await modelStep("summary", input.signal, () =>
+        this.model.generate({ ...request, signal: input.signal }, () => undefined),
+      );
       summary = round.text.trim() || fallbackSummary(summary, lines.slice(at, at + n));
       at += n;
     }
@@ -143,6 +151,24 @@ export class ContextCondenser {
       options: { maxTokens: SUMMARY_MAX_TOKENS, temperature: 0 },
     };
   }
+}
+
+/**
+ * A model call made while condensing, typed like a round's (modelRound.ts): a cancel is a cancel
+ * (it wins a tie with completion), any other failure is the model's. The summary round runs outside
+ * the round wrapper, so without this a cancel read as the harness failing (issue 23, item 8).
+ */
+async function modelStep<T>(what: "measure" | "summary", signal: AbortSignal, step: () => Promise<T>): Promise<T> {
+  let value: T;
+  try {
+    value = await step();
+  } catch (e) {
+    if (signal.aborted) throw new TurnCancelled();
+    const doing = what === "measure" ? "measuring the prompt" : "writing the summary of older turns";
+    throw new TurnFailed("model_failed", `the model failed while ${doing} to fit the context: ${errorMessage(e)}`, e);
+  }
+  if (signal.aborted) throw new TurnCancelled();
+  return value;
 }
 
 /**

@@ -12,11 +12,10 @@ export {
   type CondensedView,
   type ContextMeasure,
 } from "./ports/context.js";
-export { DEFAULT_LOOP_LIMITS, STOPPED_KINDS, type LoopLimits } from "./loopGuard.js";
+export { DEFAULT_LOOP_LIMITS, isStop, type LoopLimits } from "./loopGuard.js";
 export { ContextCondenser } from "./contextCondenser.js";
 export { toModelMessages } from "./generationPolicy.js";
 export type { AgentMemory, InvocationClaim, InvocationSettlement, TurnClose, TurnStart } from "./ports/memory.js";
-export { UNCLAIMED_RESULT_PREFIXES } from "./ports/memory.js";
 export { denyAllApprovals, type ApprovalDecision, type ApprovalPort, type ApprovalRequest } from "./ports/approval.js";
 export type * from "./ports/model.js";
 export type * from "./ports/tools.js";

@@ -5,7 +5,7 @@ import { singleLine } from "../../shared/boundedText.js";
 import type { ToolCallRecord } from "../../shared/protocol/index.js";
 import { canonicalJson } from "./canonicalJson.js";
 import type { ToolResultMessage } from "./messages.js";
-import { TurnFailed } from "./turnOutcome.js";
+import { TurnFailed, type TurnFailure } from "./turnOutcome.js";
 
 export interface LoopLimits {
   /** The same call (tool, canonical input) failing with the same output this many times stops the turn. */
@@ -18,6 +18,11 @@ export const DEFAULT_LOOP_LIMITS: LoopLimits = { repeatedFailures: 3, maxRounds:
 
 /** The failure kinds a loop guard ends a turn with; the kernel reports them as status "stopped". */
 export const STOPPED_KINDS = ["repeated_failure", "round_limit"] as const;
+
+/** True when a loop guard ended the turn (a typed fact: the kernel reports it as "stopped", never by its text). */
+export function isStop(failure: Pick<TurnFailure, "kind">): boolean {
+  return (STOPPED_KINDS as readonly string[]).includes(failure.kind);
+}
 
 export class LoopGuard {
   private readonly failures = new Map<string, number>();
@@ -40,20 +45,26 @@ export class LoopGuard {
     if (count >= this.limits.repeatedFailures) {
       // Short: it is also the result of every call of the batch that did not run (harness #6), and
       // the failing call's own result, already in history, says what went wrong.
-      throw new TurnFailed(
+      throw stop(
         "repeated_failure",
-        singleLine(`stopped: the model ${sameFailingCall(count)} (${call.name} ${JSON.stringify(call.arguments)}); rephrase the request`),
+        `the model ${sameFailingCall(count)} (${call.name} ${JSON.stringify(call.arguments)}); rephrase the request`,
       );
     }
   }
 
   /** The stop for a turn that used every round without answering. */
   roundLimit(): TurnFailed {
-    return new TurnFailed(
+    return stop(
       "round_limit",
-      `stopped: the model asked for tools in ${this.limits.maxRounds} rounds without answering; completed tool batches stay in the session, ask it to finish`,
+      `the model asked for tools in ${this.limits.maxRounds} rounds without answering; completed tool batches stay in the session, ask it to finish`,
     );
   }
+}
+
+/** A guard's stop: the journal's reason says "stopped: …"; the detail is the same words without the label. */
+function stop(kind: (typeof STOPPED_KINDS)[number], detail: string): TurnFailed {
+  const words = singleLine(detail);
+  return new TurnFailed(kind, `stopped: ${words}`, undefined, words);
 }
 
 /** How often the call failed, right at every limit: the count is per call, not necessarily in a row. */

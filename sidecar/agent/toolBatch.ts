@@ -4,7 +4,7 @@
 // tool refused asks no one: its claim is prepared and settled failed, never dispatched.
 // `effectPossible` tells the turn whether a failure must checkpoint this batch or may roll it back.
 import { singleLine } from "../../shared/boundedText.js";
-import type { ApprovalPreview, ToolCallRecord } from "../../shared/protocol/index.js";
+import type { ApprovalPreview, ToolCallRecord, ToolResultKind } from "../../shared/protocol/index.js";
 import { inputHashOf } from "./canonicalJson.js";
 import { NEVER_ABORTED, raceCancellation, throwIfCancelled, TurnCancelled } from "./cancellation.js";
 import type { ToolResultMessage } from "./messages.js";
@@ -15,6 +15,7 @@ import { argumentProblems } from "./schemaCheck.js";
 import type { ToolCeiling } from "./toolCeiling.js";
 import { TurnFailed, type AgentEvent } from "./turnOutcome.js";
 import { errorMessage } from "../../shared/errors.js";
+import { isObject } from "../../shared/isObject.js";
 
 export interface BatchContext {
   readonly sessionKey: string;
@@ -51,17 +52,17 @@ export class ToolBatch {
     }
   }
 
-  /** Results for calls that never ran, so the checkpoint stays structurally complete (#6). */
-  fillUnrun(reason: string): void {
+  /** Results for calls that never ran, so the checkpoint stays structurally complete (#6); `kind` says why. */
+  fillUnrun(reason: string, kind: "not_run" | "stopped"): void {
     for (const call of this.calls.slice(this.results.length)) {
-      this.results.push(synthetic(call, `not run: ${singleLine(reason)}`));
+      this.results.push(synthetic(call, `not run: ${singleLine(reason)}`, kind));
     }
   }
 
   private async runOne(call: ToolCallRecord): Promise<void> {
     const tool = this.ctx.ceiling.get(call.name);
     const refusal = this.gate(call, tool);
-    if (refusal !== null || !tool) return this.finish(synthetic(call, refusal ?? "refused: no such tool"));
+    if (refusal !== null || !tool) return this.finish(synthetic(call, refusal ?? "refused: no such tool", "refused"));
     const policy = tool.definition.cancellation;
     // harness #21: only Interruptible tools observe turn cancellation; the rest finish once started.
     const toolCtx: ToolContext = { callId: call.callId, signal: policy === "Interruptible" ? this.ctx.signal : NEVER_ABORTED };
@@ -70,7 +71,7 @@ export class ToolBatch {
     if (proposal.refused !== undefined) return this.settleRefused(tool, call, inputHash, singleLine(proposal.refused));
     if (tool.definition.requiresApproval || (this.ctx.approveReads && tool.definition.effectClass === "read")) {
       const denial = await this.askApproval(call, inputHash, tool, proposal.preview);
-      if (denial !== null) return this.finish(synthetic(call, denial));
+      if (denial !== null) return this.finish(synthetic(call, denial, "denied"));
     }
     throwIfCancelled(this.ctx.signal);
     const { memory } = this.ctx;
@@ -82,7 +83,14 @@ export class ToolBatch {
     await memory.recordDispatched(call.callId);
     this.effectPossible = true;
     const result = await this.invoke(tool, call, proposal, toolCtx);
-    const message: ToolResultMessage = { role: "tool", callId: call.callId, name: call.name, ok: result.ok, output: result.output };
+    const message: ToolResultMessage = {
+      role: "tool",
+      callId: call.callId,
+      name: call.name,
+      ok: result.ok,
+      output: result.output,
+      resultKind: "claimed",
+    };
     this.results.push(message); // the real result, even if journaling or presenting it fails next
     await memory.recordSettled(call.callId, result.ok ? { status: "succeeded" } : { status: "failed", reason: singleLine(result.output) });
     this.present(message);
@@ -99,7 +107,7 @@ export class ToolBatch {
     throwIfCancelled(this.ctx.signal);
     await this.recordPrepared(tool, call, inputHash);
     await this.ctx.memory.recordSettled(call.callId, { status: "failed", reason: refusal });
-    this.finish(synthetic(call, refusal));
+    this.finish(synthetic(call, refusal, "claimed")); // it answers its ledger claim, settled failed
   }
 
   private recordPrepared(tool: Tool, call: ToolCallRecord, inputHash: string): Promise<void> {
@@ -140,7 +148,7 @@ export class ToolBatch {
   /** harness #8: exact, one-shot, asynchronous. Returns a denial text, or null when approved. */
   private async askApproval(call: ToolCallRecord, inputHash: string, tool: Tool, preview: ApprovalPreview): Promise<string | null> {
     this.ctx.emit({ type: "status", status: "waiting_approval" });
-    let decision: ApprovalDecision;
+    let decision: ApprovalDecision | undefined;
     try {
       decision = await raceCancellation(
         this.ctx.approval.request({
@@ -160,6 +168,10 @@ export class ToolBatch {
       return singleLine(`denied: the approval request failed (${singleLine(errorMessage(e), 160)})`);
     }
     this.ctx.emit({ type: "status", status: "running" });
+    // An approver is code outside the harness: an answer that is no decision at all is silence, and silence denies.
+    if (!isObject(decision) || (decision.decision !== "approve" && decision.decision !== "deny")) {
+      return "denied: the approver gave no decision for this call; it was not run, ask again or check the approver";
+    }
     if (decision.callId !== call.callId || decision.inputHash !== inputHash) {
       return "denied: the approval answered a different call or input than the one proposed";
     }
@@ -197,6 +209,6 @@ export class ToolBatch {
   }
 }
 
-function synthetic(call: ToolCallRecord, output: string): ToolResultMessage {
-  return { role: "tool", callId: call.callId, name: call.name, ok: false, output };
+function synthetic(call: ToolCallRecord, output: string, resultKind: ToolResultKind): ToolResultMessage {
+  return { role: "tool", callId: call.callId, name: call.name, ok: false, output, resultKind };
 }

@@ -22,6 +22,8 @@ export interface TurnFailure {
   readonly kind: TurnFailureKind;
   /** Bounded single line: what failed, why, what to do. */
   readonly message: string;
+  /** What to tell a person where the status already names the failure: a loop guard's stop without its "stopped: " label. */
+  readonly detail?: string;
   readonly cause?: unknown;
 }
 
@@ -40,6 +42,7 @@ export class TurnFailed extends Error {
     readonly kind: TurnFailureKind,
     message: string,
     override readonly cause?: unknown,
+    readonly detail?: string,
   ) {
     super(singleLine(message, 400));
     this.name = "TurnFailed";

@@ -8,7 +8,7 @@ import type { ContextCondenser } from "./contextCondenser.js";
 import { toModelMessages } from "./generationPolicy.js";
 import { calledToolNames } from "./historyReplay.js";
 import type { AgentMessage, AssistantMessage, UserMessage } from "./messages.js";
-import { LoopGuard, type LoopLimits } from "./loopGuard.js";
+import { isStop, LoopGuard, type LoopLimits } from "./loopGuard.js";
 import { runModelRound, sinkFailure } from "./modelRound.js";
 import type { AgentMemory } from "./ports/memory.js";
 import type { AgentModel } from "./ports/model.js";
@@ -162,7 +162,7 @@ export class TurnRun {
     let closing: AgentMessage[] = [];
     if (this.batch?.effectPossible) {
       // harness #6, #10: an effect may have happened, so every call gets a matching result.
-      this.batch.fillUnrun(failure.message);
+      this.batch.fillUnrun(failure.message, isStop(failure) ? "stopped" : "not_run");
       closing = [...this.uncommitted, this.assistant!, ...this.batch.results];
     } else {
       this.deps.ids.rollback(this.idCursor);
@@ -182,7 +182,7 @@ function classify(e: unknown): TurnFailure {
   if (e instanceof TurnCancelled)
     // The kind is not in the message, as in every failure's: whoever shows it shows the status first.
     return { kind: "cancelled", message: "the turn was cancelled; completed tool batches stay committed" };
-  if (e instanceof TurnFailed) return { kind: e.kind, message: e.message, cause: e.cause };
+  if (e instanceof TurnFailed) return { kind: e.kind, message: e.message, cause: e.cause, ...(e.detail ? { detail: e.detail } : {}) };
   return {
     kind: "internal_error",
     message: singleLine(`the agent harness failed unexpectedly: ${errorMessage(e)}; please report this`),

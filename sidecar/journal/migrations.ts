@@ -312,8 +312,22 @@ CREATE INDEX runs_status_idx ON runs(status);
 CREATE INDEX artifacts_run_idx ON artifacts(run_id, kind, created_at);
 CREATE INDEX delegations_child_session_idx ON delegations(child_session_id);`);
 
-// placeholder for another branch's migration
-const v10: Step = () => {};
+// issue 22 item 3: whether a tool result answers a ledger claim or why its call never reached the
+// ledger (refused by the gate, denied, not run, stopped by a loop guard) is a typed column of its
+// row, not read back from its words. Rows written before it: "claimed" when the ledger has the run's
+// claim for the call; otherwise from the words every such result began with until now (the one and
+// only time they are read).
+const v10: Step = (db) =>
+  db.exec(`ALTER TABLE conversation_journal ADD COLUMN result_kind TEXT
+  CHECK (result_kind IN ('claimed','refused','denied','not_run','stopped'));
+UPDATE conversation_journal SET result_kind = CASE
+    WHEN EXISTS (SELECT 1 FROM tool_invocations t
+      WHERE t.run_id = conversation_journal.run_id AND t.call_id = json_extract(conversation_journal.body_json, '$.callId')) THEN 'claimed'
+    WHEN json_extract(body_json, '$.output') LIKE 'denied: %' THEN 'denied'
+    WHEN json_extract(body_json, '$.output') LIKE 'not run: stopped: %' THEN 'stopped'
+    WHEN json_extract(body_json, '$.output') LIKE 'not run: %' THEN 'not_run'
+    ELSE 'refused' END
+  WHERE role = 'tool';`);
 
 // issue 24: clients are principals. Who started each run (client kind and id, Restricted Mode), the
 // same for a task (pinned for its life: a resumed run keeps it), and every approval decision: the

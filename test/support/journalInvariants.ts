@@ -3,7 +3,6 @@
 // transactions, not only at rest (harness #6, #7; control plane #11, #9).
 import assert from "node:assert/strict";
 import type { HistoryMessage, RunSummary } from "../../shared/protocol/index.js";
-import { UNCLAIMED_RESULT_PREFIXES } from "../../sidecar/agent/index.js";
 import { assertCompleteBatches } from "./historyAssertions.js";
 
 /** control plane #11: the attempt statuses that hold execution authority. */
@@ -56,13 +55,18 @@ export function assertLedgerMatchesHistory(view: SessionView, label: string): vo
       const row = run.ledger.find((l) => l.callId === r.callId);
       if (!row) {
         assert.ok(
-          UNCLAIMED_RESULT_PREFIXES.some((p) => r.output.startsWith(p)),
-          `${label}: result of ${r.name} call ${r.callId} has no ledger row in run ${run.runId}`,
+          r.resultKind !== undefined && r.resultKind !== "claimed",
+          `${label}: result of ${r.name} call ${r.callId} has no ledger row in run ${run.runId} (kind ${String(r.resultKind)})`,
         );
         assert.equal(r.ok, false, `${label}: an unclaimed result of call ${r.callId} says ok`);
         continue;
       }
       assert.equal(row.tool, r.name, `${label}: call ${r.callId} is ${r.name} in history and ${row.tool} in the ledger`);
+      assert.equal(
+        r.resultKind,
+        "claimed",
+        `${label}: result of call ${r.callId} answers a ledger row but is kept as ${String(r.resultKind)}`,
+      );
       const expected = r.ok ? ["succeeded"] : ["failed", "outcome_unknown"];
       assert.ok(
         expected.includes(row.status),

@@ -12,16 +12,14 @@
 // closeTurn) and the only user message the harness ever commits; a journal that stored it when
 // the run was admitted skips it there. Settlements may be buffered and committed with the batch:
 // every settled call's result message is in the next checkpoint or closeTurn.
+//
+// Every result the harness makes says in `resultKind` whether it answers a ledger claim ("claimed")
+// or why its call never reached the ledger (refused by the gate, denied, not run, stopped by a loop
+// guard). A journal keeps that as a typed fact and may refuse a result whose kind disagrees with its
+// ledger (control plane #8); nothing reads it back from the result's words (issue 22, item 3).
 import type { EffectClass } from "../../../shared/protocol/index.js";
 import type { RetryPolicy } from "./tools.js";
 import type { AgentMessage, UserMessage } from "../messages.js";
-
-/**
- * How a result of a call that never reached the ledger begins: the gate refused it, the approver
- * denied it, or the batch stopped before it ran. Every other result answers a ledger claim, and a
- * journal may refuse a result that does neither (control plane #8: physical tool authority).
- */
-export const UNCLAIMED_RESULT_PREFIXES = ["refused: ", "denied: ", "not run: "] as const;
 
 export interface TurnStart {
   readonly sessionKey: string;

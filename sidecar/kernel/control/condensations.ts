@@ -79,6 +79,23 @@ export function sessionCondensations(db: Db, sessionId: string): Condensation[] 
   ).map(toCondensation);
 }
 
+/** The id of the view the session's model is shown now (its latest condensation), or null: admission pins it. */
+export function latestCondensationId(db: Db, sessionId: string): string | null {
+  return (
+    (db
+      .prepare(
+        `SELECT condensation_id FROM context_condensations WHERE session_id = ? ORDER BY created_at DESC, condensation_id DESC LIMIT 1`,
+      )
+      .pluck()
+      .get(sessionId) as string | undefined) ?? null
+  );
+}
+
+/** One condensation by id. */
+export function condensationById(db: Db, condensationId: string): Condensation {
+  return toCondensation(db.prepare(`SELECT * FROM context_condensations WHERE condensation_id = ?`).get(condensationId) as Row);
+}
+
 function toCondensation(r: Row): Condensation {
   return {
     condensationId: r.condensation_id,

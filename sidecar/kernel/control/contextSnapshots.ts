@@ -2,8 +2,9 @@
 // material; generation is monotonic per session, so A→B→A reuses version A with a higher generation.
 import { createHash } from "node:crypto";
 import { uuidv7 } from "../../../shared/ids.js";
-import type { HistoryMessage } from "../../../shared/protocol/records.js";
+import type { Condensation, HistoryMessage } from "../../../shared/protocol/records.js";
 import type { Db } from "../../journal/journal.js";
+import { condensationById, latestCondensationId } from "./condensations.js";
 import { replayMessages } from "./conversation.js";
 import { profileAt, type ProfileRow } from "./sessions.js";
 import { nowIso } from "./transition.js";
@@ -18,6 +19,11 @@ export interface SnapshotBody {
   /** The journal turns the run sees: up to and including this seq. */
   journalThroughSeq: number;
   workspace: string;
+  /**
+   * The condensed view the run's model is shown (issue 23, item 9): the session's latest at admission,
+   * or null. Absent in snapshots pinned before it was recorded: those runs read the latest.
+   */
+  condensationId?: string | null;
 }
 
 export function pinSnapshot(
@@ -39,16 +45,17 @@ export function pinSnapshot(
   return { snapshotId, generation, contentVersion };
 }
 
-/** What a run executes with: its pinned profile generation, the history before it, its user message. */
+/** What a run executes with: its pinned profile generation, the history before it, its user message, its condensed view. */
 export interface RunContext {
   profile: ProfileRow;
   history: HistoryMessage[];
   userMessage: string;
+  condensation: Condensation | null;
 }
 
 /**
  * control plane #10: admission pins the snapshot a run uses; queue delay and retries never rebuild it from
- * newer sources (a later profile generation, messages committed after admission).
+ * newer sources (a later profile generation, messages committed or a view condensed after admission).
  */
 export function runContext(db: Db, run: { run_id: string; session_id: string; context_snapshot_id: string }): RunContext {
   const row = db.prepare(`SELECT body_json FROM context_snapshots WHERE snapshot_id = ?`).get(run.context_snapshot_id) as {
@@ -63,5 +70,11 @@ export function runContext(db: Db, run: { run_id: string; session_id: string; co
     profile: { ...profileAt(db, run.session_id, body.profileGeneration), system_prompt: body.systemPrompt },
     history: messages.filter((m) => m.seq < body.journalThroughSeq),
     userMessage: user.text,
+    condensation: pinnedCondensation(db, run.session_id, body),
   };
+}
+
+function pinnedCondensation(db: Db, sessionId: string, body: SnapshotBody): Condensation | null {
+  const id = body.condensationId === undefined ? latestCondensationId(db, sessionId) : body.condensationId;
+  return id === null ? null : condensationById(db, id);
 }

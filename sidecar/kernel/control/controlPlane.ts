@@ -59,6 +59,7 @@ import { runHistory } from "./history.js";
 import { pinAuthority, type AuthorityDigests } from "./authorityPins.js";
 import { runContext, type RunContext } from "./contextSnapshots.js";
 import { recordCondensation, sessionCondensations, type NewCondensation } from "./condensations.js";
+import { SessionHolds } from "./sessionHolds.js";
 
 export interface SessionHistory {
   session: SessionSummary;
@@ -70,6 +71,9 @@ export interface SessionHistory {
 }
 
 export class ControlPlane {
+  /** Sessions held by work that is not a run (compaction): no run is admitted to them meanwhile. */
+  private readonly holds = new SessionHolds();
+
   constructor(
     private readonly journal: Journal,
     readonly scope: KernelScope,
@@ -105,7 +109,26 @@ export class ControlPlane {
    * rows, in one transaction: a message is never journaled without what was attached to it.
    */
   admitRun(sessionId: string, userMessage: string, client: ClientContext, attachments: readonly AttachmentRecord[] = []): Admission {
+    this.holds.assertFree(sessionId);
     return this.journal.withTransaction((db) => admitRun(db, this.scope, sessionId, userMessage, client, attachments));
+  }
+
+  /**
+   * Holds the session as a run would (issue 23, item 9): refused while it has an active run (a turn,
+   * or a task's run still queued), and no run is admitted until the returned release is called.
+   */
+  holdForCompaction(sessionId: string): () => void {
+    const db = this.journal.db;
+    ownedSession(db, this.scope, sessionId);
+    const active = db.prepare(`SELECT run_id FROM runs WHERE session_id = ? AND status = 'active'`).pluck().get(sessionId) as
+      | string
+      | undefined;
+    if (active)
+      throw new HearthError(
+        ErrorCode.Conflict,
+        `refused: session ${sessionId} has an active run ${active}; compact it once the run has finished`,
+      );
+    return this.holds.hold(sessionId, "being compacted");
   }
 
   /** What was attached to a run's user message, in order. */
@@ -238,7 +261,10 @@ export class ControlPlane {
   }
 
   resumeTask(delegationId: string, client: ClientContext): void {
-    this.journal.withTransaction((db) => resumeDelegation(db, this.scope, delegationId, client));
+    this.journal.withTransaction((db) => {
+      this.holds.assertFree(ownedDelegation(db, this.scope, delegationId).child_session_id);
+      resumeDelegation(db, this.scope, delegationId, client);
+    });
   }
 
   dismissTask(delegationId: string): void {

@@ -1,8 +1,7 @@
 // The conversation journal: the kernel is its only writer; each session's seq is monotonic and
 // a batch (assistant message + tool results + their ledger completions) commits as one.
 import { ErrorCode, HearthError } from "../../../shared/errors.js";
-import { HistoryMessage } from "../../../shared/protocol/records.js";
-import { UNCLAIMED_RESULT_PREFIXES } from "../../agent/index.js";
+import { HistoryMessage, type ToolResultKind } from "../../../shared/protocol/records.js";
 import { prepared, type Db } from "../../journal/journal.js";
 import { nowIso, appendEvent } from "./transition.js";
 
@@ -16,7 +15,7 @@ export type NewMessage =
       reasoning?: string;
       toolCalls?: { callId: string; name: string; arguments: Record<string, unknown> }[];
     }
-  | { role: "tool"; callId: string; name: string; ok: boolean; output: string };
+  | { role: "tool"; callId: string; name: string; ok: boolean; output: string; resultKind?: ToolResultKind };
 
 /** The seq the session's next message takes (admission pins it in the snapshot before writing it). */
 export function nextSeq(db: Db, sessionId: string): number {
@@ -32,25 +31,34 @@ export function nextSeq(db: Db, sessionId: string): number {
  * Every row is written `complete`: a turn enters the journal only once it is whole. The schema's
  * other statuses (`pending`, `streaming`, `failed`) are left from the first migration; nothing writes them.
  */
-function insertComplete(db: Db, sessionId: string, seq: number, runId: string | null, message: NewMessage, at: string): void {
+function insertComplete(
+  db: Db,
+  sessionId: string,
+  seq: number,
+  runId: string | null,
+  message: NewMessage,
+  at: string,
+  resultKind: ToolResultKind | null,
+): void {
   // Validate against the protocol shape so history replays exactly what was stored.
   const checked = HistoryMessage.parse({ seq: 0, ...message });
-  const { seq: _ignored, ...body } = checked;
+  // A tool result's kind is the row's typed column (issue 22, item 3), not part of its body.
+  const { seq: _ignored, resultKind: _kind, ...body } = checked as HistoryMessage & { resultKind?: ToolResultKind };
   prepared(
     db,
-    `INSERT INTO conversation_journal (session_id, seq, run_id, role, status, body_json, created_at, updated_at)
-     VALUES (?,?,?,?, 'complete', ?,?,?)`,
-  ).run(sessionId, seq, runId, message.role, JSON.stringify(body), at, at);
+    `INSERT INTO conversation_journal (session_id, seq, run_id, role, status, body_json, result_kind, created_at, updated_at)
+     VALUES (?,?,?,?, 'complete', ?,?,?,?)`,
+  ).run(sessionId, seq, runId, message.role, JSON.stringify(body), resultKind, at, at);
 }
 
 /** Appends complete messages in order; returns their seqs. Caller holds the transaction. */
 export function appendComplete(db: Db, sessionId: string, runId: string | null, messages: readonly NewMessage[]): number[] {
-  assertResultsClaimed(db, sessionId, runId, messages);
+  const kinds = resultKinds(db, sessionId, runId, messages);
   const at = nowIso();
   // The batch's seqs follow the session's latest, read once (the caller's transaction holds the write lock).
   const first = messages.length > 0 ? nextSeq(db, sessionId) : 0;
   const seqs = messages.map((m, i) => {
-    insertComplete(db, sessionId, first + i, runId, m, at);
+    insertComplete(db, sessionId, first + i, runId, m, at, m.role === "tool" ? kinds.get(m.callId)! : null);
     return first + i;
   });
   if (seqs.length > 0)
@@ -73,7 +81,9 @@ export function appendComplete(db: Db, sessionId: string, runId: string | null, 
 /** Complete messages in seq order: what clients show. */
 export function completeMessages(db: Db, sessionId: string): HistoryMessage[] {
   return toHistory(
-    db.prepare(`SELECT seq, body_json FROM conversation_journal WHERE session_id = ? AND status = 'complete' ORDER BY seq`).all(sessionId),
+    db
+      .prepare(`SELECT seq, body_json, result_kind FROM conversation_journal WHERE session_id = ? AND status = 'complete' ORDER BY seq`)
+      .all(sessionId),
   );
 }
 
@@ -89,8 +99,8 @@ export function completeMessagesPage(
   const before = page.beforeSeq ?? Number.MAX_SAFE_INTEGER;
   const rows = prepared(
     db,
-    `SELECT seq, run_id, body_json FROM conversation_journal WHERE session_id = ? AND seq < ? AND status = 'complete' ORDER BY seq DESC LIMIT ?`,
-  ).all(sessionId, before, page.limit) as { seq: number; run_id: string | null; body_json: string }[];
+    `SELECT seq, run_id, body_json, result_kind FROM conversation_journal WHERE session_id = ? AND seq < ? AND status = 'complete' ORDER BY seq DESC LIMIT ?`,
+  ).all(sessionId, before, page.limit) as { seq: number; run_id: string | null; body_json: string; result_kind: string | null }[];
   const messages = toHistory(rows.reverse());
   const first = messages[0]?.seq ?? before;
   const older = prepared(db, `SELECT 1 FROM conversation_journal WHERE session_id = ? AND seq < ? AND status = 'complete' LIMIT 1`).get(
@@ -111,7 +121,7 @@ export function completeMessagesPage(
 export function replayMessages(db: Db, sessionId: string): HistoryMessage[] {
   const rows = db
     .prepare(`
-    SELECT c.seq, c.body_json FROM conversation_journal c
+    SELECT c.seq, c.body_json, c.result_kind FROM conversation_journal c
     WHERE c.session_id = ? AND c.status = 'complete'
       AND NOT (c.role = 'user'
         AND EXISTS (SELECT 1 FROM runs r WHERE r.run_id = c.run_id AND r.status IN ('failed', 'cancelled'))
@@ -123,16 +133,21 @@ export function replayMessages(db: Db, sessionId: string): HistoryMessage[] {
 }
 
 function toHistory(rows: unknown[]): HistoryMessage[] {
-  return (rows as { seq: number; body_json: string }[]).map((r) => HistoryMessage.parse({ seq: r.seq, ...JSON.parse(r.body_json) }));
+  return (rows as { seq: number; body_json: string; result_kind: ToolResultKind | null }[]).map((r) =>
+    HistoryMessage.parse({ seq: r.seq, ...JSON.parse(r.body_json), ...(r.result_kind ? { resultKind: r.result_kind } : {}) }),
+  );
 }
 
 /**
  * control plane #8 (physical tool authority): a tool result enters history only as the answer to a call its
  * run made, once, and either echoes its ledger claim's terminal state (ok exactly when the claim
- * succeeded) or, for a call that never reached the ledger, is a refusal (ok false, and it says it
- * never ran). Run after the batch's ledger completions, inside the same transaction.
+ * succeeded) or, for a call that never reached the ledger, is a refusal (ok false, and its typed kind
+ * says why it never ran). Run after the batch's ledger completions, inside the same transaction.
+ * Returns each result's kind for its row (issue 22, item 3): "claimed" exactly when the ledger has its
+ * claim; otherwise the kind the harness gave it. Nothing here reads the result's words.
  */
-function assertResultsClaimed(db: Db, sessionId: string, runId: string | null, messages: readonly NewMessage[]): void {
+function resultKinds(db: Db, sessionId: string, runId: string | null, messages: readonly NewMessage[]): Map<string, ToolResultKind> {
+  const kinds = new Map<string, ToolResultKind>();
   const calls = messages.flatMap((m) => (m.role === "assistant" ? (m.toolCalls ?? []).map((c) => c.callId) : []));
   for (const m of messages) {
     if (m.role !== "tool") continue;
@@ -150,14 +165,18 @@ function assertResultsClaimed(db: Db, sessionId: string, runId: string | null, m
       | { status: string }
       | undefined;
     if (!claim) {
-      if (m.ok || !UNCLAIMED_RESULT_PREFIXES.some((p) => m.output.startsWith(p)))
+      if (m.ok || m.resultKind === undefined || m.resultKind === "claimed")
         refuse("the ledger has no claim for it, and it is not a refusal of a call that never ran");
+    } else if (m.resultKind !== undefined && m.resultKind !== "claimed") {
+      refuse(`it says it never reached the ledger (${m.resultKind}) while its ledger claim is ${claim.status}`);
     } else if (claim.status === "prepared" || claim.status === "dispatched") {
       refuse(`its ledger claim is still ${claim.status}; complete the claim in the same commit`);
     } else if (m.ok !== (claim.status === "succeeded")) {
       refuse(`it says ok=${m.ok} while its ledger claim is ${claim.status}`);
     }
+    kinds.set(m.callId, claim ? "claimed" : m.resultKind!);
   }
+  return kinds;
 }
 
 function callIssuedByRun(db: Db, sessionId: string, runId: string, callId: string): boolean {

@@ -5,6 +5,7 @@ import { uuidv7 } from "../../../shared/ids.js";
 import type { Db } from "../../journal/journal.js";
 import { insertAttachments, type AttachmentRecord } from "./attachments.js";
 import { appendComplete, nextSeq } from "./conversation.js";
+import { latestCondensationId } from "./condensations.js";
 import { pinSnapshot } from "./contextSnapshots.js";
 import { currentProfile } from "./sessions.js";
 import { ownedRun, ownedSession, type KernelScope, type RunRow } from "./scope.js";
@@ -76,6 +77,7 @@ export function admitRun(
     systemPrompt: profile.system_prompt,
     journalThroughSeq: userSeq,
     workspace: profile.working_directory,
+    condensationId: latestCondensationId(db, sessionId),
   });
   db.prepare(
     `INSERT INTO runs (

@@ -24,13 +24,20 @@ export interface CompactDeps {
 export async function compactSession(deps: CompactDeps, sessionId: string, client: ClientChannel): Promise<Condensation | null> {
   if (deps.running(sessionId))
     throw new HearthError(ErrorCode.Conflict, `refused: session ${sessionId} is running a turn; compact it once the turn has finished`);
-  const profile = deps.control.profile(sessionId);
+  // Held like a turn from here, before the first await (issue 23, item 9): no run is admitted while
+  // the model loads or the summary is written, so no run can see a view made after its admission.
+  const release = deps.control.holdForCompaction(sessionId);
   const holder = `compact:${sessionId}`;
-  const model = await leaseModel(deps.models, profile.model_profile, holder, client);
   try {
-    return await compactWith(deps, sessionId, model, profile);
+    const profile = deps.control.profile(sessionId);
+    const model = await leaseModel(deps.models, profile.model_profile, holder, client);
+    try {
+      return await compactWith(deps, sessionId, model, profile);
+    } finally {
+      deps.models.release(holder);
+    }
   } finally {
-    deps.models.release(holder);
+    release();
   }
 }
 

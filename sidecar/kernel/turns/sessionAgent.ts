@@ -58,7 +58,7 @@ export function leaseModel(models: ModelHost, spec: string, holder: string, clie
 export async function buildSessionAgent(deps: SessionAgentDeps, run: RunRef, client: ClientChannel): Promise<AgentSession> {
   // control plane #10: the run's pinned snapshot (its profile generation and the history before its own user
   // message, which is the turn's input), never the session as it is now.
-  const { profile, history: pinnedHistory } = deps.control.runContext(run.runId);
+  const { profile, history: pinnedHistory, condensation } = deps.control.runContext(run.runId);
   const model = run.apply ? new ApplyProposal(run.apply) : await leaseModel(deps.models, profile.model_profile, run.runId, client);
   const history: AgentMessage[] = pinnedHistory.map(({ seq: _seq, ...m }) => m as AgentMessage);
   const { workspace, ceilings } = deps.tools;
@@ -72,8 +72,9 @@ export async function buildSessionAgent(deps: SessionAgentDeps, run: RunRef, cli
     .approveReads((deps.policy?.approveReads ?? false) || run.narrowing?.approveReads === true)
     .systemPrompt(profile.system_prompt || defaultInstructions(workspace.canonicalPath))
     .history(history)
-    // issue 13: the session's condensed view, as journaled; new views are journaled before use.
-    .condensedView(viewFromJournal(deps.control.latestCondensation(run.sessionId), pinnedHistory))
+    // issue 13: the session's condensed view, as journaled and pinned at admission (issue 23 item 9);
+    // new views are journaled before use.
+    .condensedView(viewFromJournal(condensation, pinnedHistory))
     .condensationStore(new JournalCondensations(deps.control, run.sessionId, run.runId, pinnedHistory))
     .options(JSON.parse(profile.options_json) as GenerationOptions)
     .authorityInputs({

@@ -11,7 +11,7 @@ import type {
   TurnEvent,
 } from "../../../shared/protocol/index.js";
 import { untilAborted } from "../../agent/cancellation.js";
-import { STOPPED_KINDS, type AgentSession, type TurnOutcome } from "../../agent/index.js";
+import { isStop, type AgentSession, type TurnOutcome } from "../../agent/index.js";
 import type { AttachmentRecord } from "../control/attachments.js";
 import type { ControlPlane } from "../control/controlPlane.js";
 import type { RunNarrowing } from "../../../shared/node/kernelSettingsView.js";
@@ -230,12 +230,13 @@ export class TurnService {
 
 function completionOf(outcome: TurnOutcome): Extract<TurnEvent, { type: "completed" }> {
   if (outcome.status === "completed") return { type: "completed", status: "completed" };
-  if ((STOPPED_KINDS as readonly string[]).includes(outcome.failure.kind)) {
+  if (isStop(outcome.failure)) {
     // issue 13: a loop guard's stop is its own status; the journal keeps the run failed with the reason.
+    // issue 22 item 3: the status and its words are typed fields of the failure, never parsed from its text.
     return {
       type: "completed",
       status: "stopped",
-      error: { code: ErrorCode.Refused, message: outcome.failure.message.replace(/^stopped: /, "") },
+      error: { code: ErrorCode.Refused, message: outcome.failure.detail ?? outcome.failure.message },
     };
   }
   // The status already says cancelled: only a failure's kind goes before its message, so a reason

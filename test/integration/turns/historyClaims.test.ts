@@ -12,7 +12,14 @@ const call = (id = CALL): NewMessage => ({
   text: "",
   toolCalls: [{ callId: id, name: "read_file", arguments: { path: "a" } }],
 });
-const result = (ok: boolean, output: string, id = CALL): NewMessage => ({ role: "tool", callId: id, name: "read_file", ok, output });
+const result = (ok: boolean, output: string, id = CALL, resultKind?: "denied" | "refused"): NewMessage => ({
+  role: "tool",
+  callId: id,
+  name: "read_file",
+  ok,
+  output,
+  ...(resultKind ? { resultKind } : {}),
+});
 const refused = (e: unknown) => e instanceof HearthError && (e.code === ErrorCode.Refused || e.code === ErrorCode.Conflict);
 
 function claimed(f: Fixture, run: { runId: string; attemptId: string }, id = CALL) {
@@ -77,9 +84,9 @@ describe("tool results and ledger claims", () => {
   it("a call that never reached the ledger may be answered only by a refusal (harness #5 #8, issue 11 item 12)", () => {
     const f = openFixture();
     const { sessionId, runId } = runningRun(f);
-    f.control.appendMessages(sessionId, runId, [call(), result(false, "denied: not now")]);
+    f.control.appendMessages(sessionId, runId, [call(), result(false, "denied: not now", CALL, "denied")]);
     assert.throws(
-      () => f.control.appendMessages(sessionId, runId, [result(false, "refused: x", "0190a4c2-7a3e-7c11-8d3f-2b1e4f5a6b7d")]),
+      () => f.control.appendMessages(sessionId, runId, [result(false, "refused: x", "0190a4c2-7a3e-7c11-8d3f-2b1e4f5a6b7d", "refused")]),
       refused,
       "a result for a call this run never made",
     );

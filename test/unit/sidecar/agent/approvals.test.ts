@@ -182,4 +182,17 @@ describe("approvals", () => {
     const [entry] = [...memory.ledger.values()];
     assert.deepEqual(entry && [entry.status, entry.reason], ["failed", refusal], "journaled with its failed outcome, never dispatched");
   });
+  it("an approver that answers nothing (undefined, null, a bare string) is a denial, never an internal error (harness #8: the default denies)", async () => {
+    for (const answer of [undefined, null, "approve"]) {
+      const approval = { request: async () => answer } as unknown as ApprovalPort;
+      const tool = new CounterTool({ requiresApproval: true });
+      const { memory, builder: b } = builder(oneCall(), [tool]);
+      const out = await b.approval(approval).build().runTurn("go");
+      assert.equal(out.status, "completed", `answer ${String(answer)}: ${out.status === "completed" ? "" : out.failure.message}`);
+      const [output] = toolOutputs(out.messages);
+      assert.match(output!, /^denied: the approver gave no decision/, String(answer));
+      assert.ok(isBoundedReason(output!));
+      assert.deepEqual([tool.effects.length, memory.ledger.size], [0, 0], "nothing ran and nothing was claimed");
+    }
+  });
 });

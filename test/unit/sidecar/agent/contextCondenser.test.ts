@@ -7,7 +7,8 @@ import type { AgentMessage } from "../../../../sidecar/agent/index.js";
 import { ContextCondenser, fits, summarySessionKey } from "../../../../sidecar/agent/contextCondenser.js";
 import type { CondensationRecord } from "../../../../sidecar/agent/ports/context.js";
 import type { GenerationRequest, ModelMessage } from "../../../../sidecar/agent/ports/model.js";
-import { FnModel } from "../../../support/harnessFixtures.js";
+import { uuidv7 } from "../../../../shared/ids.js";
+import { builder, CounterTool, FnModel } from "../../../support/harnessFixtures.js";
 
 const CONTEXT = 1000;
 const tokens = (messages: ModelMessage[]) => messages.reduce((n, m) => n + Math.ceil(("text" in m ? m.text : m.output).length / 4) + 4, 0);
@@ -316,4 +317,56 @@ it("issue 13: a prompt fits when min(maxTokens, context / 4) tokens are left for
   assert.equal(fits(at(751), { maxTokens: 500 }), false);
   assert.equal(fits(at(750), {}), true, "no maxTokens: 1024, capped likewise");
   assert.equal(fits(at(751), {}), false);
+});
+
+/** A session over `history` whose every prompt is too big, so its first round condenses; `summary` answers the summary request. */
+const ids: Record<string, string> = { c1: uuidv7(), c2: uuidv7(), c3: uuidv7() };
+
+function overfullSession(summary: (signal: AbortSignal) => Promise<string>, measure?: () => Promise<never>) {
+  const model = Object.assign(
+    new FnModel(async (req) => {
+      if (req.sessionKey.endsWith("\u0000summary"))
+        return { text: await summary(req.signal), reasoning: "", toolCalls: [], stopReason: "end" };
+      return { text: "answer", reasoning: "", toolCalls: [], stopReason: "end" };
+    }),
+    { measure: measure ?? (async () => ({ promptTokens: CONTEXT * 2, contextSize: CONTEXT })) },
+  );
+  const history = [...turn(1, 100), ...turn(2, 100), ...turn(3, 100)].map((m) =>
+    m.role === "tool"
+      ? { ...m, callId: ids[m.callId]! }
+      : m.role === "assistant"
+        ? { ...m, toolCalls: m.toolCalls.map((c) => ({ ...c, callId: ids[c.callId]! })) }
+        : m,
+  );
+  return builder(model, [new CounterTool({ name: "read_file", effectClass: "read" })])
+    .builder.history(history)
+    .condensationStore({ save: async () => undefined })
+    .build();
+}
+
+it("cancelling while the summary is written ends the turn `cancelled`, not as an internal failure (issue 23 item 8; harness #10)", async () => {
+  const controller = new AbortController();
+  const session = overfullSession(
+    (signal) =>
+      new Promise((_, reject) => {
+        signal.addEventListener("abort", () => reject(new Error("generation aborted")), { once: true });
+        controller.abort();
+      }),
+  );
+  const out = await session.runTurn("next question", { signal: controller.signal });
+  assert.equal(out.status, "cancelled", out.status === "completed" ? "" : out.failure.message);
+  assert.equal(out.status === "cancelled" && out.failure.kind, "cancelled");
+});
+
+it("a model whose measure fails fails the turn as a model failure, saying what failed (issue 23 item 8)", async () => {
+  const session = overfullSession(
+    async () => "unused",
+    async () => {
+      throw new Error("tokenizer gone");
+    },
+  );
+  const out = await session.runTurn("next question");
+  assert.equal(out.status, "failed");
+  assert.equal(out.status === "failed" && out.failure.kind, "model_failed", out.status === "failed" ? out.failure.message : "");
+  assert.match(out.status === "failed" ? out.failure.message : "", /tokenizer gone/);
 });

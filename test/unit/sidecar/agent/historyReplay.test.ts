@@ -7,7 +7,7 @@ import { uuidv7 } from "../../../../shared/ids.js";
 import { CallIdRegistry } from "../../../../sidecar/agent/callIds.js";
 import { calledToolNames, replayHistory } from "../../../../sidecar/agent/historyReplay.js";
 import type { AgentMessage } from "../../../../sidecar/agent/messages.js";
-import { builder, CounterTool, FnModel } from "../../../support/harnessFixtures.js";
+import { builder, CounterTool, FnModel, scripted } from "../../../support/harnessFixtures.js";
 
 const CEILING = new Set(["counter", "other"]);
 const call = (...calls: { callId: string; name: string }[]): AgentMessage => ({
@@ -106,7 +106,7 @@ describe("history replay", () => {
     const a = uuidv7();
     assert.throws(
       () => replayHistory([call({ callId: a, name: "shell" }), result(a, "shell")], CEILING, new CallIdRegistry()),
-      refusal(0, /calls tool "shell", outside this session's tool ceiling/),
+      refusal(0, /calls tool "shell", outside this session's tool ceiling, and its result is not the gate's refusal/),
     );
     assert.throws(
       () => replayHistory([call({ callId: a, name: "counter" }, { callId: a, name: "counter" })], CEILING, new CallIdRegistry()),
@@ -143,5 +143,43 @@ describe("history replay", () => {
       model.requests[0]!.tools.map((t) => t.name),
       ["counter"],
     );
+  });
+  it("committed history always replays: a turn whose model called a made-up tool resumes, and the name stays unadvertised (harness #7, #5)", async () => {
+    const first = builder(scripted([{ toolCalls: [{ name: "nosuch_tool", arguments: {} }] }, { text: ["answered without it"] }]), [
+      new CounterTool(),
+    ]);
+    const done = await first.builder.build().runTurn("go");
+    assert.equal(done.status, "completed");
+    const refused = done.messages.find((m) => m.role === "tool");
+    assert.equal(refused?.role === "tool" && refused.resultKind, "refused", "the gate's refusal is typed as such");
+    for (let resume = 0; resume < 2; resume++) {
+      const model = new FnModel(async () => ({ text: "next", reasoning: "", toolCalls: [], stopReason: "end" }));
+      const next = await builder(model, [new CounterTool()]).builder.history(done.messages).build().runTurn("again");
+      assert.equal(next.status, "completed", next.status === "completed" ? "" : next.failure.message);
+      assert.deepEqual(
+        model.requests[0]!.tools.map((t) => t.name),
+        ["counter"],
+        "a name outside the ceiling is never advertised",
+      );
+    }
+  });
+
+  it("a call outside the ceiling replays only with the gate's refusal as its result (harness #7, #5)", () => {
+    const a = uuidv7();
+    const answered = (resultKind: "refused" | "claimed" | undefined, ok = false): AgentMessage[] => [
+      call({ callId: a, name: "shell" }),
+      { role: "tool", callId: a, name: "shell", ok, output: "whatever the words", ...(resultKind ? { resultKind } : {}) },
+    ];
+    replayHistory(answered("refused"), CEILING, new CallIdRegistry());
+    for (const [kind, ok] of [
+      ["claimed", false],
+      [undefined, false],
+      ["refused", true],
+    ] as const)
+      assert.throws(
+        () => replayHistory(answered(kind, ok), CEILING, new CallIdRegistry()),
+        refusal(0, /calls tool "shell", outside this session's tool ceiling, and its result is not the gate's refusal/),
+        `${String(kind)} ok=${ok}`,
+      );
   });
 });

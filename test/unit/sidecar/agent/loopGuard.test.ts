@@ -116,8 +116,14 @@ it("the same failing call repeated inside one batch stops at its third failure; 
   const out = await b.build().runTurn("go");
   assert.equal(out.status === "failed" && out.failure.kind, "repeated_failure");
   assert.equal(tool.runs, 3);
-  const results = memory.history.filter((m) => m.role === "tool") as { output: string }[];
+  const results = memory.history.filter((m) => m.role === "tool") as { output: string; resultKind?: string }[];
   assert.equal(results.length, 6, "every call of the batch has a result (harness #6)");
+  assert.deepEqual(
+    results.map((r) => r.resultKind),
+    ["claimed", "claimed", "claimed", "stopped", "stopped", "stopped"],
+    "issue 22 item 3: a guard's stop is a typed kind, not read from the words",
+  );
+  assert.equal(out.status === "failed" && out.failure.detail, out.status === "failed" && out.failure.message.slice("stopped: ".length));
   assert.ok(
     results.slice(3).every((r) => r.output.startsWith("not run: stopped: the model made the same failing call 3 times")),
     JSON.stringify(results.slice(3)),

@@ -115,4 +115,34 @@ describe("tool batch", () => {
     assert.equal(out.status === "failed" && out.failure.kind, "tool_fatal");
     assert.equal(toolOutputs(second.memory.history)[0], "failed: tool counter faulted: disk on fire");
   });
+  it("issue 22 item 3: each result the harness makes says what it is as a typed kind: claimed, refused by the gate, denied, not run", async () => {
+    const controller = new AbortController();
+    // Cancelled while it runs: it finishes (FinishOnceStarted), and the call after it never runs.
+    const running = new CounterTool({ name: "slow", hold: async () => controller.abort() });
+    const model = scripted([
+      {
+        toolCalls: [
+          { name: "nosuch_tool", arguments: {} },
+          { name: "asks", arguments: { by: 1 } },
+          { name: "counter", arguments: { by: 1 } },
+          { name: "slow", arguments: { by: 1 } },
+          { name: "counter", arguments: { by: 2 } },
+        ],
+      },
+    ]);
+    const tools = [new CounterTool({ name: "asks", requiresApproval: true }), new CounterTool(), running];
+    const { memory, builder: b } = builder(model, tools);
+    const out = await b.build().runTurn("go", { signal: controller.signal });
+    assert.equal(out.status, "cancelled");
+    assert.deepEqual(
+      memory.history.flatMap((m) => (m.role === "tool" ? [[m.name, m.resultKind]] : [])),
+      [
+        ["nosuch_tool", "refused"],
+        ["asks", "denied"],
+        ["counter", "claimed"],
+        ["slow", "claimed"],
+        ["counter", "not_run"],
+      ],
+    );
+  });
 });

@@ -2,7 +2,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { uuidv7 } from "../../../../../shared/ids.js";
-import { UNCLAIMED_RESULT_PREFIXES } from "../../../../../sidecar/agent/index.js";
 import { type Fixture, invocation, openFixture, runningRun } from "../../../../support/journalFixture.js";
 
 /** A run the kernel died under: one call still `prepared` (never started), one `dispatched` (running). */
@@ -47,9 +46,10 @@ describe("repairInterruptedBatches (harness #6, control plane #21)", () => {
     assert.ok(never.output.startsWith("not run: "), `a synthetic result of a call that never ran: ${never.output}`);
     assert.match(never.output, /read_file/, "it names the tool");
     assert.equal(unknown.ok, false);
-    assert.ok(
-      !UNCLAIMED_RESULT_PREFIXES.some((p) => unknown.output.startsWith(p)),
-      `a dispatched call may have run: its result is not one of a call that never ran: ${unknown.output}`,
+    assert.equal(
+      unknown.resultKind,
+      "claimed",
+      `a dispatched call may have run: its result answers its ledger claim, not one of a call that never ran: ${unknown.output}`,
     );
     assert.match(unknown.output, /outcome unknown/, "silence is not success: the result says the outcome is unknown");
     assert.match(unknown.output, /write_file/, "it names the tool");
@@ -83,6 +83,47 @@ describe("repairInterruptedBatches (harness #6, control plane #21)", () => {
       f.journal.db.prepare(`SELECT COUNT(*) AS n FROM events WHERE type = 'journal.batch_repaired'`).pluck().get(),
       2,
       "none twice",
+    );
+    f.close();
+  });
+  it("harness #10, #13: a batch the harness rolled back (its one call settled failed before dispatch) stays out of history after any restart", () => {
+    let f = openFixture();
+    const rolledBack = (why: string) => {
+      const run = runningRun(f);
+      const callId = uuidv7();
+      const claim = f.control.prepareInvocation(invocation(run, callId, "edit_file", "idempotent_write", { input: { path: "a.txt" } }));
+      f.control.completeInvocation(claim, { status: "failed", reason: why });
+      f.control.finishRun(run.runId, "failed", why, { messages: [], completions: [] });
+      return run;
+    };
+    const runs = [rolledBack("oldText was not found in a.txt"), rolledBack("cancelled before dispatch")];
+    const before = runs.map((r) => f.control.history(r.sessionId).messages);
+    f = f.restart();
+    f = f.restart();
+    for (const [i, r] of runs.entries()) {
+      const messages = f.control.history(r.sessionId).messages;
+      assert.deepEqual(messages, before[i], "no call and no made-up `not run` result were put back");
+      assert.deepEqual(
+        messages.map((m) => m.role),
+        ["user"],
+      );
+    }
+    assert.equal(f.journal.db.prepare(`SELECT COUNT(*) AS n FROM events WHERE type = 'journal.batch_repaired'`).pluck().get(), 0);
+    f.close();
+  });
+
+  it("harness #6: a call dispatched and settled failed whose batch never committed may have had an effect, so it is restored", () => {
+    let f = openFixture();
+    const run = runningRun(f);
+    const callId = uuidv7();
+    const claim = f.control.prepareInvocation(invocation(run, callId, "shell", "non_idempotent_write", { input: { command: "make" } }));
+    f.control.markDispatched(claim);
+    f.control.completeInvocation(claim, { status: "failed", reason: "exit 2" });
+    f = f.restart();
+    const results = f.control.history(run.sessionId).messages.filter((m) => m.role === "tool");
+    assert.deepEqual(
+      results.map((m) => m.role === "tool" && m.callId),
+      [callId],
     );
     f.close();
   });

@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ErrorCode, HearthError } from "../../../../../shared/errors.js";
+import type { ToolResultKind } from "../../../../../shared/protocol/records.js";
 import type { NewMessage } from "../../../../../sidecar/kernel/control/conversation.js";
 import { count, openFixture, prepareClaim, runningRun, invocation } from "../../../../support/journalFixture.js";
 
@@ -14,7 +15,14 @@ const call = (...ids: string[]): NewMessage => ({
   text: "",
   toolCalls: ids.map((callId) => ({ callId, name: "read_file", arguments: { path: "a" } })),
 });
-const result = (callId: string, ok: boolean, output: string): NewMessage => ({ role: "tool", callId, name: "read_file", ok, output });
+const result = (callId: string, ok: boolean, output: string, resultKind?: ToolResultKind): NewMessage => ({
+  role: "tool",
+  callId,
+  name: "read_file",
+  ok,
+  output,
+  ...(resultKind ? { resultKind } : {}),
+});
 const conflict = (e: unknown) => e instanceof HearthError && e.code === ErrorCode.Conflict;
 type F = ReturnType<typeof openFixture>;
 const claim = (f: F, run: { runId: string; attemptId: string }, callId: string) => {
@@ -109,6 +117,54 @@ describe("conversation journal records (docs/control-plane.md, harness #4 #6)", 
       [{ claim: c, outcome: { status: "failed", reason: "restart" } }],
     );
     assert.equal(rows(f), before + 1);
+    f.close();
+  });
+  it("issue 22 item 3: whether a result was claimed, refused, denied, not run or stopped is the row's typed field: reworded messages journal the same", () => {
+    const f = openFixture();
+    const run = runningRun(f);
+    const kinds = ["refused", "denied", "not_run", "stopped"] as const;
+    const ids = kinds.map((_, i) => `0190a4c2-7a3e-7c11-8d3f-2b1e4f5a6c7${i}`);
+    // Words no refusal, denial or stop has ever begun with: only the typed kind says what happened.
+    f.control.appendMessages(run.sessionId, run.runId, [
+      call(...ids),
+      ...kinds.map((resultKind, i): NewMessage => result(ids[i]!, false, `Reworded ${i}: the call was held back`, resultKind)),
+    ]);
+    const c = claim(f, run, ID1);
+    f.control.appendMessages(
+      run.sessionId,
+      run.runId,
+      [call(ID1), result(ID1, false, "Reworded: it broke", "claimed")],
+      [{ claim: c, outcome: { status: "failed", reason: "broke" } }],
+    );
+    const journaled = f.control.history(run.sessionId).messages.flatMap((m) => (m.role === "tool" ? [m.resultKind] : []));
+    assert.deepEqual(journaled, [...kinds, "claimed"]);
+    assert.deepEqual(
+      f.journal.db.prepare(`SELECT result_kind FROM conversation_journal WHERE role = 'tool' ORDER BY seq`).pluck().all(),
+      [...kinds, "claimed"],
+      "a column of the row, not words in its body",
+    );
+    const before = rows(f);
+    // The old prefixes mean nothing now: an untyped result with no claim is refused whatever it says.
+    for (const words of ["refused: no such tool", "denied: not now", "not run: stopped: the model looped"])
+      assert.throws(() => f.control.appendMessages(run.sessionId, run.runId, [call(ID2), result(ID2, false, words)]), conflict, words);
+    assert.throws(
+      () => f.control.appendMessages(run.sessionId, run.runId, [call(ID2), result(ID2, false, "x", "claimed")]),
+      conflict,
+      "a result that says it answers a claim the ledger has not",
+    );
+    const claimed = claim(f, run, ID2);
+    assert.throws(
+      () =>
+        f.control.appendMessages(
+          run.sessionId,
+          run.runId,
+          [call(ID2), result(ID2, false, "x", "denied")],
+          [{ claim: claimed, outcome: { status: "failed", reason: "x" } }],
+        ),
+      conflict,
+      "a result that says it never reached the ledger while its claim is there",
+    );
+    assert.equal(rows(f), before);
     f.close();
   });
 });

@@ -1,0 +1,47 @@
+// Numbered migrations that change what existing rows mean (append-only steps, sidecar/journal/migrations.ts).
+import assert from "node:assert/strict";
+import { it } from "node:test";
+import Database from "better-sqlite3";
+import { openJournal } from "../../../../sidecar/journal/journal.js";
+import type { NewMessage } from "../../../../sidecar/kernel/control/conversation.js";
+import { invocation, openFixture, runningRun } from "../../../support/journalFixture.js";
+
+const IDS = ["a", "b", "c", "d", "e"].map((x) => `0190a4c2-7a3e-7c11-8d3f-2b1e4f5a6b7${x}`);
+
+it("issue 22 item 3: v10 fills the typed result kind of every tool row written before it (claimed from the ledger, the rest once from their words)", () => {
+  const f = openFixture();
+  const run = runningRun(f);
+  const claim = f.control.prepareInvocation(invocation(run, IDS[0]!, "read_file", "read", { input: { path: "a" } }));
+  f.control.completeInvocation(claim, { status: "failed", reason: "refused: outside the workspace" });
+  const unclaimed = [
+    ["denied: not now", "denied"],
+    ['refused: this session has no tool named "x"', "refused"],
+    ["not run: stopped: the model made the same failing call 3 times", "stopped"],
+    ["not run: the turn was cancelled", "not_run"],
+  ] as const;
+  f.control.appendMessages(run.sessionId, run.runId, [
+    { role: "assistant", text: "", toolCalls: IDS.map((callId) => ({ callId, name: "read_file", arguments: {} })) },
+    { role: "tool", callId: IDS[0]!, name: "read_file", ok: false, output: "refused: outside the workspace" },
+    ...unclaimed.map(
+      ([output, resultKind], i): NewMessage => ({ role: "tool", callId: IDS[i + 1]!, name: "read_file", ok: false, output, resultKind }),
+    ),
+  ]);
+  f.close();
+  // The file as a journal before v10 left it: no kind column, none of v11's tables, schema version 9.
+  const raw = new Database(f.file);
+  raw.exec(`ALTER TABLE conversation_journal DROP COLUMN result_kind;
+    DROP TABLE approval_decisions; DROP TABLE delegation_origins; DROP TABLE run_origins;`); // and nothing of v11
+  raw.pragma("user_version = 9");
+  raw.close();
+  const j = openJournal(f.file);
+  assert.deepEqual(
+    j.db.prepare(`SELECT result_kind FROM conversation_journal WHERE role = 'tool' ORDER BY seq`).pluck().all(),
+    ["claimed", ...unclaimed.map(([, kind]) => kind)],
+    "a claimed result says `refused: …` yet is claimed: the ledger decides, not the words",
+  );
+  assert.deepEqual(
+    j.db.prepare(`SELECT COUNT(*) FROM conversation_journal WHERE role <> 'tool' AND result_kind IS NOT NULL`).pluck().get(),
+    0,
+  );
+  j.close();
+});
