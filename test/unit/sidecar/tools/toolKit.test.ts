@@ -15,7 +15,7 @@ const schema: ObjectSchema = {
 };
 const requiresInherited: ObjectSchema = {
   type: "object",
-  properties: { toString: { type: "string" } },
+  properties: { toString: { type: "string" as const } },
   required: ["toString"],
   additionalProperties: false,
 };
