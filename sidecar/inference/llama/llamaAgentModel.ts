@@ -62,7 +62,7 @@ export class LlamaAgentModel implements AgentModel {
   ) {
     this.modelId = loaded.model.filename ?? opts.modelPath;
     this.wrapperName = wrapper.wrapperName;
-    this.capabilities = capabilitiesOf(wrapper);
+    this.capabilities = capabilitiesOf(wrapper, loaded.model.fileInfo.metadata.tokenizer?.chat_template ?? null);
     this.pool = new SessionPool(context, this.locks, {
       maxSessions: opts.maxSessions,
       stateStore: opts.stateStore ?? null,

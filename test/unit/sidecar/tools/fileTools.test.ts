@@ -34,7 +34,10 @@ describe("file tools (harness #9)", () => {
     assert.match(deep.output, /\n {4}subsub\//);
     assert.match(deep.output, /node_modules\/ \(not expanded\)/);
     assert.doesNotMatch(deep.output, /pkg/);
-    assert.match((await s.call("list_dir", { path: ".", depth: 99 })).output, /^refused: list_dir arguments do not match its schema \(\$\.depth: above the maximum 3\)/);
+    assert.match(
+      (await s.call("list_dir", { path: ".", depth: 99 })).output,
+      /^refused: list_dir arguments do not match its schema \(\$\.depth: above the maximum 3\)/,
+    );
     const small = buildWorkspaceTools({ workspaceRoot: s.ws, shell: false, ceilings: { listMaxEntries: 10 } });
     try {
       const t = small.tools.find((x) => x.definition.name === "list_dir")!;

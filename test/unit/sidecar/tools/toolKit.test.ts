@@ -35,7 +35,16 @@ describe("tool argument recheck (harness #5)", () => {
   });
 
   test("harness #5: the tools and the gate give the same verdict and the same reasons for any arguments", () => {
-    const cases: unknown[] = [{ path: "a" }, { path: 7 }, {}, { path: "a", depth: 4 }, { path: "a", depth: 1.5 }, { path: "a", bogus: 1 }, [], null];
+    const cases: unknown[] = [
+      { path: "a" },
+      { path: 7 },
+      {},
+      { path: "a", depth: 4 },
+      { path: "a", depth: 1.5 },
+      { path: "a", bogus: 1 },
+      [],
+      null,
+    ];
     for (const args of cases) {
       const gate = argumentProblems(schema, args);
       const tool = checkArgs(schema, args);
