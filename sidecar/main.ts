@@ -254,6 +254,7 @@ async function main(): Promise<void> {
         client,
       ),
     releaseModel: (runId) => modelHost.release(runId),
+    modelSettled: (sessionId) => modelHost.settled(sessionId),
   });
   gate.onShutdown("turns", () => turns.stopAll());
   const compact = (sessionId: string, client: ClientChannel) =>

@@ -14,7 +14,8 @@ import { ScriptedModel } from "../../sidecar/inference/scripted/scriptedModel.js
 import { buildWorkspaceTools } from "../../sidecar/tools/buildWorkspaceTools.js";
 import { tempDir } from "./kernelProcess.js";
 
-export function kernelParts(holdModelLoad?: Promise<void>) {
+/** `modelSettled` stands in for the engine's native-work barrier (ModelHost.settled) where a test holds it. */
+export function kernelParts(holdModelLoad?: Promise<void>, modelSettled?: (sessionId: string) => Promise<void>) {
   const root = tempDir("turns");
   const workspace = path.join(root, "ws");
   fs.mkdirSync(workspace);
@@ -41,6 +42,7 @@ export function kernelParts(holdModelLoad?: Promise<void>) {
       return buildSessionAgent({ control, models, tools, offered: tools.tools }, run, c);
     },
     releaseModel: (runId: string) => models.release(runId),
+    modelSettled,
   });
   const completion = async () => {
     const deadline = Date.now() + 10_000;

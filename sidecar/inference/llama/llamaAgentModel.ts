@@ -299,6 +299,14 @@ export class LlamaAgentModel implements AgentModel {
     }
   }
 
+  /**
+   * Resolves once no native work of the session's rounds runs: a cancelled round answers before the
+   * prompt batch it started has ended (issue 16, item 5), and its session's lock is held until then.
+   */
+  async settled(sessionKey: string): Promise<void> {
+    await this.locks.idle(sessionKey);
+  }
+
   /** Saves a session's KV state now (idle, or before the kernel stops); waits for its round to finish. */
   async saveSession(key: string): Promise<boolean> {
     return this.pool.save(key);
