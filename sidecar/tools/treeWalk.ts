@@ -44,7 +44,12 @@ export type WalkEnd =
 interface Budget {
   entriesLeft: number;
   dirsLeft: number;
+  /** Visits since the walk last gave the event loop a turn. */
+  sinceYield: number;
 }
+
+/** Visits between two turns of the event loop: a visitor's own work (search opens each file) is synchronous. */
+const VISITS_PER_TURN = 32;
 
 /**
  * Walks beneath `start` depth first within `limits`. Each folder is read as a stream and closed as
@@ -52,7 +57,7 @@ interface Budget {
  * never blocks the event loop for a whole listing; what was read of a folder is visited in name order.
  */
 export async function walkTree(ws: AnchoredWorkspace, start: DirHandle, limits: WalkLimits, visit: Visit): Promise<WalkEnd> {
-  const budget: Budget = { entriesLeft: limits.maxEntries, dirsLeft: limits.maxDirs ?? Infinity };
+  const budget: Budget = { entriesLeft: limits.maxEntries, dirsLeft: limits.maxDirs ?? Infinity, sinceYield: 0 };
   return walkLevel(ws, start, limits.maxDepth, budget, visit, "", 1);
 }
 
@@ -81,6 +86,10 @@ async function walkLevel(
       parent: start,
     };
     if (visit(entry) === "stop") return { by: "visitor" };
+    if (++budget.sinceYield >= VISITS_PER_TURN) {
+      budget.sinceYield = 0;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
     if (more || kind !== "dir" || !decoded.ok || depth >= maxDepth || NOT_EXPANDED.has(decoded.text)) continue;
     if (budget.dirsLeft <= 0) return { by: "folders", before: entry.rel };
     budget.dirsLeft--;
