@@ -34,6 +34,13 @@ describe("tool argument recheck (harness #5)", () => {
     assert.equal(checkArgs(requiresInherited, { toString: "x" }), null);
   });
 
+  test("harness #5: a tool's refusal names every problem the gate found, in its order, and says how to fix them", () => {
+    assert.equal(
+      checkArgs(schema, { depth: 9 }),
+      "arguments do not match its schema ($.path: required; $.depth: above the maximum 3); fix them and call again",
+    );
+  });
+
   test("harness #5: the tools and the gate give the same verdict and the same reasons for any arguments", () => {
     const cases: unknown[] = [
       { path: "a" },
