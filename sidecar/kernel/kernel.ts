@@ -165,6 +165,7 @@ export function createKernel(settings: KernelSettings, host: KernelHost): Kernel
         client,
       ),
     releaseModel: (runId) => models.release(runId),
+    modelSettled: (sessionId) => models.settled(sessionId),
   });
   gate.onShutdown("turns", () => turns.stopAll());
   const compact = (sessionId: string, client: ClientChannel) =>

@@ -1,12 +1,12 @@
-// list_dir: the entries of a workspace directory, bounded in depth and count; symlinks are shown
-// as links and never entered (harness #9).
+// list_dir: the entries of a workspace directory, bounded in depth and in entries read (every kind
+// counts); symlinks are shown as links and never entered (harness #9).
 import type { ObjectSchema } from "../agent/ports/jsonSchema.js";
 import type { Tool } from "../agent/ports/tools.js";
 import type { AnchoredWorkspace } from "./anchoredFs.js";
 import type { Ceilings } from "./ceilings.js";
 import { resolvePath } from "./fileAccess.js";
 import { badArgs, defineTool, fail, succeed } from "./toolKit.js";
-import { NOT_EXPANDED, walkTree } from "./treeWalk.js";
+import { entryBoundReached, NOT_EXPANDED, walkTree, type WalkEnd } from "./treeWalk.js";
 import { showPath } from "./workspacePath.js";
 
 export function listDirTool(ws: AnchoredWorkspace, ceilings: Ceilings): Tool {
@@ -47,16 +47,13 @@ export function listDirTool(ws: AnchoredWorkspace, ceilings: Ceilings): Tool {
       const opened = ws.openDir(ws.root, p.path.parts);
       if (!opened.ok) return fail(ws.describe(p.path, opened.errno));
       const lines: string[] = [];
-      let more = false;
+      const depth = (args.depth as number | undefined) ?? 1;
+      let end: WalkEnd;
       try {
-        walkTree(ws, opened.dir, { maxDepth: (args.depth as number | undefined) ?? 1 }, (e) => {
-          if (lines.length >= ceilings.listMaxEntries) {
-            more = true;
-            return "stop";
-          }
+        end = await walkTree(ws, opened.dir, { maxDepth: depth, maxEntries: ceilings.listMaxEntries }, (e) => {
           const indent = "  ".repeat(e.depth - 1);
           const suffix = {
-            dir: NOT_EXPANDED.has(e.name) && e.depth < ((args.depth as number | undefined) ?? 1) ? "/ (not expanded)" : "/",
+            dir: NOT_EXPANDED.has(e.name) && e.depth < depth ? "/ (not expanded)" : "/",
             file: "",
             symlink: " (symbolic link, not followed)",
             other: " (special file: FIFO, socket or device)",
@@ -67,8 +64,9 @@ export function listDirTool(ws: AnchoredWorkspace, ceilings: Ceilings): Tool {
       } finally {
         ws.release(opened.dir);
       }
-      if (lines.length === 0) return succeed(`${showPath(p.path.text)} is empty`);
-      return succeed(lines.join("\n") + (more ? `\n[stopped at ${ceilings.listMaxEntries} entries; list a subdirectory for more]` : ""));
+      const stopped = entryBoundReached(end, ceilings.listMaxEntries, p.path.parts);
+      if (lines.length === 0 && !stopped) return succeed(`${showPath(p.path.text)} is empty`);
+      return succeed([...lines, ...(stopped ? [`[${stopped}; list a subdirectory for more]`] : [])].join("\n"));
     },
   };
 }

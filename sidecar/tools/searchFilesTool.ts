@@ -9,7 +9,7 @@ import type { Ceilings } from "./ceilings.js";
 import { decodeText, readBounded, resolvePath } from "./fileAccess.js";
 import { O } from "./linuxLibc.js";
 import { badArgs, defineTool, fail, succeed } from "./toolKit.js";
-import { NOT_EXPANDED, walkTree } from "./treeWalk.js";
+import { entryBoundReached, NOT_EXPANDED, walkTree } from "./treeWalk.js";
 import { showPath } from "./workspacePath.js";
 
 const MAX_DEPTH = 32;
@@ -36,7 +36,7 @@ export function searchFilesTool(ws: AnchoredWorkspace, ceilings: Ceilings): Tool
     name: "search_files",
     description:
       `Find lines containing literal text in workspace files (up to ${ceilings.searchMaxMatches} matches, ` +
-      `${ceilings.searchMaxFiles} files, ${ceilings.searchMaxDirs} folders; skips binary files, symlinks, ` +
+      `${ceilings.searchMaxFiles} entries read, ${ceilings.searchMaxDirs} folders; skips binary files, symlinks, ` +
       `${[...NOT_EXPANDED].join(", ")}).`,
     parameters: schema,
     effectClass: "read",
@@ -70,12 +70,10 @@ export function searchFilesTool(ws: AnchoredWorkspace, ceilings: Ceilings): Tool
       let files = 0;
       let stoppedBy: string | null = null;
       try {
-        const end = walkTree(ws, opened.dir, { maxDepth: MAX_DEPTH, maxDirs: ceilings.searchMaxDirs }, (e) => {
+        // searchMaxFiles bounds the entries read, of every kind (harness #9): links and special files cost a read too.
+        const limits = { maxDepth: MAX_DEPTH, maxEntries: ceilings.searchMaxFiles, maxDirs: ceilings.searchMaxDirs };
+        const end = await walkTree(ws, opened.dir, limits, (e) => {
           if (e.kind !== "file" || e.notUtf8) return "continue";
-          if (files >= ceilings.searchMaxFiles) {
-            stoppedBy = `${ceilings.searchMaxFiles} files`;
-            return "stop";
-          }
           files++;
           const text = readCandidate(ws, e.parent, e.name, ceilings.searchMaxFileBytes);
           if (text === null) return "continue";
@@ -83,7 +81,7 @@ export function searchFilesTool(ws: AnchoredWorkspace, ceilings: Ceilings): Tool
           for (let i = 0; i < lines.length; i++) {
             if (!fold(lines[i]!).includes(needle)) continue;
             if (matches.length >= ceilings.searchMaxMatches) {
-              stoppedBy = `${ceilings.searchMaxMatches} matches`;
+              stoppedBy = `stopped at ${ceilings.searchMaxMatches} matches`;
               return "stop";
             }
             const line = lines[i]!.length > MAX_LINE_CHARS ? lines[i]!.slice(0, MAX_LINE_CHARS) + "…" : lines[i]!;
@@ -92,11 +90,12 @@ export function searchFilesTool(ws: AnchoredWorkspace, ceilings: Ceilings): Tool
           return "continue";
         });
         if (end.by === "folders")
-          stoppedBy = `${ceilings.searchMaxDirs} folders, before entering ${showPath(prefix ? `${prefix}/${end.before}` : end.before)}`;
+          stoppedBy = `stopped at ${ceilings.searchMaxDirs} folders, before entering ${showPath(prefix ? `${prefix}/${end.before}` : end.before)}`;
+        stoppedBy ??= entryBoundReached(end, ceilings.searchMaxFiles, p.path.parts);
       } finally {
         ws.release(opened.dir);
       }
-      const tail = stoppedBy ? `\n[stopped at ${stoppedBy}; narrow the path or the pattern]` : "";
+      const tail = stoppedBy ? `\n[${stoppedBy}; narrow the path or the pattern]` : "";
       if (matches.length === 0)
         return succeed(`no matches for ${JSON.stringify(args.pattern)} in ${files} files under ${showPath(p.path.text)}${tail}`);
       return succeed(matches.join("\n") + tail);

@@ -2,8 +2,9 @@
 // #19, #21), argument re-validation against the bounded schema vocabulary, and the shape of a
 // proposal that already knows the call will be refused.
 import { digestOf } from "../agent/canonicalJson.js";
-import type { JsonSchema, ObjectSchema } from "../agent/ports/jsonSchema.js";
+import type { ObjectSchema } from "../agent/ports/jsonSchema.js";
 import type { ToolDefinition, ToolProposal, ToolResult } from "../agent/ports/tools.js";
+import { argumentProblems } from "../agent/schemaCheck.js";
 
 export type DefinitionInput = Omit<ToolDefinition, "identityDigest"> & { readonly config: unknown };
 
@@ -22,54 +23,13 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-/** Re-checks arguments against the schema (harness #5); a message naming the first problem, or null. */
+/**
+ * Re-checks arguments with the gate's own validator (harness #5), so a tool can never accept what
+ * the execution gate refuses; a message naming the problems, or null.
+ */
 export function checkArgs(schema: ObjectSchema, args: unknown): string | null {
-  return checkValue(schema, args, "arguments");
-}
-
-function checkValue(schema: JsonSchema, v: unknown, at: string): string | null {
-  switch (schema.type) {
-    case "string":
-      if (typeof v !== "string") return `${at} must be a string`;
-      if (schema.enum && !schema.enum.includes(v)) return `${at} must be one of ${schema.enum.join(", ")}`;
-      if (schema.minLength !== undefined && v.length < schema.minLength) return `${at} must have at least ${schema.minLength} characters`;
-      if (schema.maxLength !== undefined && v.length > schema.maxLength) return `${at} must have at most ${schema.maxLength} characters`;
-      return null;
-    case "integer":
-    case "number":
-      if (typeof v !== "number" || !Number.isFinite(v) || (schema.type === "integer" && !Number.isInteger(v)))
-        return `${at} must be ${schema.type === "integer" ? "an integer" : "a number"}`;
-      if (schema.minimum !== undefined && v < schema.minimum) return `${at} must be at least ${schema.minimum}`;
-      if (schema.maximum !== undefined && v > schema.maximum) return `${at} must be at most ${schema.maximum}`;
-      return null;
-    case "boolean":
-      return typeof v === "boolean" ? null : `${at} must be true or false`;
-    case "array":
-      if (!Array.isArray(v)) return `${at} must be an array`;
-      if (v.length > schema.maxItems) return `${at} may have at most ${schema.maxItems} items`;
-      for (let i = 0; i < v.length; i++) {
-        const e = checkValue(schema.items, v[i], `${at}[${i}]`);
-        if (e) return e;
-      }
-      return null;
-    case "object": {
-      if (v === null || typeof v !== "object" || Array.isArray(v)) return `${at} must be an object`;
-      const obj = v as Record<string, unknown>;
-      for (const key of schema.required ?? []) if (obj[key] === undefined) return `${at === "arguments" ? "" : at + "."}${key} is required`;
-      for (const [key, value] of Object.entries(obj)) {
-        const sub = schema.properties[key];
-        if (!sub) {
-          if (schema.additionalProperties === false)
-            return `unknown argument ${JSON.stringify(key)}; allowed: ${Object.keys(schema.properties).join(", ")}`;
-          continue;
-        }
-        if (value === undefined) continue;
-        const e = checkValue(sub, value, at === "arguments" ? key : `${at}.${key}`);
-        if (e) return e;
-      }
-      return null;
-    }
-  }
+  const problems = argumentProblems(schema, args);
+  return problems.length === 0 ? null : `arguments do not match its schema (${problems.join("; ")}); fix them and call again`;
 }
 
 /** A proposal that says the call cannot run: the harness answers with it and asks no one (harness #8). */

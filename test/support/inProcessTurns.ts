@@ -12,7 +12,15 @@ import { createKernel } from "../../sidecar/kernel/kernel.js";
 import { ScriptedModel } from "../../sidecar/inference/scripted/scriptedModel.js";
 import { tempDir } from "./kernelProcess.js";
 
-export function kernelParts(holdModelLoad?: Promise<void>, env: Record<string, string> = {}) {
+/**
+ * `env`: the kernel's environment. `modelSettled` stands in for the engine's native-work barrier
+ * (ModelHost.settled) where a test holds it.
+ */
+export function kernelParts(
+  holdModelLoad?: Promise<void>,
+  env: Record<string, string> = {},
+  modelSettled?: (sessionId: string) => Promise<void>,
+) {
   const root = tempDir("turns");
   const workspace = path.join(root, "ws");
   fs.mkdirSync(workspace);
@@ -40,6 +48,8 @@ export function kernelParts(holdModelLoad?: Promise<void>, env: Record<string, s
       },
     },
   );
+  // The turn service reaches the barrier through the model host, so holding it there holds the kernel's.
+  if (modelSettled) kernel.parts.models.settled = modelSettled;
   const { control, journal, tools, turns } = kernel.parts;
   const events: TurnEvent[] = [];
   const client: ClientChannel = {

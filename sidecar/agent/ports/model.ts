@@ -66,6 +66,12 @@ export interface AgentModel {
    */
   generate(request: GenerationRequest, onChunk: (chunk: ModelChunk) => void): Promise<ModelRound>;
   /**
+   * For an engine whose round answers an abort before its native work has ended (llama: a started
+   * prompt batch runs to its end, the session stays locked until then): resolves once none of the
+   * session's work runs. The kernel acknowledges a cancel only after it (harness #18, #22).
+   */
+  settled?(sessionKey: string): Promise<void>;
+  /**
    * Counts the prompt a request would render to, against the session's context (issue 13). Engines
    * that cannot count leave it out: their sessions are never condensed before a round.
    */

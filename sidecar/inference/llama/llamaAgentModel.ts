@@ -64,7 +64,7 @@ export class LlamaAgentModel implements AgentModel {
   ) {
     this.modelId = loaded.model.filename ?? opts.modelPath;
     this.wrapperName = wrapper.wrapperName;
-    this.capabilities = capabilitiesOf(wrapper);
+    this.capabilities = capabilitiesOf(wrapper, loaded.model.fileInfo.metadata.tokenizer?.chat_template ?? null);
     this.pool = new SessionPool(context, this.locks, {
       maxSessions: opts.maxSessions,
       stateStore: opts.stateStore ?? null,
@@ -338,6 +338,14 @@ export class LlamaAgentModel implements AgentModel {
           this.roundsInFlight--;
         });
     });
+  }
+
+  /**
+   * Resolves once no native work of the session's rounds runs: a cancelled round answers before the
+   * prompt batch it started has ended (issue 16, item 5), and its session's lock is held until then.
+   */
+  async settled(sessionKey: string): Promise<void> {
+    await this.locks.idle(sessionKey);
   }
 
   /** Saves a session's KV state now (idle, or before the kernel stops); waits for its round to finish. */

@@ -20,6 +20,11 @@ export class SessionLocks {
     }
   }
 
+  /** Resolves once the work queued for `key` so far has ended (at once when there is none). */
+  async idle(key: string): Promise<void> {
+    await this.tails.get(key);
+  }
+
   busy(key: string): boolean {
     return this.running.has(key);
   }

@@ -31,7 +31,9 @@ const no: CapabilityDeclaration = { level: "unsupported" };
 
 export const ADAPTER_CAPABILITY_MATRIX = {
   // node-llama-cpp in the kernel: the KV cache is process-local, so the worker is pinned and nothing
-  // of it survives a restart; cancellation is acknowledged because the abort runs in-process.
+  // of it survives a restart; a cancel is acknowledged once the cancelled round's native work has
+  // ended (its answer comes first: a started prompt batch runs to its end; TurnService waits for
+  // ModelHost.settled, harness #18, #22), and left unacknowledged when it outlasts the wait.
   llama: {
     credentialScope: "local_user",
     capabilities: {

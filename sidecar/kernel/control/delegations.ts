@@ -21,7 +21,7 @@ export interface NewDelegation {
   title: string;
   prompt: string;
   model?: string;
-  /** The tools it may use, already checked against its parent's ceiling (TaskService does). */
+  /** The tools it may use, already checked against its parent's ceiling (TaskService does); absent is none. */
   tools?: readonly string[];
 }
 
@@ -77,7 +77,7 @@ export function createDelegation(
     workstreamId,
     input.title,
     input.prompt,
-    input.tools ? JSON.stringify(input.tools) : null,
+    JSON.stringify(input.tools ?? []),
     at,
     at,
   );
@@ -114,7 +114,12 @@ export function delegationTools(db: Db, sessionId: string): string[] | null {
   const row = db.prepare(`SELECT tools_json FROM delegations WHERE child_session_id = ?`).get(sessionId) as
     | { tools_json: string | null }
     | undefined;
-  return row?.tools_json ? (JSON.parse(row.tools_json) as string[]) : null;
+  return row ? ceilingOf(row.tools_json) : null;
+}
+
+/** A task's recorded tool ceiling; a row written before migration v5 recorded none, so it gets none (the narrowest). */
+function ceilingOf(toolsJson: string | null): string[] {
+  return toolsJson === null ? [] : (JSON.parse(toolsJson) as string[]);
 }
 
 function move(db: Db, d: DelegationRow, to: DelegationStatus, reason: string | null, set: Record<string, string | null> = {}): void {
@@ -280,7 +285,7 @@ export function delegationSummary(db: Db, d: DelegationRow): TaskSummary {
     title: d.title,
     instruction: d.instruction ?? "",
     model: model_profile,
-    tools: d.tools_json ? (JSON.parse(d.tools_json) as string[]) : [],
+    tools: ceilingOf(d.tools_json),
     state: waiting ? "waiting_approval" : TASK_STATE[d.status],
     reason: d.reason,
     createdAt: d.created_at,

@@ -86,6 +86,11 @@ export class ModelHost {
     return fill ? { usedTokens: fill.promptTokens, contextSize: fill.contextSize } : null;
   }
 
+  /** Resolves once no native work of the session's rounds runs on the loaded model (AgentModel.settled). */
+  async settled(sessionKey: string): Promise<void> {
+    await this.model?.settled?.(sessionKey);
+  }
+
   /** The GPU backend the loaded llama.cpp model runs on (false: the CPU); null when no local model is loaded. */
   gpu(): string | false | null {
     const gpu = this.state === "loaded" ? (this.model as { gpu?: string | false } | null)?.gpu : undefined;

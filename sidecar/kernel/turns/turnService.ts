@@ -47,6 +47,8 @@ export interface TurnServiceDeps {
   log: (line: string) => void;
   /** Lets go of the model a run's agent holds (ModelHost.lease), once the run has ended. */
   releaseModel?: (runId: string) => void;
+  /** Resolves once the model runs no native work for the session (harness #18, #22): a cancel is acknowledged only then. */
+  modelSettled?: (sessionId: string) => Promise<void>;
   /** How full a session's context is now (issue 13: sent with the turn's completion); null when unknown. */
   contextFill?: (sessionId: string) => ContextFill | null;
   /** Asks the turn's owner for an approval and journals who decided (issue 24); default: asks it directly. */
@@ -132,8 +134,10 @@ export class TurnService {
     // The local turn stops also when its attempt never reached an adapter (still queued behind a
     // model load): the journal already says cancelled, so the stream must say it too (issue 11 item 8).
     turn.controller.abort(new Error("cancelled by the user"));
+    // Stopped means the turn reached its completion barrier and the engine's native work has ended:
+    // a llama round answers the abort while the batch it started still runs (harness #18, #22).
     const stopped = await Promise.race([
-      turn.done.then(() => true),
+      turn.done.then(() => this.deps.modelSettled?.(turn.sessionId)).then(() => true),
       new Promise<false>((r) => setTimeout(() => r(false), CANCEL_ACK_WAIT_MS)),
     ]);
     if (!result.dispatchAttempted) return result;

@@ -87,3 +87,31 @@ test("a round cancelled while a prompt batch runs rejects before the batch ends;
     hold.restore();
   }
 });
+
+test("harness #18 #22: a cancelled round's native work is awaited before its cancel counts as acknowledged: settled() waits for the batch still in flight", async () => {
+  const hold = holdPromptBatches(llama.model);
+  try {
+    const ac = new AbortController();
+    const cancelled = llama.model.generate(req("ack", long, ac.signal), () => undefined);
+    while (hold.started === 0) await turns();
+    ac.abort(new Error("cancelled by the test"));
+    await assert.rejects(cancelled, /cancelled by the test/);
+    let nativeEnded = false;
+    const settled = llama.model.settled("ack").then(() => {
+      nativeEnded = true;
+    });
+    for (let i = 0; i < 20; i++) await turns();
+    assert.equal(nativeEnded, false, "the round answered, but its prompt batch is still running inside llama.cpp");
+    hold.release();
+    await settled;
+    assert.equal(nativeEnded, true);
+    let idle = false;
+    await llama.model.settled("never-used").then(() => {
+      idle = true;
+    });
+    assert.equal(idle, true, "a session with no round in flight is settled at once");
+  } finally {
+    hold.release();
+    hold.restore();
+  }
+});

@@ -1,5 +1,5 @@
-// The thinking option reaches the prompt (harness #15, #20; issue 11 item 2): on the synthetic
-// Qwen-template model, `thinking: "off"` renders the template's closed empty thought before the
+// The thinking option reaches the prompt (harness #15, #20; issue 11 item 2): on the synthetic model
+// with Qwen3's template (its enable_thinking switch), `thinking: "off"` renders the template's closed empty thought before the
 // answer and `"on"` does not, through the adapter's real generate path.
 import assert from "node:assert/strict";
 import { it } from "node:test";
@@ -11,7 +11,7 @@ import { thinkingWrapper } from "../../../sidecar/inference/llama/thinking.js";
 
 const stats: RoundStats[] = [];
 const llama = llamaModelForFile((paths) => ({
-  modelPath: paths.chat,
+  modelPath: paths.templates.qwen3,
   threads: 1,
   gpu: false,
   contextSize: 512,

@@ -32,6 +32,32 @@ describe("turn/cancel tells one truth (control plane #13)", () => {
     await k.close();
   });
 
+  it("harness #18 #22: a cancel is acknowledged only once the engine's native work has ended, not when the turn answered", async () => {
+    let nativeEnds!: () => void;
+    const native = new Promise<void>((r) => {
+      nativeEnds = r;
+    });
+    const k = kernelParts(undefined, {}, () => native);
+    const { sessionId } = k.scriptedSession([{ text: ["a", "b", "c", "d", "e", "f"], delayMs: 200 }]);
+    const { runId } = k.turns.start({ sessionId, message: "hello" }, requestContext(k.client));
+    const deadline = Date.now() + 10_000;
+    while (!k.events.some((e) => e.type === "answer_delta")) {
+      if (Date.now() > deadline) throw new Error("no answer delta");
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    let answered = false;
+    const answer = k.turns.cancel(runId).finally(() => {
+      answered = true;
+    });
+    assert.equal((await k.completion()).status, "cancelled", "the turn itself stopped at once");
+    for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+    assert.equal(answered, false, "the acknowledgement waits for the native work of the cancelled round");
+    nativeEnds();
+    assert.deepEqual(await answer, { runId, dispatchAttempted: true, adapterAcknowledged: true });
+    assert.deepEqual(k.attemptRow(runId), { status: "cancelled", d: 1, a: 1 });
+    await k.close();
+  });
+
   it("a cancelled turn's reason names the cancel once, in the stream and in the journal: never `cancelled: cancelled: …` (issue 23, item 16)", async () => {
     const k = kernelParts();
     const { sessionId } = k.scriptedSession([{ text: ["Long", " answer", " coming"], delayMs: 200 }]);

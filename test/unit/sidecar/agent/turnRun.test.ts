@@ -2,6 +2,7 @@
 // (docs/mutation.md), where these behaviours were asserted by no test.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import type { CallIdRegistry } from "../../../../sidecar/agent/callIds.js";
 import { InMemoryAgentMemory } from "../../../../sidecar/agent/index.js";
 import { assertStructurallyComplete, builder, collect, CounterTool, FnModel, scripted } from "../../../support/harnessFixtures.js";
 import { isBoundedReason } from "../../../support/historyAssertions.js";
@@ -85,5 +86,26 @@ describe("turn run", () => {
       builder(oneCallThenAnswer(), [new CounterTool()], faulty).builder.build().runTurn("go"),
       /the session journal failed at closeTurn: database is locked/,
     );
+  });
+
+  it("ids committed by a checkpoint survive a later rollback of the same turn: the session still refuses them (harness #4, #10)", async () => {
+    // Round 0 runs an effectful call (checkpointed); round 1 fails, so the turn rolls back to its
+    // last checkpoint, which must not reach back past the committed call.
+    const model = new FnModel(async (_r, _c, round) => {
+      if (round === 0) return { text: "", reasoning: "", toolCalls: [{ name: "counter", arguments: { by: 1 } }], stopReason: "tool_calls" };
+      if (round === 1) return { text: "", reasoning: "", toolCalls: [{ name: "nosuch", arguments: {} }], stopReason: "tool_calls" };
+      throw new Error("model lost");
+    });
+    const tool = new CounterTool();
+    const session = builder(model, [tool]).builder.build();
+    const out = await session.runTurn("go");
+    assert.equal(out.status, "failed");
+    const committed = session.history().flatMap((m) => (m.role === "assistant" ? m.toolCalls.map((c) => c.callId) : []));
+    assert.deepEqual(committed, [tool.effects[0]!.callId], "only the checkpointed call is committed");
+    assert.equal(model.requests.length, 3, "the held (refused) batch was followed by the failing round");
+    // The registry is the session's own (no public accessor): it decides which ids are taken.
+    const ids = (session as unknown as { parts: { ids: CallIdRegistry } }).parts.ids;
+    assert.ok(ids.has(committed[0]!), "a committed call id is still known, so no later call can be given it");
+    assert.equal(ids.cursor(), 1, "the held batch's id was forgotten with the rollback, the committed one kept");
   });
 });

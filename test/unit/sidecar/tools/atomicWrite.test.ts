@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, test } from "node:test";
 import { AnchoredWorkspace } from "../../../../sidecar/tools/anchoredFs.js";
 import { currentTarget, installAtomically, openParent, type ExpectedTarget } from "../../../../sidecar/tools/atomicWrite.js";
 import { resolvePath } from "../../../../sidecar/tools/fileAccess.js";
-import { RENAME_EXCHANGE, type LinuxLibc } from "../../../../sidecar/tools/linuxLibc.js";
+import { Errno, RENAME_EXCHANGE, type LinuxLibc } from "../../../../sidecar/tools/linuxLibc.js";
 import type { WorkspacePath } from "../../../../sidecar/tools/workspacePath.js";
 
 const MAX = 1 << 20;
@@ -66,6 +66,30 @@ describe("atomicWrite install steps (harness #17)", () => {
     const out = installAtomically(ws, p, Buffer.from("mine\n"), expected, MAX);
     assert.equal(out.ok, false);
     assert.match(out.message, /was replaced while the change was being installed; the other writer's file was left in place/);
+    assert.equal(fs.readFileSync(file, "utf8"), "other writer\n", "the other writer's file survives");
+    assert.deepEqual(temps(path.join(root, "dir")), [], "no temp is left behind");
+  });
+
+  test("a target replaced before the fallback rename (no RENAME_EXCHANGE) is refused and left in place (harness #17)", (t) => {
+    const native = ws.native;
+    if (!native) return t.skip("no renameat2 binding on this system: the seam below is the exchange call");
+    const { p, expected } = target("dir/f.txt");
+    const file = path.join(root, "dir", "f.txt");
+    // A file system without RENAME_EXCHANGE (EINVAL) sends the install down the verify-then-rename
+    // path; the other writer lands after the identity check, before that path's inode check.
+    const noExchange: LinuxLibc = {
+      ...native,
+      renameat2(dirFd, from, to, flags) {
+        if (flags !== RENAME_EXCHANGE) return native.renameat2(dirFd, from, to, flags);
+        fs.writeFileSync(`${file}.other`, "other writer\n");
+        fs.renameSync(`${file}.other`, file);
+        return { ok: false, errno: Errno.EINVAL };
+      },
+    };
+    Object.defineProperty(ws, "native", { get: () => noExchange });
+    const out = installAtomically(ws, p, Buffer.from("mine\n"), expected, MAX);
+    assert.equal(out.ok, false);
+    assert.match(out.message, /^refused: `dir\/f\.txt` was replaced while the change was being installed$/);
     assert.equal(fs.readFileSync(file, "utf8"), "other writer\n", "the other writer's file survives");
     assert.deepEqual(temps(path.join(root, "dir")), [], "no temp is left behind");
   });

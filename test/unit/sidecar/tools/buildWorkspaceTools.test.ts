@@ -66,14 +66,14 @@ describe("tool definitions (harness #5, #12, #21)", () => {
       assert.equal(s.additionalProperties, false);
       assert.match(
         checkArgs(s, { ...Object.fromEntries((s.required ?? []).map((k) => [k, "x"])), bogus: 1 }) ?? "",
-        /unknown argument "bogus"/,
+        /\$\.bogus: not a declared property/,
       );
     }
     const read = all.tools.find((t) => t.definition.name === "read_file")!.definition.parameters;
     assert.equal(checkArgs(read, { path: "a", startLine: 2, endLine: 3 }), null);
-    assert.match(checkArgs(read, { path: "a", startLine: 0 }) ?? "", /startLine must be at least 1/);
-    assert.match(checkArgs(read, { path: 7 }) ?? "", /path must be a string/);
-    assert.match(checkArgs(read, {}) ?? "", /path is required/);
+    assert.match(checkArgs(read, { path: "a", startLine: 0 }) ?? "", /\$\.startLine: below the minimum 1/);
+    assert.match(checkArgs(read, { path: 7 }) ?? "", /\$\.path: expected a string/);
+    assert.match(checkArgs(read, {}) ?? "", /\$\.path: required/);
   });
 
   test("definitions are immutable after build (harness #5)", () => {

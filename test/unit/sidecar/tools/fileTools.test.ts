@@ -34,14 +34,17 @@ describe("file tools (harness #9)", () => {
     assert.match(deep.output, /\n {4}subsub\//);
     assert.match(deep.output, /node_modules\/ \(not expanded\)/);
     assert.doesNotMatch(deep.output, /pkg/);
-    assert.match((await s.call("list_dir", { path: ".", depth: 99 })).output, /^refused: list_dir depth must be at most 3/);
+    assert.match(
+      (await s.call("list_dir", { path: ".", depth: 99 })).output,
+      /^refused: list_dir arguments do not match its schema \(\$\.depth: above the maximum 3\)/,
+    );
     const small = buildWorkspaceTools({ workspaceRoot: s.ws, shell: false, ceilings: { listMaxEntries: 10 } });
     try {
       const t = small.tools.find((x) => x.definition.name === "list_dir")!;
       const ctx = { callId: "c", signal: new AbortController().signal };
       const r = await t.invoke({ path: "dir" }, await t.propose({ path: "dir" }, ctx), ctx);
       assert.equal(r.output.split("\n").length, 11);
-      assert.match(r.output, /\[stopped at 10 entries; list a subdirectory for more\]$/);
+      assert.match(r.output, /\[stopped at 10 entries, inside `dir`, which has more; list a subdirectory for more\]$/);
     } finally {
       small.close();
     }
@@ -65,11 +68,11 @@ describe("file tools (harness #9)", () => {
   });
 
   test("issue 11 item 6: search_files is bounded in folders visited, not only files, and says where it stopped (harness #9)", async () => {
-    // 3,000 empty folders and a 10-file limit: before the fix the walk opened every folder and
-    // reported no bound, because only files counted.
+    // 3,000 empty folders, a 100-folder limit and an entry limit above the folder count: before the
+    // fix the walk opened every folder and reported no bound, because only files counted.
     const tree = path.join(s.ws, "empty");
     for (let i = 0; i < 3000; i++) fs.mkdirSync(path.join(tree, `d${String(i).padStart(4, "0")}`), { recursive: true });
-    const small = buildWorkspaceTools({ workspaceRoot: s.ws, shell: false, ceilings: { searchMaxFiles: 10, searchMaxDirs: 100 } });
+    const small = buildWorkspaceTools({ workspaceRoot: s.ws, shell: false, ceilings: { searchMaxFiles: 4000, searchMaxDirs: 100 } });
     try {
       const t = small.tools.find((x) => x.definition.name === "search_files")!;
       const ctx = { callId: "c", signal: new AbortController().signal };
@@ -81,6 +84,52 @@ describe("file tools (harness #9)", () => {
     } finally {
       small.close();
       fs.rmSync(tree, { recursive: true });
+    }
+  });
+
+  test("issue 23 item 10: search_files counts every entry it reads, links and special files too, and says which folder it stopped in (harness #9)", async () => {
+    // 40 links and one file: before the fix links were not counted, so no bound applied to them.
+    const links = path.join(s.ws, "links");
+    fs.mkdirSync(links);
+    for (let i = 0; i < 40; i++) fs.symlinkSync("../a.txt", path.join(links, `l${String(i).padStart(2, "0")}`));
+    const small = buildWorkspaceTools({ workspaceRoot: s.ws, shell: false, ceilings: { searchMaxFiles: 10 } });
+    try {
+      const t = small.tools.find((x) => x.definition.name === "search_files")!;
+      const ctx = { callId: "c", signal: new AbortController().signal };
+      const out = await t.invoke({ pattern: "x", path: "links" }, await t.propose({ pattern: "x", path: "links" }, ctx), ctx);
+      assert.equal(
+        out.output,
+        'no matches for "x" in 0 files under `links`\n[stopped at 10 entries, inside `links`, which has more; narrow the path or the pattern]',
+      );
+    } finally {
+      small.close();
+      fs.rmSync(links, { recursive: true });
+    }
+  });
+
+  test("issue 23 item 10: list_dir reads a folder as a bounded stream: it yields to the event loop and says which folder has more (harness #9)", async () => {
+    const wide = path.join(s.ws, "wide");
+    fs.mkdirSync(wide);
+    for (let i = 0; i < 2000; i++) fs.writeFileSync(path.join(wide, `w${i}`), "");
+    const small = buildWorkspaceTools({ workspaceRoot: s.ws, shell: false, ceilings: { listMaxEntries: 10 } });
+    try {
+      const t = small.tools.find((x) => x.definition.name === "list_dir")!;
+      const ctx = { callId: "c", signal: new AbortController().signal };
+      const proposal = await t.propose({ path: "wide" }, ctx);
+      // A whole-folder readdirSync finishes inside this call's first step; a stream read waits for I/O.
+      let yielded = false;
+      setImmediate(() => {
+        yielded = true;
+      });
+      const r = await t.invoke({ path: "wide" }, proposal, ctx);
+      assert.ok(yielded, "the event loop ran while the folder was read");
+      const lines = r.output.split("\n");
+      assert.equal(lines.length, 11);
+      assert.deepEqual(lines.slice(0, -1), [...lines.slice(0, -1)].sort(), "what was read is shown in name order");
+      assert.equal(lines.at(-1), "[stopped at 10 entries, inside `wide`, which has more; list a subdirectory for more]");
+    } finally {
+      small.close();
+      fs.rmSync(wide, { recursive: true });
     }
   });
 });

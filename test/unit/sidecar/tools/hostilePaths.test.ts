@@ -50,7 +50,7 @@ for (const resolver of STATIC_RESOLVERS) {
       assertRefused(await s().call("read_file", { path: "dir//f.txt" }), /empty component/);
       const empty = await s().call("read_file", { path: "" });
       assert.equal(empty.ok, false);
-      assert.match(empty.output, /is empty|at least 1/);
+      assert.match(empty.output, /is empty|shorter than 1/);
     });
 
     test("`.` components are harmless and stay inside (harness #9)", async () => {
@@ -75,7 +75,7 @@ for (const resolver of STATIC_RESOLVERS) {
       assertRefused(await s().call("read_file", { path: "x".repeat(300) }), /longer than 255 bytes/);
       const r = await s().call("read_file", { path: "d/".repeat(2100) + "f" });
       assert.equal(r.ok, false);
-      assert.match(r.output, /longer than 4096 bytes|at most 4096 characters/);
+      assert.match(r.output, /longer than 4096 bytes|\$\.path: longer than 4096/);
     });
 
     test("a long but legal deep path works and stays inside (harness #9)", async () => {

@@ -122,6 +122,16 @@ describe("a task's creation and listing (control plane #4, #18)", () => {
     f.close();
   });
 
+  it("control plane #18: a task from a pre-v5 journal (tools_json NULL) gets the narrowest ceiling, no tools, and task/list says so", () => {
+    const f = openFixture();
+    const t = spawn(f, { tools: ["read_file"] });
+    // What migration v5's ALTER TABLE ... ADD COLUMN leaves in a row written before it.
+    f.journal.db.prepare(`UPDATE delegations SET tools_json = NULL WHERE delegation_id = ?`).run(t.delegationId);
+    assert.deepEqual(f.control.taskTools(t.sessionId), [], "no ceiling was recorded, so none is widened to every tool");
+    assert.deepEqual(f.control.task(t.delegationId).tools, [], "the list shows the ceiling that applies");
+    f.close();
+  });
+
   it("control plane #5: an unknown task id is NotFound and another owner's task is refused", () => {
     const f = openFixture();
     const t = spawn(f);
