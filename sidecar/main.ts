@@ -39,6 +39,7 @@ import { ClientRegistry } from "./kernel/tasks/clientRegistry.js";
 import { delegateTaskTool } from "./kernel/tasks/delegateTaskTool.js";
 import { TaskService } from "./kernel/tasks/taskService.js";
 import { applyToolPolicy } from "./kernel/toolPolicy.js";
+import { userRulesFromEnv } from "./kernel/policy/ruleSources.js";
 import { errorMessage } from "../shared/errors.js";
 
 function log(line: string): void {
@@ -236,6 +237,13 @@ async function main(): Promise<void> {
     maxRounds: positiveIntEnv("HEARTH_MAX_ROUNDS"),
     repeatedFailureLimit: positiveIntEnv("HEARTH_REPEATED_FAILURE_LIMIT"),
   };
+  // issue 27: the person's approval rules (hearth.approval.rules); a bad rule stops the kernel with why.
+  let userRules: ReturnType<typeof userRulesFromEnv>;
+  try {
+    userRules = userRulesFromEnv(process.env.HEARTH_APPROVAL_RULES);
+  } catch (e) {
+    fail(errorMessage(e));
+  }
   const turns = new TurnService({
     control,
     log,
@@ -248,6 +256,7 @@ async function main(): Promise<void> {
           tools,
           offered,
           policy,
+          approvalRules: { user: userRules, log },
           bindToSession: (tool, sessionId) => (tool.definition.name === "delegate_task" ? delegateTaskTool(kernelTasks, sessionId) : tool),
         },
         run,

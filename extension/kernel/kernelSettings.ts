@@ -12,6 +12,7 @@ export const KERNEL_SETTINGS = [
   "hearth.tools.shell",
   "hearth.tools.readsNeedApproval",
   "hearth.tools.webFetch",
+  "hearth.approval.rules",
   "hearth.agent.maxRounds",
   "hearth.agent.repeatedFailureLimit",
   "hearth.kernel.idleSeconds",
@@ -48,6 +49,9 @@ export function kernelEnv(config: KernelSettingsSource): Record<string, string> 
   positive("hearth.tasks.maxConcurrent", "HEARTH_MAX_TASKS");
   if (config.get<boolean>("hearth.tools.readsNeedApproval", false)) env.HEARTH_APPROVE_READS = "1";
   if (config.get<string>("hearth.inference.gpu", "auto") === "off") env.HEARTH_GPU = "off";
+  // issue 27: the kernel validates the rules (sidecar/kernel/policy/ruleSources.ts) and says what is wrong.
+  const rules = config.get<unknown[]>("hearth.approval.rules", []);
+  if (Array.isArray(rules) && rules.length > 0) env.HEARTH_APPROVAL_RULES = JSON.stringify(rules);
   const tools = offeredTools(config);
   env.HEARTH_TOOLS = tools.length ? tools.join(",") : "none";
   if (tools.includes("web_fetch")) env.HEARTH_WEB_FETCH = "1";
