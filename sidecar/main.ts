@@ -238,9 +238,9 @@ async function main(): Promise<void> {
     repeatedFailureLimit: positiveIntEnv("HEARTH_REPEATED_FAILURE_LIMIT"),
   };
   // issue 27: the person's approval rules (hearth.approval.rules); a bad rule stops the kernel with why.
-  let userRules: ReturnType<typeof userRulesFromEnv>;
+  let userRules: Awaited<ReturnType<typeof userRulesFromEnv>>;
   try {
-    userRules = userRulesFromEnv(process.env.HEARTH_APPROVAL_RULES);
+    userRules = await userRulesFromEnv(process.env.HEARTH_APPROVAL_RULES);
   } catch (e) {
     fail(errorMessage(e));
   }

@@ -15,6 +15,6 @@ declare module "mvdan-sh" {
     NodeType(node: ShNode): string;
     Walk(node: ShNode, visit: (node: ShNode | null) => boolean): void;
   }
-  const sh: { syntax: ShSyntax };
+  const sh: { readonly syntax: ShSyntax };
   export default sh;
 }

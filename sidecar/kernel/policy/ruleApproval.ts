@@ -4,9 +4,11 @@
 import { singleLine } from "../../../shared/boundedText.js";
 import type { ApprovalDecision, ApprovalRequest } from "../../agent/index.js";
 import { decideByRules, type RuleSet } from "./approvalRules.js";
+import { loadShellParser } from "./shellCommand.js";
 
-export function approvalByRule(rules: RuleSet | undefined, req: ApprovalRequest): ApprovalDecision | null {
-  if (!rules) return null;
+export async function approvalByRule(rules: RuleSet | undefined, req: ApprovalRequest): Promise<ApprovalDecision | null> {
+  if (!rules || rules.trust === "restricted" || rules.user.length + rules.workspace.length === 0) return null;
+  await loadShellParser();
   const d = decideByRules(rules, req.call);
   if (d.decision === "ask") return null;
   return {

@@ -6,6 +6,7 @@
 import type { z } from "zod";
 import type { WorkspaceText } from "../../tools/workspaceText.js";
 import { ApprovalRule, type RuleSet, WorkspaceRulesFile } from "./approvalRules.js";
+import { loadShellParser } from "./shellCommand.js";
 
 export const WORKSPACE_RULES_PATH = ".hearth/rules.json";
 const MAX_RULES_BYTES = 256 << 10;
@@ -15,7 +16,7 @@ function issues(error: z.ZodError): string {
 }
 
 /** The person's rules; throws with what is wrong, for the kernel to refuse to start on (as HEARTH_TOOLS does). */
-export function userRulesFromEnv(value: string | undefined): ApprovalRule[] {
+export async function userRulesFromEnv(value: string | undefined): Promise<ApprovalRule[]> {
   if (value === undefined || value.trim() === "") return [];
   let json: unknown;
   try {
@@ -23,6 +24,7 @@ export function userRulesFromEnv(value: string | undefined): ApprovalRule[] {
   } catch (e) {
     throw new Error(`HEARTH_APPROVAL_RULES (the hearth.approval.rules setting) is not JSON: ${(e as Error).message}`);
   }
+  await loadShellParser(); // patterns are read by the shell parser
   const parsed = ApprovalRule.array().max(500).safeParse(json);
   if (!parsed.success) throw new Error(`hearth.approval.rules: ${issues(parsed.error)}; fix the setting and restart the kernel`);
   return parsed.data;
@@ -33,11 +35,11 @@ export function userRulesFromEnv(value: string | undefined): ApprovalRule[] {
  * a trusted workspace's file adds its rules, and a file that is unreadable or invalid adds none and
  * is reported through `problem`, so every call the person's rules leave open asks.
  */
-export function ruleSetForRun(
+export async function ruleSetForRun(
   user: readonly ApprovalRule[],
   readText: (relPath: string, maxBytes: number) => WorkspaceText,
   readOnly: boolean,
-): { rules: RuleSet; problem?: string } {
+): Promise<{ rules: RuleSet; problem?: string }> {
   if (readOnly) return { rules: { user, workspace: [], trust: "restricted" } };
   const file = readText(WORKSPACE_RULES_PATH, MAX_RULES_BYTES);
   const none = (why: string) => ({
@@ -52,6 +54,7 @@ export function ruleSetForRun(
   } catch (e) {
     return none(`it is not JSON (${(e as Error).message})`);
   }
+  await loadShellParser();
   const parsed = WorkspaceRulesFile.safeParse(json);
   if (!parsed.success) return none(issues(parsed.error));
   return { rules: { user, workspace: parsed.data.rules, trust: "trusted" } };

@@ -4,10 +4,8 @@
 // parser's, never a regular expression's: `'r'm`, `\rm` and `r\<newline>m` all come out as `rm`.
 // The shell tool runs /bin/sh, so the POSIX grammar decides; bash-only syntax does not parse here
 // and asks, and a word bash would read differently (`$'…'`, `{a,b}`) is not literal.
-import sh, { type ShNode } from "mvdan-sh";
+import type { ShNode, ShParser, ShSyntax } from "mvdan-sh";
 import { commandFallback } from "./commandFallbacks.js";
-
-const { syntax } = sh;
 
 /** One word of a simple command: `text` is what the shell passes only when `literal` (no expansion). */
 export interface ShellWord {
@@ -28,15 +26,32 @@ export type ShellAnalysis =
   | { readonly ok: true; readonly commands: readonly SimpleCommand[]; readonly fallbacks: readonly string[] }
   | { readonly ok: false; readonly error: string };
 
-const parser = syntax.NewParser(syntax.Variant(syntax.LangPOSIX));
+interface Loaded {
+  readonly syntax: ShSyntax;
+  readonly parser: ShParser;
+  /** Redirection operators by the parser's own token numbers, learnt from an example line. */
+  readonly redirectOps: ReadonlyMap<number, string>;
+}
+let loaded: Loaded | undefined;
 
-/** Redirection operators by the parser's own token numbers, learnt from an example line. */
-const REDIRECT_OPS = (() => {
+/**
+ * Loads the parser (1.3 MB of JavaScript, a few hundred ms to evaluate on a busy machine) the first
+ * time rules need it, not at every kernel start: most kernels have no rules.
+ */
+export async function loadShellParser(): Promise<void> {
+  if (loaded) return;
+  const { syntax } = (await import("mvdan-sh")).default;
+  const parser = syntax.NewParser(syntax.Variant(syntax.LangPOSIX));
   const ops = ["<", ">", ">>", "<>", "<&", ">&", ">|", "<<", "<<-"];
-  const stmt = (parser.Parse("x <a >b >>c <>d <&0 >&1 >|e <<EOF\nEOF\nx <<-EOF\nEOF\n", "ops") as { Stmts: ShNode[] }).Stmts;
-  const redirs = stmt.flatMap((s) => s.Redirs as ShNode[]);
-  return new Map(redirs.map((r, i) => [r.Op as number, ops[i]!]));
-})();
+  const stmts = (parser.Parse("x <a >b >>c <>d <&0 >&1 >|e <<EOF\nEOF\nx <<-EOF\nEOF\n", "ops") as { Stmts: ShNode[] }).Stmts;
+  const redirs = stmts.flatMap((st) => st.Redirs as ShNode[]);
+  loaded ??= { syntax, parser, redirectOps: new Map(redirs.map((r, i) => [r.Op as number, ops[i]!])) };
+}
+
+function sh(): Loaded {
+  if (!loaded) throw new Error("the shell parser is not loaded yet: await loadShellParser() before analyzing commands");
+  return loaded;
+}
 
 const RISKY_NODES: Record<string, string> = {
   CmdSubst: "command substitution ($(…) or backticks)",
@@ -86,11 +101,12 @@ function analyze(text: string, depth: number, commandChecks: boolean): ShellAnal
   if (hidden) return { ok: false, error: `the command holds an invisible or bidirectional character (${hidden})` };
   let file: ShNode;
   try {
-    file = parser.Parse(text, "command");
+    file = sh().parser.Parse(text, "command");
   } catch (e) {
     const message = (e as { Error?: () => string }).Error?.() ?? String(e);
     return { ok: false, error: `the shell parser could not read it (${message})` };
   }
+  const { syntax } = sh();
   const commands: SimpleCommand[] = [];
   const fallbacks = new Set<string>();
   syntax.Walk(file, (node) => {
@@ -126,7 +142,7 @@ function analyze(text: string, depth: number, commandChecks: boolean): ShellAnal
 }
 
 function redirectFallback(r: ShNode): string | null {
-  const op = REDIRECT_OPS.get(r.Op as number);
+  const op = sh().redirectOps.get(r.Op as number);
   // A here-document feeds text in; its expansions are walked like any other word.
   if (op === "<<" || op === "<<-") return null;
   const target = wordOf(r.Word as ShNode);
@@ -146,6 +162,7 @@ function isDigits(s: string): boolean {
 
 /** A word's text as the shell would pass it, or not literal when any part expands. */
 function wordOf(word: ShNode): ShellWord {
+  const { syntax } = sh();
   let text = "";
   let literal = true;
   const parts = word.Parts as ShNode[];

@@ -19,7 +19,7 @@ export class ClientApproval implements ApprovalPort {
   ) {}
 
   async request(req: ApprovalRequest): Promise<ApprovalDecision> {
-    const byRule = approvalByRule(this.rules, req);
+    const byRule = await approvalByRule(this.rules, req);
     if (byRule) return byRule;
     const echo = { callId: req.call.callId, inputHash: req.inputHash };
     this.control.transitionAttempt(this.run.runId, this.run.attemptId, "waiting_approval");

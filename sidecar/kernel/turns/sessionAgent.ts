@@ -64,7 +64,7 @@ export async function buildSessionAgent(deps: SessionAgentDeps, run: RunRef, cli
   const history: AgentMessage[] = pinnedHistory.map(({ seq: _seq, ...m }) => m as AgentMessage);
   const { workspace, ceilings } = deps.tools;
   const tools = sessionTools(deps, profile.execution_role, run.sessionId);
-  const rules = deps.approvalRules && ruleSetForRun(deps.approvalRules.user, deps.tools.readText, run.readOnly === true);
+  const rules = deps.approvalRules && (await ruleSetForRun(deps.approvalRules.user, deps.tools.readText, run.readOnly === true));
   if (rules?.problem) deps.approvalRules?.log(`run ${run.runId}: ${rules.problem}`);
   const builder = new AgentSessionBuilder()
     .sessionKey(run.sessionId)

@@ -51,3 +51,16 @@ it("a rule allows `npm test` without asking; `npm test; rm -rf x` and `bash -c` 
   assert.match(denied!.output, /denied by rule "no network from shell" \(workspace \.hearth\/rules\.json #1\)/);
   assert.ok(fs.existsSync(path.join(ws, "x")), "nothing removed x");
 });
+
+it("a bad rule in the setting stops the kernel saying which rule and why, rather than dropping it", async () => {
+  const root = tempDir("rules-bad");
+  const ws = path.join(root, "ws");
+  fs.mkdirSync(ws);
+  const env = {
+    ...isolatedEnv(root),
+    HEARTH_APPROVAL_RULES: JSON.stringify([{ tool: "shell", command: "npm test; rm -rf x", decision: "allow" }]),
+  };
+  const run = await runCli(["sessions", "--workspace", ws, "--db", path.join(root, "journal.sqlite")], env);
+  assert.equal(run.code, 4, "a kernel that refuses to start is exit code 4");
+  assert.match(run.stderr, /hearth\.approval\.rules: 0\.command: .*must be one simple command/);
+});

@@ -1,9 +1,12 @@
 // The corpus (issue 27, item 5): every command gets its expected decision under one set of user and
 // workspace rules, and the decision names the rule that made it.
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
+import { before, describe, it } from "node:test";
 import { decideByRules, type RuleSet } from "../../../../../sidecar/kernel/policy/approvalRules.js";
+import { loadShellParser } from "../../../../../sidecar/kernel/policy/shellCommand.js";
 import { CORPUS, USER_RULES, WORKSPACE_RULES } from "./shellCorpus.js";
+
+before(() => loadShellParser());
 
 const RULES: RuleSet = { user: USER_RULES, workspace: WORKSPACE_RULES, trust: "trusted" };
 

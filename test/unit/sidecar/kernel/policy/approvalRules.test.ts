@@ -1,7 +1,10 @@
 // Approval rules beyond the shell corpus: where rules apply, tool rules, the rule schema (issue 27, item 4).
 import assert from "node:assert/strict";
-import { it } from "node:test";
+import { before, it } from "node:test";
 import { ApprovalRule, decideByRules, type RuleSet, WorkspaceRulesFile } from "../../../../../sidecar/kernel/policy/approvalRules.js";
+import { loadShellParser } from "../../../../../sidecar/kernel/policy/shellCommand.js";
+
+before(() => loadShellParser());
 
 const shell = (command: string) => ({ name: "shell", arguments: { command } });
 const allowNpmTest: ApprovalRule = { tool: "shell", command: "npm test", decision: "allow" };

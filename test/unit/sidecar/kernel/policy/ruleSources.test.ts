@@ -12,36 +12,36 @@ const file =
     return ok ? { ok: true, text } : { ok: false, message: "refused: .hearth/rules.json is or passes through a symbolic link" };
   };
 
-it("the person's rules come from HEARTH_APPROVAL_RULES; bad JSON or a bad rule is refused saying where", () => {
-  assert.deepEqual(userRulesFromEnv(undefined), []);
-  assert.deepEqual(userRulesFromEnv('[{"tool":"shell","command":"npm test","decision":"allow"}]'), [
+it("the person's rules come from HEARTH_APPROVAL_RULES; bad JSON or a bad rule is refused saying where", async () => {
+  assert.deepEqual(await userRulesFromEnv(undefined), []);
+  assert.deepEqual(await userRulesFromEnv('[{"tool":"shell","command":"npm test","decision":"allow"}]'), [
     { tool: "shell", command: "npm test", decision: "allow" },
   ]);
-  assert.throws(() => userRulesFromEnv("[{"), /HEARTH_APPROVAL_RULES .* is not JSON/);
-  assert.throws(
-    () => userRulesFromEnv('[{"tool":"shell","decision":"allow"}]'),
+  await assert.rejects(userRulesFromEnv("[{"), /HEARTH_APPROVAL_RULES .* is not JSON/);
+  await assert.rejects(
+    userRulesFromEnv('[{"tool":"shell","decision":"allow"}]'),
     /hearth\.approval\.rules: 0: .*needs a command pattern.*restart/,
   );
 });
 
-it("a trusted workspace's file adds its rules; Restricted Mode reads no file and applies no rule", () => {
+it("a trusted workspace's file adds its rules; Restricted Mode reads no file and applies no rule", async () => {
   const text = '{"rules":[{"tool":"shell","command":"make","decision":"allow"}]}';
-  const trusted = ruleSetForRun([], file(text), false);
+  const trusted = await ruleSetForRun([], file(text), false);
   assert.deepEqual(trusted.rules, { user: [], workspace: [{ tool: "shell", command: "make", decision: "allow" }], trust: "trusted" });
   assert.equal(trusted.problem, undefined);
-  const restricted = ruleSetForRun([], () => assert.fail("Restricted Mode reads no rules file"), true);
+  const restricted = await ruleSetForRun([], () => assert.fail("Restricted Mode reads no rules file"), true);
   assert.equal(restricted.rules.trust, "restricted");
-  assert.deepEqual(ruleSetForRun([], file(null), false), { rules: { user: [], workspace: [], trust: "trusted" } });
+  assert.deepEqual(await ruleSetForRun([], file(null), false), { rules: { user: [], workspace: [], trust: "trusted" } });
 });
 
-it("an invalid or unreadable workspace file applies none of its rules and says why", () => {
+it("an invalid or unreadable workspace file applies none of its rules and says why", async () => {
   for (const [read, why] of [
     [file("{"), /not JSON/],
     [file('{"rules":[{"tool":"shell","command":"a;b","decision":"allow"}]}'), /rules\.0\.command: .*one simple command/],
     [file('{"allow":[]}'), /allow/],
     [file(null, false), /symbolic link/],
   ] as const) {
-    const r = ruleSetForRun([], read, false);
+    const r = await ruleSetForRun([], read, false);
     assert.deepEqual(r.rules.workspace, []);
     assert.match(r.problem ?? "", why);
     assert.match(r.problem ?? "", /was not applied: .*; its calls ask until it is fixed/);

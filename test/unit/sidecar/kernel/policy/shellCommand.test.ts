@@ -1,8 +1,10 @@
 // The shell command parser (issue 27, item 4): words as the shell passes them, every simple command
 // found wherever it hides, and what a wrapper would run kept apart for deny rules.
 import assert from "node:assert/strict";
-import { it } from "node:test";
-import { analyzeShellCommand, parsePattern } from "../../../../../sidecar/kernel/policy/shellCommand.js";
+import { before, it } from "node:test";
+import { analyzeShellCommand, loadShellParser, parsePattern } from "../../../../../sidecar/kernel/policy/shellCommand.js";
+
+before(() => loadShellParser());
 
 function commands(text: string) {
   const a = analyzeShellCommand(text);
