@@ -8,7 +8,7 @@ import type { WorkspaceText } from "../../tools/workspaceText.js";
 import { ApprovalRule, type RuleSet, WorkspaceRulesFile } from "./approvalRules.js";
 import { loadShellParser } from "./shellCommand.js";
 
-export const WORKSPACE_RULES_PATH = ".hearth/rules.json";
+const WORKSPACE_RULES_PATH = ".hearth/rules.json";
 const MAX_RULES_BYTES = 256 << 10;
 
 function issues(error: z.ZodError): string {
