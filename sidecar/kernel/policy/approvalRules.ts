@@ -125,7 +125,7 @@ function show(c: SimpleCommand): string {
  */
 function matches(rule: ApprovalRule, words: readonly ShellWord[], how: "exact" | "prefix"): boolean {
   if (rule.command === undefined) return false;
-  const { fixed, rest } = patternWords(rule.command);
+  const { fixed, rest } = patternWords(rule as ApprovalRule & { command: string });
   if (words.length < fixed.length) return false;
   if (words.length > fixed.length && how === "exact" && !rest) return false;
   return fixed.every((p, i) => {
@@ -135,7 +135,15 @@ function matches(rule: ApprovalRule, words: readonly ShellWord[], how: "exact" |
   });
 }
 
-function patternWords(text: string): { fixed: readonly string[]; rest: boolean } {
-  const p = parsePattern(text);
-  return p.ok ? { fixed: p.words, rest: p.rest } : { fixed: [], rest: false };
+/** Each rule's pattern parsed once: a long command line is checked against every rule per simple command. */
+const patternCache = new WeakMap<ApprovalRule, { fixed: readonly string[]; rest: boolean }>();
+
+function patternWords(rule: ApprovalRule & { command: string }): { fixed: readonly string[]; rest: boolean } {
+  let words = patternCache.get(rule);
+  if (!words) {
+    const p = parsePattern(rule.command);
+    words = p.ok ? { fixed: p.words, rest: p.rest } : { fixed: [], rest: false };
+    patternCache.set(rule, words);
+  }
+  return words;
 }

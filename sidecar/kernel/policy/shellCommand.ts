@@ -75,7 +75,15 @@ function hiddenCharacter(text: string): string | null {
   return null;
 }
 
+/**
+ * Longer command lines are not parsed: the parser's JavaScript objects are slow to read (a 15,000
+ * character line of quoted words took seconds) and deep nesting exhausts the stack. They ask.
+ */
+export const MAX_ANALYZED_CHARS = 2000;
+
 export function analyzeShellCommand(text: string): ShellAnalysis {
+  if (text.length > MAX_ANALYZED_CHARS)
+    return { ok: false, error: `the command is longer than ${MAX_ANALYZED_CHARS} characters, more than a rule is checked against` };
   return analyze(text, 0, true);
 }
 
@@ -106,9 +114,19 @@ function analyze(text: string, depth: number, commandChecks: boolean): ShellAnal
     const message = (e as { Error?: () => string }).Error?.() ?? String(e);
     return { ok: false, error: `the shell parser could not read it (${message})` };
   }
-  const { syntax } = sh();
   const commands: SimpleCommand[] = [];
   const fallbacks = new Set<string>();
+  try {
+    walk(file, depth, commandChecks, commands, fallbacks);
+  } catch (e) {
+    // The parser's walk recurses per nesting level: a stack overflow is unreadable input, not a crash.
+    return { ok: false, error: `the shell parser could not read it (${e instanceof Error ? e.message : String(e)})` };
+  }
+  return { ok: true, commands, fallbacks: [...fallbacks] };
+}
+
+function walk(file: ShNode, depth: number, commandChecks: boolean, commands: SimpleCommand[], fallbacks: Set<string>): void {
+  const { syntax } = sh();
   syntax.Walk(file, (node) => {
     if (node === null) return true;
     const type = syntax.NodeType(node);
@@ -138,7 +156,6 @@ function analyze(text: string, depth: number, commandChecks: boolean): ShellAnal
     }
     return true;
   });
-  return { ok: true, commands, fallbacks: [...fallbacks] };
 }
 
 function redirectFallback(r: ShNode): string | null {

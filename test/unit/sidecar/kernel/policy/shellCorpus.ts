@@ -249,6 +249,8 @@ export const CORPUS: [string, Expected, string][] = [
   ["npm test)", "ask", "a stray parenthesis"],
   ["rm -rf x; echo 'oops", "ask", "unparsable: nothing is known, even the rm"],
   ["cat <(npm test)", "ask", "process substitution is not sh syntax"],
+  ["npm test && ".repeat(200) + "true", "ask", "longer than a rule is checked against (the parser is slow on huge lines)"],
+  ["npm test | ".repeat(100) + "npm test", "allow", "a long pipe of covered commands, within the bound"],
 
   // Unicode look-alikes and hidden characters.
   ["npm tеst", "ask", "a Cyrillic е is another word"],
