@@ -79,7 +79,7 @@ function hiddenCharacter(text: string): string | null {
  * Longer command lines are not parsed: the parser's JavaScript objects are slow to read (a 15,000
  * character line of quoted words took seconds) and deep nesting exhausts the stack. They ask.
  */
-export const MAX_ANALYZED_CHARS = 2000;
+const MAX_ANALYZED_CHARS = 2000;
 
 export function analyzeShellCommand(text: string): ShellAnalysis {
   if (text.length > MAX_ANALYZED_CHARS)
