@@ -20,7 +20,7 @@ const TARGET = `${process.platform}-${process.arch}`;
 // 81 MB; CUDA is 181 + 357 MB and is not shipped). Other targets' builds never ship.
 const LLAMA_BUILDS = { "linux-x64": ["linux-x64", "linux-x64-vulkan"] };
 // Bundled into dist/ by esbuild (not external there), so their folders would be dead weight.
-const BUNDLED = ["zod", "diff", "vscode-jsonrpc"];
+const BUNDLED = ["zod", "diff", "vscode-jsonrpc", "mvdan-sh"];
 // Optional peer of node-llama-cpp for its CLI only; the kernel never loads it.
 const NOT_SHIPPED = new Set(["node_modules/typescript", ...BUNDLED.map((d) => `node_modules/${d}`)]);
 

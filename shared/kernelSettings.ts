@@ -26,7 +26,7 @@ const SettingShape = z.object({
   maximum: z.number().int().optional(),
   enum: z.array(z.string()).optional(),
   /** package.json's `scope`; absent means VS Code's default (window). */
-  scope: z.enum(["machine", "window"]).default("window"),
+  scope: z.enum(["application", "machine", "window"]).default("window"),
 });
 
 const Knob = z.object({
@@ -187,6 +187,16 @@ export const KNOBS: readonly Knob[] = z.array(Knob).parse([
     summary: "1: reads, listings and searches ask first too",
   },
   {
+    env: "HEARTH_APPROVAL_RULES",
+    readBy: "kernel",
+    // Application scope: only a person's user settings hold it, so a folder's settings cannot grant itself rules.
+    setting: { key: "hearth.approval.rules", type: "array", default: [], scope: "application" },
+    restart: true,
+    narrows: null,
+    onJoin: "told",
+    summary: "the person's approval rules: allow, ask or deny per tool and shell command (docs/approval-rules.md)",
+  },
+  {
     env: "HEARTH_MAX_ROUNDS",
     readBy: "kernel",
     setting: int("hearth.agent.maxRounds", 25, 1, 200),
@@ -328,6 +338,8 @@ export const KernelEnv = z.object({
   HEARTH_TOOLS: text,
   HEARTH_WEB_FETCH: flag("HEARTH_WEB_FETCH"),
   HEARTH_APPROVE_READS: flag("HEARTH_APPROVE_READS"),
+  /** JSON; parsed and checked by the kernel's policy (sidecar/kernel/policy/ruleSources.ts), which needs the shell parser. */
+  HEARTH_APPROVAL_RULES: text,
   HEARTH_MAX_ROUNDS: positive("HEARTH_MAX_ROUNDS"),
   HEARTH_REPEATED_FAILURE_LIMIT: positive("HEARTH_REPEATED_FAILURE_LIMIT"),
   HEARTH_MAX_TASKS: positive("HEARTH_MAX_TASKS"),
@@ -382,6 +394,9 @@ export function envForSettings(config: SettingsSource): Record<string, string> {
       if (Number.isInteger(v) && v > 0) env[knob.env] = String(v);
     } else if (s.type === "boolean") {
       if (config.get<boolean>(s.key, s.default as boolean)) env[knob.env] = "1";
+    } else if (s.type === "array") {
+      const v = config.get<unknown[]>(s.key, []);
+      if (Array.isArray(v) && v.length > 0) env[knob.env] = JSON.stringify(v);
     } else if (s.enum) {
       const v = config.get<string>(s.key, s.default as string);
       if (v !== s.default) env[knob.env] = v;

@@ -16,6 +16,7 @@ import { startRpcServer } from "./rpc/server.js";
 import { startSocketEndpoint, type SocketEndpoint } from "./rpc/socketEndpoint.js";
 import { acquireJournalLock } from "./kernel/journalLock.js";
 import { createKernel, type Kernel } from "./kernel/kernel.js";
+import { userRulesFromEnv } from "./kernel/policy/ruleSources.js";
 import type { KernelConfig } from "./kernel/kernelInfo.js";
 import { errorMessage } from "../shared/errors.js";
 
@@ -127,8 +128,10 @@ async function main(): Promise<void> {
   };
   let kernel: Kernel;
   try {
+    // issue 27: the person's approval rules (hearth.approval.rules); a bad rule stops the kernel with why.
+    const approvalRules = await userRulesFromEnv(env.HEARTH_APPROVAL_RULES);
     kernel = createKernel(
-      { config, env, view: kernelSettingsView(process.env) },
+      { config, env, view: kernelSettingsView(process.env), approvalRules },
       {
         log,
         ownerId: `local:${os.userInfo().username}`,

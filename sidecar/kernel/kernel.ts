@@ -25,6 +25,7 @@ import type { KernelConfig } from "./kernelInfo.js";
 import { modelHandlers } from "./model/modelHandlers.js";
 import { ModelHost } from "./model/modelHost.js";
 import { ShutdownGate } from "./shutdownGate.js";
+import type { ApprovalRule } from "./policy/approvalRules.js";
 import { ClientPrincipals } from "./principals/clientPrincipals.js";
 import { DecisionJournal } from "./principals/decisionJournal.js";
 import { taskAnswerHandler, withPrincipals } from "./principals/principalHandlers.js";
@@ -52,6 +53,8 @@ export interface KernelSettings {
   config: KernelConfig;
   /** The environment, parsed by the one schema (shared/kernelSettings.ts). */
   env: KernelEnv;
+  /** The person's approval rules, parsed from HEARTH_APPROVAL_RULES by the process (the parser loads asynchronously). */
+  approvalRules?: readonly ApprovalRule[];
   /** The environment as clients compare it (shared/node/kernelSettingsView.ts). */
   view?: Record<string, string>;
 }
@@ -159,6 +162,7 @@ export function createKernel(settings: KernelSettings, host: KernelHost): Kernel
           tools,
           offered,
           policy,
+          approvalRules: { user: settings.approvalRules ?? [], log },
           bindToSession: (tool, sessionId) => (tool.definition.name === "delegate_task" ? delegateTaskTool(kernelTasks, sessionId) : tool),
         },
         run,

@@ -13,6 +13,7 @@ import { searchFilesTool } from "./searchFilesTool.js";
 import { captureShellEnvironment } from "./shellEnvironment.js";
 import { shellTool } from "./shellTool.js";
 import { webFetchTool } from "./webTools.js";
+import { readWorkspaceText, type WorkspaceText } from "./workspaceText.js";
 
 export interface WorkspaceToolsConfig {
   readonly workspaceRoot: string;
@@ -39,6 +40,8 @@ export interface WorkspaceTools {
   readonly ceilings: Ceilings;
   /** Puts files back or removes them through the same workspace descriptor (undo of a turn's edits). */
   readonly restorer: FileRestorer;
+  /** A small text file the kernel consults (.hearth/rules.json), read through the workspace descriptor. */
+  readText(relPath: string, maxBytes: number): WorkspaceText;
   /** Releases the workspace descriptor. The tools must not be used afterwards. */
   close(): void;
 }
@@ -66,6 +69,7 @@ export function buildWorkspaceTools(config: WorkspaceToolsConfig): WorkspaceTool
       resolver: ws.resolver,
       ceilings,
       restorer: new FileRestorer(ws, ceilings.writeMaxBytes),
+      readText: (relPath: string, maxBytes: number) => readWorkspaceText(ws, relPath, maxBytes),
       close: () => ws.close(),
     });
   } catch (e) {

@@ -80,7 +80,8 @@ const NARROWER: { folder: string; mayImport: string[]; packages: string[] }[] = 
 const KERNEL_FLOORS: { floor: number; paths: string[] }[] = [
   { floor: 0, paths: ["sidecar/kernel/*.ts", "sidecar/kernel/handlers/types.ts"] },
   // A run's and a task's origin are durable facts of the control plane, written with them (issue 24).
-  { floor: 1, paths: ["sidecar/kernel/control/", "sidecar/kernel/principals/runOrigins.ts"] },
+  // Approval rules are policy data the turns consult (issue 27); they import nothing of the kernel above them.
+  { floor: 1, paths: ["sidecar/kernel/control/", "sidecar/kernel/principals/runOrigins.ts", "sidecar/kernel/policy/"] },
   {
     floor: 2,
     paths: [

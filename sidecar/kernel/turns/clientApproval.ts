@@ -4,6 +4,8 @@
 import { singleLine } from "../../../shared/boundedText.js";
 import type { ApprovalDecision, ApprovalPort, ApprovalRequest } from "../../agent/index.js";
 import type { ControlPlane } from "../control/controlPlane.js";
+import type { RuleSet } from "../policy/approvalRules.js";
+import { approvalByRule } from "../policy/ruleApproval.js";
 import type { ClientChannel } from "../clientChannel.js";
 import { errorMessage } from "../../../shared/errors.js";
 
@@ -12,9 +14,13 @@ export class ClientApproval implements ApprovalPort {
     private readonly client: ClientChannel,
     private readonly control: ControlPlane,
     private readonly run: { sessionId: string; runId: string; attemptId: string },
+    /** The person's and a trusted workspace's approval rules (issue 27): they decide before anyone is asked. */
+    private readonly rules?: RuleSet,
   ) {}
 
   async request(req: ApprovalRequest): Promise<ApprovalDecision> {
+    const byRule = await approvalByRule(this.rules, req);
+    if (byRule) return byRule;
     const echo = { callId: req.call.callId, inputHash: req.inputHash };
     this.control.transitionAttempt(this.run.runId, this.run.attemptId, "waiting_approval");
     try {

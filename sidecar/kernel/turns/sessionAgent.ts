@@ -11,6 +11,8 @@ import { projectToolsForRole } from "../control/roles.js";
 import type { RunNarrowing } from "../../../shared/node/kernelSettingsView.js";
 import type { ClientChannel } from "../clientChannel.js";
 import type { ModelHost } from "../model/modelHost.js";
+import type { ApprovalRule } from "../policy/approvalRules.js";
+import { ruleSetForRun } from "../policy/ruleSources.js";
 import { ApplyProposal, type ApplyRequest } from "./applyProposal.js";
 import { ClientApproval } from "./clientApproval.js";
 import { defaultInstructions } from "./defaultInstructions.js";
@@ -25,6 +27,8 @@ export interface SessionAgentDeps {
   offered: readonly Tool[];
   /** The person's approval and loop-guard settings (HEARTH_APPROVE_READS, HEARTH_MAX_ROUNDS, ...). */
   policy?: TurnPolicy;
+  /** The person's approval rules (hearth.approval.rules); the workspace's are read per run. */
+  approvalRules?: { user: readonly ApprovalRule[]; log: (line: string) => void };
   /** Tools that act for the session using them (delegate_task names its parent): bound per session. */
   bindToSession?: (tool: Tool, sessionId: string) => Tool;
 }
@@ -63,12 +67,14 @@ export async function buildSessionAgent(deps: SessionAgentDeps, run: RunRef, cli
   const history: AgentMessage[] = pinnedHistory.map(({ seq: _seq, ...m }) => m as AgentMessage);
   const { workspace, ceilings } = deps.tools;
   const tools = sessionTools(deps, profile.execution_role, run.sessionId);
+  const rules = deps.approvalRules && (await ruleSetForRun(deps.approvalRules.user, deps.tools.readText, run.readOnly === true));
+  if (rules?.problem) deps.approvalRules?.log(`run ${run.runId}: ${rules.problem}`);
   const builder = new AgentSessionBuilder()
     .sessionKey(run.sessionId)
     .model(model)
     .tools(tools)
     .memory(new JournalMemory(deps.control, run))
-    .approval(new ClientApproval(client, deps.control, run))
+    .approval(new ClientApproval(client, deps.control, run, rules?.rules))
     .approveReads((deps.policy?.approveReads ?? false) || run.narrowing?.approveReads === true)
     .systemPrompt(profile.system_prompt || defaultInstructions(workspace.canonicalPath))
     .history(history)

@@ -60,6 +60,26 @@ describe("the packaged .vsix", { timeout: 180_000 }, () => {
     assert.equal(out.trim(), "ok");
   });
 
+  it("carries the shell parser of the approval rules inside its kernel bundle: it reads a rule offline (issue 27)", () => {
+    assert.ok(!files.some((f) => f.startsWith("node_modules/mvdan-sh/")), "mvdan-sh is bundled into dist/, its folder is not shipped");
+    const ws = path.join(root, "rules-ws");
+    fs.mkdirSync(ws);
+    // Only mvdan/sh says this about an unclosed quote: the kernel parsed the pattern with the bundled parser.
+    const env = {
+      HOME: path.join(root, "home"),
+      PATH: pathWithoutNode(path.join(root, "bin")),
+      HEARTH_HOME: path.join(root, "hearth-rules"),
+    };
+    const rules = JSON.stringify([{ tool: "shell", command: "echo 'x", decision: "deny" }]);
+    const run = spawnSync(path.join(ext, "runtime/bin/node"), [path.join(ext, "dist/cli.mjs"), "sessions", "--workspace", ws], {
+      encoding: "utf8",
+      env: { ...env, HEARTH_APPROVAL_RULES: rules },
+      timeout: 60_000,
+    });
+    assert.equal(run.status, 4, run.stderr);
+    assert.match(run.stderr, /hearth\.approval\.rules: 0\.command: .*reached EOF without closing quote/);
+  });
+
   it("answers a turn through real inference with no Node on PATH", () => {
     const { chat } = ensureFixtureModels();
     const ws = path.join(root, "ws");

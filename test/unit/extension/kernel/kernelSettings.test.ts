@@ -52,3 +52,9 @@ it("shell off removes shell whatever the enabled list says; web fetch is opt-in"
 it("an empty tool list offers no tool at all, never every tool", () => {
   assert.equal(kernelEnv(settings({ "hearth.tools.enabled": [], "hearth.tools.shell": false })).HEARTH_TOOLS, "none");
 });
+
+it("the person's approval rules reach the kernel as HEARTH_APPROVAL_RULES, none when there are none (issue 27)", () => {
+  const rules = [{ tool: "shell", command: "npm test", decision: "allow" }];
+  assert.deepEqual(JSON.parse(kernelEnv(settings({ "hearth.approval.rules": rules })).HEARTH_APPROVAL_RULES!), rules);
+  assert.equal(kernelEnv(settings({ "hearth.approval.rules": [] })).HEARTH_APPROVAL_RULES, undefined);
+});
