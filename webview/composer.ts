@@ -1,7 +1,9 @@
-// The message box with its context chips, Send (Enter; Shift+Enter is a new line), Stop and New chat. Whether a turn
-// is in flight comes from the extension (chat/busy), never guessed here.
+// The message box pinned at the bottom of the chat (issue 25 item 3): the context chips, the box
+// (Enter sends, Shift+Enter is a new line, Escape stops a running turn), and one toolbar of icon
+// buttons: attach, run in background, new chat, and Send, which becomes Stop while a turn runs.
+// Whether a turn is in flight comes from the extension (chat/busy), never guessed here.
 import type { Attachment } from "../shared/protocol/attachments.js";
-import { button, setEnabled, textArea } from "./components/index.js";
+import { iconButton, setEnabled, textArea } from "./components/index.js";
 import { typedAtMention } from "./atMention.js";
 import { ContextChips, type ContextRequest } from "./contextChips.js";
 
@@ -16,17 +18,19 @@ export interface ComposerActions {
   newChat(): void;
 }
 
+/** The box's accessible name, the start of what its placeholder shows (issue 25 item 5). */
+export const BOX_LABEL = "Message Hearth";
+
 export class Composer {
   readonly node = document.createElement("div");
   private readonly box = textArea({
     id: "message",
-    label: "Message to Hearth",
-    placeholder: "Ask Hearth… (Enter sends, Shift+Enter: new line)",
+    label: BOX_LABEL,
+    placeholder: `${BOX_LABEL} (Enter sends, Shift+Enter: new line, Escape stops)`,
   });
   private readonly sendButton: HTMLElement;
   private readonly stopButton: HTMLElement;
   private readonly newButton: HTMLElement;
-  private readonly backgroundButton: HTMLElement;
   private busy = false;
   private readonly context: ContextChips;
 
@@ -40,37 +44,69 @@ export class Composer {
       this.box.set(value.slice(0, -1));
       actions.requestContext("pick");
     });
-    this.sendButton = button("Send", () => this.submit(), { id: "send" });
-    this.stopButton = button("Stop", () => actions.stop(), { id: "stop", secondary: true });
-    this.newButton = button("New chat", () => actions.newChat(), { id: "new-chat", secondary: true });
-    this.backgroundButton = button("Run in background", () => this.submit((text) => actions.background(text)), {
+    this.sendButton = iconButton("send", "Send", () => this.submit(), { id: "send", keys: "Enter" });
+    this.stopButton = iconButton("debug-stop", "Stop", () => this.stop(), { id: "stop", keys: "Escape" });
+    this.newButton = iconButton("add", "New chat", () => actions.newChat(), { id: "new-chat" });
+    const backgroundButton = iconButton("layers", "Run in background", () => this.submit((text) => actions.background(text)), {
       id: "run-in-background",
-      secondary: true,
-      ariaLabel: "Run this message as a background task (the Tasks view shows it)",
     });
     this.box.el.addEventListener("keydown", (e: KeyboardEvent) => {
       if (e.key !== "Enter" || e.shiftKey || e.isComposing) return;
       e.preventDefault();
       this.submit();
     });
+    // Escape stops the running turn from anywhere in the view (a menu or a rename box it leaves alone).
+    document.addEventListener("keydown", (e: KeyboardEvent) => {
+      if (e.key !== "Escape" || !this.busy || e.defaultPrevented || e.isComposing) return;
+      e.preventDefault();
+      this.stop();
+    });
     const row = document.createElement("div");
     row.className = "composer-buttons";
-    row.append(this.sendButton, this.stopButton, this.newButton, this.backgroundButton);
+    const spacer = document.createElement("span");
+    spacer.className = "composer-spacer";
+    row.append(this.context.buttons, spacer, backgroundButton, this.newButton, this.sendButton, this.stopButton);
     this.node.append(this.context.node, this.box.el, row);
     this.setBusy(false);
   }
 
   setBusy(busy: boolean): void {
+    const wasBusy = this.busy;
     this.busy = busy;
     this.node.dataset.busy = String(busy);
-    setEnabled(this.sendButton, !busy);
+    // One place, one action: Send while idle, Stop while a turn runs.
+    this.sendButton.hidden = busy;
+    this.stopButton.hidden = !busy;
     setEnabled(this.stopButton, busy);
     setEnabled(this.newButton, !busy);
+    // The Stop button goes away when the turn ends: the focus it had comes back to the box.
+    if (wasBusy && !busy && (document.activeElement === this.stopButton || document.activeElement === document.body)) this.focus();
+  }
+
+  /** The focus command (Ctrl+Alt+H) and Stop land here, so typing goes into the message. */
+  focus(): void {
+    this.box.focus();
   }
 
   /** A chip the extension resolved; null, or why it was not added. */
   attach(a: Attachment): string | null {
     return this.context.add(a);
+  }
+
+  /**
+   * A message that was not sent (no model yet, the kernel refused it): back into the box with its
+   * chips, unless the person has typed another one meanwhile (issue 25 item 6: nothing typed is lost).
+   */
+  restore(text: string, attachments: readonly Attachment[]): void {
+    if (this.box.value().trim()) return;
+    this.box.set(text);
+    for (const a of attachments) this.context.add(a);
+    this.focus();
+  }
+
+  private stop(): void {
+    this.actions.stop();
+    this.focus();
   }
 
   /** Sends the text (with the chips) or, for a background task, the text alone (its chips stay for the chat). */
@@ -82,7 +118,7 @@ export class Composer {
       this.actions.send(text, this.context.attachments);
       this.context.clear();
     }
-    // Cleared at once; a refused message comes back as a notice that quotes why, not the text.
+    // Cleared at once; a message the extension could not send comes back (chat/unsent → restore).
     this.box.clear();
   }
 }

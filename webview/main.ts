@@ -128,11 +128,17 @@ window.addEventListener("message", (event: MessageEvent<unknown>) => {
       return;
     case "model/view":
       header.setModelSetting(message.model.setting);
-      renderModel(header.modelSlot, message.model, send, actions);
+      renderModel(header.modelSlot, header.modelProblem, message.model, send, actions);
       return;
     case "chat/busy":
       composer.setBusy(message.busy);
       header.setBusy(message.busy);
+      return;
+    case "chat/unsent":
+      composer.restore(message.text, message.attachments ?? []);
+      return;
+    case "chat/focus":
+      composer.focus();
       return;
     case "approval/pending":
       approvals.pending(message);

@@ -16,7 +16,7 @@ export const MODEL_SETTING = "hearth.model";
 
 export const NO_MODEL =
   `Hearth has no model to talk to: set \`${MODEL_SETTING}\` (Settings › Hearth › Model) to a GGUF file path, ` +
-  "an hf: URI (hf:<user>/<repo>/<file>.gguf) or openai:<URL>#<model>, then send your message again.";
+  "an hf: URI (hf:<user>/<repo>/<file>.gguf) or openai:<URL>#<model>, then press Enter: your message waits in the box.";
 
 export interface ChatDeps {
   kernel: Pick<KernelSupervisor, "ensureStarted" | "onClient" | "onState">;
@@ -113,8 +113,9 @@ export class ChatController {
   async send(text: string, attachments: Attachment[] = []): Promise<void> {
     const model = this.deps.model().trim();
     if (!this.sessionId && !model && !this.busy) {
-      // No kernel call: there is nothing it could do without a model.
+      // No kernel call: there is nothing it could do without a model. The message goes back to the box.
       this.post({ type: "chat/notice", level: "error", message: NO_MODEL });
+      this.post(unsent(text, attachments));
       return;
     }
     await this.begin(
@@ -127,6 +128,7 @@ export class ChatController {
         return client.request("turn/start", { sessionId, message: text, readOnly: this.deps.restricted(), ...context });
       },
       attachments,
+      true,
     );
   }
 
@@ -149,15 +151,20 @@ export class ChatController {
     );
   }
 
-  /** Starts a turn (`message`: the person's, as the view shows it) unless one is in flight, and follows its events. */
+  /**
+   * Starts a turn (`message`: the person's, as the view shows it) unless one is in flight, and follows
+   * its events. `typed`: the message came from the box, which gets it back when the turn cannot start.
+   */
   private async begin(
     message: string,
     failure: string,
     start: (client: KernelClient) => Promise<{ runId: string }>,
     attachments: Attachment[] = [],
+    typed = false,
   ): Promise<void> {
     if (this.busy) {
       this.post({ type: "chat/notice", level: "info", message: "A turn is still running: wait for it or press Stop, then try again." });
+      if (typed) this.post(unsent(message, attachments));
       return;
     }
     this.setBusy(true);
@@ -177,6 +184,7 @@ export class ChatController {
       const notice = `${failure}: ${errorMessage(e)}`;
       this.deps.log.warn(`chat: ${notice}`);
       this.post({ type: "chat/notice", level: "error", message: notice });
+      if (typed) this.post(unsent(message, attachments));
       this.setBusy(false);
     }
   }
@@ -346,6 +354,10 @@ export class ChatController {
   private post(message: ToWebview): void {
     this.view?.(message);
   }
+}
+
+function unsent(text: string, attachments: Attachment[]): ToWebview {
+  return { type: "chat/unsent", text, ...(attachments.length ? { attachments } : {}) };
 }
 
 /** The history before the running turn: up to its user message, the last one (one turn runs per session). */

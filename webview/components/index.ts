@@ -34,6 +34,32 @@ export function button(
   return el;
 }
 
+/**
+ * A toolbar button drawn as a codicon (issue 25 item 3): `label` is both its tooltip and its accessible
+ * name, so what a screen reader says is what the pointer shows; `keys` (e.g. "Enter") joins the tooltip.
+ */
+export function iconButton(
+  icon: string,
+  label: string,
+  onClick: () => void,
+  opts: { id?: string; testId?: string; keys?: string } = {},
+): HTMLElement {
+  register();
+  const el = document.createElement("vscode-button");
+  el.setAttribute("appearance", "icon");
+  const name = opts.keys ? `${label} (${opts.keys})` : label;
+  el.setAttribute("aria-label", name);
+  el.title = name;
+  const glyph = document.createElement("span");
+  glyph.className = `codicon codicon-${icon}`;
+  glyph.setAttribute("aria-hidden", "true");
+  el.append(glyph);
+  if (opts.id) el.id = opts.id;
+  if (opts.testId) el.dataset.testid = opts.testId;
+  el.addEventListener("click", onClick);
+  return el;
+}
+
 /** Enables or disables a button made by `button`. */
 export function setEnabled(el: HTMLElement, enabled: boolean): void {
   el.toggleAttribute("disabled", !enabled);

@@ -23,6 +23,7 @@ export interface Locator {
   evaluate<R>(fn: (node: Element) => R): Promise<R>;
   scrollIntoViewIfNeeded(opts?: { timeout?: number }): Promise<void>;
   inputValue(opts?: { timeout?: number }): Promise<string>;
+  boundingBox(opts?: { timeout?: number }): Promise<{ x: number; y: number; width: number; height: number } | null>;
 }
 
 export interface FrameLocator {
