@@ -118,8 +118,10 @@ export class ChatHeader {
   /** The Kernel menu: its state, version, folder, journal and process, and Restart. */
   private renderMenu(message: KernelMessage): void {
     const open = this.menu.hasAttribute("open");
-    const summary = el("summary", undefined, "Kernel");
-    summary.title = "Kernel details and restart";
+    // An icon like the header's other buttons; its name is its tooltip.
+    const summary = el("summary", "codicon codicon-server-process");
+    summary.title = "Kernel";
+    summary.setAttribute("aria-label", "Kernel");
     const body = el("div", "kernel-menu-body");
     const list = el("dl");
     const field = (term: string, value: string, testId: string): void =>

@@ -11,6 +11,7 @@ import type { KernelLog, KernelState, KernelSupervisor } from "../kernel/kernelS
 import { applyMessage } from "../../shared/applyMessage.js";
 import { transcriptMessage } from "./transcriptMessage.js";
 import { errorMessage } from "../../shared/errors.js";
+import { ChatTurnState } from "./chatTurnStates.js";
 
 export const MODEL_SETTING = "hearth.model";
 
@@ -33,8 +34,9 @@ type TurnEventParams = NotificationParams<"turn/event">;
 
 export class ChatController {
   private sessionId: string | undefined;
-  /** True from Send until the turn's `completed` (or until it could not start). */
-  private busy = false;
+  /** The turn's phase (chatTurnStates.ts: the table of its moves); busy from Send until its end. */
+  private readonly turn = new ChatTurnState((busy) => this.post({ type: "chat/busy", busy }));
+  /** The turn the view shows, once turn/start or turn/follow has named it. */
   private runId: string | undefined;
   /** Why the connection dropped while a turn ran; set until the next connection says what became of it. */
   private lostReason: string | undefined;
@@ -61,7 +63,7 @@ export class ChatController {
    * kept running across a window reload).
    */
   async showTranscript(): Promise<void> {
-    this.post({ type: "chat/busy", busy: this.busy });
+    this.post({ type: "chat/busy", busy: this.turn.busy });
     const sessionId = this.sessionId;
     if (!sessionId) {
       this.post({ type: "chat/transcript", sessionId: null, messages: [] });
@@ -72,7 +74,7 @@ export class ChatController {
       const history = await client.request("session/history", { sessionId });
       if (this.sessionId !== sessionId) return; // a new chat began meanwhile
       const running = history.runs.find((r) => r.status === "active");
-      const mine = !this.busy || this.runId === running?.runId;
+      const mine = !this.turn.busy || this.runId === running?.runId;
       const streamed = running && mine ? await this.follow(client, running.runId) : undefined;
       if (this.sessionId !== sessionId) return;
       if (running && streamed) {
@@ -82,17 +84,19 @@ export class ChatController {
         this.post({ type: "chat/turn", runId: running.runId, message: null });
         for (const event of streamed) this.post({ type: "chat/event", runId: running.runId, event });
         this.runId = running.runId;
+        // A second load that raced this one may have seen the turn end already: it stays ended.
+        if (this.turn.phase === "following") this.turn.moveTo("running");
         const early = this.early.filter((n) => n.runId === running.runId);
         this.early = [];
         for (const n of early) this.onTurnEvent(n);
       } else {
         this.post(transcriptMessage(history));
-        const ended = this.busy && this.runId ? history.runs.find((r) => r.runId === this.runId && r.status !== "active") : undefined;
+        const ended = this.turn.busy && this.runId ? history.runs.find((r) => r.runId === this.runId && r.status !== "active") : undefined;
         // It ended while this window was not connected: its `completed` never reached this window.
         if (ended) this.endWithoutAnswer(ended.status === "completed" ? undefined : (this.lostReason ?? `the run ${ended.status}`));
       }
       this.lostReason = undefined;
-      this.post({ type: "chat/busy", busy: this.busy });
+      this.post({ type: "chat/busy", busy: this.turn.busy });
     } catch (e) {
       const message = errorMessage(e);
       this.deps.log.warn(`could not load chat session ${sessionId}: ${message}`);
@@ -112,7 +116,7 @@ export class ChatController {
   /** Sends a message: creates the session on the first one, then starts a turn. */
   async send(text: string, attachments: Attachment[] = []): Promise<void> {
     const model = this.deps.model().trim();
-    if (!this.sessionId && !model && !this.busy) {
+    if (!this.sessionId && !model && !this.turn.busy) {
       // No kernel call: there is nothing it could do without a model. The message goes back to the box.
       this.post({ type: "chat/notice", level: "error", message: NO_MODEL });
       this.post(unsent(text, attachments));
@@ -162,18 +166,19 @@ export class ChatController {
     attachments: Attachment[] = [],
     typed = false,
   ): Promise<void> {
-    if (this.busy) {
+    if (this.turn.busy) {
       this.post({ type: "chat/notice", level: "info", message: "A turn is still running: wait for it or press Stop, then try again." });
       if (typed) this.post(unsent(message, attachments));
       return;
     }
-    this.setBusy(true);
+    this.turn.moveTo("starting");
     this.stopRequested = false;
     this.early = [];
     try {
       const client = await this.deps.kernel.ensureStarted();
       const { runId } = await start(client);
       this.runId = runId;
+      this.turn.moveTo("running");
       this.post({ type: "chat/turn", runId, message, ...(attachments.length ? { attachments } : {}) });
       const early = this.early.filter((n) => n.runId === runId);
       this.early = [];
@@ -185,14 +190,14 @@ export class ChatController {
       this.deps.log.warn(`chat: ${notice}`);
       this.post({ type: "chat/notice", level: "error", message: notice });
       if (typed) this.post(unsent(message, attachments));
-      this.setBusy(false);
+      this.turn.moveTo("idle");
     }
   }
 
   /** Stop: turn/cancel for the running turn (remembered if turn/start has not answered yet). */
   async stop(): Promise<void> {
     const runId = this.runId;
-    if (!this.busy) return;
+    if (!this.turn.busy) return;
     if (!runId) {
       this.stopRequested = true;
       return;
@@ -210,7 +215,7 @@ export class ChatController {
 
   /** New chat: forget the current session; the next message creates a fresh one. */
   async newChat(): Promise<void> {
-    if (this.busy) {
+    if (this.turn.busy) {
       this.post({ type: "chat/notice", level: "info", message: "A turn is still running: press Stop before starting a new chat." });
       return;
     }
@@ -226,7 +231,7 @@ export class ChatController {
 
   /** Reopens a past chat from the history list: it becomes the current one, remembered across reloads. */
   async openSession(sessionId: string): Promise<void> {
-    if (this.busy) {
+    if (this.turn.busy) {
       this.post({ type: "chat/notice", level: "info", message: "A turn is still running: press Stop before opening another chat." });
       return;
     }
@@ -242,7 +247,7 @@ export class ChatController {
       this.post({ type: "chat/notice", level: "info", message: "Nothing to compact: this chat has no messages yet." });
       return;
     }
-    if (this.busy) {
+    if (this.turn.busy) {
       this.post({ type: "chat/notice", level: "info", message: "A turn is still running: compact the chat when it ends." });
       return;
     }
@@ -287,7 +292,7 @@ export class ChatController {
   private async follow(client: KernelClient, runId: string): Promise<TurnEvent[] | undefined> {
     this.runId = undefined;
     this.early = [];
-    if (!this.busy) this.setBusy(true);
+    this.turn.moveTo("following");
     try {
       const answer = await client.request("turn/follow", { runId });
       if (answer.following) {
@@ -298,14 +303,14 @@ export class ChatController {
       this.deps.log.warn(`chat: could not follow run ${runId}: ${errorMessage(e)}`);
     }
     this.early = [];
-    this.setBusy(false);
+    this.turn.moveTo("idle");
     return undefined;
   }
 
   private onTurnEvent(n: TurnEventParams): void {
     if (n.sessionId !== this.sessionId) return;
     if (!this.runId) {
-      if (this.busy) this.early.push(n);
+      if (this.turn.busy) this.early.push(n);
       return;
     }
     if (n.runId !== this.runId) return;
@@ -313,16 +318,17 @@ export class ChatController {
     if (n.event.type === "completed") {
       this.deps.log.info(`chat: run ${n.runId} ${n.event.status}${n.event.error ? `: ${n.event.error.message}` : ""}`);
       this.runId = undefined;
-      this.setBusy(false);
+      this.turn.moveTo("idle");
     }
   }
 
   private onKernelState(state: KernelState): void {
-    if (!this.busy || !this.runId) return;
+    if (!this.turn.busy || !this.runId) return;
     // Disconnected: the kernel may still run the turn (only the connection broke), or it died.
     // Which one is known once connected again: the history and turn/follow say.
     if (state.kind === "restarting" || state.kind === "starting") {
       this.lostReason ??= state.kind === "restarting" ? state.reason : "the kernel was restarted";
+      if (this.turn.phase === "running") this.turn.moveTo("disconnected");
       return;
     }
     if (state.kind === "ready") {
@@ -343,12 +349,7 @@ export class ChatController {
     }
     this.runId = undefined;
     this.lostReason = undefined;
-    this.setBusy(false);
-  }
-
-  private setBusy(busy: boolean): void {
-    this.busy = busy;
-    this.post({ type: "chat/busy", busy });
+    this.turn.moveTo("idle");
   }
 
   private post(message: ToWebview): void {

@@ -1,22 +1,29 @@
 // Issue 25, "a chat people can live in", walked in the real workbench at 1400×900: the transcript
 // fills the side bar while Tasks is empty, the header is one line, the composer's buttons are icons
 // named as their tooltips; Ctrl+Alt+H lands in the message box, Escape stops a turn and Stop gives the
-// focus back to the box; a message sent before a model is chosen stays in the box.
+// focus back to the box; a message sent before a model is chosen stays in the box; keys walk and
+// accept a proposed change in the editor.
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { newScenario } from "./support/scenario.js";
-import { scriptedModel, startWorkbench, turnEnds } from "./support/scriptedChat.js";
+import { lens, scriptedModel, startWorkbench, turnEnds } from "./support/scriptedChat.js";
 import type { FrameLocator } from "./support/playwright.js";
 import { openActivityBarContainer, waitFor, webviewViewFrame } from "./support/webview.js";
 
 const ROOT = path.resolve(".");
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { publisher: string; name: string };
 const EXTENSION_ID = `${pkg.publisher}.${pkg.name}`;
-// Two slow turns (40 chunks, 0.5 s apart): long enough to be stopped while they stream.
+// Slow turns (40 chunks, 0.5 s apart): long enough to be stopped while they stream.
 const slowRound = { text: Array.from({ length: 40 }, (_, i) => `chunk ${i} `), delayMs: 500 };
-const SCRIPT = { modelId: "scripted-layout-e2e", rounds: [slowRound, slowRound, { text: ["Kept and sent."] }] };
+const edit = { name: "write_file", arguments: { path: "README.md", content: "# layout, edited\n" } };
+const SCRIPT = {
+  modelId: "scripted-layout-e2e",
+  // A scripted round is picked by the number of answers the chat holds: a cancelled turn commits
+  // none, so both stopped turns get the last (slow) round.
+  rounds: [{ text: ["Kept and sent."] }, { text: ["Editing."], toolCalls: [edit] }, { text: ["Edited."] }, slowRound],
+};
 
 /** Whether the message box holds the webview's focus. */
 function boxHasFocus(view: FrameLocator): Promise<boolean> {
@@ -26,10 +33,14 @@ function boxHasFocus(view: FrameLocator): Promise<boolean> {
 describe("a chat people can live in (issue 25, in the workbench at 1400×900)", { timeout: 240_000 }, () => {
   const { scratch, workspace, clock, started, shot, end } = newScenario("chatLayout", "hearth-e2e-");
   let passed = false;
+  const folderSettings = () => path.join(workspace, ".vscode", "settings.json");
 
   before(async () => {
     fs.mkdirSync(workspace);
     fs.writeFileSync(path.join(workspace, "README.md"), "# layout\n");
+    // The folder's settings override the user's scripted model with none: no model is chosen yet.
+    fs.mkdirSync(path.dirname(folderSettings()), { recursive: true });
+    fs.writeFileSync(folderSettings(), JSON.stringify({ "hearth.model": "" }));
     const script = path.join(scratch, "slow.json");
     fs.writeFileSync(script, JSON.stringify(SCRIPT));
     await startWorkbench(started, { scratch, workspace, ...scriptedModel(script), mark: clock.mark });
@@ -40,12 +51,32 @@ describe("a chat people can live in (issue 25, in the workbench at 1400×900)", 
     await end(passed);
   });
 
-  it("the transcript takes at least 60% of the side bar with Tasks empty; the header is one line; the composer's buttons are icons whose names are their tooltips (issue 25, items 3 and 7)", async () => {
+  it("a message sent before a model is chosen stays in the box, and is sent once one is (issue 25, item 6)", async () => {
     const page = started.browser!.page;
     await openActivityBarContainer(page, "Hearth");
     const view = webviewViewFrame(page, EXTENSION_ID);
+    await view.locator('[data-testid="model-welcome"]').waitFor({ state: "attached", timeout: 60_000 });
+    await view.locator("#message textarea").fill("Do not lose me");
+    await view.locator("#message textarea").press("Enter");
+    await view.locator(".notice.error").filter({ hasText: "no model" }).waitFor({ state: "attached", timeout: 30_000 });
+    await waitFor(
+      async () => (await view.locator("#message textarea").inputValue()) === "Do not lose me",
+      10_000,
+      "the unsent message back in the box",
+    );
+    await shot("1-unsent-kept");
+    fs.writeFileSync(folderSettings(), "{}"); // the user's scripted model applies again
+    await view.locator('[data-testid="model-line"]').waitFor({ state: "attached", timeout: 30_000 });
+    await view.locator("#message textarea").press("Enter");
+    assert.equal(await turnEnds(page, EXTENSION_ID, 1), "completed");
+    assert.deepEqual(await view.locator('[data-testid="user-message"] .body').allTextContents(), ["Do not lose me"]);
+  });
+
+  it("the transcript takes at least 60% of the side bar with Tasks empty; the header is one line; the composer's buttons are icons whose names are their tooltips (issue 25, items 3 and 7)", async () => {
+    const page = started.browser!.page;
+    const view = webviewViewFrame(page, EXTENSION_ID);
     await view.locator('[data-testid="model-line"]').waitFor({ state: "visible", timeout: 60_000 });
-    await shot("1-layout");
+    await shot("2-layout");
     const sidebar = await page.locator(".part.sidebar").boundingBox();
     const transcript = await view.locator('[data-testid="transcript"]').boundingBox();
     assert.ok(sidebar && transcript);
@@ -72,6 +103,32 @@ describe("a chat people can live in (issue 25, in the workbench at 1400×900)", 
     assert.equal(await view.locator("#history").getAttribute("aria-label"), await view.locator("#history").getAttribute("title"));
   });
 
+  it("keys walk and accept a proposal in the editor: next hunk (Alt+F5) moves the cursor, Ctrl+Enter accepts (issue 25, item 5)", async () => {
+    const page = started.browser!.page;
+    const view = webviewViewFrame(page, EXTENSION_ID);
+    await view.locator("#message textarea").fill("Edit the README");
+    await view.locator("#message textarea").press("Enter");
+    await lens(page, "Accept (1 hunk)").waitFor({ state: "visible", timeout: 60_000 });
+    await page.locator(".monaco-editor .view-lines").first().click(); // the focus in the proposal's editor
+    await page.keyboard.press("Control+End");
+    await page.keyboard.press("Alt+F5");
+    await waitFor(
+      async () =>
+        /Ln 1,/.test(
+          (await page
+            .locator(".statusbar-item", { hasText: /^Ln \d+, Col \d+/ })
+            .first()
+            .textContent()) ?? "",
+        ),
+      10_000,
+      "the cursor on the hunk's line (Ln 1)",
+    );
+    await shot("3-proposal-keys");
+    await page.keyboard.press("Control+Enter");
+    assert.equal(await turnEnds(page, EXTENSION_ID, 2), "completed");
+    assert.equal(fs.readFileSync(path.join(workspace, "README.md"), "utf8"), "# layout, edited\n", "accepted by the keybinding");
+  });
+
   it("Ctrl+Alt+H then typing puts the text in the message box; Escape stops the turn; after Stop the focus is back in the box (issue 25, item 5)", async () => {
     const page = started.browser!.page;
     const view = webviewViewFrame(page, EXTENSION_ID);
@@ -81,43 +138,18 @@ describe("a chat people can live in (issue 25, in the workbench at 1400×900)", 
     await page.keyboard.type("Stream slowly");
     assert.equal(await view.locator("#message textarea").inputValue(), "Stream slowly");
     await page.keyboard.press("Enter");
-    await view.locator('[data-testid="answer"]').first().waitFor({ state: "attached", timeout: 60_000 });
+    await view.locator('[data-testid="answer"]', { hasText: "chunk 0" }).nth(0).waitFor({ state: "attached", timeout: 60_000 });
     await page.keyboard.press("Escape");
-    assert.equal(await turnEnds(page, EXTENSION_ID, 1), "cancelled", "Escape stopped the turn");
+    assert.equal(await turnEnds(page, EXTENSION_ID, 3), "cancelled", "Escape stopped the turn");
     clock.mark("stopped by Escape");
 
     await view.locator("#message textarea").fill("Stream slowly again");
     await view.locator("#message textarea").press("Enter");
-    await view.locator('[data-testid="answer"]').nth(1).waitFor({ state: "attached", timeout: 60_000 });
+    await view.locator('[data-testid="answer"]', { hasText: "chunk 0" }).nth(1).waitFor({ state: "attached", timeout: 60_000 });
     await view.locator("#stop").click();
-    assert.equal(await turnEnds(page, EXTENSION_ID, 2), "cancelled", "Stop stopped the turn");
+    assert.equal(await turnEnds(page, EXTENSION_ID, 4), "cancelled", "Stop stopped the turn");
     await waitFor(() => boxHasFocus(view), 10_000, "the focus back in the message box after Stop");
-    await shot("2-stopped");
-  });
-
-  it("a message sent before a model is chosen stays in the box, and is sent once one is (issue 25, item 6)", async () => {
-    const page = started.browser!.page;
-    const view = webviewViewFrame(page, EXTENSION_ID);
-    // The folder's settings override the user's scripted model with none, then give it back.
-    const folderSettings = path.join(workspace, ".vscode", "settings.json");
-    fs.mkdirSync(path.dirname(folderSettings), { recursive: true });
-    await view.locator("#new-chat").click();
-    fs.writeFileSync(folderSettings, JSON.stringify({ "hearth.model": "" }));
-    await view.locator('[data-testid="model-welcome"]').waitFor({ state: "attached", timeout: 30_000 });
-    await view.locator("#message textarea").fill("Do not lose me");
-    await view.locator("#message textarea").press("Enter");
-    await view.locator(".notice.error").filter({ hasText: "no model" }).waitFor({ state: "attached", timeout: 30_000 });
-    await waitFor(
-      async () => (await view.locator("#message textarea").inputValue()) === "Do not lose me",
-      10_000,
-      "the unsent message back in the box",
-    );
-    await shot("3-unsent-kept");
-    fs.writeFileSync(folderSettings, "{}");
-    await view.locator('[data-testid="model-line"]').waitFor({ state: "attached", timeout: 30_000 });
-    await view.locator("#message textarea").press("Enter");
-    assert.equal(await turnEnds(page, EXTENSION_ID, 1), "completed");
-    assert.deepEqual(await view.locator('[data-testid="user-message"] .body').allTextContents(), ["Do not lose me"]);
+    await shot("4-stopped");
     passed = true;
   });
 });
