@@ -129,7 +129,7 @@ describe("a chat people can live in (issue 25, in the workbench at 1400×900)", 
     assert.equal(fs.readFileSync(path.join(workspace, "README.md"), "utf8"), "# layout, edited\n", "accepted by the keybinding");
   });
 
-  it("Ctrl+Alt+H then typing puts the text in the message box; Escape stops the turn; after Stop the focus is back in the box (issue 25, item 5)", async () => {
+  it("Ctrl+Alt+H then typing puts the text in the message box; a streaming turn shows what it does with its time and tokens; Escape stops it; after Stop the focus is back in the box (issue 25, items 4 and 5)", async () => {
     const page = started.browser!.page;
     const view = webviewViewFrame(page, EXTENSION_ID);
     await page.locator(".part.editor").click(); // the focus leaves the chat view
@@ -139,6 +139,11 @@ describe("a chat people can live in (issue 25, in the workbench at 1400×900)", 
     assert.equal(await view.locator("#message textarea").inputValue(), "Stream slowly");
     await page.keyboard.press("Enter");
     await view.locator('[data-testid="answer"]', { hasText: "chunk 0" }).nth(0).waitFor({ state: "attached", timeout: 60_000 });
+    // A sign of life under the streaming reply (issue 25 item 4): what it does, for how long, how much.
+    assert.match(
+      (await view.locator('[data-testid="turn-progress"]').textContent({ timeout: 10_000 })) ?? "",
+      /^Writing… \d+ s · ≈\d+ tokens so far$/,
+    );
     await page.keyboard.press("Escape");
     assert.equal(await turnEnds(page, EXTENSION_ID, 3), "cancelled", "Escape stopped the turn");
     clock.mark("stopped by Escape");
@@ -149,6 +154,7 @@ describe("a chat people can live in (issue 25, in the workbench at 1400×900)", 
     await view.locator("#stop").click();
     assert.equal(await turnEnds(page, EXTENSION_ID, 4), "cancelled", "Stop stopped the turn");
     await waitFor(() => boxHasFocus(view), 10_000, "the focus back in the message box after Stop");
+    assert.equal(await view.locator('[data-testid="turn-progress"]').count(), 0, "no sign of life once the turns ended");
     await shot("4-stopped");
     passed = true;
   });
