@@ -6,6 +6,9 @@ import type { Attachment } from "../shared/protocol/attachments.js";
 import { iconButton, setEnabled, textArea } from "./components/index.js";
 import { typedAtMention } from "./atMention.js";
 import { ContextChips, type ContextRequest } from "./contextChips.js";
+import type { ContextFill } from "../shared/protocol/records.js";
+import { estimateTokens, LONG_PASTE_CHARS, pasteChip, roomFor, withPaste } from "./longPaste.js";
+import { tooLongWarning } from "./pasteWarning.js";
 
 export interface ComposerActions {
   /** The typed text and the context chips (the kernel reads what they name). */
@@ -33,6 +36,12 @@ export class Composer {
   private readonly newButton: HTMLElement;
   private busy = false;
   private readonly context: ContextChips;
+  /** A long paste, shown as a chip and sent after the typed text (issue 25 item 8). */
+  private paste: string | undefined;
+  private readonly pasteRow = document.createElement("div");
+  private readonly warningSlot = document.createElement("div");
+  /** How full the chat's context was after its last turn: what a long paste is measured against. */
+  private fill: ContextFill | undefined;
 
   constructor(private readonly actions: ComposerActions) {
     this.node.className = "composer";
@@ -50,6 +59,12 @@ export class Composer {
     const backgroundButton = iconButton("layers", "Run in background", () => this.submit((text) => actions.background(text)), {
       id: "run-in-background",
     });
+    this.box.el.addEventListener("paste", (e: ClipboardEvent) => {
+      const text = e.clipboardData?.getData("text/plain") ?? "";
+      if (text.length <= LONG_PASTE_CHARS) return;
+      e.preventDefault();
+      this.setPaste(this.paste === undefined ? text : `${this.paste}\n${text}`);
+    });
     this.box.el.addEventListener("keydown", (e: KeyboardEvent) => {
       if (e.key !== "Enter" || e.shiftKey || e.isComposing) return;
       e.preventDefault();
@@ -66,7 +81,9 @@ export class Composer {
     const spacer = document.createElement("span");
     spacer.className = "composer-spacer";
     row.append(this.context.buttons, spacer, backgroundButton, this.newButton, this.sendButton, this.stopButton);
-    this.node.append(this.context.node, this.box.el, row);
+    this.pasteRow.className = "chips";
+    this.pasteRow.hidden = true;
+    this.node.append(this.context.node, this.pasteRow, this.warningSlot, this.box.el, row);
     this.setBusy(false);
   }
 
@@ -86,6 +103,11 @@ export class Composer {
   /** The focus command (Ctrl+Alt+H) and Stop land here, so typing goes into the message. */
   focus(): void {
     this.box.focus();
+  }
+
+  /** The chat's context fill after its last turn (none: a new chat). */
+  setContext(fill: ContextFill | undefined): void {
+    this.fill = fill;
   }
 
   /** A chip the extension resolved; null, or why it was not added. */
@@ -109,10 +131,39 @@ export class Composer {
     this.focus();
   }
 
-  /** Sends the text (with the chips) or, for a background task, the text alone (its chips stay for the chat). */
-  private submit(background?: (text: string) => void): void {
-    const text = this.box.value().trim();
-    if (!text || this.busy) return;
+  private setPaste(text: string | undefined): void {
+    this.paste = text;
+    this.warningSlot.replaceChildren();
+    this.pasteRow.hidden = text === undefined;
+    this.pasteRow.replaceChildren(...(text === undefined ? [] : [pasteChip(text, () => this.setPaste(undefined))]));
+  }
+
+  /**
+   * Sends the text (with the chips and a long paste) or, for a background task, the text alone (its
+   * chips stay for the chat). A message with a paste that cannot fit is held with a warning; `anyway`
+   * is the person's choice to send it all the same.
+   */
+  private submit(background?: (text: string) => void, anyway = false): void {
+    const typed = this.box.value().trim();
+    if ((!typed && this.paste === undefined) || this.busy) return;
+    const text = withPaste(typed, this.paste).trim();
+    const tokens = estimateTokens(text);
+    if (this.paste !== undefined && !anyway && tokens > roomFor(this.fill).room) {
+      this.warningSlot.replaceChildren(
+        tooLongWarning(tokens, this.fill, {
+          trim: (keepChars) => {
+            this.setPaste(this.paste?.slice(0, Math.max(0, keepChars - typed.length)));
+            this.focus();
+          },
+          remove: () => {
+            this.setPaste(undefined);
+            this.focus();
+          },
+          sendAnyway: () => this.submit(background, true),
+        }),
+      );
+      return;
+    }
     if (background) background(text);
     else {
       this.actions.send(text, this.context.attachments);
@@ -120,5 +171,6 @@ export class Composer {
     }
     // Cleared at once; a message the extension could not send comes back (chat/unsent → restore).
     this.box.clear();
+    this.setPaste(undefined);
   }
 }

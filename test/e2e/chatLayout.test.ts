@@ -156,6 +156,39 @@ describe("a chat people can live in (issue 25, in the workbench at 1400×900)", 
     await waitFor(() => boxHasFocus(view), 10_000, "the focus back in the message box after Stop");
     assert.equal(await view.locator('[data-testid="turn-progress"]').count(), 0, "no sign of life once the turns ended");
     await shot("4-stopped");
+  });
+
+  it("a 200 KB paste becomes a chip with its size and tokens; sending it is held with a warning, and trimming it to fit sends (issue 25, item 8)", async () => {
+    const page = started.browser!.page;
+    const view = webviewViewFrame(page, EXTENSION_ID);
+    const box = view.locator("#message textarea");
+    await box.fill("Summarize this log");
+    const line = "2026-12-01 21:00:00 [info] a line of a long log that someone pasted into the chat\n";
+    const big = line.repeat(Math.ceil(200_000 / line.length));
+    await box.evaluate((area, text) => {
+      const data = new DataTransfer();
+      data.setData("text/plain", text);
+      area.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true, composed: true }));
+    }, big);
+    const chip = view.locator('[data-testid="paste-chip"]');
+    assert.match((await chip.textContent({ timeout: 10_000 })) ?? "", /^Pasted text · 2,4\d\d lines · 19\d KB · ≈5\d,\d{3} tokens×$/);
+    assert.equal(await box.inputValue(), "Summarize this log", "the paste did not fill the box");
+    const sent = await view.locator('[data-testid="user-message"]').count();
+    await box.press("Enter");
+    await view.locator('[data-testid="paste-warning"]').waitFor({ state: "visible", timeout: 10_000 });
+    await shot("5-paste-warning");
+    assert.equal(await view.locator('[data-testid="user-message"]').count(), sent, "nothing was sent");
+    const tokensOf = (text: string | null) => Number(/≈([\d,]+) tokens/.exec(text ?? "")?.[1]?.replace(/,/g, ""));
+    const offered = tokensOf(await view.locator('[data-testid="paste-trim"]').textContent());
+    await view.locator('[data-testid="paste-trim"]').click();
+    assert.ok(tokensOf(await chip.textContent()) <= offered, "trimmed to the room the chat has");
+    await box.press("Enter");
+    await view.locator('[data-testid="user-message"]').nth(sent).waitFor({ state: "attached", timeout: 30_000 });
+    const message = (await view.locator('[data-testid="user-message"] .body').nth(sent).textContent()) ?? "";
+    assert.match(message, /^Summarize this log\n\n```\n2026-12-01/);
+    assert.ok(message.length <= offered * 4 + 100, `the trimmed message is ${message.length} characters`);
+    await page.keyboard.press("Escape");
+    assert.equal(await turnEnds(page, EXTENSION_ID, sent + 1), "cancelled");
     passed = true;
   });
 });
