@@ -152,7 +152,8 @@ export class Composer {
       this.warningSlot.replaceChildren(
         tooLongWarning(tokens, this.fill, {
           trim: (keepChars) => {
-            this.setPaste(this.paste?.slice(0, Math.max(0, keepChars - typed.length)));
+            // What fits once the typed text and the fence around the paste are counted too.
+            this.setPaste(this.paste?.slice(0, Math.max(0, keepChars - withPaste(typed, "").length)));
             this.focus();
           },
           remove: () => {
