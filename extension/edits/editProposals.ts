@@ -199,6 +199,14 @@ export class EditProposals implements vscode.CodeLensProvider, vscode.Disposable
     void vscode.commands.executeCommand("setContext", PENDING_CONTEXT, this.activeProposal() !== undefined);
   }
 
+  /** Show diff's tabs of a decided proposal go (issue 25 item 9): their proposed side would be stale. */
+  private closeDiffTabs(p: Proposal): void {
+    const stale = vscode.window.tabGroups.all
+      .flatMap((group) => group.tabs)
+      .filter((tab) => tab.input instanceof vscode.TabInputTextDiff && p.diffSides.has(tab.input.modified.toString()));
+    if (stale.length) void vscode.window.tabGroups.close(stale, true);
+  }
+
   /** Moves the cursor to the next or previous hunk of the active editor's proposal. */
   private goToHunk(step: 1 | -1): void {
     const editor = vscode.window.activeTextEditor;
@@ -256,6 +264,7 @@ export class EditProposals implements vscode.CodeLensProvider, vscode.Disposable
     for (const editor of vscode.window.visibleTextEditors) {
       if (editor.document.uri.toString() === p.shownIn.toString()) this.decorations.clear(editor);
     }
+    this.closeDiffTabs(p);
     for (const uri of p.documents) this.proposed.remove(uri);
     this.lensesChanged.fire();
     this.updateContext();

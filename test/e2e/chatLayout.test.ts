@@ -103,7 +103,7 @@ describe("a chat people can live in (issue 25, in the workbench at 1400×900)", 
     assert.equal(await view.locator("#history").getAttribute("aria-label"), await view.locator("#history").getAttribute("title"));
   });
 
-  it("keys walk and accept a proposal in the editor: next hunk (Alt+F5) moves the cursor, Ctrl+Enter accepts (issue 25, item 5)", async () => {
+  it("keys walk and accept a proposal in the editor: next hunk (Alt+F5) moves the cursor, Ctrl+Enter accepts, and the decided proposal's diff tab closes (issue 25, items 5 and 9)", async () => {
     const page = started.browser!.page;
     const view = webviewViewFrame(page, EXTENSION_ID);
     await view.locator("#message textarea").fill("Edit the README");
@@ -124,9 +124,18 @@ describe("a chat people can live in (issue 25, in the workbench at 1400×900)", 
       "the cursor on the hunk's line (Ln 1)",
     );
     await shot("3-proposal-keys");
+    // Show diff opens the proposal beside the file; the keys work there too, and its tab closes once decided.
+    await lens(page, "Show diff").click();
+    await page.locator(".monaco-diff-editor").first().waitFor({ state: "visible", timeout: 30_000 });
+    await page.locator(".monaco-diff-editor .modified .view-lines").first().click();
     await page.keyboard.press("Control+Enter");
     assert.equal(await turnEnds(page, EXTENSION_ID, 2), "completed");
     assert.equal(fs.readFileSync(path.join(workspace, "README.md"), "utf8"), "# layout, edited\n", "accepted by the keybinding");
+    await waitFor(
+      async () => (await page.locator(".tabs-container .tab", { hasText: "(proposed by Hearth)" }).count()) === 0,
+      10_000,
+      "the decided proposal's diff tab to close (issue 25, item 9)",
+    );
   });
 
   it("Ctrl+Alt+H then typing puts the text in the message box; a streaming turn shows what it does with its time and tokens; Escape stops it; after Stop the focus is back in the box (issue 25, items 4 and 5)", async () => {
