@@ -101,6 +101,10 @@ describe("a chat people can live in (issue 25, in the workbench at 1400×900)", 
       assert.ok(b.name && b.name === b.tip, `its accessible name is its tooltip: ${JSON.stringify(b)}`);
     }
     assert.equal(await view.locator("#history").getAttribute("aria-label"), await view.locator("#history").getAttribute("title"));
+    // The box is announced by the words it shows (its placeholder begins with its name), not as "Text area".
+    const box = view.locator("#message textarea");
+    assert.equal(await box.getAttribute("aria-label"), "Message Hearth");
+    assert.match((await box.getAttribute("placeholder")) ?? "", /^Message Hearth /);
   });
 
   it("keys walk and accept a proposal in the editor: next hunk (Alt+F5) moves the cursor, Ctrl+Enter accepts, and the decided proposal's diff tab closes (issue 25, items 5 and 9)", async () => {

@@ -77,7 +77,15 @@ export function textArea(opts: { id?: string; placeholder?: string; label?: stri
   const el = document.createElement("vscode-text-area") as HTMLElement & { value: string };
   if (opts.id) el.id = opts.id;
   if (opts.placeholder) el.setAttribute("placeholder", opts.placeholder);
-  if (opts.label) el.setAttribute("aria-label", opts.label);
+  if (opts.label) {
+    const label = opts.label;
+    el.setAttribute("aria-label", label);
+    // The toolkit names a box without a visible label "Text area" when it connects (issue 25 item 5:
+    // a screen reader said that): put back the name that matches what the box shows.
+    new MutationObserver(() => {
+      if (el.getAttribute("aria-label") !== label) el.setAttribute("aria-label", label);
+    }).observe(el, { attributes: true, attributeFilter: ["aria-label"] });
+  }
   el.setAttribute("resize", "vertical");
   el.setAttribute("rows", "3");
   return {
