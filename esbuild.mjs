@@ -34,6 +34,8 @@ const builds = [
 ];
 
 fs.mkdirSync("dist", { recursive: true });
+// The chat view's icons (issue 25 item 3): the codicon font and its classes, served from dist/.
+for (const f of ["codicon.css", "codicon.ttf"]) fs.copyFileSync(path.join("node_modules/@vscode/codicons/dist", f), path.join("dist", f));
 const pkg = JSON.parse(fs.readFileSync("package.json", "utf8"));
 fs.writeFileSync(
   path.join("dist", "build-info.json"),

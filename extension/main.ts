@@ -55,11 +55,9 @@ export function activate(context: vscode.ExtensionContext): void {
   if (undo) context.subscriptions.push(registerUndoCommand(undo));
   // issue 31: completions as you type, on the model a chat has loaded (they never start the kernel).
   if (kernel) context.subscriptions.push(registerInlineCompletions(kernel, log));
+  const chatView = new ChatViewProvider(context.extensionUri, kernel, chat, log, approvals, wireModels(context, kernel, log), undo);
   context.subscriptions.push(
-    vscode.window.registerWebviewViewProvider(
-      ChatViewProvider.viewType,
-      new ChatViewProvider(context.extensionUri, kernel, chat, log, approvals, wireModels(context, kernel, log), undo),
-    ),
+    vscode.window.registerWebviewViewProvider(ChatViewProvider.viewType, chatView),
     vscode.commands.registerCommand("hearth.newChat", () => chat?.newChat()),
     vscode.commands.registerCommand("hearth.showLog", () => log.show()),
     vscode.commands.registerCommand("hearth.restartKernel", async () => {
@@ -76,7 +74,7 @@ export function activate(context: vscode.ExtensionContext): void {
     apiKeys,
     vscode.commands.registerCommand("hearth.setApiKey", () => apiKeys.promptAndStore()),
     vscode.commands.registerCommand("hearth.clearApiKey", () => apiKeys.clear()),
-    vscode.commands.registerCommand("hearth.focusChat", () => vscode.commands.executeCommand(`${ChatViewProvider.viewType}.focus`)),
+    vscode.commands.registerCommand("hearth.focusChat", () => chatView.focusComposer()),
     vscode.workspace.onDidChangeConfiguration((e) => {
       const changed = KERNEL_SETTINGS.filter((key) => e.affectsConfiguration(key));
       if (changed.length) restartFor(`${changed.join(", ")} changed`);

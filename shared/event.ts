@@ -19,10 +19,18 @@ export class Emitter<T> implements IDisposable {
 
   /**
    * Calls the listeners subscribed when it starts, in subscription order, minus any unsubscribed
-   * meanwhile. A listener that throws ends the delivery: the error reaches the caller of fire().
+   * meanwhile. A listener that throws is logged and skipped: one subscriber's defect must not deafen
+   * the others (a failing view refresh would otherwise stop the kernel client from hearing its exit).
    */
   fire(e: T): void {
-    for (const entry of [...this.listeners]) if (this.listeners.has(entry)) entry.listener(e);
+    for (const entry of [...this.listeners]) {
+      if (!this.listeners.has(entry)) continue;
+      try {
+        entry.listener(e);
+      } catch (error) {
+        console.error("an event listener failed; the others were still called:", error);
+      }
+    }
   }
 
   dispose(): void {

@@ -1,9 +1,14 @@
-// The message box with its context chips, Send (Enter; Shift+Enter is a new line), Stop and New chat. Whether a turn
-// is in flight comes from the extension (chat/busy), never guessed here.
+// The message box pinned at the bottom of the chat (issue 25 item 3): the context chips, the box
+// (Enter sends, Shift+Enter is a new line, Escape stops a running turn), and one toolbar of icon
+// buttons: attach, run in background, new chat, and Send, which becomes Stop while a turn runs.
+// Whether a turn is in flight comes from the extension (chat/busy), never guessed here.
 import type { Attachment } from "../shared/protocol/attachments.js";
-import { button, setEnabled, textArea } from "./components/index.js";
+import { iconButton, setEnabled, textArea } from "./components/index.js";
 import { typedAtMention } from "./atMention.js";
 import { ContextChips, type ContextRequest } from "./contextChips.js";
+import type { ContextFill } from "../shared/protocol/records.js";
+import { estimateTokens, LONG_PASTE_CHARS, pasteChip, roomFor, withPaste } from "./longPaste.js";
+import { tooLongWarning } from "./pasteWarning.js";
 
 export interface ComposerActions {
   /** The typed text and the context chips (the kernel reads what they name). */
@@ -16,19 +21,27 @@ export interface ComposerActions {
   newChat(): void;
 }
 
+/** The box's accessible name, the start of what its placeholder shows (issue 25 item 5). */
+export const BOX_LABEL = "Message Hearth";
+
 export class Composer {
   readonly node = document.createElement("div");
   private readonly box = textArea({
     id: "message",
-    label: "Message to Hearth",
-    placeholder: "Ask Hearth… (Enter sends, Shift+Enter: new line)",
+    label: BOX_LABEL,
+    placeholder: `${BOX_LABEL} (Enter sends, Shift+Enter: new line, Escape stops)`,
   });
   private readonly sendButton: HTMLElement;
   private readonly stopButton: HTMLElement;
   private readonly newButton: HTMLElement;
-  private readonly backgroundButton: HTMLElement;
   private busy = false;
   private readonly context: ContextChips;
+  /** A long paste, shown as a chip and sent after the typed text (issue 25 item 8). */
+  private paste: string | undefined;
+  private readonly pasteRow = document.createElement("div");
+  private readonly warningSlot = document.createElement("div");
+  /** How full the chat's context was after its last turn: what a long paste is measured against. */
+  private fill: ContextFill | undefined;
 
   constructor(private readonly actions: ComposerActions) {
     this.node.className = "composer";
@@ -40,32 +53,61 @@ export class Composer {
       this.box.set(value.slice(0, -1));
       actions.requestContext("pick");
     });
-    this.sendButton = button("Send", () => this.submit(), { id: "send" });
-    this.stopButton = button("Stop", () => actions.stop(), { id: "stop", secondary: true });
-    this.newButton = button("New chat", () => actions.newChat(), { id: "new-chat", secondary: true });
-    this.backgroundButton = button("Run in background", () => this.submit((text) => actions.background(text)), {
+    this.sendButton = iconButton("send", "Send", () => this.submit(), { id: "send", keys: "Enter" });
+    this.stopButton = iconButton("debug-stop", "Stop", () => this.stop(), { id: "stop", keys: "Escape" });
+    this.newButton = iconButton("add", "New chat", () => actions.newChat(), { id: "new-chat" });
+    const backgroundButton = iconButton("layers", "Run in background", () => this.submit((text) => actions.background(text)), {
       id: "run-in-background",
-      secondary: true,
-      ariaLabel: "Run this message as a background task (the Tasks view shows it)",
+    });
+    this.box.el.addEventListener("paste", (e: ClipboardEvent) => {
+      const text = e.clipboardData?.getData("text/plain") ?? "";
+      if (text.length <= LONG_PASTE_CHARS) return;
+      e.preventDefault();
+      this.setPaste(this.paste === undefined ? text : `${this.paste}\n${text}`);
     });
     this.box.el.addEventListener("keydown", (e: KeyboardEvent) => {
       if (e.key !== "Enter" || e.shiftKey || e.isComposing) return;
       e.preventDefault();
       this.submit();
     });
+    // Escape stops the running turn from anywhere in the view (a menu or a rename box it leaves alone).
+    document.addEventListener("keydown", (e: KeyboardEvent) => {
+      if (e.key !== "Escape" || !this.busy || e.defaultPrevented || e.isComposing) return;
+      e.preventDefault();
+      this.stop();
+    });
     const row = document.createElement("div");
     row.className = "composer-buttons";
-    row.append(this.sendButton, this.stopButton, this.newButton, this.backgroundButton);
-    this.node.append(this.context.node, this.box.el, row);
+    const spacer = document.createElement("span");
+    spacer.className = "composer-spacer";
+    row.append(this.context.buttons, spacer, backgroundButton, this.newButton, this.sendButton, this.stopButton);
+    this.pasteRow.className = "chips";
+    this.pasteRow.hidden = true;
+    this.node.append(this.context.node, this.pasteRow, this.warningSlot, this.box.el, row);
     this.setBusy(false);
   }
 
   setBusy(busy: boolean): void {
+    const wasBusy = this.busy;
     this.busy = busy;
     this.node.dataset.busy = String(busy);
-    setEnabled(this.sendButton, !busy);
+    // One place, one action: Send while idle, Stop while a turn runs.
+    this.sendButton.hidden = busy;
+    this.stopButton.hidden = !busy;
     setEnabled(this.stopButton, busy);
     setEnabled(this.newButton, !busy);
+    // The Stop button goes away when the turn ends: the focus it had comes back to the box.
+    if (wasBusy && !busy && (document.activeElement === this.stopButton || document.activeElement === document.body)) this.focus();
+  }
+
+  /** The focus command (Ctrl+Alt+H) and Stop land here, so typing goes into the message. */
+  focus(): void {
+    this.box.focus();
+  }
+
+  /** The chat's context fill after its last turn (none: a new chat). */
+  setContext(fill: ContextFill | undefined): void {
+    this.fill = fill;
   }
 
   /** A chip the extension resolved; null, or why it was not added. */
@@ -73,16 +115,63 @@ export class Composer {
     return this.context.add(a);
   }
 
-  /** Sends the text (with the chips) or, for a background task, the text alone (its chips stay for the chat). */
-  private submit(background?: (text: string) => void): void {
-    const text = this.box.value().trim();
-    if (!text || this.busy) return;
+  /**
+   * A message that was not sent (no model yet, the kernel refused it): back into the box with its
+   * chips, unless the person has typed another one meanwhile (issue 25 item 6: nothing typed is lost).
+   */
+  restore(text: string, attachments: readonly Attachment[]): void {
+    if (this.box.value().trim()) return;
+    this.box.set(text);
+    for (const a of attachments) this.context.add(a);
+    this.focus();
+  }
+
+  private stop(): void {
+    this.actions.stop();
+    this.focus();
+  }
+
+  private setPaste(text: string | undefined): void {
+    this.paste = text;
+    this.warningSlot.replaceChildren();
+    this.pasteRow.hidden = text === undefined;
+    this.pasteRow.replaceChildren(...(text === undefined ? [] : [pasteChip(text, () => this.setPaste(undefined))]));
+  }
+
+  /**
+   * Sends the text (with the chips and a long paste) or, for a background task, the text alone (its
+   * chips stay for the chat). A message with a paste that cannot fit is held with a warning; `anyway`
+   * is the person's choice to send it all the same.
+   */
+  private submit(background?: (text: string) => void, anyway = false): void {
+    const typed = this.box.value().trim();
+    if ((!typed && this.paste === undefined) || this.busy) return;
+    const text = withPaste(typed, this.paste).trim();
+    const tokens = estimateTokens(text);
+    if (this.paste !== undefined && !anyway && tokens > roomFor(this.fill).room) {
+      this.warningSlot.replaceChildren(
+        tooLongWarning(tokens, this.fill, {
+          trim: (keepChars) => {
+            // What fits once the typed text and the fence around the paste are counted too.
+            this.setPaste(this.paste?.slice(0, Math.max(0, keepChars - withPaste(typed, "").length)));
+            this.focus();
+          },
+          remove: () => {
+            this.setPaste(undefined);
+            this.focus();
+          },
+          sendAnyway: () => this.submit(background, true),
+        }),
+      );
+      return;
+    }
     if (background) background(text);
     else {
       this.actions.send(text, this.context.attachments);
       this.context.clear();
     }
-    // Cleared at once; a refused message comes back as a notice that quotes why, not the text.
+    // Cleared at once; a message the extension could not send comes back (chat/unsent → restore).
     this.box.clear();
+    this.setPaste(undefined);
   }
 }

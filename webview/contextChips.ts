@@ -2,7 +2,7 @@
 // with @ (or its button), shown as chips a person can remove before sending. The view only names
 // places; the extension checks them and the kernel reads them through its anchored tools.
 import { type Attachment, attachmentLabel, MAX_ATTACHMENTS } from "../shared/protocol/attachments.js";
-import { button } from "./components/index.js";
+import { iconButton } from "./components/index.js";
 import { el } from "./dom.js";
 
 export type ContextRequest = "file" | "selection" | "pick";
@@ -29,27 +29,18 @@ export class ContextChips {
   private readonly chips = el("div", "chips", undefined, "composer-chips");
   private items: Attachment[] = [];
 
+  /** The attach buttons, as icons: the composer places them in its toolbar (issue 25 item 3). */
+  readonly buttons = el("div", "context-buttons");
+
   constructor(request: (what: ContextRequest) => void) {
     this.chips.setAttribute("aria-label", "Context for the next message");
-    const buttons = el("div", "context-buttons");
-    buttons.append(
-      button("+ File", () => request("file"), {
-        secondary: true,
-        ariaLabel: "Attach the current file to the message",
-        testId: "attach-file",
-      }),
-      button("+ Selection", () => request("selection"), {
-        secondary: true,
-        ariaLabel: "Attach the editor's selected lines to the message",
-        testId: "attach-selection",
-      }),
-      button("@ File…", () => request("pick"), {
-        secondary: true,
-        ariaLabel: "Pick a workspace file to attach (or type @)",
-        testId: "attach-pick",
-      }),
+    this.buttons.append(
+      iconButton("file-add", "Attach the current file", () => request("file"), { testId: "attach-file" }),
+      iconButton("selection", "Attach the selected lines", () => request("selection"), { testId: "attach-selection" }),
+      iconButton("mention", "Attach a workspace file", () => request("pick"), { testId: "attach-pick", keys: "@" }),
     );
-    this.node.append(buttons, this.chips);
+    this.node.append(this.chips);
+    this.render();
   }
 
   /** Adds a chip; the same place twice is one chip; over MAX_ATTACHMENTS says so. Null, or why not. */
@@ -72,6 +63,7 @@ export class ContextChips {
   }
 
   private render(): void {
+    this.node.hidden = this.items.length === 0;
     this.chips.replaceChildren(
       ...this.items.map((a, i) => {
         const node = chip(a);

@@ -1,11 +1,13 @@
 // The top of the chat (issue 15 item 4): what matters to a person chatting. The model and its state
 // (the model panel), this chat's title and model, how full its context is with Compact, the history
 // list's button, and the kernel only when it needs attention; its version, folder, journal and
-// Restart are under the Kernel menu.
+// Restart are under the Kernel menu. It is one line that never breaks (issue 25 item 7): its texts
+// are cut short with their whole in a tooltip, its buttons are icons, and problems (the model's, the
+// kernel's) take full-width lines below it.
 import { modelDisplayName } from "../shared/protocol/modelView.js";
 import type { ContextFill, SessionSummary } from "../shared/protocol/records.js";
 import type { ToWebview } from "../shared/protocol/webview.js";
-import { button, setEnabled, spinner } from "./components/index.js";
+import { button, iconButton, setEnabled, spinner } from "./components/index.js";
 import { errorActions, type ViewActions } from "./errorActions.js";
 import { contextMeter } from "./turnFooter.js";
 import { el } from "./dom.js";
@@ -20,6 +22,8 @@ export class ChatHeader {
   readonly node = el("header", "chat-header");
   /** The model panel renders here (modelPanel.ts). */
   readonly modelSlot = el("div", "model-panel");
+  /** A model's error and what to do about it (modelPanel.ts), below the header's line. */
+  readonly modelProblem = el("div", "model-problem");
   private readonly chatLine = el("div", "chat-line");
   private readonly kernelProblem = el("div", "kernel-problem");
   private readonly menu = el("details", "kernel-menu", undefined, "kernel-menu");
@@ -31,19 +35,15 @@ export class ChatHeader {
   private busy = false;
 
   constructor(private readonly actions: HeaderActions) {
-    this.compactButton = button("Compact", actions.compact, {
-      secondary: true,
-      id: "compact",
-      ariaLabel: "Compact this chat: condense its earlier turns for the model",
-    });
-    this.historyButton = button("History", actions.toggleHistory, { secondary: true, id: "history", ariaLabel: "Show past chats" });
+    this.compactButton = iconButton("fold", "Compact this chat", actions.compact, { id: "compact" });
+    this.historyButton = iconButton("history", "History", actions.toggleHistory, { id: "history" });
     this.historyButton.setAttribute("aria-expanded", "false");
-    // Row 1: the model. Row 2: this chat (title, context, Compact), then History and the Kernel menu.
+    // One line: the model, this chat (title, context), then Compact, History and the Kernel menu.
     const row = el("div", "chat-row");
     const tools = el("div", "header-tools");
     tools.append(this.compactButton, this.historyButton, this.menu);
-    row.append(this.chatLine, tools);
-    this.node.append(this.modelSlot, row, this.kernelProblem);
+    row.append(this.modelSlot, this.chatLine, tools);
+    this.node.append(row, this.modelProblem, this.kernelProblem);
     this.kernel({ type: "kernel/starting" });
     this.renderChatLine();
   }
@@ -118,8 +118,10 @@ export class ChatHeader {
   /** The Kernel menu: its state, version, folder, journal and process, and Restart. */
   private renderMenu(message: KernelMessage): void {
     const open = this.menu.hasAttribute("open");
-    const summary = el("summary", undefined, "Kernel");
-    summary.setAttribute("aria-label", "Kernel details and restart");
+    // An icon like the header's other buttons; its name is its tooltip.
+    const summary = el("summary", "codicon codicon-server-process");
+    summary.title = "Kernel";
+    summary.setAttribute("aria-label", "Kernel");
     const body = el("div", "kernel-menu-body");
     const list = el("dl");
     const field = (term: string, value: string, testId: string): void =>
@@ -146,17 +148,18 @@ export class ChatHeader {
   private renderChatLine(): void {
     const parts: HTMLElement[] = [];
     const title = el("span", "chat-title", this.session ? this.session.title || "Untitled chat" : "New chat", "chat-title");
+    title.title = title.textContent ?? "";
     parts.push(title);
     if (this.session && this.modelSetting && this.session.model !== this.modelSetting) {
       // A chat keeps the model it was created with; a changed setting applies to new chats.
-      parts.push(
-        el(
-          "span",
-          "session-model",
-          `uses ${modelDisplayName(this.session.model)}; new chats use ${modelDisplayName(this.modelSetting)}`,
-          "session-model",
-        ),
+      const note = el(
+        "span",
+        "session-model",
+        `uses ${modelDisplayName(this.session.model)}; new chats use ${modelDisplayName(this.modelSetting)}`,
+        "session-model",
       );
+      note.title = note.textContent ?? "";
+      parts.push(note);
     }
     if (this.context) parts.push(contextMeter(this.context, "header-context"));
     this.chatLine.replaceChildren(...parts);

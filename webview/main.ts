@@ -65,7 +65,10 @@ const transcript = new Transcript({
   },
   actions,
   announce,
-  onContext: (context) => header.setContext(context),
+  onContext: (context) => {
+    header.setContext(context);
+    composer.setContext(context);
+  },
 });
 const undo = new UndoButtons(transcript.node, send);
 const composer = new Composer({
@@ -83,6 +86,8 @@ trustBanner.setAttribute("role", "status");
 trustBanner.hidden = true;
 root.replaceChildren(header.node, trustBanner, sessions.node, transcript.node, composer.node, announcer);
 
+/** The chat the view shows: a long paste is measured against its context (composer.setContext). */
+let currentSession: string | undefined;
 window.addEventListener("message", (event: MessageEvent<unknown>) => {
   const parsed = ToWebview.safeParse(event.data);
   if (!parsed.success) {
@@ -102,6 +107,8 @@ window.addEventListener("message", (event: MessageEvent<unknown>) => {
       return;
     case "chat/transcript":
       header.setSession(message.session);
+      if (message.session?.sessionId !== currentSession) composer.setContext(undefined);
+      currentSession = message.session?.sessionId;
       transcript.show(message.messages, { condensations: message.condensations, calls: message.calls });
       return;
     case "session/list":
@@ -128,11 +135,17 @@ window.addEventListener("message", (event: MessageEvent<unknown>) => {
       return;
     case "model/view":
       header.setModelSetting(message.model.setting);
-      renderModel(header.modelSlot, message.model, send, actions);
+      renderModel(header.modelSlot, header.modelProblem, message.model, send, actions);
       return;
     case "chat/busy":
       composer.setBusy(message.busy);
       header.setBusy(message.busy);
+      return;
+    case "chat/unsent":
+      composer.restore(message.text, message.attachments ?? []);
+      return;
+    case "chat/focus":
+      composer.focus();
       return;
     case "approval/pending":
       approvals.pending(message);

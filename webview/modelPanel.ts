@@ -10,7 +10,7 @@ import {
   type ModelFromWebview,
   type ModelSnapshot,
 } from "../shared/protocol/modelView.js";
-import { button, progressBar, textField } from "./components/index.js";
+import { button, iconButton, progressBar, textField } from "./components/index.js";
 import { el } from "./dom.js";
 import { errorActions, type ViewActions } from "./errorActions.js";
 
@@ -112,24 +112,41 @@ function welcome(m: ModelSnapshot, send: (message: ModelFromWebview) => void): H
   return section;
 }
 
-function modelLine(m: ModelSnapshot, send: (message: ModelFromWebview) => void, actions?: ViewActions): HTMLElement {
+function modelLine(m: ModelSnapshot, send: (message: ModelFromWebview) => void): HTMLElement {
   const section = el("section", undefined, undefined, "model-line");
   const name = modelDisplayName(m.spec ?? m.setting);
   const state = m.state === "loaded" ? (m.busy ? "busy" : "ready") : m.state === "error" ? "failed" : "loads with the next message";
   section.dataset.state = m.state;
+  const status = el("span", undefined, `Model: ${name} · ${state}`, "model-status");
+  // One line in the header (issue 25 item 7): cut short, the whole of it in the tooltip.
+  status.title = status.textContent ?? "";
   section.append(
-    el("span", undefined, `Model: ${name} · ${state}`, "model-status"),
-    button("Change…", () => send({ type: "model/pick" }), { id: "model-change", secondary: true }),
+    status,
+    iconButton("arrow-swap", "Change the model", () => send({ type: "model/pick" }), { id: "model-change" }),
   );
-  if (m.state === "error" && m.error) {
-    section.append(el("p", undefined, m.error, "model-error"));
-    if (actions) section.append(errorActions("model", actions));
-  }
   return section;
 }
 
-export function renderModel(root: HTMLElement, m: ModelSnapshot, send: (message: ModelFromWebview) => void, actions?: ViewActions): void {
+/**
+ * The model part of the header: the welcome, a load's progress, or the model's line in `root`; a
+ * model's error, with what to do, in `problem`, below the header's one line and as wide as the view.
+ */
+export function renderModel(
+  root: HTMLElement,
+  problem: HTMLElement,
+  m: ModelSnapshot,
+  send: (message: ModelFromWebview) => void,
+  actions?: ViewActions,
+): void {
+  problem.replaceChildren();
   if (m.state === "loading") root.replaceChildren(progressSection(m, send));
   else if (!m.setting && m.state !== "loaded") root.replaceChildren(welcome(m, send));
-  else root.replaceChildren(modelLine(m, send, actions));
+  else {
+    root.replaceChildren(modelLine(m, send));
+    if (m.state === "error" && m.error) {
+      problem.append(el("p", "error-text", m.error, "model-error"));
+      if (actions) problem.append(errorActions("model", actions));
+    }
+  }
+  root.dataset.shows = root.firstElementChild?.getAttribute("data-testid") ?? "";
 }

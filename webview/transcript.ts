@@ -8,6 +8,7 @@ import type { ViewActions } from "./errorActions.js";
 import type { MarkdownRenderer } from "./markdown.js";
 import { setCallStatus, toolCard, toolResult } from "./toolCard.js";
 import { turnFooter } from "./turnFooter.js";
+import { TurnProgress } from "./turnProgress.js";
 import { el } from "./dom.js";
 import { splitMessage } from "../shared/attachmentText.js";
 import type { Attachment } from "../shared/protocol/attachments.js";
@@ -131,6 +132,8 @@ function condensedMarker(c: Condensation): HTMLElement {
 export class Transcript {
   readonly node = el("div", "transcript");
   private readonly live = new Map<string, AssistantBlock>();
+  /** The live turns' signs of life, kept last in their reply. */
+  private readonly progress = new Map<string, TurnProgress>();
   /** True while the reader is at the bottom: new content scrolls into view only then. */
   private pinned = true;
   private lastContext: ContextFill | undefined;
@@ -154,6 +157,8 @@ export class Transcript {
   show(messages: HistoryMessage[], opts: { condensations?: Condensation[]; calls?: CallStates } = {}): void {
     this.node.replaceChildren();
     this.live.clear();
+    for (const p of this.progress.values()) p.stop();
+    this.progress.clear();
     this.lastContext = undefined;
     this.node.dataset.historyMessages = String(messages.length);
     const condensed = latest(opts.condensations ?? []);
@@ -202,6 +207,9 @@ export class Transcript {
   startTurn(runId: string, message: string | null, attachments: readonly Attachment[] = []): void {
     const block = new AssistantBlock(this.deps);
     this.live.set(runId, block);
+    const progress = new TurnProgress(block.startedAt);
+    this.progress.set(runId, progress);
+    block.node.append(progress.node);
     // Sending is a choice to follow the reply: back to the bottom.
     if (message !== null) {
       this.node.append(userMessage(message, attachments));
@@ -214,6 +222,8 @@ export class Transcript {
   event(runId: string, event: TurnEvent): void {
     const block = this.live.get(runId);
     if (!block) return;
+    const progress = this.progress.get(runId);
+    progress?.hear(event);
     switch (event.type) {
       case "answer_delta":
         block.answer(event.text);
@@ -242,9 +252,11 @@ export class Transcript {
             : (block.node.querySelector(".turn-status")?.textContent ?? event.status),
         );
         this.live.delete(runId);
+        this.progress.delete(runId);
         break;
       }
     }
+    if (progress && this.progress.has(runId)) block.node.append(progress.node);
     this.scroll();
   }
 

@@ -33,6 +33,7 @@ export function contextMeter(context: ContextFill, testId: string): HTMLElement 
   meter.dataset.size = String(context.contextSize);
   const fraction = context.usedTokens / context.contextSize;
   meter.dataset.level = fraction >= 0.9 ? "full" : fraction >= 0.7 ? "high" : "ok";
+  meter.title = `Context ${contextText(context)}`;
   meter.append(
     progressBar(fraction, `Context used: ${contextText(context)}`),
     el("span", "context-text", `Context ${contextText(context)}`),

@@ -11,12 +11,13 @@ import type { KernelLog, KernelState, KernelSupervisor } from "../kernel/kernelS
 import { applyMessage } from "../../shared/applyMessage.js";
 import { transcriptMessage } from "./transcriptMessage.js";
 import { errorMessage } from "../../shared/errors.js";
+import { ChatTurnState } from "./chatTurnStates.js";
 
 export const MODEL_SETTING = "hearth.model";
 
 export const NO_MODEL =
   `Hearth has no model to talk to: set \`${MODEL_SETTING}\` (Settings › Hearth › Model) to a GGUF file path, ` +
-  "an hf: URI (hf:<user>/<repo>/<file>.gguf) or openai:<URL>#<model>, then send your message again.";
+  "an hf: URI (hf:<user>/<repo>/<file>.gguf) or openai:<URL>#<model>, then press Enter: your message waits in the box.";
 
 export interface ChatDeps {
   kernel: Pick<KernelSupervisor, "ensureStarted" | "onClient" | "onState">;
@@ -33,8 +34,9 @@ type TurnEventParams = NotificationParams<"turn/event">;
 
 export class ChatController {
   private sessionId: string | undefined;
-  /** True from Send until the turn's `completed` (or until it could not start). */
-  private busy = false;
+  /** The turn's phase (chatTurnStates.ts: the table of its moves); busy from Send until its end. */
+  private readonly turn = new ChatTurnState((busy) => this.post({ type: "chat/busy", busy }));
+  /** The turn the view shows, once turn/start or turn/follow has named it. */
   private runId: string | undefined;
   /** Why the connection dropped while a turn ran; set until the next connection says what became of it. */
   private lostReason: string | undefined;
@@ -61,7 +63,7 @@ export class ChatController {
    * kept running across a window reload).
    */
   async showTranscript(): Promise<void> {
-    this.post({ type: "chat/busy", busy: this.busy });
+    this.post({ type: "chat/busy", busy: this.turn.busy });
     const sessionId = this.sessionId;
     if (!sessionId) {
       this.post({ type: "chat/transcript", sessionId: null, messages: [] });
@@ -72,7 +74,7 @@ export class ChatController {
       const history = await client.request("session/history", { sessionId });
       if (this.sessionId !== sessionId) return; // a new chat began meanwhile
       const running = history.runs.find((r) => r.status === "active");
-      const mine = !this.busy || this.runId === running?.runId;
+      const mine = !this.turn.busy || this.runId === running?.runId;
       const streamed = running && mine ? await this.follow(client, running.runId) : undefined;
       if (this.sessionId !== sessionId) return;
       if (running && streamed) {
@@ -82,17 +84,19 @@ export class ChatController {
         this.post({ type: "chat/turn", runId: running.runId, message: null });
         for (const event of streamed) this.post({ type: "chat/event", runId: running.runId, event });
         this.runId = running.runId;
+        // A second load that raced this one may have seen the turn end already: it stays ended.
+        if (this.turn.phase === "following") this.turn.moveTo("running");
         const early = this.early.filter((n) => n.runId === running.runId);
         this.early = [];
         for (const n of early) this.onTurnEvent(n);
       } else {
         this.post(transcriptMessage(history));
-        const ended = this.busy && this.runId ? history.runs.find((r) => r.runId === this.runId && r.status !== "active") : undefined;
+        const ended = this.turn.busy && this.runId ? history.runs.find((r) => r.runId === this.runId && r.status !== "active") : undefined;
         // It ended while this window was not connected: its `completed` never reached this window.
         if (ended) this.endWithoutAnswer(ended.status === "completed" ? undefined : (this.lostReason ?? `the run ${ended.status}`));
       }
       this.lostReason = undefined;
-      this.post({ type: "chat/busy", busy: this.busy });
+      this.post({ type: "chat/busy", busy: this.turn.busy });
     } catch (e) {
       const message = errorMessage(e);
       this.deps.log.warn(`could not load chat session ${sessionId}: ${message}`);
@@ -112,9 +116,10 @@ export class ChatController {
   /** Sends a message: creates the session on the first one, then starts a turn. */
   async send(text: string, attachments: Attachment[] = []): Promise<void> {
     const model = this.deps.model().trim();
-    if (!this.sessionId && !model && !this.busy) {
-      // No kernel call: there is nothing it could do without a model.
+    if (!this.sessionId && !model && !this.turn.busy) {
+      // No kernel call: there is nothing it could do without a model. The message goes back to the box.
       this.post({ type: "chat/notice", level: "error", message: NO_MODEL });
+      this.post(unsent(text, attachments));
       return;
     }
     await this.begin(
@@ -127,6 +132,7 @@ export class ChatController {
         return client.request("turn/start", { sessionId, message: text, readOnly: this.deps.restricted(), ...context });
       },
       attachments,
+      true,
     );
   }
 
@@ -149,24 +155,30 @@ export class ChatController {
     );
   }
 
-  /** Starts a turn (`message`: the person's, as the view shows it) unless one is in flight, and follows its events. */
+  /**
+   * Starts a turn (`message`: the person's, as the view shows it) unless one is in flight, and follows
+   * its events. `typed`: the message came from the box, which gets it back when the turn cannot start.
+   */
   private async begin(
     message: string,
     failure: string,
     start: (client: KernelClient) => Promise<{ runId: string }>,
     attachments: Attachment[] = [],
+    typed = false,
   ): Promise<void> {
-    if (this.busy) {
+    if (this.turn.busy) {
       this.post({ type: "chat/notice", level: "info", message: "A turn is still running: wait for it or press Stop, then try again." });
+      if (typed) this.post(unsent(message, attachments));
       return;
     }
-    this.setBusy(true);
+    this.turn.moveTo("starting");
     this.stopRequested = false;
     this.early = [];
     try {
       const client = await this.deps.kernel.ensureStarted();
       const { runId } = await start(client);
       this.runId = runId;
+      this.turn.moveTo("running");
       this.post({ type: "chat/turn", runId, message, ...(attachments.length ? { attachments } : {}) });
       const early = this.early.filter((n) => n.runId === runId);
       this.early = [];
@@ -177,14 +189,15 @@ export class ChatController {
       const notice = `${failure}: ${errorMessage(e)}`;
       this.deps.log.warn(`chat: ${notice}`);
       this.post({ type: "chat/notice", level: "error", message: notice });
-      this.setBusy(false);
+      if (typed) this.post(unsent(message, attachments));
+      this.turn.moveTo("idle");
     }
   }
 
   /** Stop: turn/cancel for the running turn (remembered if turn/start has not answered yet). */
   async stop(): Promise<void> {
     const runId = this.runId;
-    if (!this.busy) return;
+    if (!this.turn.busy) return;
     if (!runId) {
       this.stopRequested = true;
       return;
@@ -202,7 +215,7 @@ export class ChatController {
 
   /** New chat: forget the current session; the next message creates a fresh one. */
   async newChat(): Promise<void> {
-    if (this.busy) {
+    if (this.turn.busy) {
       this.post({ type: "chat/notice", level: "info", message: "A turn is still running: press Stop before starting a new chat." });
       return;
     }
@@ -218,7 +231,7 @@ export class ChatController {
 
   /** Reopens a past chat from the history list: it becomes the current one, remembered across reloads. */
   async openSession(sessionId: string): Promise<void> {
-    if (this.busy) {
+    if (this.turn.busy) {
       this.post({ type: "chat/notice", level: "info", message: "A turn is still running: press Stop before opening another chat." });
       return;
     }
@@ -234,7 +247,7 @@ export class ChatController {
       this.post({ type: "chat/notice", level: "info", message: "Nothing to compact: this chat has no messages yet." });
       return;
     }
-    if (this.busy) {
+    if (this.turn.busy) {
       this.post({ type: "chat/notice", level: "info", message: "A turn is still running: compact the chat when it ends." });
       return;
     }
@@ -279,7 +292,7 @@ export class ChatController {
   private async follow(client: KernelClient, runId: string): Promise<TurnEvent[] | undefined> {
     this.runId = undefined;
     this.early = [];
-    if (!this.busy) this.setBusy(true);
+    this.turn.moveTo("following");
     try {
       const answer = await client.request("turn/follow", { runId });
       if (answer.following) {
@@ -290,14 +303,14 @@ export class ChatController {
       this.deps.log.warn(`chat: could not follow run ${runId}: ${errorMessage(e)}`);
     }
     this.early = [];
-    this.setBusy(false);
+    this.turn.moveTo("idle");
     return undefined;
   }
 
   private onTurnEvent(n: TurnEventParams): void {
     if (n.sessionId !== this.sessionId) return;
     if (!this.runId) {
-      if (this.busy) this.early.push(n);
+      if (this.turn.busy) this.early.push(n);
       return;
     }
     if (n.runId !== this.runId) return;
@@ -305,16 +318,17 @@ export class ChatController {
     if (n.event.type === "completed") {
       this.deps.log.info(`chat: run ${n.runId} ${n.event.status}${n.event.error ? `: ${n.event.error.message}` : ""}`);
       this.runId = undefined;
-      this.setBusy(false);
+      this.turn.moveTo("idle");
     }
   }
 
   private onKernelState(state: KernelState): void {
-    if (!this.busy || !this.runId) return;
+    if (!this.turn.busy || !this.runId) return;
     // Disconnected: the kernel may still run the turn (only the connection broke), or it died.
     // Which one is known once connected again: the history and turn/follow say.
     if (state.kind === "restarting" || state.kind === "starting") {
       this.lostReason ??= state.kind === "restarting" ? state.reason : "the kernel was restarted";
+      if (this.turn.phase === "running") this.turn.moveTo("disconnected");
       return;
     }
     if (state.kind === "ready") {
@@ -335,17 +349,16 @@ export class ChatController {
     }
     this.runId = undefined;
     this.lostReason = undefined;
-    this.setBusy(false);
-  }
-
-  private setBusy(busy: boolean): void {
-    this.busy = busy;
-    this.post({ type: "chat/busy", busy });
+    this.turn.moveTo("idle");
   }
 
   private post(message: ToWebview): void {
     this.view?.(message);
   }
+}
+
+function unsent(text: string, attachments: Attachment[]): ToWebview {
+  return { type: "chat/unsent", text, ...(attachments.length ? { attachments } : {}) };
 }
 
 /** The history before the running turn: up to its user message, the last one (one turn runs per session). */

@@ -12,6 +12,7 @@ export function chatHtml(webview: vscode.Webview, extensionUri: vscode.Uri): str
   const nonce = randomBytes(16).toString("base64");
   const script = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, "dist", "webview.js"));
   const style = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, "media", "chat.css"));
+  const icons = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, "dist", "codicon.css"));
   const csp = [
     "default-src 'none'",
     `style-src ${webview.cspSource} 'nonce-${nonce}'`,
@@ -27,6 +28,7 @@ export function chatHtml(webview: vscode.Webview, extensionUri: vscode.Uri): str
 <!-- FAST (under the toolkit) probes :focus-visible with a <style> element carrying this nonce. -->
 <meta property="csp-nonce" content="${nonce}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="stylesheet" href="${icons}">
 <link rel="stylesheet" href="${style}">
 <title>Hearth</title>
 </head>

@@ -19,6 +19,10 @@ const NO_FOLDER =
 
 export class ChatViewProvider implements vscode.WebviewViewProvider {
   static readonly viewType = "hearth.chatView";
+  /** The page that said `ready` (none while the view is gone or still loading). */
+  private readyWebview: vscode.Webview | undefined;
+  /** The focus command ran before the page was ready: the box takes the focus once it is. */
+  private focusWhenReady = false;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -29,6 +33,15 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
     private readonly models?: ModelViewPort,
     private readonly undo?: TurnUndo,
   ) {}
+
+  /** The focus command (Ctrl+Alt+H): shows the view and puts the focus in its message box (issue 25 item 5). */
+  async focusComposer(): Promise<void> {
+    this.focusWhenReady = true;
+    await vscode.commands.executeCommand(`${ChatViewProvider.viewType}.focus`);
+    if (!this.readyWebview) return;
+    this.focusWhenReady = false;
+    this.post(this.readyWebview, { type: "chat/focus" });
+  }
 
   resolveWebviewView(view: vscode.WebviewView): void {
     const { webview } = view;
@@ -46,6 +59,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
     this.approvals?.attach({ post, visible: () => view.visible });
     view.onDidDispose(() => {
       subscriptions.dispose();
+      if (this.readyWebview === webview) this.readyWebview = undefined;
       this.chat?.attach(undefined);
       this.models?.attach(undefined);
       this.undo?.attach(undefined);
@@ -85,6 +99,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
       return;
     }
     if (message.type === "ready") {
+      this.readyWebview = webview;
+      if (this.focusWhenReady) {
+        this.focusWhenReady = false;
+        this.post(webview, { type: "chat/focus" });
+      }
       this.models?.show();
       this.post(webview, { type: "workspace/trust", restricted: !vscode.workspace.isTrusted });
       this.post(webview, this.kernel ? stateMessage(this.kernel.state) : { type: "kernel/error", message: NO_FOLDER });

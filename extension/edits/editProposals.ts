@@ -10,7 +10,7 @@ import { DisposableStore } from "../../shared/lifecycle.js";
 import type { ServerRequestParams } from "../../shared/protocol/index.js";
 import { OneAnswer, type Answer } from "../approvals/oneAnswer.js";
 import { acceptedReason, hunkRejectedReason, rejectedReason, typedWhilePendingReason } from "./editReasons.js";
-import { proposalHunks, type Hunk } from "./hunks.js";
+import { hunkLineFrom, proposalHunks, type Hunk } from "./hunks.js";
 import { ProposalDecorations } from "./proposalDecorations.js";
 import type { ProposedContent } from "./proposedContent.js";
 import { PROPOSED_SCHEME } from "./proposedContent.js";
@@ -23,7 +23,12 @@ export const EDIT_COMMANDS = {
   reject: "hearth.edits.reject",
   rejectHunk: "hearth.edits.rejectHunk",
   showDiff: "hearth.edits.showDiff",
+  nextHunk: "hearth.edits.nextHunk",
+  previousHunk: "hearth.edits.previousHunk",
 } as const;
+
+/** True while the active editor shows a pending proposal: the keybindings' `when` (package.json). */
+const PENDING_CONTEXT = "hearth.proposalPending";
 
 interface Proposal {
   readonly callId: string;
@@ -55,12 +60,17 @@ export class EditProposals implements vscode.CodeLensProvider, vscode.Disposable
   ) {
     const add = <T extends vscode.Disposable>(d: T): T => this.subscriptions.add(d);
     add(vscode.languages.registerCodeLensProvider([{ scheme: "file" }, { scheme: PROPOSED_SCHEME }], this));
-    add(vscode.commands.registerCommand(EDIT_COMMANDS.accept, (callId: string) => this.accept(callId)));
+    // From a lens with its proposal's id, or from a keybinding or the palette (issue 25 item 5) for
+    // the proposal in the active editor.
+    add(vscode.commands.registerCommand(EDIT_COMMANDS.accept, (callId?: string) => this.accept(callId ?? this.activeProposal()?.callId)));
     add(
-      vscode.commands.registerCommand(EDIT_COMMANDS.reject, (callId: string) =>
-        this.decide(callId, (p) => ({ decision: "deny", reason: rejectedReason(p.file) })),
+      vscode.commands.registerCommand(EDIT_COMMANDS.reject, (callId?: string) =>
+        this.decide(callId ?? this.activeProposal()?.callId, (p) => ({ decision: "deny", reason: rejectedReason(p.file) })),
       ),
     );
+    add(vscode.commands.registerCommand(EDIT_COMMANDS.nextHunk, () => this.goToHunk(1)));
+    add(vscode.commands.registerCommand(EDIT_COMMANDS.previousHunk, () => this.goToHunk(-1)));
+    add(vscode.window.onDidChangeActiveTextEditor(() => this.updateContext()));
     add(
       vscode.commands.registerCommand(EDIT_COMMANDS.rejectHunk, (callId: string, index: number) =>
         this.decide(callId, (p) => ({ decision: "deny", reason: hunkRejectedReason(p.file, p.hunks[index]!) })),
@@ -97,6 +107,7 @@ export class EditProposals implements vscode.CodeLensProvider, vscode.Disposable
     if (one.settled) return one.promise;
     this.pending.set(callId, proposal);
     this.lensesChanged.fire();
+    this.updateContext();
     try {
       // preserveFocus: the chat box keeps the caret; preview: the tab is reused, not piled up.
       this.draw(await vscode.window.showTextDocument(shownIn, { preview: true, preserveFocus: true }));
@@ -153,7 +164,7 @@ export class EditProposals implements vscode.CodeLensProvider, vscode.Disposable
     this.subscriptions.dispose();
   }
 
-  private accept(callId: string): void {
+  private accept(callId: string | undefined): void {
     this.decide(callId, (p) => {
       // An editor with unsaved changes to the target is never silently overwritten.
       const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === p.shownIn.toString());
@@ -162,7 +173,13 @@ export class EditProposals implements vscode.CodeLensProvider, vscode.Disposable
     });
   }
 
-  private decide(callId: string, answer: (p: Proposal) => Answer): void {
+  private decide(callId: string | undefined, answer: (p: Proposal) => Answer): void {
+    if (callId === undefined) {
+      void vscode.window.showInformationMessage(
+        "Hearth: the active editor shows no proposed change; open the file whose change waits (its Accept lens is at the top).",
+      );
+      return;
+    }
     const p = this.pending.get(callId);
     if (!p) {
       void vscode.window.showInformationMessage("Hearth: this proposal was already answered (or its turn ended).");
@@ -170,6 +187,37 @@ export class EditProposals implements vscode.CodeLensProvider, vscode.Disposable
     }
     // Decided in the file, on its lens (issue 24: journaled with the decision).
     p.one.settle({ ...answer(p), surface: "lens" });
+  }
+
+  /** The pending proposal the active editor shows (its file, its new-file view, or Show diff's proposed side). */
+  private activeProposal(): Proposal | undefined {
+    const uri = vscode.window.activeTextEditor?.document.uri.toString();
+    if (!uri) return undefined;
+    return [...this.pending.values()].find((p) => p.shownIn.toString() === uri || p.diffSides.has(uri));
+  }
+
+  private updateContext(): void {
+    void vscode.commands.executeCommand("setContext", PENDING_CONTEXT, this.activeProposal() !== undefined);
+  }
+
+  /** Show diff's tabs of a decided proposal go (issue 25 item 9): their proposed side would be stale. */
+  private closeDiffTabs(p: Proposal): void {
+    const stale = vscode.window.tabGroups.all
+      .flatMap((group) => group.tabs)
+      .filter((tab) => tab.input instanceof vscode.TabInputTextDiff && p.diffSides.has(tab.input.modified.toString()));
+    if (stale.length) void vscode.window.tabGroups.close(stale, true);
+  }
+
+  /** Moves the cursor to the next or previous hunk of the active editor's proposal. */
+  private goToHunk(step: 1 | -1): void {
+    const editor = vscode.window.activeTextEditor;
+    const p = this.activeProposal();
+    if (!editor || !p) return;
+    const line = hunkLineFrom(p.hunks, editor.selection.active.line, step, editor.document.lineCount);
+    if (line === undefined) return;
+    const at = new vscode.Position(line, 0);
+    editor.selection = new vscode.Selection(at, at);
+    editor.revealRange(new vscode.Range(at, at), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
   }
 
   /** A person typing in a pending target: deny now, keep their text (issue 14). */
@@ -217,8 +265,10 @@ export class EditProposals implements vscode.CodeLensProvider, vscode.Disposable
     for (const editor of vscode.window.visibleTextEditors) {
       if (editor.document.uri.toString() === p.shownIn.toString()) this.decorations.clear(editor);
     }
+    this.closeDiffTabs(p);
     for (const uri of p.documents) this.proposed.remove(uri);
     this.lensesChanged.fire();
+    this.updateContext();
     this.log.debug(`edit proposal ${callId} for ${p.file} answered; ${this.proposed.size} proposed documents remain`);
   }
 }

@@ -57,3 +57,14 @@ export function hunkPlace(file: string, hunk: Hunk): string {
 export function hunkSize(hunk: Hunk): string {
   return `-${hunk.removed.length} +${hunk.added.length}`;
 }
+
+/**
+ * The line the next (`step` 1) or previous (-1) hunk starts on, from the cursor's `line`, wrapping
+ * around at either end as VS Code's "next change" does; undefined when there is no hunk.
+ */
+export function hunkLineFrom(hunks: readonly Hunk[], line: number, step: 1 | -1, lineCount: number): number | undefined {
+  const starts = hunks.map((h) => Math.min(h.start, Math.max(lineCount - 1, 0)));
+  if (starts.length === 0) return undefined;
+  if (step === 1) return starts.find((s) => s > line) ?? starts[0];
+  return [...starts].reverse().find((s) => s < line) ?? starts[starts.length - 1];
+}

@@ -37,12 +37,16 @@ export class TaskTree implements vscode.TreeDataProvider<Node>, vscode.Disposabl
   private render(): void {
     const tasks = this.store.list();
     const waiting = tasks.filter((t) => t.state === "waiting_approval").length;
+    // The view starts collapsed (issue 25 item 3): its badge says when something runs or waits there.
+    const running = tasks.filter((t) => !isEnded(t.state)).length;
     this.view.badge = waiting
       ? { value: waiting, tooltip: `${waiting} background task${waiting === 1 ? "" : "s"} waiting for your approval` }
-      : undefined;
+      : running
+        ? { value: running, tooltip: `${running} background task${running === 1 ? "" : "s"} running` }
+        : undefined;
     this.view.message = tasks.length ? undefined : "No background tasks yet. Run “Hearth: Start Background Task…” to start one.";
     // Elapsed time moves while a task runs: redraw each second then, never when all have ended.
-    const live = tasks.some((t) => !isEnded(t.state));
+    const live = running > 0;
     if (live && !this.ticker) this.ticker = setInterval(() => this.changed.fire(undefined), 1000);
     if (!live && this.ticker) {
       clearInterval(this.ticker);

@@ -63,6 +63,11 @@ export const ToWebview = z.discriminatedUnion("type", [
   z.object({ type: z.literal("chat/notice"), level: z.enum(["info", "error"]), message: z.string() }),
   // The extension is the source of truth for whether a message is in flight (Send off, Stop on).
   z.object({ type: z.literal("chat/busy"), busy: z.boolean() }),
+  // A message that was not sent (no model yet, the kernel refused it): back into the box with its
+  // chips, never lost (issue 25 item 6).
+  z.object({ type: z.literal("chat/unsent"), text: z.string(), attachments: z.array(Attachment).optional() }),
+  // The focus command (Ctrl+Alt+H): the message box takes the focus, so typing lands in it (issue 25 item 5).
+  z.object({ type: z.literal("chat/focus") }),
   // The model: the welcome's choices when none is set, its state and a download's progress (issue 10).
   ...ModelToWebview,
   ...UndoToWebview,

@@ -34,6 +34,32 @@ export function button(
   return el;
 }
 
+/**
+ * A toolbar button drawn as a codicon (issue 25 item 3): `label` is both its tooltip and its accessible
+ * name, so what a screen reader says is what the pointer shows; `keys` (e.g. "Enter") joins the tooltip.
+ */
+export function iconButton(
+  icon: string,
+  label: string,
+  onClick: () => void,
+  opts: { id?: string; testId?: string; keys?: string } = {},
+): HTMLElement {
+  register();
+  const el = document.createElement("vscode-button");
+  el.setAttribute("appearance", "icon");
+  const name = opts.keys ? `${label} (${opts.keys})` : label;
+  el.setAttribute("aria-label", name);
+  el.title = name;
+  const glyph = document.createElement("span");
+  glyph.className = `codicon codicon-${icon}`;
+  glyph.setAttribute("aria-hidden", "true");
+  el.append(glyph);
+  if (opts.id) el.id = opts.id;
+  if (opts.testId) el.dataset.testid = opts.testId;
+  el.addEventListener("click", onClick);
+  return el;
+}
+
 /** Enables or disables a button made by `button`. */
 export function setEnabled(el: HTMLElement, enabled: boolean): void {
   el.toggleAttribute("disabled", !enabled);
@@ -51,7 +77,15 @@ export function textArea(opts: { id?: string; placeholder?: string; label?: stri
   const el = document.createElement("vscode-text-area") as HTMLElement & { value: string };
   if (opts.id) el.id = opts.id;
   if (opts.placeholder) el.setAttribute("placeholder", opts.placeholder);
-  if (opts.label) el.setAttribute("aria-label", opts.label);
+  if (opts.label) {
+    const label = opts.label;
+    el.setAttribute("aria-label", label);
+    // The toolkit names a box without a visible label "Text area" when it connects (issue 25 item 5:
+    // a screen reader said that): put back the name that matches what the box shows.
+    new MutationObserver(() => {
+      if (el.getAttribute("aria-label") !== label) el.setAttribute("aria-label", label);
+    }).observe(el, { attributes: true, attributeFilter: ["aria-label"] });
+  }
   el.setAttribute("resize", "vertical");
   el.setAttribute("rows", "3");
   return {

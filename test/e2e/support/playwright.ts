@@ -21,8 +21,10 @@ export interface Locator {
   isVisible(): Promise<boolean>;
   focus(opts?: { timeout?: number }): Promise<void>;
   evaluate<R>(fn: (node: Element) => R): Promise<R>;
+  evaluate<R, A>(fn: (node: Element, arg: A) => R, arg: A): Promise<R>;
   scrollIntoViewIfNeeded(opts?: { timeout?: number }): Promise<void>;
   inputValue(opts?: { timeout?: number }): Promise<string>;
+  boundingBox(opts?: { timeout?: number }): Promise<{ x: number; y: number; width: number; height: number } | null>;
 }
 
 export interface FrameLocator {

@@ -85,12 +85,16 @@ describe("chat controller with a real kernel", () => {
     }
   });
 
-  it("with no model set it says how to set hearth.model and never starts the kernel (nothing is created without a model to run it)", async () => {
+  it("with no model set it says how to set hearth.model, gives the message back to the box with its chips and never starts the kernel (nothing typed is lost, issue 25 item 6)", async () => {
     const h = harness([], "");
     kernels.push(h.kernel);
     const { chat, posted } = h.controller();
-    await chat.send("hello");
-    assert.deepEqual(posted, [{ type: "chat/notice", level: "error", message: NO_MODEL }]);
+    const chip = { kind: "file" as const, path: "README.md" };
+    await chat.send("hello", [chip]);
+    assert.deepEqual(posted, [
+      { type: "chat/notice", level: "error", message: NO_MODEL },
+      { type: "chat/unsent", text: "hello", attachments: [chip] },
+    ]);
     assert.match(NO_MODEL, /hearth\.model.*GGUF.*hf:.*openai:/);
     assert.equal(h.kernel.state.kind, "idle");
     assert.equal(h.store.get(), undefined);

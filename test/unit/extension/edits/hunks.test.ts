@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { hunkPlace, proposalHunks, splitLines, type Hunk } from "../../../../extension/edits/hunks.js";
+import { hunkLineFrom, hunkPlace, proposalHunks, splitLines, type Hunk } from "../../../../extension/edits/hunks.js";
 
 /** Applies hunks to the current text's lines (terminators aside). */
 function rebuild(current: string, hunks: Hunk[]): string[] {
@@ -83,5 +83,28 @@ describe("proposal hunks (issue 14: the in-file view of an edit proposal)", () =
         );
       }),
     );
+  });
+});
+
+describe("next / previous hunk (issue 25 item 5: the keyboard walks a proposal's hunks)", () => {
+  const hunks: Hunk[] = [
+    { start: 2, removed: ["a"], added: ["A"] },
+    { start: 7, removed: [], added: ["b"] },
+    { start: 40, removed: ["c"], added: [] },
+  ];
+  it("next goes to the first hunk after the cursor and wraps from the last to the first", () => {
+    assert.equal(hunkLineFrom(hunks, 0, 1, 50), 2);
+    assert.equal(hunkLineFrom(hunks, 2, 1, 50), 7);
+    assert.equal(hunkLineFrom(hunks, 7, 1, 50), 40);
+    assert.equal(hunkLineFrom(hunks, 45, 1, 50), 2);
+  });
+  it("previous goes to the last hunk before the cursor and wraps from the first to the last", () => {
+    assert.equal(hunkLineFrom(hunks, 7, -1, 50), 2);
+    assert.equal(hunkLineFrom(hunks, 8, -1, 50), 7);
+    assert.equal(hunkLineFrom(hunks, 1, -1, 50), 40);
+  });
+  it("a hunk past the end (an insertion after the last line) lands on the last line; no hunks, no line", () => {
+    assert.equal(hunkLineFrom(hunks, 7, 1, 10), 9);
+    assert.equal(hunkLineFrom([], 3, 1, 10), undefined);
   });
 });

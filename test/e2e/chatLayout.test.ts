@@ -1,0 +1,207 @@
+// Issue 25, "a chat people can live in", walked in the real workbench at 1400×900: the transcript
+// fills the side bar while Tasks is empty, the header is one line, the composer's buttons are icons
+// named as their tooltips; Ctrl+Alt+H lands in the message box, Escape stops a turn and Stop gives the
+// focus back to the box; a message sent before a model is chosen stays in the box; keys walk and
+// accept a proposed change in the editor.
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { after, before, describe, it } from "node:test";
+import { newScenario } from "./support/scenario.js";
+import { lens, scriptedModel, startWorkbench, turnEnds } from "./support/scriptedChat.js";
+import type { FrameLocator } from "./support/playwright.js";
+import { openActivityBarContainer, waitFor, webviewViewFrame } from "./support/webview.js";
+
+const ROOT = path.resolve(".");
+const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { publisher: string; name: string };
+const EXTENSION_ID = `${pkg.publisher}.${pkg.name}`;
+// Slow turns (40 chunks, 0.5 s apart): long enough to be stopped while they stream.
+const slowRound = { text: Array.from({ length: 40 }, (_, i) => `chunk ${i} `), delayMs: 500 };
+const edit = { name: "write_file", arguments: { path: "README.md", content: "# layout, edited\n" } };
+const SCRIPT = {
+  modelId: "scripted-layout-e2e",
+  // A scripted round is picked by the number of answers the chat holds: a cancelled turn commits
+  // none, so both stopped turns get the last (slow) round.
+  rounds: [{ text: ["Kept and sent."] }, { text: ["Editing."], toolCalls: [edit] }, { text: ["Edited."] }, slowRound],
+};
+
+/** Whether the message box holds the webview's focus. */
+function boxHasFocus(view: FrameLocator): Promise<boolean> {
+  return view.locator("#message").evaluate((box) => box === document.activeElement || box.contains(document.activeElement));
+}
+
+describe("a chat people can live in (issue 25, in the workbench at 1400×900)", { timeout: 240_000 }, () => {
+  const { scratch, workspace, clock, started, shot, end } = newScenario("chatLayout", "hearth-e2e-");
+  let passed = false;
+  const folderSettings = () => path.join(workspace, ".vscode", "settings.json");
+
+  before(async () => {
+    fs.mkdirSync(workspace);
+    fs.writeFileSync(path.join(workspace, "README.md"), "# layout\n");
+    // The folder's settings override the user's scripted model with none: no model is chosen yet.
+    fs.mkdirSync(path.dirname(folderSettings()), { recursive: true });
+    fs.writeFileSync(folderSettings(), JSON.stringify({ "hearth.model": "" }));
+    const script = path.join(scratch, "slow.json");
+    fs.writeFileSync(script, JSON.stringify(SCRIPT));
+    await startWorkbench(started, { scratch, workspace, ...scriptedModel(script), mark: clock.mark });
+  });
+
+  after(async () => {
+    if (started.browser && passed) await shot("chat-layout").catch(() => undefined);
+    await end(passed);
+  });
+
+  it("a message sent before a model is chosen stays in the box, and is sent once one is (issue 25, item 6)", async () => {
+    const page = started.browser!.page;
+    await openActivityBarContainer(page, "Hearth");
+    const view = webviewViewFrame(page, EXTENSION_ID);
+    await view.locator('[data-testid="model-welcome"]').waitFor({ state: "attached", timeout: 60_000 });
+    await view.locator("#message textarea").fill("Do not lose me");
+    await view.locator("#message textarea").press("Enter");
+    await view.locator(".notice.error").filter({ hasText: "no model" }).waitFor({ state: "attached", timeout: 30_000 });
+    await waitFor(
+      async () => (await view.locator("#message textarea").inputValue()) === "Do not lose me",
+      10_000,
+      "the unsent message back in the box",
+    );
+    await shot("1-unsent-kept");
+    fs.writeFileSync(folderSettings(), "{}"); // the user's scripted model applies again
+    await view.locator('[data-testid="model-line"]').waitFor({ state: "attached", timeout: 30_000 });
+    await view.locator("#message textarea").press("Enter");
+    assert.equal(await turnEnds(page, EXTENSION_ID, 1), "completed");
+    assert.deepEqual(await view.locator('[data-testid="user-message"] .body').allTextContents(), ["Do not lose me"]);
+  });
+
+  it("the transcript takes at least 60% of the side bar with Tasks empty; the header is one line; the composer's buttons are icons whose names are their tooltips (issue 25, items 3 and 7)", async () => {
+    const page = started.browser!.page;
+    const view = webviewViewFrame(page, EXTENSION_ID);
+    await view.locator('[data-testid="model-line"]').waitFor({ state: "visible", timeout: 60_000 });
+    await shot("2-layout");
+    const sidebar = await page.locator(".part.sidebar").boundingBox();
+    const transcript = await view.locator('[data-testid="transcript"]').boundingBox();
+    assert.ok(sidebar && transcript);
+    assert.ok(
+      transcript.height >= 0.6 * sidebar.height,
+      `the transcript is ${Math.round(transcript.height)} px of a ${Math.round(sidebar.height)} px side bar`,
+    );
+    // One line: the header is no taller than its tallest control plus its padding.
+    const header = await view.locator("header.chat-header").evaluate((h) => ({
+      height: h.getBoundingClientRect().height,
+      tallest: Math.max(...[...h.querySelectorAll("vscode-button, summary, span")].map((c) => c.getBoundingClientRect().height)),
+    }));
+    assert.ok(header.height <= header.tallest + 12, `the header is ${header.height} px tall; its tallest control ${header.tallest} px`);
+    const buttons = await view
+      .locator(".composer-buttons vscode-button")
+      .evaluateAll((nodes) =>
+        nodes.map((b) => ({ text: b.textContent?.trim() ?? "", name: b.getAttribute("aria-label"), tip: b.getAttribute("title") })),
+      );
+    assert.ok(buttons.length >= 3, "Send, Stop, New chat at least");
+    for (const b of buttons) {
+      assert.equal(b.text, "", `an icon button draws no text: ${JSON.stringify(b)}`);
+      assert.ok(b.name && b.name === b.tip, `its accessible name is its tooltip: ${JSON.stringify(b)}`);
+    }
+    assert.equal(await view.locator("#history").getAttribute("aria-label"), await view.locator("#history").getAttribute("title"));
+    // The box is announced by the words it shows (its placeholder begins with its name), not as "Text area".
+    const box = view.locator("#message textarea");
+    assert.equal(await box.getAttribute("aria-label"), "Message Hearth");
+    assert.match((await box.getAttribute("placeholder")) ?? "", /^Message Hearth /);
+  });
+
+  it("keys walk and accept a proposal in the editor: next hunk (Alt+F5) moves the cursor, Ctrl+Enter accepts, and the decided proposal's diff tab closes (issue 25, items 5 and 9)", async () => {
+    const page = started.browser!.page;
+    const view = webviewViewFrame(page, EXTENSION_ID);
+    await view.locator("#message textarea").fill("Edit the README");
+    await view.locator("#message textarea").press("Enter");
+    await lens(page, "Accept (1 hunk)").waitFor({ state: "visible", timeout: 60_000 });
+    await page.locator(".monaco-editor .view-lines").first().click(); // the focus in the proposal's editor
+    await page.keyboard.press("Control+End");
+    await page.keyboard.press("Alt+F5");
+    await waitFor(
+      async () =>
+        /Ln 1,/.test(
+          (await page
+            .locator(".statusbar-item", { hasText: /^Ln \d+, Col \d+/ })
+            .first()
+            .textContent()) ?? "",
+        ),
+      10_000,
+      "the cursor on the hunk's line (Ln 1)",
+    );
+    await shot("3-proposal-keys");
+    // Show diff opens the proposal beside the file; the keys work there too, and its tab closes once decided.
+    await lens(page, "Show diff").click();
+    await page.locator(".monaco-diff-editor").first().waitFor({ state: "visible", timeout: 30_000 });
+    await page.locator(".monaco-diff-editor .modified .view-lines").first().click();
+    await page.keyboard.press("Control+Enter");
+    assert.equal(await turnEnds(page, EXTENSION_ID, 2), "completed");
+    assert.equal(fs.readFileSync(path.join(workspace, "README.md"), "utf8"), "# layout, edited\n", "accepted by the keybinding");
+    await waitFor(
+      async () => (await page.locator(".tabs-container .tab", { hasText: "(proposed by Hearth)" }).count()) === 0,
+      10_000,
+      "the decided proposal's diff tab to close (issue 25, item 9)",
+    );
+  });
+
+  it("Ctrl+Alt+H then typing puts the text in the message box; a streaming turn shows what it does with its time and tokens; Escape stops it; after Stop the focus is back in the box (issue 25, items 4 and 5)", async () => {
+    const page = started.browser!.page;
+    const view = webviewViewFrame(page, EXTENSION_ID);
+    await page.locator(".part.editor").click(); // the focus leaves the chat view
+    await page.keyboard.press("Control+Alt+KeyH");
+    await waitFor(() => boxHasFocus(view), 10_000, "the message box to take the focus");
+    await page.keyboard.type("Stream slowly");
+    assert.equal(await view.locator("#message textarea").inputValue(), "Stream slowly");
+    await page.keyboard.press("Enter");
+    await view.locator('[data-testid="answer"]', { hasText: "chunk 0" }).nth(0).waitFor({ state: "attached", timeout: 60_000 });
+    // A sign of life under the streaming reply (issue 25 item 4): what it does, for how long, how much.
+    assert.match(
+      (await view.locator('[data-testid="turn-progress"]').textContent({ timeout: 10_000 })) ?? "",
+      /^Writing… \d+ s · ≈\d+ tokens so far$/,
+    );
+    await page.keyboard.press("Escape");
+    assert.equal(await turnEnds(page, EXTENSION_ID, 3), "cancelled", "Escape stopped the turn");
+    clock.mark("stopped by Escape");
+
+    await view.locator("#message textarea").fill("Stream slowly again");
+    await view.locator("#message textarea").press("Enter");
+    await view.locator('[data-testid="answer"]', { hasText: "chunk 0" }).nth(1).waitFor({ state: "attached", timeout: 60_000 });
+    await view.locator("#stop").click();
+    assert.equal(await turnEnds(page, EXTENSION_ID, 4), "cancelled", "Stop stopped the turn");
+    await waitFor(() => boxHasFocus(view), 10_000, "the focus back in the message box after Stop");
+    assert.equal(await view.locator('[data-testid="turn-progress"]').count(), 0, "no sign of life once the turns ended");
+    await shot("4-stopped");
+  });
+
+  it("a 200 KB paste becomes a chip with its size and tokens; sending it is held with a warning, and trimming it to fit sends (issue 25, item 8)", async () => {
+    const page = started.browser!.page;
+    const view = webviewViewFrame(page, EXTENSION_ID);
+    const box = view.locator("#message textarea");
+    await box.fill("Summarize this log");
+    const line = "2026-12-01 21:00:00 [info] a line of a long log that someone pasted into the chat\n";
+    const big = line.repeat(Math.ceil(200_000 / line.length));
+    await box.evaluate((area, text) => {
+      const data = new DataTransfer();
+      data.setData("text/plain", text);
+      area.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true, composed: true }));
+    }, big);
+    const chip = view.locator('[data-testid="paste-chip"]');
+    assert.match((await chip.textContent({ timeout: 10_000 })) ?? "", /^Pasted text · 2,4\d\d lines · 19\d KB · ≈5\d,\d{3} tokens×$/);
+    assert.equal(await box.inputValue(), "Summarize this log", "the paste did not fill the box");
+    const sent = await view.locator('[data-testid="user-message"]').count();
+    await box.press("Enter");
+    await view.locator('[data-testid="paste-warning"]').waitFor({ state: "visible", timeout: 10_000 });
+    await shot("5-paste-warning");
+    assert.equal(await view.locator('[data-testid="user-message"]').count(), sent, "nothing was sent");
+    const tokensOf = (text: string | null) => Number(/≈([\d,]+) tokens/.exec(text ?? "")?.[1]?.replace(/,/g, ""));
+    const offered = tokensOf(await view.locator('[data-testid="paste-trim"]').textContent());
+    await view.locator('[data-testid="paste-trim"]').click();
+    assert.ok(tokensOf(await chip.textContent()) <= offered, "trimmed to the room the chat has");
+    await box.press("Enter");
+    await view.locator('[data-testid="user-message"]').nth(sent).waitFor({ state: "attached", timeout: 30_000 });
+    const message = (await view.locator('[data-testid="user-message"] .body').nth(sent).textContent()) ?? "";
+    assert.match(message, /^Summarize this log\n\n```\n2026-12-01/);
+    assert.ok(message.length <= offered * 4 + 100, `the trimmed message is ${message.length} characters`);
+    await page.keyboard.press("Escape");
+    assert.equal(await turnEnds(page, EXTENSION_ID, sent + 1), "cancelled");
+    passed = true;
+  });
+});
