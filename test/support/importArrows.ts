@@ -135,6 +135,7 @@ export const EXTENSION_PURE = new Set([
   "extension/approvals/oneAnswer.ts",
   "extension/chat/applyTarget.ts",
   "extension/chat/chatController.ts",
+  "extension/chat/chatTurnStates.ts",
   "extension/chat/transcriptMessage.ts",
   "extension/completions/completionRequest.ts",
   "extension/edits/editReasons.ts",
