@@ -2,6 +2,7 @@
 // in the kernel's ledger, its arguments and result folded, and an error readable without unfolding.
 // The card keeps class `tool-call` and `data-call-id`: approval cards (approvalCards.ts) move into it.
 import type { ToolCallRecord } from "../shared/protocol/records.js";
+import type { CallStates } from "../shared/protocol/webview.js";
 import { el } from "./dom.js";
 
 export type CallStatus = "prepared" | "dispatched" | "succeeded" | "failed" | "outcome_unknown";
@@ -64,6 +65,40 @@ export function setCallStatus(card: HTMLElement, status: CallStatus, reason?: st
     const why = el("div", "tool-reason", reason);
     card.querySelector(".tool-head")!.after(why);
   }
+}
+
+export type CallDecision = NonNullable<CallStates[string]["decision"]>;
+
+const DECIDER: Record<CallDecision["decidedBy"]["kind"], string> = {
+  window: "in VS Code",
+  terminal: "at a terminal",
+  kernel: "by Hearth",
+  unnamed: "by another client",
+};
+const SURFACE: Record<CallDecision["surface"], string> = {
+  lens: "in the file",
+  card: "on this card",
+  notification: "in a notification",
+  terminal: "hearth task approve|deny",
+  policy: "by an --approve policy",
+  rule: "by a rule",
+};
+
+/** Who decided a call's approval, where and when, in plain words (issue 24): "Approved in VS Code, in the file, at 14:02". */
+export function decisionText(d: CallDecision, timeZone?: string): string {
+  const verb = d.decision === "approve" ? "Approved" : "Denied";
+  const at = new Date(d.decidedAt).toLocaleTimeString("en-GB", { hour: "2-digit", minute: "2-digit", ...(timeZone ? { timeZone } : {}) });
+  const how = d.surface === "rule" || d.surface === "policy" ? SURFACE[d.surface] : `${DECIDER[d.decidedBy.kind]}, ${SURFACE[d.surface]}`;
+  return `${verb} ${how}, at ${at}`;
+}
+
+/** Shows who decided the call's approval under its head (replacing what an earlier state said). */
+export function setCallDecision(card: HTMLElement, d: CallDecision | undefined): void {
+  card.querySelector(".tool-decision")?.remove();
+  if (!d) return;
+  const line = el("div", `tool-decision ${d.decision}`, decisionText(d));
+  line.dataset.testid = "tool-decision";
+  card.querySelector(".tool-head")!.after(line);
 }
 
 /** The call's output, folded; a failure's first line stays visible so the error reads at a glance. */

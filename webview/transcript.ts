@@ -6,7 +6,7 @@ import type { CallStates } from "../shared/protocol/webview.js";
 import { AnswerView, type CodeActions } from "./answerView.js";
 import type { ViewActions } from "./errorActions.js";
 import type { MarkdownRenderer } from "./markdown.js";
-import { setCallStatus, toolCard, toolResult } from "./toolCard.js";
+import { setCallDecision, setCallStatus, toolCard, toolResult } from "./toolCard.js";
 import { turnFooter } from "./turnFooter.js";
 import { TurnProgress } from "./turnProgress.js";
 import { el } from "./dom.js";
@@ -74,7 +74,9 @@ class AssistantBlock {
 
   call(call: ToolCallRecord, state?: CallStates[string]): void {
     this.current = undefined;
-    this.node.append(toolCard(call, state?.status ?? "prepared", state?.reason));
+    const card = toolCard(call, state?.status ?? "prepared", state?.reason);
+    setCallDecision(card, state?.decision);
+    this.node.append(card);
   }
 
   result(callId: string, ok: boolean, output: string, opts: { state?: CallStates[string]; elided?: boolean } = {}): void {

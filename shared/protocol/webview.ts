@@ -3,6 +3,7 @@ import { z } from "zod";
 import { Attachment, MAX_ATTACHMENTS } from "./attachments.js";
 import { requests } from "./methods.js";
 import { ModelFromWebview, ModelToWebview } from "./modelView.js";
+import { ApprovalDecisionRecord } from "./principals.js";
 import { UndoFromWebview, UndoToWebview } from "./undoView.js";
 import {
   Condensation,
@@ -18,7 +19,15 @@ import {
 export const KernelInfo = requests.initialize.result;
 
 /** A tool call's state in the kernel's ledger (issue 15: a card shows it), by call id. */
-export const CallStates = z.record(Id, z.object({ status: ToolInvocationStatus, reason: z.string().nullable() }));
+export const CallStates = z.record(
+  Id,
+  z.object({
+    status: ToolInvocationStatus,
+    reason: z.string().nullable(),
+    /** Who decided its approval, where and when (issue 24): the card says it. None: nobody was asked. */
+    decision: ApprovalDecisionRecord.pick({ decision: true, decidedBy: true, surface: true, decidedAt: true }).optional(),
+  }),
+);
 export type CallStates = z.infer<typeof CallStates>;
 
 /** Commands a button in the view may run: an error's action (issue 15: every error with its action). */
