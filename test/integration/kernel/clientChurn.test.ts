@@ -139,10 +139,11 @@ it("clients connecting, half-closing and leaving at once while a task streams ne
   const model = `scripted:${script}`;
   const journalPath = path.join(root, "journal.sqlite");
   const env = { HEARTH_ALLOW_SCRIPTED: "1", ...isolatedEnv(root, 30) };
-  const endpoint = kernelEndpoint(journalPath, env);
-
   const kernel = await connectOrStartKernel({ distDir: DIST, workspace, journalPath, env });
-  const info = await kernel.client.initialize("steady", "0");
+  // Named by the journal file's identity (issue 24), so known once the kernel has made the file.
+  const endpoint = kernelEndpoint(journalPath, env);
+  // A window: the one client that may answer the task's approval (issue 24).
+  const info = await kernel.client.initialize("steady", "0", { client: { kind: "window", folder: workspace, asksPerson: true } });
   const died = kernel.closed.then(() => {
     throw new Error(`the kernel died under client churn; its log ends: ${fs.readFileSync(endpoint.logPath, "utf8").slice(-1500)}`);
   });
