@@ -36,7 +36,7 @@ it("committed history always replays: a resumed task whose model called a made-u
     }),
   );
   const task = k.control.createDelegation(
-    { parentSessionId: null, title: "t", prompt: "look around", model: `scripted:${script}` },
+    { parentSessionId: null, title: "t", prompt: "look around", model: `scripted:${script}`, tools: ["list_dir", "write_file"] },
     { clientId: "c", requestId: "1" },
   );
   k.control.markTaskRunning(task.delegationId);
