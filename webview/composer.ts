@@ -97,7 +97,10 @@ export class Composer {
     setEnabled(this.stopButton, busy);
     setEnabled(this.newButton, !busy);
     // The Stop button goes away when the turn ends: the focus it had comes back to the box.
-    if (wasBusy && !busy && (document.activeElement === this.stopButton || document.activeElement === document.body)) this.focus();
+    // Only while the view has the focus: a turn that ends while the person works in an editor leaves
+    // their focus there (inside an unfocused view activeElement is the body too).
+    if (wasBusy && !busy && document.hasFocus() && (document.activeElement === this.stopButton || document.activeElement === document.body))
+      this.focus();
   }
 
   /** The focus command (Ctrl+Alt+H) and Stop land here, so typing goes into the message. */
