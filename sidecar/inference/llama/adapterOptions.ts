@@ -28,8 +28,9 @@ export interface LlamaAdapterOptions {
   /** Concurrent sessions decode in lockstep, sharing batches (default true; false for the benchmark's comparison). */
   lockstep?: boolean;
   /**
-   * Input-lookup decoding (default true): a session generating alone guesses its next tokens from its
-   * own prompt and verifies them in one batch (tokenPrediction.ts); the output is unchanged.
+   * Input-lookup decoding (default false, docs/models.md says why): a session generating alone guesses
+   * its next tokens from its own prompt and verifies them in one batch (tokenPrediction.ts); the output
+   * is unchanged.
    */
   inputLookup?: boolean;
   /**
