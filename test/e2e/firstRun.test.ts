@@ -178,7 +178,10 @@ describe("first run: the welcome, one-click model, status bar and a resumable do
     await view.locator("#model-cancel").click();
     await view.locator('[data-testid="model-line"]').waitFor({ state: "visible", timeout: 30_000 });
     clock.mark("download cancelled");
-    const kept = fs.readdirSync(path.join(hearthHome, "models")).filter((f) => f.endsWith(".ipull"));
+    // The view says "cancelled" once the kernel answers; the downloader may still be closing its file.
+    const partials = () => fs.readdirSync(path.join(hearthHome, "models")).filter((f) => f.endsWith(".ipull"));
+    await waitFor(async () => partials().length > 0, 15_000, "the partial download's file");
+    const kept = partials();
     assert.equal(kept.length, 1, `the partial download is kept: ${fs.readdirSync(path.join(hearthHome, "models")).join(", ")}`);
     assert.match(readHearthLog(started.server!.userDataDir), /was cancelled; a partial download is kept/);
     await shot("5-cancelled");
