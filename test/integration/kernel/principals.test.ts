@@ -88,9 +88,11 @@ it("a chat turn's approvals go only to the client that started it: another clien
     { text: ["Done."] },
   ]);
   const k = startTestKernel({ workspace: t.workspace, journalPath: t.journalPath, env: t.env });
+  // The starter's kernel first owns the journal: a second client connecting before that would start a
+  // kernel of its own and race the first for the lock (the loser's client then waits for ever).
+  await k.client.initialize("starter", "0", { client: window(t.workspace) });
   const other = await connectOrStartKernel({ distDir: DIST, workspace: t.workspace, journalPath: t.journalPath, env: t.env });
   try {
-    await k.client.initialize("starter", "0", { client: window(t.workspace) });
     await other.client.initialize("other", "0", { client: window(t.workspace) });
     const otherDriver = new TurnDriver(other.client, () => ({ decision: "approve", reason: "not mine to approve" }));
     const driver = new TurnDriver(k.client, () => ({ decision: "deny", reason: "denied in the file", surface: "lens" }));
