@@ -1,8 +1,7 @@
 // A local HTTP server for model downloads (unit tests and the e2e): serves one file under any path
 // with Range support, counts the body bytes it sends, and while `slowFirstChunk` is on it trickles a request
-// for the file's first chunk and holds back its last piece until `slowFirstChunk` is turned off: a
-// download cancelled meanwhile holds every other chunk (however loaded the machine, the download cannot
-// finish before the cancel), and a resumed one must fetch only what is missing.
+// for the file's first chunk: a download cancelled meanwhile holds every other chunk, and a
+// resumed one must fetch only what is missing.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -41,12 +40,9 @@ export async function startModelFileServer(body: Buffer): Promise<ModelFileServe
     const slice = body.subarray(start, end + 1);
     // Only ranged bodies count: a downloader's first plain GET reads the headers and hangs up.
     if (state.slowFirstChunk && m && start === 0) {
-      // The first chunk trickles (64 KiB per 50 ms) while the rest arrive at once; its last piece
-      // waits for the test to turn `slowFirstChunk` off.
+      // The first chunk trickles (64 KiB per 50 ms) while the rest arrive at once.
       let pos = 0;
       const timer = setInterval(() => {
-        const last = pos + 64 * 1024 >= slice.length;
-        if (last && state.slowFirstChunk) return;
         const piece = slice.subarray(pos, pos + 64 * 1024);
         pos += piece.length;
         sent += piece.length;
