@@ -62,7 +62,8 @@ export async function downloadModel(
       modelUri: toDownloaderUri(uri),
       dirPath: modelsDir,
       showCliProgress: false,
-      headers: { "user-agent": USER_AGENT },
+      // No headers option: node-llama-cpp 3.21.1's downloader given headers finished a cancelled download
+      // whole instead of keeping its chunks (firstRun e2e (e)); its own user agent stays (issue 23 item 16 left).
       // Kept on cancel: the next attempt resumes from the chunks already on disk.
       deleteTempFileOnCancel: false,
       onProgress: (s) => opts.onProgress?.(progress(s.downloadedSize, s.totalSize)),
