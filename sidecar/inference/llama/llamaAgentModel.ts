@@ -159,21 +159,34 @@ export class LlamaAgentModel implements AgentModel {
     // A cancelled round answers at once (issue 16, item 5: cancel during prefill): node-llama-cpp ends a
     // prompt batch it has started only when the batch is done, so the round rejects without waiting
     // for it and the session stays locked, its sequence busy, until that native work has ended.
+    return this.onSession(
+      request.sessionKey,
+      (native) => {
+        this.pool.roundBegins();
+        return this.round(request, onChunk, native);
+      },
+      // Before the caller hears the answer: its next round may start another busy period.
+      () => this.pool.roundAnswered(),
+    );
+  }
+
+  /**
+   * Runs `work` under the session's lock and answers its caller as soon as it settles; the lock is held
+   * until the native work it recorded in `native` has ended (a session opening meanwhile may wait for it).
+   */
+  private onSession<T>(key: string, work: (native: NativeWork) => Promise<T>, answered: () => void = () => undefined): Promise<T> {
     this.roundsInFlight++;
     const native: NativeWork = { pending: Promise.resolve() };
-    return new Promise<ModelRound>((resolve, reject) => {
+    return new Promise<T>((resolve, reject) => {
       void this.locks
-        .run(request.sessionKey, async () => {
-          this.pool.roundBegins();
+        .run(key, async () => {
           try {
-            resolve(await this.round(request, onChunk, native));
+            resolve(await work(native));
           } catch (e) {
             reject(e);
           } finally {
-            // Before the caller hears the answer: its next round may start another busy period.
-            this.pool.roundAnswered();
+            answered();
           }
-          // Answered, its sequence still busy: a session opening meanwhile may wait for it.
           await this.pool.draining(
             native.pending.then(
               () => undefined,
@@ -315,28 +328,10 @@ export class LlamaAgentModel implements AgentModel {
   async infill(request: InfillRequest): Promise<InfillResult> {
     if (this.disposed) throw new HearthError(ErrorCode.ShuttingDown, "the model is unloading; completions resume once it has loaded again");
     if (!this.infillSupported) throw infillUnsupported(this.modelId);
-    this.roundsInFlight++;
-    const native: NativeWork = { pending: Promise.resolve() };
-    return new Promise<InfillResult>((resolve, reject) => {
-      void this.locks
-        .run(COMPLETION_SESSION, async () => {
-          try {
-            request.signal.throwIfAborted();
-            const session = await untilAborted(native, this.pool.open(COMPLETION_SESSION, []), request.signal);
-            resolve(await untilAborted(native, infillOn(session.sequence, request), request.signal));
-          } catch (e) {
-            reject(e);
-          }
-          await this.pool.draining(
-            native.pending.then(
-              () => undefined,
-              () => undefined,
-            ),
-          );
-        })
-        .finally(() => {
-          this.roundsInFlight--;
-        });
+    return this.onSession(COMPLETION_SESSION, async (native) => {
+      request.signal.throwIfAborted();
+      const session = await untilAborted(native, this.pool.open(COMPLETION_SESSION, []), request.signal);
+      return untilAborted(native, infillOn(session.sequence, request), request.signal);
     });
   }
 
