@@ -5,6 +5,7 @@ import type { Tool } from "../agent/ports/tools.js";
 import { AnchoredWorkspace, type ResolverKind, type WorkspaceIdentity } from "./anchoredFs.js";
 import { resolveCeilings, type Ceilings } from "./ceilings.js";
 import { FileRestorer } from "./fileRestore.js";
+import { scanInstructionFiles, type InstructionScan } from "./instructionFiles.js";
 import type { FileWriteSink } from "./fileWrites.js";
 import { listDirTool } from "./listDirTool.js";
 import { editFileTool, writeFileTool } from "./mutationTools.js";
@@ -42,6 +43,8 @@ export interface WorkspaceTools {
   readonly restorer: FileRestorer;
   /** A small text file the kernel consults (.hearth/rules.json), read through the workspace descriptor. */
   readText(relPath: string, maxBytes: number): WorkspaceText;
+  /** The project's instruction files (AGENTS.md, .clinerules, ...), read through the workspace descriptor. */
+  instructionFiles(mode?: string): Promise<InstructionScan>;
   /** Releases the workspace descriptor. The tools must not be used afterwards. */
   close(): void;
 }
@@ -70,6 +73,7 @@ export function buildWorkspaceTools(config: WorkspaceToolsConfig): WorkspaceTool
       ceilings,
       restorer: new FileRestorer(ws, ceilings.writeMaxBytes),
       readText: (relPath: string, maxBytes: number) => readWorkspaceText(ws, relPath, maxBytes),
+      instructionFiles: (mode?: string) => scanInstructionFiles(ws, mode),
       close: () => ws.close(),
     });
   } catch (e) {
