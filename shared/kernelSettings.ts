@@ -199,6 +199,16 @@ export const KNOBS: readonly Knob[] = z.array(Knob).parse([
     summary: "the person's approval rules: allow, ask or deny per tool and shell command (docs/approval-rules.md)",
   },
   {
+    env: "HEARTH_PERSONAL_INSTRUCTIONS",
+    readBy: "kernel",
+    // Application scope: a folder's settings cannot speak for the person.
+    setting: { key: "hearth.instructions.personal", type: "string", default: "", scope: "application" },
+    restart: true,
+    narrows: null,
+    onJoin: "told",
+    summary: "the person's own rules, shown to the model after the project's instruction files (docs/project-instructions.md)",
+  },
+  {
     env: "HEARTH_MAX_ROUNDS",
     readBy: "kernel",
     setting: int("hearth.agent.maxRounds", 25, 1, 200),
@@ -342,6 +352,7 @@ export const KernelEnv = z.object({
   HEARTH_APPROVE_READS: flag("HEARTH_APPROVE_READS"),
   /** JSON; parsed and checked by the kernel's policy (sidecar/kernel/policy/ruleSources.ts), which needs the shell parser. */
   HEARTH_APPROVAL_RULES: text,
+  HEARTH_PERSONAL_INSTRUCTIONS: text,
   HEARTH_MAX_ROUNDS: positive("HEARTH_MAX_ROUNDS"),
   HEARTH_REPEATED_FAILURE_LIMIT: positive("HEARTH_REPEATED_FAILURE_LIMIT"),
   HEARTH_MAX_TASKS: positive("HEARTH_MAX_TASKS"),

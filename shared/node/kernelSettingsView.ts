@@ -6,11 +6,13 @@
 import { createHash } from "node:crypto";
 import { COMPARED_ENV, integerDefault, KernelEnv, toolList } from "../kernelSettings.js";
 
+/** Shown as a short digest: the API key is a secret, the person's rules are long (a view value is at most 4096 characters). */
 const API_KEY = "HEARTH_OPENAI_API_KEY";
+const DIGESTED = [API_KEY, "HEARTH_PERSONAL_INSTRUCTIONS"];
 /** Compared as the tools the kernel offers (its capabilities), not as raw variables. */
 const AS_TOOLS = new Set(["HEARTH_TOOLS", "HEARTH_WEB_FETCH"]);
 
-/** Each compared variable's meaning as a string ("" when unset or the default); the API key as a short digest, never its value. */
+/** Each compared variable's meaning as a string ("" when unset or the default); the API key and the person's rules as a short digest. */
 export function kernelSettingsView(env: NodeJS.ProcessEnv): Record<string, string> {
   const view: Record<string, string> = {};
   const shape = KernelEnv.shape as Record<string, { safeParse(v: unknown): { success: boolean; data?: unknown } }>;
@@ -20,8 +22,10 @@ export function kernelSettingsView(env: NodeJS.ProcessEnv): Record<string, strin
     const value = parsed.success ? parsed.data : raw; // a bad value is shown as written (its kernel refuses it)
     view[name] = value === undefined || value === false || value === "auto" ? "" : value === true ? "1" : String(value);
   }
-  const key = view[API_KEY];
-  view[API_KEY] = key ? `sha256:${createHash("sha256").update(key).digest("hex").slice(0, 12)}` : "";
+  for (const name of DIGESTED) {
+    const value = view[name];
+    view[name] = value ? `sha256:${createHash("sha256").update(value).digest("hex").slice(0, 12)}` : "";
+  }
   return view;
 }
 

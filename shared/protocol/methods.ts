@@ -20,6 +20,7 @@ import { Attachment, MAX_ATTACHMENTS } from "./attachments.js";
 import { TaskSummary } from "./tasks.js";
 import { ApprovalDecisionRecord, ClientPrincipal, DecisionSurface, RunOrigin } from "./principals.js";
 import { TurnEdits, UndoFileOutcome } from "./undo.js";
+import { InstructionsInForce } from "./instructions.js";
 
 const Empty = z.object({}).strict().optional();
 /** What one completion request may carry around the cursor, each side: the editor sends a bounded window. */
@@ -225,6 +226,17 @@ export const requests = {
   "task/dismiss": {
     params: z.object({ delegationId: Id }),
     result: z.object({ task: TaskSummary }),
+  },
+  // Project instructions (issue 27, item 1): the instruction files and the person's own rules the next
+  // turn would be shown, each with its token cost; `readOnly` as the client's folder is (Restricted Mode
+  // shows none of the workspace's). A switch applies from the next turn; a running one keeps its own.
+  "instructions/list": {
+    params: z.object({ readOnly: z.boolean().optional() }).optional(),
+    result: InstructionsInForce,
+  },
+  "instructions/set": {
+    params: z.object({ path: z.string().min(1).max(4096), enabled: z.boolean(), readOnly: z.boolean().optional() }),
+    result: InstructionsInForce,
   },
   "model/status": {
     params: Empty,

@@ -363,4 +363,14 @@ CREATE TABLE approval_decisions (
 );
 CREATE INDEX approval_decisions_session_idx ON approval_decisions(session_id, decided_at);`);
 
-export const MIGRATIONS: readonly Step[] = [v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11];
+// issue 27, item 1: the instruction files (AGENTS.md, .clinerules, ...) and the person's own rules the
+// person turned off, by path, for this workspace (one journal per folder). A row says on or off; no
+// row is on, so a new file applies until it is turned off.
+const instructionSwitches: Step = (db) =>
+  db.exec(`CREATE TABLE instruction_switches (
+  path TEXT PRIMARY KEY,
+  enabled INTEGER NOT NULL CHECK (enabled IN (0,1)),
+  updated_at TEXT NOT NULL
+);`);
+
+export const MIGRATIONS: readonly Step[] = [v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, instructionSwitches];

@@ -13,8 +13,10 @@ import { buildWorkspaceTools, type WorkspaceTools } from "../tools/buildWorkspac
 import type { ClientChannel } from "./clientChannel.js";
 import { ClientNarrowings } from "./clientNarrowings.js";
 import { MessageAttachments } from "./context/messageAttachments.js";
+import { instructionReader } from "./context/instructionReader.js";
 import { ControlPlane } from "./control/controlPlane.js";
 import { SessionErase } from "./erase/sessionErase.js";
+import { instructionHandlers } from "./handlers/instructionHandlers.js";
 import { kernelHandlers } from "./handlers/kernelHandlers.js";
 import { sessionHandlers } from "./handlers/sessionHandlers.js";
 import { taskHandlers } from "./handlers/taskHandlers.js";
@@ -183,6 +185,8 @@ export function createKernel(settings: KernelSettings, host: KernelHost): Kernel
   if (!readFile) throw new Error("the workspace tools have no read_file");
   const attachments = new MessageAttachments({ readFile });
   const erase = new SessionErase({ journal, scope: control.scope, running: (id) => turns.running(id), log });
+  // issue 27: the project's instruction files and the person's own rules, read as each turn is admitted.
+  const instructions = instructionReader({ tools, control, personal: env.HEARTH_PERSONAL_INSTRUCTIONS ?? "" });
 
   // issue 12: background tasks, HEARTH_MAX_TASKS of them at once; their events and approvals go to every client.
   const clients = new ClientRegistry();
@@ -221,7 +225,8 @@ export function createKernel(settings: KernelSettings, host: KernelHost): Kernel
     }),
     ...sessionHandlers({ control, gate, defaultModel: config.modelSpec }),
     ...modelHandlers({ host: models, gate, modelsDir }),
-    ...turnHandlers({ turns, gate, compact, attachments, erase, narrowing }),
+    ...turnHandlers({ turns, gate, compact, attachments, erase, narrowing, instructions }),
+    ...instructionHandlers({ instructions, control }),
     ...undoHandlers({ edits: new TurnEditsService({ journal, scope: control.scope, restorer: tools.restorer }), gate }),
     ...taskHandlers({ tasks, control, gate, narrowing }),
     ...taskAnswerHandler({ principals, pending }),

@@ -3,12 +3,13 @@
 // descriptor like every other kernel read (harness #9: no link followed, bounded). Each file is
 // read up to a per-file bound and says when it was cut; the walk for nested AGENTS.md files is
 // bounded too and says where it stopped.
+import type { InstructionOrigin as Origin } from "../../shared/protocol/instructions.js";
 import type { AnchoredWorkspace } from "./anchoredFs.js";
 import { walkTree, type WalkEnd } from "./treeWalk.js";
 import { readWorkspaceTextHead } from "./workspaceText.js";
 
 /** Where an instruction file comes from: the tool whose convention it follows. */
-export type InstructionOrigin = "agents" | "claude" | "cline" | "roo" | "continue" | "copilot" | "cursor";
+export type InstructionOrigin = Exclude<Origin, "person">;
 
 export interface FoundInstruction {
   /** Workspace-relative, `/`-separated. */

@@ -32,6 +32,10 @@ export const ScriptRound = z.strictObject({
   expectTools: z.array(z.string()).optional(),
   /** Test-only: the round fails at once unless the outputs of the latest tool results it is shown are exactly these, in order. */
   expectToolOutputs: z.array(z.string()).optional(),
+  /** Test-only: the round fails at once unless its system instructions contain each of these (project instructions, issue 27). */
+  expectSystemIncludes: z.array(z.string()).optional(),
+  /** Test-only: the round fails at once if its system instructions contain any of these (a source turned off). */
+  expectSystemExcludes: z.array(z.string()).optional(),
 });
 export type ScriptRound = z.infer<typeof ScriptRound>;
 

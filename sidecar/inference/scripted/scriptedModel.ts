@@ -91,6 +91,7 @@ export class ScriptedModel implements AgentModel {
         );
       }
     }
+    checkSystem(round, index, request);
     const { signal } = request;
     // Every await happens inside this call, so the returned promise is the completion barrier.
     for (const [type, parts] of [
@@ -111,6 +112,22 @@ export class ScriptedModel implements AgentModel {
       toolCalls: round.toolCalls.map((c) => ({ name: c.name, arguments: c.arguments, ...(c.id ? { providerCallId: c.id } : {}) })),
       stopReason: round.toolCalls.length > 0 ? "tool_calls" : "end",
     };
+  }
+}
+
+/** The round's expectations of what the model is shown as instructions (every system message, in order). */
+function checkSystem(round: ScriptRound, index: number, request: GenerationRequest): void {
+  const system = request.messages.flatMap((m) => (m.role === "system" ? [m.text] : [])).join("\n");
+  const missing = (round.expectSystemIncludes ?? []).filter((s) => !system.includes(s));
+  const present = (round.expectSystemExcludes ?? []).filter((s) => system.includes(s));
+  if (missing.length || present.length) {
+    throw new Error(
+      `scripted round ${index + 1} expects its system instructions ` +
+        [missing.length ? `to include ${JSON.stringify(missing)}` : "", present.length ? `not to include ${JSON.stringify(present)}` : ""]
+          .filter(Boolean)
+          .join(" and ") +
+        `; they were ${JSON.stringify(system.slice(0, 2000))}`,
+    );
   }
 }
 

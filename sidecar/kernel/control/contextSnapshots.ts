@@ -2,6 +2,7 @@
 // material; generation is monotonic per session, so A→B→A reuses version A with a higher generation.
 import { createHash } from "node:crypto";
 import { uuidv7 } from "../../../shared/ids.js";
+import type { InstructionsInForce } from "../../../shared/protocol/instructions.js";
 import type { Condensation, HistoryMessage } from "../../../shared/protocol/records.js";
 import type { Db } from "../../journal/journal.js";
 import { condensationById, latestCondensationId } from "./condensations.js";
@@ -24,6 +25,11 @@ export interface SnapshotBody {
    * or null. Absent in snapshots pinned before it was recorded: those runs read the latest.
    */
   condensationId?: string | null;
+  /**
+   * The project instructions the run is shown (issue 27, item 1), read at admission: a file edited or
+   * switched off later applies from the next run. Absent in snapshots pinned before they were read.
+   */
+  instructions?: { inForce: InstructionsInForce; text: string };
 }
 
 export function pinSnapshot(
@@ -51,6 +57,7 @@ export interface RunContext {
   history: HistoryMessage[];
   userMessage: string;
   condensation: Condensation | null;
+  instructions?: SnapshotBody["instructions"];
 }
 
 /**
@@ -71,6 +78,7 @@ export function runContext(db: Db, run: { run_id: string; session_id: string; co
     history: messages.filter((m) => m.seq < body.journalThroughSeq),
     userMessage: user.text,
     condensation: pinnedCondensation(db, run.session_id, body),
+    ...(body.instructions ? { instructions: body.instructions } : {}),
   };
 }
 

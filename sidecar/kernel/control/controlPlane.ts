@@ -39,6 +39,7 @@ import {
   requestCancel,
   transitionAttempt,
   type Admission,
+  type AdmissionInputs,
   type CancelDispatchResult,
   type ClientContext,
   type RunTerminal,
@@ -58,6 +59,7 @@ import type { AttemptStatus } from "./stateMachines.js";
 import { runHistory } from "./history.js";
 import { pinAuthority, type AuthorityDigests } from "./authorityPins.js";
 import { runContext, type RunContext } from "./contextSnapshots.js";
+import { disabledInstructions, setInstructionEnabled } from "./instructionSwitches.js";
 import { recordCondensation, sessionCondensations, type NewCondensation } from "./condensations.js";
 import { SessionHolds } from "./sessionHolds.js";
 
@@ -108,9 +110,18 @@ export class ControlPlane {
    * Run + single active attempt + pinned context snapshot + the user message and its attachment
    * rows, in one transaction: a message is never journaled without what was attached to it.
    */
-  admitRun(sessionId: string, userMessage: string, client: ClientContext, attachments: readonly AttachmentRecord[] = []): Admission {
+  admitRun(sessionId: string, userMessage: string, client: ClientContext, inputs: AdmissionInputs = {}): Admission {
     this.holds.assertFree(sessionId);
-    return this.journal.withTransaction((db) => admitRun(db, this.scope, sessionId, userMessage, client, attachments));
+    return this.journal.withTransaction((db) => admitRun(db, this.scope, sessionId, userMessage, client, inputs));
+  }
+
+  /** The instruction files (and personal rules) the person turned off, by path (issue 27, item 1). */
+  disabledInstructions(): Set<string> {
+    return disabledInstructions(this.journal.db);
+  }
+
+  setInstructionEnabled(path: string, enabled: boolean): void {
+    this.journal.withTransaction((db) => setInstructionEnabled(db, path, enabled));
   }
 
   /**

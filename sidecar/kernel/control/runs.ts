@@ -6,7 +6,7 @@ import type { Db } from "../../journal/journal.js";
 import { insertAttachments, type AttachmentRecord } from "./attachments.js";
 import { appendComplete, nextSeq } from "./conversation.js";
 import { latestCondensationId } from "./condensations.js";
-import { pinSnapshot } from "./contextSnapshots.js";
+import { pinSnapshot, type SnapshotBody } from "./contextSnapshots.js";
 import { currentProfile } from "./sessions.js";
 import { ownedRun, ownedSession, type KernelScope, type RunRow } from "./scope.js";
 import { ACTIVE_ATTEMPT_STATUSES, attemptMachine, invocationMachine, isTerminal, runMachine, type AttemptStatus } from "./stateMachines.js";
@@ -17,6 +17,12 @@ export interface ClientContext {
   /** Correlation only (control plane #6): never authority. */
   clientId: string;
   requestId: string;
+}
+
+/** What is admitted with the user message: what the person attached, the project instructions read for it. */
+export interface AdmissionInputs {
+  attachments?: readonly AttachmentRecord[];
+  instructions?: SnapshotBody["instructions"];
 }
 
 export interface Admission {
@@ -57,7 +63,7 @@ export function admitRun(
   sessionId: string,
   userMessage: string,
   client: ClientContext,
-  attachments: readonly AttachmentRecord[] = [],
+  { attachments = [], instructions }: AdmissionInputs = {},
 ): Admission {
   const session = ownedSession(db, scope, sessionId);
   const busy = db.prepare(`SELECT run_id FROM runs WHERE session_id = ? AND status = 'active'`).get(sessionId) as
@@ -78,6 +84,7 @@ export function admitRun(
     journalThroughSeq: userSeq,
     workspace: profile.working_directory,
     condensationId: latestCondensationId(db, sessionId),
+    ...(instructions ? { instructions } : {}),
   });
   db.prepare(
     `INSERT INTO runs (

@@ -4,6 +4,7 @@ import type { Condensation } from "../../../shared/protocol/records.js";
 import type { ShutdownGate } from "../shutdownGate.js";
 import { applyMessage } from "../../../shared/applyMessage.js";
 import type { MessageAttachments } from "../context/messageAttachments.js";
+import type { InstructionReader } from "../context/instructionReader.js";
 import type { SessionErase } from "../erase/sessionErase.js";
 import type { TurnService } from "../turns/turnService.js";
 import type { RunNarrowing } from "../../../shared/node/kernelSettingsView.js";
@@ -17,16 +18,19 @@ export function turnHandlers(deps: {
   compact: (sessionId: string, client: ClientChannel) => Promise<Condensation | null>;
   /** The starting client's stricter settings, for its runs (clientNarrowings.ts). */
   narrowing: (client: ClientChannel) => RunNarrowing | undefined;
+  /** The project instructions as they are now (issue 27), pinned with each chat turn. */
+  instructions: InstructionReader;
 }) {
   return {
     "turn/start": async ({ attachments, ...params }, ctx) => {
       deps.gate.assertAccepting("turn/start");
       deps.erase.assertNotErased(params.sessionId);
       const narrowing = deps.narrowing(ctx.client);
-      if (!attachments?.length) return deps.turns.start({ ...params, narrowing }, ctx);
+      const instructions = await deps.instructions(params.readOnly === true);
+      if (!attachments?.length) return deps.turns.start({ ...params, narrowing, instructions }, ctx);
       const { message, records } = await deps.attachments.compose(params.message, attachments);
       // The attachment rows are admitted with the message, in its transaction: never one without the other.
-      return deps.turns.start({ ...params, message, attachments: records, narrowing }, ctx);
+      return deps.turns.start({ ...params, message, attachments: records, narrowing, instructions }, ctx);
     },
     // issue 15: "Apply to file" is a turn whose one call is the kernel's write_file, approved in the file.
     "turn/apply": async (params, ctx) => {

@@ -16,6 +16,7 @@ import { ruleSetForRun } from "../policy/ruleSources.js";
 import { ApplyProposal, type ApplyRequest } from "./applyProposal.js";
 import { ClientApproval } from "./clientApproval.js";
 import { defaultInstructions } from "./defaultInstructions.js";
+import { withInstructions } from "../context/projectInstructions.js";
 import { JournalCondensations, viewFromJournal } from "./journalCondensations.js";
 import { JournalMemory } from "./journalMemory.js";
 
@@ -62,7 +63,7 @@ export function leaseModel(models: ModelHost, spec: string, holder: string, clie
 export async function buildSessionAgent(deps: SessionAgentDeps, run: RunRef, client: ClientChannel): Promise<AgentSession> {
   // control plane #10: the run's pinned snapshot (its profile generation and the history before its own user
   // message, which is the turn's input), never the session as it is now.
-  const { profile, history: pinnedHistory, condensation } = deps.control.runContext(run.runId);
+  const { profile, history: pinnedHistory, condensation, instructions } = deps.control.runContext(run.runId);
   const model = run.apply ? new ApplyProposal(run.apply) : await leaseModel(deps.models, profile.model_profile, run.runId, client);
   const history: AgentMessage[] = pinnedHistory.map(({ seq: _seq, ...m }) => m as AgentMessage);
   const { workspace, ceilings } = deps.tools;
@@ -76,7 +77,9 @@ export async function buildSessionAgent(deps: SessionAgentDeps, run: RunRef, cli
     .memory(new JournalMemory(deps.control, run))
     .approval(new ClientApproval(client, deps.control, run, rules?.rules))
     .approveReads((deps.policy?.approveReads ?? false) || run.narrowing?.approveReads === true)
-    .systemPrompt(profile.system_prompt || defaultInstructions(workspace.canonicalPath))
+    // issue 27: the project instructions pinned at admission close the system prompt, so the prefix is
+    // the same bytes turn after turn while the files are unchanged (saved KV state stays usable).
+    .systemPrompt(withInstructions(profile.system_prompt || defaultInstructions(workspace.canonicalPath), instructions))
     .history(history)
     // issue 13: the session's condensed view, as journaled and pinned at admission (issue 23 item 9);
     // new views are journaled before use.

@@ -20,6 +20,7 @@ import { EventCoalescer } from "./eventCoalescer.js";
 import { recordEvent } from "./turnReplay.js";
 import type { ApplyRequest } from "./applyProposal.js";
 import type { RunRef } from "./sessionAgent.js";
+import type { PinnedInstructions } from "../context/projectInstructions.js";
 
 /** How long turn/cancel waits for the turn to reach its completion barrier before answering. */
 const CANCEL_ACK_WAIT_MS = 3000;
@@ -76,11 +77,16 @@ export class TurnService {
       readOnly?: boolean;
       apply?: ApplyRequest;
       narrowing?: RunNarrowing;
+      /** The project instructions read just before (issue 27): pinned in the run's snapshot. */
+      instructions?: PinnedInstructions;
     },
     ctx: RequestContext,
   ): { runId: string; attemptId: string } {
     const client = { clientId: ctx.clientId, requestId: ctx.requestId };
-    const admission = this.deps.control.admitRun(params.sessionId, params.message, client, params.attachments);
+    const admission = this.deps.control.admitRun(params.sessionId, params.message, client, {
+      attachments: params.attachments,
+      instructions: params.instructions,
+    });
     const run: RunRef = {
       sessionId: params.sessionId,
       runId: admission.runId,

@@ -30,7 +30,8 @@ it("issue 22 item 3: v10 fills the typed result kind of every tool row written b
   // The file as a journal before v10 left it: no kind column, none of v11's tables, schema version 9.
   const raw = new Database(f.file);
   raw.exec(`ALTER TABLE conversation_journal DROP COLUMN result_kind;
-    DROP TABLE approval_decisions; DROP TABLE delegation_origins; DROP TABLE run_origins;`); // and nothing of v11
+    DROP TABLE approval_decisions; DROP TABLE delegation_origins; DROP TABLE run_origins;
+    DROP TABLE instruction_switches;`); // and nothing of v11 or of the migrations after it
   raw.pragma("user_version = 9");
   raw.close();
   const j = openJournal(f.file);
@@ -44,4 +45,14 @@ it("issue 22 item 3: v10 fills the typed result kind of every tool row written b
     0,
   );
   j.close();
+});
+
+it("issue 27 item 1: the instruction switches migration keeps a switch per path; no row means on", () => {
+  const f = openFixture();
+  assert.deepEqual([...f.control.disabledInstructions()], [], "a new journal has every instruction file on");
+  f.control.setInstructionEnabled(".clinerules", false);
+  f.control.setInstructionEnabled("AGENTS.md", false);
+  f.control.setInstructionEnabled("AGENTS.md", true);
+  assert.deepEqual([...f.control.disabledInstructions()], [".clinerules"], "the last switch of a path wins");
+  f.close();
 });

@@ -46,6 +46,31 @@ describe("scripted model adapter", () => {
     assert.throws(() => ScriptedModel.fromFile(path.join(FIXTURES, "missing.json"), OPT_IN), /cannot read scripted model/);
   });
 
+  it("a round's expectSystemIncludes/Excludes fail it unless its system instructions say (and leave out) exactly that", async () => {
+    const model = ScriptedModel.fromJson(
+      { rounds: [{ text: ["ok"], expectSystemIncludes: ["## AGENTS.md", "use tabs"], expectSystemExcludes: ["vendor/"] }] },
+      "inline",
+      OPT_IN,
+    );
+    const ask = (system: string) =>
+      model.generate(
+        {
+          sessionKey: "s",
+          messages: [
+            { role: "system", text: system },
+            { role: "user", text: "hi" },
+          ],
+          tools: [],
+          options: {},
+          signal: new AbortController().signal,
+        },
+        () => {},
+      );
+    assert.equal((await ask("## AGENTS.md\nuse tabs")).text, "ok");
+    await assert.rejects(ask("## AGENTS.md\nuse spaces"), /expects its system instructions to include \["use tabs"\]/);
+    await assert.rejects(ask("## AGENTS.md\nuse tabs; never touch vendor/"), /not to include \["vendor\/"\]/);
+  });
+
   it("drives a multi-round turn with tool calls end to end (harness #3 #6)", async () => {
     const tool = new CounterTool();
     const model = ScriptedModel.fromFile(demo, OPT_IN);

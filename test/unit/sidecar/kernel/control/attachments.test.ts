@@ -12,7 +12,7 @@ it("issue 15: attachments read back in order, a selection with both its lines, a
     { attachment: { kind: "file", path: "notes.md" }, bytes: 8, sha256: "bb" },
     { attachment: { kind: "selection", path: "src/b.ts", startLine: 4 }, bytes: 10, sha256: "cc" },
   ];
-  const { runId } = f.control.admitRun(sessionId, "look", CLIENT, records);
+  const { runId } = f.control.admitRun(sessionId, "look", CLIENT, { attachments: records });
   assert.deepEqual(f.control.attachmentsOf(runId), [
     records[0],
     records[1],

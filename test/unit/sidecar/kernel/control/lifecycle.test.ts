@@ -44,6 +44,25 @@ describe("admission (control plane #10)", () => {
     f.close();
   });
 
+  it("admission pins the project instructions a run is shown; a later admission pins its own (control plane #10, issue 27)", () => {
+    const f = openFixture();
+    const { sessionId } = f.control.createSession({ model: "scripted:x" });
+    const pinned = (text: string) => ({
+      inForce: { sources: [], notes: [], tokens: 1, bounds: { perFileBytes: 1, totalBytes: 1 } },
+      text,
+    });
+    const first = f.control.admitRun(sessionId, "one", CLIENT, { instructions: pinned("AGENTS says one") });
+    assert.equal(f.control.runContext(first.runId).instructions?.text, "AGENTS says one");
+    f.control.transitionAttempt(first.runId, first.attemptId, "starting");
+    f.control.transitionAttempt(first.runId, first.attemptId, "running");
+    f.control.appendMessages(sessionId, first.runId, [{ role: "assistant", text: "done" }]);
+    f.control.finishRun(first.runId, "completed");
+    const second = f.control.admitRun(sessionId, "two", CLIENT, { instructions: pinned("AGENTS says two") });
+    assert.equal(f.control.runContext(first.runId).instructions?.text, "AGENTS says one", "a run keeps what it was admitted with");
+    assert.equal(f.control.runContext(second.runId).instructions?.text, "AGENTS says two");
+    f.close();
+  });
+
   it("A→B→A reuses content version A with a higher generation", () => {
     const f = openFixture();
     const { sessionId } = f.control.createSession({ model: "scripted:x" });
