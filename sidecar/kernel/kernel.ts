@@ -204,6 +204,7 @@ export function createKernel(settings: KernelSettings, host: KernelHost): Kernel
     principals,
     decisions,
     pending,
+    instructions,
   });
   gate.onShutdown("tasks", () => tasks.stopAccepting());
 

@@ -271,10 +271,10 @@ export class ControlPlane {
     return this.journal.withTransaction((db) => cancelIdleDelegation(db, this.scope, delegationId, reason));
   }
 
-  resumeTask(delegationId: string, client: ClientContext): void {
+  resumeTask(delegationId: string, client: ClientContext, instructions?: AdmissionInputs["instructions"]): void {
     this.journal.withTransaction((db) => {
       this.holds.assertFree(ownedDelegation(db, this.scope, delegationId).child_session_id);
-      resumeDelegation(db, this.scope, delegationId, client);
+      resumeDelegation(db, this.scope, delegationId, client, instructions);
     });
   }
 

@@ -8,7 +8,16 @@ import { uuidv7 } from "../../../shared/ids.js";
 import type { Db } from "../../journal/journal.js";
 import { taskReadOnly } from "../principals/runOrigins.js";
 import { insertArtifact } from "./artifacts.js";
-import { activeAttempt, admitRun, finishRun, requestCancel, type Admission, type ClientContext, type RunTerminal } from "./runs.js";
+import {
+  activeAttempt,
+  admitRun,
+  finishRun,
+  requestCancel,
+  type Admission,
+  type AdmissionInputs,
+  type ClientContext,
+  type RunTerminal,
+} from "./runs.js";
 import { ownedSession, type KernelScope } from "./scope.js";
 import { createSession } from "./sessions.js";
 import { delegationMachine, type DelegationStatus } from "./stateMachines.js";
@@ -23,6 +32,8 @@ export interface NewDelegation {
   model?: string;
   /** The tools it may use, already checked against its parent's ceiling (TaskService does); absent is none. */
   tools?: readonly string[];
+  /** The project instructions read for its first run (issue 27), pinned in that run's snapshot. */
+  instructions?: AdmissionInputs["instructions"];
 }
 
 export interface DelegationRow {
@@ -61,7 +72,7 @@ export function createDelegation(
   }
   const workstreamId = createWorkstream(db, scope, input.title);
   const { sessionId } = createSession(db, scope, { title: input.title, model: input.model, role: "leaf", workstreamId });
-  const admission = admitRun(db, scope, sessionId, input.prompt, client);
+  const admission = admitRun(db, scope, sessionId, input.prompt, client, { instructions: input.instructions });
   const delegationId = uuidv7();
   const at = nowIso();
   db.prepare(
@@ -224,7 +235,13 @@ export function resumeMessage(instruction: string): string {
  * control plane #21: an orphaned task takes its pending recovery dispatch and a new run of its
  * session (pinned to the history as the interrupted run left it), then queues for a slot.
  */
-export function resumeDelegation(db: Db, scope: KernelScope, delegationId: string, client: ClientContext): DelegationRow {
+export function resumeDelegation(
+  db: Db,
+  scope: KernelScope,
+  delegationId: string,
+  client: ClientContext,
+  instructions?: AdmissionInputs["instructions"],
+): DelegationRow {
   const d = ownedDelegation(db, scope, delegationId);
   if (d.status !== "interrupted") {
     const state = d.status === "queued" || d.status === "running" ? d.status : `${d.status} (ended)`;
@@ -236,7 +253,7 @@ export function resumeDelegation(db: Db, scope: KernelScope, delegationId: strin
     if (run.status === "active" && !activeAttempt(db, d.run_id))
       finishRun(db, scope, d.run_id, "failed", "interrupted; the task was resumed as a new run");
   }
-  const admission = admitRun(db, scope, d.child_session_id, resumeMessage(d.instruction ?? d.title), client);
+  const admission = admitRun(db, scope, d.child_session_id, resumeMessage(d.instruction ?? d.title), client, { instructions });
   db.prepare(`UPDATE recovery_dispatches SET status = 'dispatched' WHERE delegation_id = ? AND status = 'pending'`).run(delegationId);
   move(db, d, "queued", null, { run_id: admission.runId });
   return { ...d, status: "queued", run_id: admission.runId, reason: null };

@@ -15,14 +15,14 @@ export function taskHandlers(deps: {
   return {
     "task/start": async (params, ctx) => {
       deps.gate.assertAccepting("task/start");
-      return { task: deps.tasks.start(params, ctx, deps.narrowing(ctx.client)) };
+      return { task: await deps.tasks.start(params, ctx, deps.narrowing(ctx.client)) };
     },
     "task/list": async (params) => ({ tasks: deps.control.tasks(params?.limit ?? 200) }),
     "task/show": async (params) => ({ task: deps.control.task(params.delegationId), result: deps.control.taskResult(params.delegationId) }),
     "task/cancel": async (params) => deps.tasks.cancel(params.delegationId),
     "task/resume": async (params, ctx) => {
       deps.gate.assertAccepting("task/resume");
-      return { task: deps.tasks.resume(params.delegationId, ctx) };
+      return { task: await deps.tasks.resume(params.delegationId, ctx) };
     },
     "task/dismiss": async (params) => ({ task: deps.tasks.dismiss(params.delegationId) }),
   } satisfies Handlers;

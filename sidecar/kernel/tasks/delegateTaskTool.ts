@@ -46,7 +46,7 @@ export function delegateTaskTool(tasks: () => TaskService, parentSessionId: stri
       return { preview: { kind: "text", text: `start a background task: ${String(args.instruction)}` } };
     },
     async invoke(args, _proposal, ctx) {
-      const task = tasks().start(
+      const task = await tasks().start(
         {
           instruction: String(args.instruction),
           ...(typeof args.title === "string" ? { title: args.title } : {}),

@@ -17,6 +17,7 @@ import type { DecisionJournal } from "../principals/decisionJournal.js";
 import { recordRunOrigin, recordTaskOrigin, taskReadOnly, type Origin } from "../principals/runOrigins.js";
 import type { ClientRegistry } from "./clientRegistry.js";
 import { taskChannel, type PendingTaskApprovals } from "./taskChannel.js";
+import type { InstructionReader } from "../context/instructionReader.js";
 
 export interface TaskServiceDeps {
   control: ControlPlane;
@@ -33,6 +34,8 @@ export interface TaskServiceDeps {
   principals: ClientPrincipals;
   decisions: DecisionJournal;
   pending: PendingTaskApprovals;
+  /** The project instructions as they are now (issue 27): pinned with each task's run, as with a chat turn. */
+  instructions?: InstructionReader;
 }
 
 export interface StartTask {
@@ -68,7 +71,7 @@ export class TaskService {
    * `narrowing`: the starting client's stricter settings (issue 22, item 2). Its tool list narrows the
    * task's ceiling (journaled); the rest applies to the task's runs in this kernel's life.
    */
-  start(params: StartTask, ctx: Starter, narrowing?: RunNarrowing): TaskSummary {
+  async start(params: StartTask, ctx: Starter, narrowing?: RunNarrowing): Promise<TaskSummary> {
     // A delegated task runs on its coordinator's model unless told otherwise.
     const parentModel = params.parentSessionId ? this.deps.control.profile(params.parentSessionId).model_profile : null;
     const model = params.model ?? parentModel ?? this.deps.defaultModel;
@@ -77,13 +80,16 @@ export class TaskService {
         ErrorCode.InvalidParams,
         "no model for the task: pass `model` (hearth task start --model SPEC, or set HEARTH_MODEL), or start the kernel with --model",
       );
+    const tools = this.ceiling(params.tools, narrowing?.tools);
+    const instructions = await this.deps.instructions?.(params.readOnly === true);
     const { delegationId } = this.deps.control.createDelegation(
       {
         parentSessionId: params.parentSessionId ?? null,
         title: params.title ?? titleOf(params.instruction),
         prompt: params.instruction,
         model,
-        tools: this.ceiling(params.tools, narrowing?.tools),
+        tools,
+        ...(instructions ? { instructions } : {}),
       },
       { clientId: ctx.clientId, requestId: ctx.requestId },
     );
@@ -137,8 +143,10 @@ export class TaskService {
     return { task: this.deps.control.task(delegationId), ...result };
   }
 
-  resume(delegationId: string, ctx: RequestContext): TaskSummary {
-    this.deps.control.resumeTask(delegationId, { clientId: ctx.clientId, requestId: ctx.requestId });
+  async resume(delegationId: string, ctx: RequestContext): Promise<TaskSummary> {
+    // The resumed run is shown the instructions as they are now, read with the task's pinned trust.
+    const instructions = await this.deps.instructions?.(taskReadOnly(this.deps.journal.db, delegationId));
+    this.deps.control.resumeTask(delegationId, { clientId: ctx.clientId, requestId: ctx.requestId }, instructions);
     // The resumed run keeps the task's trust (pinned authority): resuming never widens it.
     this.deps.journal.withTransaction((db) =>
       recordRunOrigin(db, this.deps.control.task(delegationId).runId!, {

@@ -7,6 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { it } from "node:test";
 import type { InstructionsInForce } from "../../../shared/protocol/instructions.js";
+import type { TaskSummary } from "../../../shared/protocol/tasks.js";
 import { isolatedEnv, runCli } from "../../support/cliProcess.js";
 import { tempDir } from "../../support/kernelProcess.js";
 
@@ -72,4 +73,26 @@ it("AGENTS.md and .clinerules reach the model, with their token cost listed; one
   const unknown = await cli(["instructions", "--off", "README.md"]);
   assert.notEqual(unknown.code, 0);
   assert.match(unknown.stderr, /"README\.md" is not one of this workspace's instruction sources \(AGENTS\.md, \.clinerules, /);
+});
+
+it("a background task is shown the project instructions too (issue 27: a task's run is admitted like a turn)", async () => {
+  const root = tempDir("instructions-task");
+  const ws = path.join(root, "ws");
+  fs.mkdirSync(ws);
+  fs.writeFileSync(path.join(ws, "AGENTS.md"), "Tasks follow the house style.\n");
+  const db = path.join(root, "journal.sqlite");
+  const env = { ...isolatedEnv(root), HEARTH_ALLOW_SCRIPTED: "1" };
+  const file = path.join(root, "task.json");
+  fs.writeFileSync(file, JSON.stringify({ rounds: [{ expectSystemIncludes: ["Tasks follow the house style."], text: ["Styled."] }] }));
+  const cli = (...args: string[]) => runCli([...args, "--workspace", ws, "--db", db, "--json"], env);
+  const started = await cli("task", "start", "--model", `scripted:${file}`, "style it");
+  assert.equal(started.code, 0, started.stderr);
+  const { task } = JSON.parse(started.stdout) as { task: TaskSummary };
+  let shown: { task: TaskSummary; result: string | null } | undefined;
+  for (let i = 0; i < 100 && !["completed", "failed", "cancelled"].includes(shown?.task.state ?? ""); i++) {
+    if (i > 0) await new Promise((r) => setTimeout(r, 200));
+    shown = JSON.parse((await cli("task", "show", task.delegationId)).stdout) as typeof shown;
+  }
+  assert.equal(shown?.task.state, "completed", JSON.stringify(shown));
+  assert.equal(shown?.result, "Styled.");
 });
