@@ -11,6 +11,7 @@ import { SessionList } from "./sessionList.js";
 import { Transcript } from "./transcript.js";
 import { renderTrustBanner } from "./trustBanner.js";
 import { UndoButtons } from "./undoButton.js";
+import { InstructionsPanel } from "./instructionsPanel.js";
 import { classifyTurnError, errorActions, type ViewActions } from "./errorActions.js";
 
 // The CSP forbids eval; without this zod would probe `new Function` and log a CSP violation.
@@ -84,7 +85,8 @@ trustBanner.className = "trust-banner";
 trustBanner.dataset.testid = "restricted-mode";
 trustBanner.setAttribute("role", "status");
 trustBanner.hidden = true;
-root.replaceChildren(header.node, trustBanner, sessions.node, transcript.node, composer.node, announcer);
+const instructions = new InstructionsPanel(send);
+root.replaceChildren(header.node, trustBanner, sessions.node, transcript.node, instructions.node, composer.node, announcer);
 
 /** The chat the view shows: a long paste is measured against its context (composer.setContext). */
 let currentSession: string | undefined;
@@ -95,6 +97,7 @@ window.addEventListener("message", (event: MessageEvent<unknown>) => {
     return;
   }
   const message = parsed.data;
+  if (instructions.hear(message)) return;
   if (undo.hear(message)) return;
   switch (message.type) {
     case "kernel/starting":

@@ -9,6 +9,7 @@ import type { KernelState, KernelSupervisor } from "../kernel/kernelSupervisor.j
 import type { ModelViewPort } from "../model/wireModels.js";
 import type { TurnUndo } from "../edits/turnUndo.js";
 import type { ChatController } from "./chatController.js";
+import type { ChatInstructions } from "./chatInstructions.js";
 import { applyCode, ChatSessions, copyCode, insertCode } from "./chatViewActions.js";
 import { chatHtml, resourceRoots } from "./chatHtml.js";
 import { requestContext } from "./contextPicker.js";
@@ -32,6 +33,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
     private readonly approvals?: ChatApprovals,
     private readonly models?: ModelViewPort,
     private readonly undo?: TurnUndo,
+    private readonly instructions?: ChatInstructions,
   ) {}
 
   /** The focus command (Ctrl+Alt+H): shows the view and puts the focus in its message box (issue 25 item 5). */
@@ -56,6 +58,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
     this.chat?.attach(post);
     this.models?.attach(post);
     this.undo?.attach(post);
+    this.instructions?.attach(post);
     this.approvals?.attach({ post, visible: () => view.visible });
     view.onDidDispose(() => {
       subscriptions.dispose();
@@ -63,6 +66,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
       this.chat?.attach(undefined);
       this.models?.attach(undefined);
       this.undo?.attach(undefined);
+      this.instructions?.attach(undefined);
       this.approvals?.attach(undefined);
     });
     // Failures reach the view through the state listener and the log; nothing to do with them here.
@@ -164,6 +168,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
         return;
       case "edits/undo":
         void this.undo?.undo(message.runId);
+        return;
+      case "instructions/refresh":
+        void this.instructions?.refresh();
+        return;
+      case "instructions/set":
+        void this.instructions?.set(message.path, message.enabled);
         return;
       case "approval/answer":
         this.approvals?.answer(message.callId, message.decision);
