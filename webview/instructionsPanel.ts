@@ -48,6 +48,9 @@ export class InstructionsPanel {
     const list = el("ul", "instructions-list");
     list.append(...inForce.sources.map((s) => this.row(s)));
     const notes = inForce.notes.map((n) => el("p", "instructions-note", n));
+    const heading = inForce.tokens - on.reduce((n, s) => n + s.tokens, 0);
+    if (on.length > 0 && heading > 0)
+      notes.push(el("p", "instructions-note", `~${heading} tokens of the total are Hearth's heading for them.`));
     const applies = el(
       "p",
       "instructions-note",

@@ -91,10 +91,10 @@ export function withInstructions(systemPrompt: string, pinned: { text: string } 
   return pinned && pinned.text !== "" ? `${systemPrompt}\n\n${pinned.text}` : systemPrompt;
 }
 
+// Short: it is paid for on every turn (issue 25 item 10 trims the first prompt).
 const PREAMBLE =
   "# Instructions for this workspace\n" +
-  "The project's instruction files and the person's own rules follow. Follow them. Where two disagree, the later one wins: " +
-  "a file in a sub-folder over the workspace's for the files beneath it, the person's own rules over the project's.";
+  "Follow these. Where two disagree the later wins: a sub-folder's file for the files beneath it, the person's own rules over the project's.";
 
 function renderSection(found: FoundInstruction, isPersonal: boolean, shown: string, cut: "file" | "total" | null): string {
   const title = isPersonal

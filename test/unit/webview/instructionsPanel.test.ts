@@ -65,6 +65,12 @@ describe("the chat's project instructions (issue 27, item 1)", () => {
     ]);
   });
 
+  it("says how much of the total is Hearth's own heading, so the rows and the total add up", () => {
+    const { p } = panel();
+    p.hear({ type: "instructions/list", inForce: { ...inForce([source("AGENTS.md", { tokens: 13 })]), tokens: 50 } });
+    assert.match(p.node.textContent ?? "", /~37 tokens of the total are Hearth's heading for them\./);
+  });
+
   it("a switch sends instructions/set for its source; nothing else is sent on a click", () => {
     const { p, sent } = panel();
     p.hear({ type: "instructions/list", inForce: inForce([source("AGENTS.md"), source(".clinerules")]) });
