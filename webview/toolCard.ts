@@ -88,6 +88,9 @@ const SURFACE: Record<CallDecision["surface"], string> = {
 export function decisionText(d: CallDecision, timeZone?: string): string {
   const verb = d.decision === "approve" ? "Approved" : "Denied";
   const at = new Date(d.decidedAt).toLocaleTimeString("en-GB", { hour: "2-digit", minute: "2-digit", ...(timeZone ? { timeZone } : {}) });
+  // A person's approval rule decided (issue 27): the journal names it and where it is defined.
+  if (d.surface === "rule" && d.decidedBy.kind === "kernel" && d.decidedBy.clientId !== "kernel")
+    return `${verb} by rule ${d.decidedBy.clientId}, at ${at}`;
   const how = d.surface === "rule" || d.surface === "policy" ? SURFACE[d.surface] : `${DECIDER[d.decidedBy.kind]}, ${SURFACE[d.surface]}`;
   return `${verb} ${how}, at ${at}`;
 }

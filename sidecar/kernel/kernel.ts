@@ -165,6 +165,7 @@ export function createKernel(settings: KernelSettings, host: KernelHost): Kernel
           offered,
           policy,
           approvalRules: { user: settings.approvalRules ?? [], log },
+          decisions,
           bindToSession: (tool, sessionId) => (tool.definition.name === "delegate_task" ? delegateTaskTool(kernelTasks, sessionId) : tool),
         },
         run,

@@ -51,7 +51,8 @@ export type RuleDecision =
   | { readonly decision: "allow" | "deny"; readonly rule: RuleRef; readonly reason: string }
   | { readonly decision: "ask"; readonly rule?: RuleRef; readonly reason: string };
 
-function ruleLabel(ref: RuleRef): string {
+/** The rule and where it is defined: `"allow shell \`npm test\`" (workspace .hearth/rules.json #1)`. */
+export function ruleLabel(ref: RuleRef): string {
   const r = ref.rule;
   const what = r.name ?? `${r.decision} ${r.tool}${r.command === undefined ? "" : ` \`${r.command}\``}`;
   return `"${what}" (${ref.source} #${ref.index})`;

@@ -7,6 +7,7 @@ import type { ControlPlane } from "../control/controlPlane.js";
 import type { RuleSet } from "../policy/approvalRules.js";
 import { approvalByRule } from "../policy/ruleApproval.js";
 import type { ClientChannel } from "../clientChannel.js";
+import type { DecisionJournal } from "../principals/decisionJournal.js";
 import { errorMessage } from "../../../shared/errors.js";
 
 export class ClientApproval implements ApprovalPort {
@@ -16,11 +17,22 @@ export class ClientApproval implements ApprovalPort {
     private readonly run: { sessionId: string; runId: string; attemptId: string },
     /** The person's and a trusted workspace's approval rules (issue 27): they decide before anyone is asked. */
     private readonly rules?: RuleSet,
+    /** Where every automatic decision is journaled, naming its rule (issue 27, item 4); asked ones are journaled by the asker. */
+    private readonly decisions?: Pick<DecisionJournal, "record">,
   ) {}
 
   async request(req: ApprovalRequest): Promise<ApprovalDecision> {
     const byRule = await approvalByRule(this.rules, req);
-    if (byRule) return byRule;
+    if (byRule) {
+      const { rule, ...decision } = byRule;
+      // Who decided: the rule itself, named with where it is defined; the card says it (webview/toolCard.ts).
+      this.decisions?.record(
+        { ...this.run, call: req.call, inputHash: req.inputHash, effectClass: req.effectClass, preview: req.preview },
+        decision,
+        { by: { kind: "kernel", clientId: rule }, surface: "rule" },
+      );
+      return decision;
+    }
     const echo = { callId: req.call.callId, inputHash: req.inputHash };
     this.control.transitionAttempt(this.run.runId, this.run.attemptId, "waiting_approval");
     try {

@@ -15,6 +15,7 @@ import type { ApprovalRule } from "../policy/approvalRules.js";
 import { ruleSetForRun } from "../policy/ruleSources.js";
 import { ApplyProposal, type ApplyRequest } from "./applyProposal.js";
 import { ClientApproval } from "./clientApproval.js";
+import type { DecisionJournal } from "../principals/decisionJournal.js";
 import { defaultInstructions } from "./defaultInstructions.js";
 import { withInstructions } from "../context/projectInstructions.js";
 import { JournalCondensations, viewFromJournal } from "./journalCondensations.js";
@@ -30,6 +31,8 @@ export interface SessionAgentDeps {
   policy?: TurnPolicy;
   /** The person's approval rules (hearth.approval.rules); the workspace's are read per run. */
   approvalRules?: { user: readonly ApprovalRule[]; log: (line: string) => void };
+  /** Journals each decision a rule made, naming the rule (issue 27, item 4). */
+  decisions?: Pick<DecisionJournal, "record">;
   /** Tools that act for the session using them (delegate_task names its parent): bound per session. */
   bindToSession?: (tool: Tool, sessionId: string) => Tool;
 }
@@ -75,7 +78,7 @@ export async function buildSessionAgent(deps: SessionAgentDeps, run: RunRef, cli
     .model(model)
     .tools(tools)
     .memory(new JournalMemory(deps.control, run))
-    .approval(new ClientApproval(client, deps.control, run, rules?.rules))
+    .approval(new ClientApproval(client, deps.control, run, rules?.rules, deps.decisions))
     .approveReads((deps.policy?.approveReads ?? false) || run.narrowing?.approveReads === true)
     // issue 27: the project instructions pinned at admission close the system prompt, so the prefix is
     // the same bytes turn after turn while the files are unchanged (saved KV state stays usable).

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { it } from "node:test";
-import type { HistoryMessage } from "../../../shared/protocol/index.js";
+import type { ApprovalDecisionRecord, HistoryMessage } from "../../../shared/protocol/index.js";
 import { isolatedEnv, runCli } from "../../support/cliProcess.js";
 import { tempDir } from "../../support/kernelProcess.js";
 
@@ -35,7 +35,8 @@ it("a rule allows `npm test` without asking; `npm test; rm -rf x` and `bash -c` 
   const sessionId = (JSON.parse(run.stdout.split("\n")[0]!) as { sessionId: string }).sessionId;
   const show = await runCli(["show", "--workspace", ws, "--db", db, "--json", sessionId], env);
   assert.equal(show.code, 0, show.stderr);
-  const results = (JSON.parse(show.stdout) as { messages: HistoryMessage[] }).messages.filter((m) => m.role === "tool");
+  const shown = JSON.parse(show.stdout) as { messages: HistoryMessage[]; decisions?: ApprovalDecisionRecord[] };
+  const results = shown.messages.filter((m) => m.role === "tool");
   assert.equal(results.length, commands.length);
   const [allowed, chained, wrapped, denied] = results as (HistoryMessage & { ok: boolean; output: string })[];
 
@@ -50,6 +51,20 @@ it("a rule allows `npm test` without asking; `npm test; rm -rf x` and `bash -c` 
   assert.equal(denied!.ok, false);
   assert.match(denied!.output, /denied by rule "no network from shell" \(workspace \.hearth\/rules\.json #1\)/);
   assert.ok(fs.existsSync(path.join(ws, "x")), "nothing removed x");
+
+  // Every automatic decision is journaled with the rule that made it and where it is defined (issue 27, item 4).
+  const byRule = (shown.decisions ?? []).filter((d) => d.surface === "rule");
+  assert.deepEqual(
+    byRule.map((d) => [d.decision, d.decidedBy.clientId]),
+    [
+      ["approve", '"allow shell `npm test`" (user settings (hearth.approval.rules) #1)'],
+      ["deny", '"no network from shell" (workspace .hearth/rules.json #1)'],
+    ],
+  );
+  assert.ok(
+    byRule.every((d) => d.decidedBy.kind === "kernel" && /by rule/.test(d.reason)),
+    JSON.stringify(byRule),
+  );
 });
 
 it("a bad rule in the setting stops the kernel saying which rule and why, rather than dropping it", async () => {

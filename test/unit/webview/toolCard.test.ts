@@ -19,8 +19,14 @@ describe("a tool card's approval decision (issue 24)", () => {
     assert.equal(decisionText(byLens, "UTC"), "Approved in VS Code, in the file, at 14:02");
     const atTerminal = { decision: "deny", decidedBy: { kind: "terminal", clientId: "t" }, surface: "terminal", decidedAt: at } as const;
     assert.equal(decisionText(atTerminal, "UTC"), "Denied at a terminal, hearth task approve|deny, at 14:02");
-    const byRule = { decision: "approve", decidedBy: { kind: "kernel", clientId: "rule" }, surface: "rule", decidedAt: at } as const;
+    const byRule = { decision: "approve", decidedBy: { kind: "kernel", clientId: "kernel" }, surface: "rule", decidedAt: at } as const;
     assert.equal(decisionText(byRule, "UTC"), "Approved by a rule, at 14:02");
+    // issue 27: a person's approval rule is named with where it is defined.
+    const named = {
+      ...byRule,
+      decidedBy: { kind: "kernel", clientId: '"allow shell `npm test`" (workspace .hearth/rules.json #2)' },
+    } as const;
+    assert.equal(decisionText(named, "UTC"), 'Approved by rule "allow shell `npm test`" (workspace .hearth/rules.json #2), at 14:02');
   });
 
   it("shows the decision under the card's head, replaces it when the state changes, and shows none when nobody was asked", () => {

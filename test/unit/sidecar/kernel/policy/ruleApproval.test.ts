@@ -33,10 +33,16 @@ it("allow approves and deny denies the exact call, each with the rule in its rea
     callId: "call-1",
     inputHash: "hash-1",
     reason: 'approved by rule "allow shell `npm test`" (user settings (hearth.approval.rules) #1)',
+    rule: '"allow shell `npm test`" (user settings (hearth.approval.rules) #1)',
   });
   const denied = await approvalByRule(rules("trusted"), request("rm -rf x"));
   assert.equal(denied?.decision, "deny");
   assert.match(denied?.reason ?? "", /denied by rule "deny shell `rm`"/);
+  assert.equal(
+    denied?.rule,
+    '"deny shell `rm`" (user settings (hearth.approval.rules) #2)',
+    "the rule and where it is defined, for the journal",
+  );
 });
 
 it("ask, no rules at all and Restricted Mode leave the call to a person", async () => {
