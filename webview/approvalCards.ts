@@ -14,7 +14,7 @@ export class ApprovalCards {
 
   constructor(
     private readonly transcript: HTMLElement,
-    private readonly answer: (callId: string, decision: "approve" | "deny") => void,
+    private readonly answer: (callId: string, decision: "approve" | "deny", alwaysAllow?: boolean) => void,
   ) {
     this.observer.observe(transcript, { childList: true, subtree: true });
   }
@@ -37,18 +37,26 @@ export class ApprovalCards {
     ask.textContent = message.ask;
     const buttons = document.createElement("div");
     buttons.className = "approval-buttons";
-    const decide = (decision: "approve" | "deny") => () => {
-      // One answer per card: both buttons go off at the first click; the extension keeps the first.
-      buttons.querySelectorAll<HTMLElement>("vscode-button").forEach((b) => {
-        setEnabled(b, false);
-      });
-      this.answer(message.call.callId, decision);
-    };
+    const decide =
+      (decision: "approve" | "deny", alwaysAllow = false) =>
+      () => {
+        // One answer per card: every button goes off at the first click; the extension keeps the first.
+        buttons.querySelectorAll<HTMLElement>("vscode-button").forEach((b) => {
+          setEnabled(b, false);
+        });
+        this.answer(message.call.callId, decision, alwaysAllow);
+      };
     const allow = button("Allow", decide("approve"));
     allow.dataset.testid = "approval-allow";
     const deny = button("Deny", decide("deny"), { secondary: true });
     deny.dataset.testid = "approval-deny";
     buttons.append(allow, deny);
+    // issue 27: the narrowest rule the kernel offers for this call (exactly this command), written to .hearth/rules.json.
+    if (message.alwaysAllow) {
+      const always = button(`Always allow \`${message.alwaysAllow}\` in this folder`, decide("approve", true), { secondary: true });
+      always.dataset.testid = "approval-always";
+      buttons.append(always);
+    }
     card.append(title, ask, buttons);
     this.cards.set(message.call.callId, card);
     this.transcript.append(card);

@@ -79,7 +79,9 @@ const composer = new Composer({
   newChat: () => send({ type: "chat/new" }),
   background: (text) => send({ type: "chat/background", text }),
 });
-const approvals = new ApprovalCards(transcript.node, (callId, decision) => send({ type: "approval/answer", callId, decision }));
+const approvals = new ApprovalCards(transcript.node, (callId, decision, alwaysAllow) =>
+  send({ type: "approval/answer", callId, decision, ...(alwaysAllow ? { alwaysAllow } : {}) }),
+);
 const trustBanner = document.createElement("section");
 trustBanner.className = "trust-banner";
 trustBanner.dataset.testid = "restricted-mode";

@@ -46,8 +46,8 @@ export class ChatApprovals {
     return one.promise;
   }
 
-  /** Allow / Deny from a card. */
-  answer(callId: string, decision: "approve" | "deny"): void {
+  /** Allow / Deny (or Always allow: the offered workspace rule is written too) from a card. */
+  answer(callId: string, decision: "approve" | "deny", alwaysAllow = false): void {
     const entry = this.pending.get(callId);
     if (!entry) {
       this.log.info(`approval: a card answered call ${callId}, which has no pending request (already answered or its turn ended)`);
@@ -55,7 +55,9 @@ export class ChatApprovals {
     }
     entry.one.settle(
       decision === "approve"
-        ? { decision, reason: "allowed on its card in the chat", surface: "card" }
+        ? alwaysAllow && entry.req.alwaysAllow
+          ? { decision, reason: "allowed on its card in the chat, always in this folder", surface: "card", alwaysAllow: true }
+          : { decision, reason: "allowed on its card in the chat", surface: "card" }
         : { decision, reason: "the person denied it on its card in the chat", surface: "card" },
     );
   }
@@ -85,5 +87,12 @@ export class ChatApprovals {
 }
 
 function pendingMessage(req: Request): ToWebview {
-  return { type: "approval/pending", runId: req.runId, call: req.call, effectClass: req.effectClass, ask: askText(req) };
+  return {
+    type: "approval/pending",
+    runId: req.runId,
+    call: req.call,
+    effectClass: req.effectClass,
+    ask: askText(req),
+    ...(req.alwaysAllow ? { alwaysAllow: req.alwaysAllow } : {}),
+  };
 }

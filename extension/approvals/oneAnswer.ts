@@ -37,6 +37,8 @@ export class OneAnswer {
       reason: singleLine(answer.reason, MAX_REASON_CHARS, answer.decision),
       // Where the person decided, journaled by the kernel with the decision (issue 24).
       ...(answer.surface ? { surface: answer.surface } : {}),
+      // The person also asked for the offered workspace rule (issue 27: "Always allow … in this folder").
+      ...(answer.decision === "approve" && answer.alwaysAllow === true ? { alwaysAllow: true } : {}),
     };
     this.resolve(this.answer);
     this.onSettled(this.answer);

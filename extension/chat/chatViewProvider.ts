@@ -176,7 +176,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
         void this.instructions?.set(message.path, message.enabled);
         return;
       case "approval/answer":
-        this.approvals?.answer(message.callId, message.decision);
+        this.approvals?.answer(message.callId, message.decision, message.alwaysAllow === true);
         return;
     }
   }

@@ -351,13 +351,20 @@ export const serverRequests = {
       inputHash: z.string(),
       effectClass: EffectClass,
       preview: ApprovalPreview,
+      /**
+       * issue 27: the narrowest workspace rule that would allow exactly this call from now on (a shell
+       * command's pattern, such as `npm test`); offered only in a trusted folder, for one simple command.
+       */
+      alwaysAllow: z.string().max(4096).optional(),
     }),
     // harness #8: approval and denial reasons are non-empty, bounded, single-line text.
     // `surface`: where the person (or policy) decided, journaled with the decision (issue 24).
+    // `alwaysAllow`: with approve, the person asked for the offered rule to be written to .hearth/rules.json.
     result: z.object({
       decision: z.enum(["approve", "deny"]),
       reason: z.string().min(1).max(MAX_REASON_CHARS),
       surface: DecisionSurface.optional(),
+      alwaysAllow: z.boolean().optional(),
     }),
   },
 } as const;

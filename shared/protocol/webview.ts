@@ -86,7 +86,15 @@ export const ToWebview = z.discriminatedUnion("type", [
   z.object({ type: z.literal("workspace/trust"), restricted: z.boolean() }),
   // A call waiting for the person (issue 14): asked on its card in the chat. `ask` is what it will do
   // (the exact command and folder, or URL), as the kernel's preview says it.
-  z.object({ type: z.literal("approval/pending"), runId: Id, call: ToolCallRecord, effectClass: EffectClass, ask: z.string() }),
+  // `alwaysAllow`: the narrowest workspace rule the card may offer to write (issue 27), e.g. `npm test`.
+  z.object({
+    type: z.literal("approval/pending"),
+    runId: Id,
+    call: ToolCallRecord,
+    effectClass: EffectClass,
+    ask: z.string(),
+    alwaysAllow: z.string().optional(),
+  }),
   // The one answer the request got (from the card, a notification, the editor, or the turn's end).
   z.object({ type: z.literal("approval/settled"), callId: Id, decision: z.enum(["approve", "deny"]), reason: z.string() }),
 ]);
@@ -112,7 +120,8 @@ export const FromWebview = z.discriminatedUnion("type", [
   ...InstructionsFromWebview,
   z.object({ type: z.literal("workspace/manageTrust") }),
   // Allow / Deny on an approval card (issue 14); the first answer to a request is the one sent.
-  z.object({ type: z.literal("approval/answer"), callId: Id, decision: z.enum(["approve", "deny"]) }),
+  // `alwaysAllow` (with approve): also write the rule the request offered (issue 27).
+  z.object({ type: z.literal("approval/answer"), callId: Id, decision: z.enum(["approve", "deny"]), alwaysAllow: z.boolean().optional() }),
   // A code block's Copy and Insert at cursor (issue 15): the extension owns the clipboard and editors.
   z.object({ type: z.literal("code/copy"), text: z.string().max(10_000_000) }),
   z.object({ type: z.literal("code/insert"), text: z.string().max(10_000_000) }),

@@ -14,7 +14,7 @@ import { searchFilesTool } from "./searchFilesTool.js";
 import { captureShellEnvironment } from "./shellEnvironment.js";
 import { shellTool } from "./shellTool.js";
 import { webFetchTool } from "./webTools.js";
-import { readWorkspaceText, type WorkspaceText } from "./workspaceText.js";
+import { editWorkspaceText, readWorkspaceText, type WorkspaceEdit, type WorkspaceText } from "./workspaceText.js";
 
 export interface WorkspaceToolsConfig {
   readonly workspaceRoot: string;
@@ -43,6 +43,8 @@ export interface WorkspaceTools {
   readonly restorer: FileRestorer;
   /** A small text file the kernel consults (.hearth/rules.json), read through the workspace descriptor. */
   readText(relPath: string, maxBytes: number): WorkspaceText;
+  /** Rewrites a small text file the kernel keeps (.hearth/rules.json, from an approval card), atomically. */
+  editText: WorkspaceEdit;
   /** The project's instruction files (AGENTS.md, .clinerules, ...), read through the workspace descriptor. */
   instructionFiles(mode?: string): Promise<InstructionScan>;
   /** Releases the workspace descriptor. The tools must not be used afterwards. */
@@ -73,6 +75,7 @@ export function buildWorkspaceTools(config: WorkspaceToolsConfig): WorkspaceTool
       ceilings,
       restorer: new FileRestorer(ws, ceilings.writeMaxBytes),
       readText: (relPath: string, maxBytes: number) => readWorkspaceText(ws, relPath, maxBytes),
+      editText: ((relPath, maxBytes, update) => editWorkspaceText(ws, relPath, maxBytes, update)) satisfies WorkspaceEdit,
       instructionFiles: (mode?: string) => scanInstructionFiles(ws, mode),
       close: () => ws.close(),
     });

@@ -3,6 +3,7 @@
 // no links followed, no hardlinked file, bounded. Absent is not an error: most workspaces have none.
 import fs from "node:fs";
 import type { AnchoredWorkspace } from "./anchoredFs.js";
+import { currentTarget, installAtomically, ioReason, openParent } from "./atomicWrite.js";
 import { decodeText, openFileForRead, readBounded, resolvePath } from "./fileAccess.js";
 import { Errno, O } from "./linuxLibc.js";
 import { showPath } from "./workspacePath.js";
@@ -37,4 +38,48 @@ export function readWorkspaceTextHead(ws: AnchoredWorkspace, relPath: string, ma
   } finally {
     fs.closeSync(f.fd);
   }
+}
+
+/**
+ * Rewrites a small text file the kernel keeps (a rule written from an approval card, issue 27): `update`
+ * gets the current text (null when absent) and returns the new text, or null to leave it; it may throw
+ * to refuse, with its message. The install is atomic and refused if the file changed meanwhile.
+ */
+export type WorkspaceEdit = (
+  relPath: string,
+  maxBytes: number,
+  update: (current: string | null) => string | null,
+) => { ok: true } | { ok: false; message: string };
+
+export function editWorkspaceText(
+  ws: AnchoredWorkspace,
+  relPath: string,
+  maxBytes: number,
+  update: (current: string | null) => string | null,
+): { ok: true } | { ok: false; message: string } {
+  const p = resolvePath(ws, relPath);
+  if (!p.ok) return p;
+  const parent = openParent(ws, p.path, false);
+  let expected: Parameters<typeof installAtomically>[3] = { existed: false };
+  let current: string | null = null;
+  if (parent.ok) {
+    try {
+      const now = currentTarget(ws, parent.dir, p.path, maxBytes);
+      if (!now.ok) return now;
+      expected = now.target;
+      current = now.content ? decodeText(now.content) : null;
+      if (now.content && current === null) return { ok: false, message: `${showPath(relPath)} is not UTF-8 text` };
+    } finally {
+      ws.release(parent.dir);
+    }
+  } else if (!parent.missing) return parent;
+  let next: string | null;
+  try {
+    next = update(current);
+  } catch (e) {
+    return { ok: false, message: ioReason(e) };
+  }
+  if (next === null) return { ok: true };
+  const written = installAtomically(ws, p.path, Buffer.from(next), expected, maxBytes);
+  return written.ok ? { ok: true } : written;
 }

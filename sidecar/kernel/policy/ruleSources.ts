@@ -8,8 +8,8 @@ import type { WorkspaceText } from "../../tools/workspaceText.js";
 import { ApprovalRule, type RuleSet, WorkspaceRulesFile } from "./approvalRules.js";
 import { loadShellParser } from "./shellCommand.js";
 
-const WORKSPACE_RULES_PATH = ".hearth/rules.json";
-const MAX_RULES_BYTES = 256 << 10;
+export const WORKSPACE_RULES_PATH = ".hearth/rules.json";
+export const MAX_RULES_BYTES = 256 << 10;
 
 function issues(error: z.ZodError): string {
   return error.issues.map((i) => `${i.path.length ? `${i.path.join(".")}: ` : ""}${i.message}`).join("; ");

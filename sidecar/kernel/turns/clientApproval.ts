@@ -6,6 +6,8 @@ import type { ApprovalDecision, ApprovalPort, ApprovalRequest } from "../../agen
 import type { ControlPlane } from "../control/controlPlane.js";
 import type { RuleSet } from "../policy/approvalRules.js";
 import { approvalByRule } from "../policy/ruleApproval.js";
+import { appendAllowRule, narrowestShellPattern } from "../policy/alwaysAllow.js";
+import type { WorkspaceEdit } from "../../tools/workspaceText.js";
 import type { ClientChannel } from "../clientChannel.js";
 import type { DecisionJournal } from "../principals/decisionJournal.js";
 import { errorMessage } from "../../../shared/errors.js";
@@ -19,6 +21,8 @@ export class ClientApproval implements ApprovalPort {
     private readonly rules?: RuleSet,
     /** Where every automatic decision is journaled, naming its rule (issue 27, item 4); asked ones are journaled by the asker. */
     private readonly decisions?: Pick<DecisionJournal, "record">,
+    /** Writes a workspace file the kernel keeps: "Always allow" appends its rule through it (issue 27). */
+    private readonly editText?: WorkspaceEdit,
   ) {}
 
   async request(req: ApprovalRequest): Promise<ApprovalDecision> {
@@ -34,6 +38,7 @@ export class ClientApproval implements ApprovalPort {
       return decision;
     }
     const echo = { callId: req.call.callId, inputHash: req.inputHash };
+    const offer = await this.alwaysAllowOffer(req);
     this.control.transitionAttempt(this.run.runId, this.run.attemptId, "waiting_approval");
     try {
       const answer = await this.client.request(
@@ -45,9 +50,15 @@ export class ClientApproval implements ApprovalPort {
           inputHash: req.inputHash,
           effectClass: req.effectClass,
           preview: req.preview,
+          ...(offer ? { alwaysAllow: offer } : {}),
         },
         req.signal,
       );
+      if (answer.decision === "approve" && answer.alwaysAllow === true && offer && this.editText) {
+        // The person asked for the rule on this call's card: this call is approved whether or not it is written.
+        const written = appendAllowRule(this.editText, offer);
+        return { ...echo, decision: "approve", reason: singleLine(`${answer.reason}; ${written.message}`) };
+      }
       return { ...echo, decision: answer.decision, reason: singleLine(answer.reason) };
     } catch (e) {
       return {
@@ -58,5 +69,12 @@ export class ClientApproval implements ApprovalPort {
     } finally {
       if (!req.signal.aborted) this.control.transitionAttempt(this.run.runId, this.run.attemptId, "running");
     }
+  }
+
+  /** The rule a person may write from this request: only where a workspace's rules apply (trusted), for a shell call. */
+  private async alwaysAllowOffer(req: ApprovalRequest): Promise<string | null> {
+    if (!this.editText || this.rules?.trust !== "trusted" || req.call.name !== "shell") return null;
+    const command = (req.call.arguments as { command?: unknown }).command;
+    return typeof command === "string" ? narrowestShellPattern(command) : null;
   }
 }

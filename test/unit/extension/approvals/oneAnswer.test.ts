@@ -53,4 +53,13 @@ describe("one answer per approval request (harness #8)", () => {
       assert.ok((await one.promise).reason.length <= 240);
     }
   });
+
+  it("keeps a card's 'Always allow' only with an approval: a denial never writes a rule (issue 27)", async () => {
+    const approved = new OneAnswer(new AbortController().signal, () => undefined);
+    approved.settle({ decision: "approve", reason: "allowed", surface: "card", alwaysAllow: true });
+    assert.equal((await approved.promise).alwaysAllow, true);
+    const denied = new OneAnswer(new AbortController().signal, () => undefined);
+    denied.settle({ decision: "deny", reason: "no", surface: "card", alwaysAllow: true });
+    assert.equal((await denied.promise).alwaysAllow, undefined);
+  });
 });
