@@ -37,6 +37,7 @@ const UNSELECTIVE: Record<string, readonly string[]> = { conversation_journal: [
  * not on the per-turn, per-call or reconciliation path.
  */
 const COLD: Record<string, string> = {
+  "INSERT INTO instruction_switches": "a person switching an instruction file on or off (issue 27): one row per path",
   "SELECT u.run_id, u.path FROM file_undos u": "undo of a turn's edits: on a person's request, bounded by the session",
   "INSERT INTO file_undos": "undo of a turn's edits: on a person's request",
   "SELECT w.run_id, i.call_id, w.path": "undo of a turn's edits: on a person's request",
@@ -122,6 +123,7 @@ function dayOfUse(f: Fixture): Fixture {
   c.pinAuthority(run.sessionId, { tools: "d1" });
   c.pinAuthority(run.sessionId, { tools: "d1" });
   c.runContext(run.runId);
+  c.disabledInstructions(); // read as each turn is admitted (issue 27)
   const read = c.prepareInvocation(invocation(run, "c1", "read_file", "read", { input: { path: "a" } }));
   c.markDispatched(read);
   c.appendMessages(
