@@ -3,6 +3,7 @@
 // cache does not already hold, restored from saved state after a restart when it matches.
 import {
   LlamaChat,
+  QwenChatWrapper,
   resolveChatWrapper,
   type ChatHistoryItem,
   type ChatWrapper,
@@ -24,6 +25,7 @@ import { capabilitiesOf } from "./capabilities.js";
 import { defaultContextSize } from "./contextSizing.js";
 import { toChatHistory, toFunctions } from "./chatHistory.js";
 import { chunkedPrefill } from "./chunkedPrefill.js";
+import { leanQwenWrapper } from "./leanToolDocs.js";
 import { COMPLETION_SESSION, hasInfillTokens, type InfillRequest, type InfillResult, infillOn, infillUnsupported } from "./infill.js";
 import { RoundAbort } from "../../agent/roundAbort.js";
 import { modelFileKey } from "./kvStateStore.js";
@@ -95,7 +97,9 @@ export class LlamaAgentModel implements AgentModel {
       });
       const gate = new LockstepGate();
       if (opts.lockstep) gate.install(context);
-      const wrapper = resolveChatWrapper(loaded.model);
+      const resolved = resolveChatWrapper(loaded.model);
+      // issue 25 item 10: Qwen's tool list as one line a tool, the rest as the template renders it.
+      const wrapper = resolved instanceof QwenChatWrapper ? leanQwenWrapper(resolved) : resolved;
       return new LlamaAgentModel(loaded, context, wrapper, opts, gate);
     } catch (e) {
       await loaded.llama.dispose();
