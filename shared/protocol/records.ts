@@ -114,6 +114,8 @@ export const TurnEvent = z.discriminatedUnion("type", [
     error: z.object({ code: z.number().int(), message: z.string() }).optional(),
     /** How full the session's context is after the turn (issue 13: the chat shows it). */
     context: ContextFill.optional(),
+    /** The answer ended because it reached the round's token cap (maxTokens), not because the model finished it (issue 25, item 10). */
+    stoppedAtTokenCap: z.literal(true).optional(),
   }),
 ]);
 export type TurnEvent = z.infer<typeof TurnEvent>;
