@@ -103,6 +103,9 @@ export type ContextFill = z.infer<typeof ContextFill>;
 export const TurnEvent = z.discriminatedUnion("type", [
   z.object({ type: z.literal("answer_delta"), text: z.string() }),
   z.object({ type: z.literal("reasoning_delta"), text: z.string() }),
+  // The model began writing a call (its arguments still generating): presentation only, the call
+  // itself arrives as tool_call once the ledger holds it (issue 25, item 4).
+  z.object({ type: z.literal("tool_call_started"), index: z.number().int().nonnegative(), name: z.string() }),
   z.object({ type: z.literal("tool_call"), call: ToolCallRecord }),
   z.object({ type: z.literal("tool_result"), callId: Id, name: z.string(), ok: z.boolean(), output: z.string() }),
   z.object({ type: z.literal("status"), status: AttemptStatus }),

@@ -245,6 +245,7 @@ export class LlamaAgentModel implements AgentModel {
       firstTokenMs ??= performance.now() - t0;
     };
     const streamed = new StreamedText();
+    let callsStarted = 0;
     try {
       // The last batch of the prompt is evaluated by generation, together with its logits.
       prefill = await untilAborted(
@@ -269,7 +270,13 @@ export class LlamaAgentModel implements AgentModel {
           topP: request.options.topP,
           seed: request.options.seed,
           onToken: firstToken,
-          onFunctionCallParamsChunk: firstToken,
+          onFunctionCallParamsChunk: (c) => {
+            firstToken();
+            // issue 25 item 4: the view shows a call while its arguments are still being generated.
+            if (c.callIndex !== callsStarted) return;
+            callsStarted++;
+            emit({ type: "tool_call_started", index: c.callIndex, name: c.functionName });
+          },
           onResponseChunk: (c: LlamaChatResponseChunk) => {
             firstToken();
             firstChunkMs ??= performance.now() - t0;
