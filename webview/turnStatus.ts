@@ -5,6 +5,16 @@ import { el } from "./dom.js";
 
 export type Completed = Extract<TurnEvent, { type: "completed" }>;
 
+/** The kernel's refusal to resume a chat whose tools or folder changed since it began (harness #19). */
+export function isAuthorityDrift(message: string): boolean {
+  return /authority drifted/.test(message);
+}
+
+/** What a drifted chat's failure says, in plain words, instead of the kernel's. */
+export const DRIFT_TEXT =
+  "This chat began with other tools or another folder than Hearth has now, so it cannot go on as it was. " +
+  "Continue in a new chat: it carries this conversation over, and this chat stays in History.";
+
 export function statusText(event: Completed): string {
   switch (event.status) {
     case "completed":
@@ -15,6 +25,7 @@ export function statusText(event: Completed): string {
     case "stopped":
       return `Stopped: ${event.error?.message ?? "a loop guard ended the turn"}`;
     case "failed":
+      if (isAuthorityDrift(event.error?.message ?? "")) return DRIFT_TEXT;
       return `Failed: ${event.error?.message ?? "no reason given"}`;
   }
 }
