@@ -122,7 +122,9 @@ export class Composer {
    * A message that was not sent (no model yet, the kernel refused it): back into the box with its
    * chips, unless the person has typed another one meanwhile (issue 25 item 6: nothing typed is lost).
    */
-  restore(text: string, attachments: readonly Attachment[]): void {
+  restore(text: string, attachments: readonly Attachment[], carried?: string): void {
+    // An earlier chat's conversation (issue 25 item 2) goes with the next message, as a chip.
+    if (carried !== undefined) this.setPaste(carried, "Earlier chat");
     if (this.box.value().trim()) return;
     this.box.set(text);
     for (const a of attachments) this.context.add(a);
@@ -134,11 +136,11 @@ export class Composer {
     this.focus();
   }
 
-  private setPaste(text: string | undefined): void {
+  private setPaste(text: string | undefined, what?: string): void {
     this.paste = text;
     this.warningSlot.replaceChildren();
     this.pasteRow.hidden = text === undefined;
-    this.pasteRow.replaceChildren(...(text === undefined ? [] : [pasteChip(text, () => this.setPaste(undefined))]));
+    this.pasteRow.replaceChildren(...(text === undefined ? [] : [pasteChip(text, () => this.setPaste(undefined), what)]));
   }
 
   /**

@@ -97,13 +97,17 @@ export class ChatHeader {
         break;
       case "kernel/ready":
         if (message.differences?.length) {
-          // Another client started the folder's kernel with its own environment: say so, never silently.
+          // What runs is not what the settings say (another client started the kernel with its own
+          // environment, or a setting changed since this one started): say so, never silently.
           const warning = el("div", "kernel-differences", undefined, "kernel-differences");
+          const pid = message.info.kernelPid;
           warning.append(
             el(
               "p",
               undefined,
-              `This window joined the kernel (pid ${message.info.kernelPid}) another client started; its settings differ from this window's:`,
+              message.joined
+                ? `This window joined the kernel (pid ${pid}) another client started; its settings differ from this window's:`
+                : `The kernel (pid ${pid}) runs with other settings than this window's now:`,
             ),
             ...message.differences.map((d) => el("p", undefined, d)),
             button("Restart with this window's settings", this.actions.restartKernel, { id: "restart-with-settings" }),

@@ -33,16 +33,16 @@ export function withPaste(typed: string, paste: string | undefined): string {
   return `${typed}\n\n${fence}\n${paste}\n${fence}`;
 }
 
-/** The chip of a long paste: its lines, size and tokens, and × to remove it. */
-export function pasteChip(text: string, remove: () => void): HTMLElement {
+/** The chip of a long paste (or an earlier chat carried over, `what`): its lines, size and tokens, and × to remove it. */
+export function pasteChip(text: string, remove: () => void, what = "Pasted text"): HTMLElement {
   const chip = el("span", "chip", undefined, "paste-chip");
   const lines = text.split("\n").length;
-  const label = `Pasted text · ${lines.toLocaleString("en")} lines · ${formatBytes(new TextEncoder().encode(text).length)} · ≈${estimateTokens(text).toLocaleString("en")} tokens`;
+  const label = `${what} · ${lines.toLocaleString("en")} lines · ${formatBytes(new TextEncoder().encode(text).length)} · ≈${estimateTokens(text).toLocaleString("en")} tokens`;
   chip.append(el("span", "chip-label", label));
   chip.title = text.slice(0, 300);
   const x = el("button", "chip-remove", "×", "chip-remove");
   (x as HTMLButtonElement).type = "button";
-  x.setAttribute("aria-label", "Remove the pasted text from the message");
+  x.setAttribute("aria-label", `Remove ${what.toLowerCase()} from the message`);
   x.addEventListener("click", remove);
   chip.append(x);
   return chip;

@@ -39,6 +39,7 @@ function announce(text: string): void {
 const actions: ViewActions = {
   selectModel: () => send({ type: "command/run", command: "hearth.selectModel" }),
   compact: () => send({ type: "chat/compact" }),
+  continueInNewChat: () => send({ type: "chat/continueInNewChat" }),
   restartKernel: () => send({ type: "kernel/restart" }),
   showLog: () => send({ type: "command/run", command: "hearth.showLog" }),
 };
@@ -147,7 +148,7 @@ window.addEventListener("message", (event: MessageEvent<unknown>) => {
       header.setBusy(message.busy);
       return;
     case "chat/unsent":
-      composer.restore(message.text, message.attachments ?? []);
+      composer.restore(message.text, message.attachments ?? [], message.carried);
       return;
     case "chat/focus":
       composer.focus();

@@ -249,7 +249,7 @@ export class Transcript {
         }
         const answer = block.answerText();
         this.deps.announce(
-          event.status === "completed"
+          event.status === "completed" && !event.stoppedAtTokenCap
             ? `Hearth answered: ${answer.slice(0, 500)}`
             : (block.node.querySelector(".turn-status")?.textContent ?? event.status),
         );

@@ -1,24 +1,10 @@
 // The end of a turn (issue 15 item 3, issue 13): its status (a loop guard's stop said plainly, an
 // error with its action), the tokens it added to the context, how full the context is, and how long it took.
-import type { ContextFill, TurnEvent } from "../shared/protocol/records.js";
+import type { ContextFill } from "../shared/protocol/records.js";
 import { progressBar } from "./components/index.js";
 import { classifyTurnError, errorActions, type ViewActions } from "./errorActions.js";
 import { el } from "./dom.js";
-
-type Completed = Extract<TurnEvent, { type: "completed" }>;
-
-export function statusText(event: Completed): string {
-  switch (event.status) {
-    case "completed":
-      return "Completed";
-    case "cancelled":
-      return "Cancelled";
-    case "stopped":
-      return `Stopped: ${event.error?.message ?? "a loop guard ended the turn"}`;
-    case "failed":
-      return `Failed: ${event.error?.message ?? "no reason given"}`;
-  }
-}
+import { type Completed, turnStatus } from "./turnStatus.js";
 
 /** "2,345 / 8,192 tokens (29%)". */
 export function contextText(context: ContextFill): string {
@@ -47,21 +33,7 @@ export function contextMeter(context: ContextFill, testId: string): HTMLElement 
  */
 export function turnFooter(event: Completed, startedAt: number, previous: ContextFill | undefined, actions: ViewActions): HTMLElement {
   const wrap = el("div", "turn-end");
-  const status = el("div", `turn-status ${event.status}`, statusText(event));
-  status.dataset.testid = "turn-status";
-  status.dataset.status = event.status;
-  wrap.append(status);
-  if (event.status === "stopped") {
-    // A loop guard is not a crash: say what to do next.
-    status.setAttribute("role", "note");
-    wrap.append(
-      el(
-        "div",
-        "turn-hint",
-        "Hearth stopped the model because it was going round in circles. Rephrase the request, or send a new message: the chat goes on.",
-      ),
-    );
-  }
+  wrap.append(...turnStatus(event));
   if (event.status === "failed") wrap.append(errorActions(classifyTurnError(event.error?.message ?? ""), actions));
   const footer = el("div", "turn-footer");
   footer.dataset.testid = "turn-footer";

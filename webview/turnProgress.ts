@@ -8,7 +8,12 @@ import { el } from "./dom.js";
 /** A streamed token is about four characters of English or code: the count is an estimate, said so. */
 const CHARS_PER_TOKEN = 4;
 
-type Doing = { kind: "thinking" } | { kind: "writing" } | { kind: "tool"; call: ToolCallRecord } | { kind: "waiting" };
+type Doing =
+  | { kind: "thinking" }
+  | { kind: "writing" }
+  | { kind: "composing"; name: string }
+  | { kind: "tool"; call: ToolCallRecord }
+  | { kind: "waiting" };
 
 export function progressText(doing: Doing, seconds: number, streamedChars: number): string {
   const what =
@@ -16,9 +21,11 @@ export function progressText(doing: Doing, seconds: number, streamedChars: numbe
       ? "Thinking…"
       : doing.kind === "writing"
         ? "Writing…"
-        : doing.kind === "tool"
-          ? `Running ${doing.call.name}…`
-          : "Waiting for your decision…";
+        : doing.kind === "composing"
+          ? `Writing a ${doing.name} call…`
+          : doing.kind === "tool"
+            ? `Running ${doing.call.name}…`
+            : "Waiting for your decision…";
   const tokens = Math.round(streamedChars / CHARS_PER_TOKEN);
   return `${what} ${Math.floor(seconds)} s${tokens > 0 ? ` · ≈${tokens.toLocaleString("en")} tokens so far` : ""}`;
 }
@@ -48,6 +55,9 @@ export class TurnProgress {
       case "answer_delta":
         this.chars += event.text.length;
         this.doing = { kind: "writing" };
+        break;
+      case "tool_call_started":
+        this.doing = { kind: "composing", name: event.name };
         break;
       case "tool_call":
         this.doing = { kind: "tool", call: event.call };

@@ -9,6 +9,7 @@ import type { Attachment } from "../../shared/protocol/attachments.js";
 import type { ToWebview } from "../../shared/protocol/webview.js";
 import type { KernelLog, KernelState, KernelSupervisor } from "../kernel/kernelSupervisor.js";
 import { applyMessage } from "../../shared/applyMessage.js";
+import { carriedConversation } from "./carriedConversation.js";
 import { transcriptMessage } from "./transcriptMessage.js";
 import { errorMessage } from "../../shared/errors.js";
 import { ChatTurnState } from "./chatTurnStates.js";
@@ -222,6 +223,27 @@ export class ChatController {
     this.sessionId = undefined;
     await this.deps.store.set(undefined);
     this.post({ type: "chat/transcript", sessionId: null, messages: [] });
+  }
+
+  /**
+   * A chat that cannot go on (its tools or folder changed since it began) continues in a new one
+   * (issue 25, item 2): the new chat starts empty and the box gets the old conversation as a chip,
+   * sent with the person's next message; the old chat stays in History as it was.
+   */
+  async continueInNewChat(): Promise<void> {
+    const sessionId = this.sessionId;
+    if (!sessionId) return this.newChat();
+    let carried: string | null;
+    try {
+      const client = await this.deps.kernel.ensureStarted();
+      carried = carriedConversation((await client.request("session/history", { sessionId })).messages);
+    } catch (e) {
+      this.post({ type: "chat/notice", level: "error", message: `Could not read the chat to carry it over: ${errorMessage(e)}` });
+      return;
+    }
+    await this.newChat();
+    if (this.sessionId) return; // the new chat was refused (a turn runs): nothing moves
+    this.post({ type: "chat/unsent", text: "", ...(carried ? { carried } : {}) });
   }
 
   /** The chat the view shows (none: a new chat, created by its first message). */

@@ -141,6 +141,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
       case "chat/compact":
         void this.chat.compact();
         return;
+      case "chat/continueInNewChat":
+        void this.chat.continueInNewChat();
+        return;
       case "session/list":
         void new ChatSessions(this.kernel, this.chat).list((m) => this.post(webview, m));
         return;

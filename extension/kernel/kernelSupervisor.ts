@@ -21,7 +21,7 @@ export type KernelInfo = z.infer<typeof KernelInfoSchema>;
 export type KernelState =
   | { kind: "idle" }
   | { kind: "starting" }
-  /** joined: another client (a terminal, another window) started it; differences: its settings that are not this window's. */
+  /** joined: another client (a terminal, another window) started it; differences: its settings that are not this window's now. */
   | { kind: "ready"; info: KernelInfo; joined: boolean; differences: string[] }
   | { kind: "restarting"; delayMs: number; reason: string }
   | { kind: "failed"; message: string };
@@ -48,6 +48,8 @@ export interface SupervisorDeps {
   backoff?: Backoff;
   /** How long a kernel asked to shut down gets before SIGTERM, and then before SIGKILL. */
   stopGraceMs?: number;
+  /** How long restart() waits for more requests before it begins (a burst of setting changes: one restart). */
+  restartSettleMs?: number;
 }
 
 interface Connection {
@@ -65,6 +67,9 @@ export class KernelSupervisor {
   /** The pid of the last kernel whose connection closed unexpectedly: a new one starts only once it is gone. */
   private lostPid: number | undefined;
   private restartTimer: NodeJS.Timeout | undefined;
+  /** The restarts under way (restart()), and whether a request came after the current one began. */
+  private restarting: Promise<KernelClient> | undefined;
+  private restartWanted = false;
   private disposed = false;
   private readonly backoff: Backoff;
   private readonly states = new Emitter<KernelState>();
@@ -106,15 +111,42 @@ export class KernelSupervisor {
   }
 
   /**
-   * A restart the person asked for: the kernel shuts down (its turns are cancelled, for every client
-   * of it) and a new one starts with this window's settings; backoff forgotten.
+   * A restart the person asked for, or a changed setting: the kernel shuts down (its turns are
+   * cancelled, for every client of it) and a new one starts with this window's settings; backoff
+   * forgotten. Requests are serialized and coalesced (issue 25, item 1): those within the settle
+   * period share one restart, one that arrives while a restart runs gets one more after it, which
+   * reads the settings then; every caller gets the client of the last. Never two kernels racing for
+   * the journal, never a kernel left on older settings.
    */
-  async restart(): Promise<KernelClient> {
+  restart(): Promise<KernelClient> {
     this.log("info", "restart requested");
-    this.cancelScheduledRestart();
-    this.backoff.reset();
-    await this.shutdownKernel();
-    return this.ensureStarted();
+    this.restartWanted = true;
+    if (!this.restarting) {
+      const cycle = this.runRestarts().finally(() => {
+        if (this.restarting === cycle) this.restarting = undefined;
+      });
+      this.restarting = cycle;
+    }
+    return this.restarting;
+  }
+
+  private async runRestarts(): Promise<KernelClient> {
+    for (;;) {
+      await sleep(this.deps.restartSettleMs ?? 300);
+      this.restartWanted = false;
+      this.cancelScheduledRestart();
+      this.backoff.reset();
+      // A start in flight finishes first: dropped half-way, the kernel it spawned would keep the journal.
+      await this.starting?.catch(() => undefined);
+      await this.shutdownKernel();
+      try {
+        const client = await this.ensureStarted();
+        if (!this.restartWanted) return client;
+      } catch (e) {
+        if (!this.restartWanted) throw e;
+      }
+      this.log("info", "the settings changed again while the kernel restarted; restarting it once more");
+    }
   }
 
   /** The window closes or reloads: disconnect only. The kernel goes on with its turns and exits when idle. */
@@ -204,9 +236,12 @@ export class KernelSupervisor {
     );
     // A kernel someone else started has their environment; never use it silently as if it were ours.
     // What the kernel narrowed for this window's runs, it said; every other difference is told here.
-    const told = joined
-      ? compareSettings({ settings: info.settings, tools: info.capabilities.tools }, kernelSettingsView({ ...process.env, ...env })).told
-      : [];
+    // Compared with the settings as they are now, not at the start: a setting changed meanwhile shows
+    // until its restart replaces this kernel (issue 25, item 1: the view says what runs).
+    const told = compareSettings(
+      { settings: info.settings, tools: info.capabilities.tools },
+      kernelSettingsView({ ...process.env, ...this.deps.env() }),
+    ).told;
     const differences = [...info.narrowed, ...told];
     if (info.narrowed.length) {
       this.log(

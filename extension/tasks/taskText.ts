@@ -44,6 +44,8 @@ export function activityOf(event: TurnEvent): string | null {
       return "writing its answer";
     case "reasoning_delta":
       return "thinking";
+    case "tool_call_started":
+      return `writing a ${event.name} call`;
     case "tool_call":
       return `calling ${event.call.name}`;
     case "tool_result":

@@ -103,6 +103,9 @@ export type ContextFill = z.infer<typeof ContextFill>;
 export const TurnEvent = z.discriminatedUnion("type", [
   z.object({ type: z.literal("answer_delta"), text: z.string() }),
   z.object({ type: z.literal("reasoning_delta"), text: z.string() }),
+  // The model began writing a call (its arguments still generating): presentation only, the call
+  // itself arrives as tool_call once the ledger holds it (issue 25, item 4).
+  z.object({ type: z.literal("tool_call_started"), index: z.number().int().nonnegative(), name: z.string() }),
   z.object({ type: z.literal("tool_call"), call: ToolCallRecord }),
   z.object({ type: z.literal("tool_result"), callId: Id, name: z.string(), ok: z.boolean(), output: z.string() }),
   z.object({ type: z.literal("status"), status: AttemptStatus }),
@@ -114,6 +117,8 @@ export const TurnEvent = z.discriminatedUnion("type", [
     error: z.object({ code: z.number().int(), message: z.string() }).optional(),
     /** How full the session's context is after the turn (issue 13: the chat shows it). */
     context: ContextFill.optional(),
+    /** The answer ended because it reached the round's token cap (maxTokens), not because the model finished it (issue 25, item 10). */
+    stoppedAtTokenCap: z.literal(true).optional(),
   }),
 ]);
 export type TurnEvent = z.infer<typeof TurnEvent>;

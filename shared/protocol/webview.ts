@@ -75,7 +75,13 @@ export const ToWebview = z.discriminatedUnion("type", [
   z.object({ type: z.literal("chat/busy"), busy: z.boolean() }),
   // A message that was not sent (no model yet, the kernel refused it): back into the box with its
   // chips, never lost (issue 25 item 6).
-  z.object({ type: z.literal("chat/unsent"), text: z.string(), attachments: z.array(Attachment).optional() }),
+  // carried: an earlier chat's conversation, continued in a new chat (issue 25 item 2), sent with the next message.
+  z.object({
+    type: z.literal("chat/unsent"),
+    text: z.string(),
+    attachments: z.array(Attachment).optional(),
+    carried: z.string().optional(),
+  }),
   // The focus command (Ctrl+Alt+H): the message box takes the focus, so typing lands in it (issue 25 item 5).
   z.object({ type: z.literal("chat/focus") }),
   // The model: the welcome's choices when none is set, its state and a download's progress (issue 10).
@@ -130,6 +136,8 @@ export const FromWebview = z.discriminatedUnion("type", [
   z.object({ type: z.literal("code/apply"), text: z.string().max(10_000_000), file: z.string().min(1).max(4096).optional() }),
   // Condense the current session's earlier turns now (issue 13: session/compact).
   z.object({ type: z.literal("chat/compact") }),
+  // Continue a chat that cannot go on (its tools or folder changed) in a new chat carrying its conversation.
+  z.object({ type: z.literal("chat/continueInNewChat") }),
   z.object({ type: z.literal("command/run"), command: ViewCommand }),
   // The history list (issue 15): ask for it, reopen, rename, hide (the journal keeps a hidden chat).
   z.object({ type: z.literal("session/list") }),

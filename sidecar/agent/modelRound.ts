@@ -24,6 +24,7 @@ export async function runModelRound(
     result = await model.generate(
       { ...request, signal: round.signal },
       round.sink((chunk) => {
+        if (chunk.type === "tool_call_started") return emit({ type: "tool_call_started", index: chunk.index, name: chunk.name });
         const text = (chunk.type === "answer" ? answer : reasoning).push(chunk.text);
         emit({ type: chunk.type === "answer" ? "answer_delta" : "reasoning_delta", text });
       }),

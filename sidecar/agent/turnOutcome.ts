@@ -28,7 +28,13 @@ export interface TurnFailure {
 }
 
 export type TurnOutcome =
-  | { readonly status: "completed"; readonly turnId: string; readonly messages: AgentMessage[] }
+  | {
+      readonly status: "completed";
+      readonly turnId: string;
+      readonly messages: AgentMessage[];
+      /** The final answer reached the round's token cap: it is cut off, not finished. */
+      readonly stoppedAtTokenCap?: boolean;
+    }
   | {
       readonly status: "failed" | "cancelled";
       readonly turnId: string;

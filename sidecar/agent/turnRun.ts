@@ -119,7 +119,7 @@ export class TurnRun {
       };
       const malformed = new Set(assistant.toolCalls.filter((_, i) => !isObject(result.toolCalls[i]!.arguments)).map((c) => c.callId));
       this.assistant = assistant;
-      if (assistant.toolCalls.length === 0) return await this.complete(assistant);
+      if (assistant.toolCalls.length === 0) return await this.complete(assistant, result.stopReason === "max_tokens");
       const batch = new ToolBatch({ ...deps, emit: this.emit }, assistant.toolCalls, malformed);
       this.batch = batch;
       await batch.run((call, result) => guard.afterCall(call, result)); // issue 13: a repeated failing call stops the turn
@@ -130,12 +130,17 @@ export class TurnRun {
     throw guard.roundLimit();
   }
 
-  private async complete(assistant: AssistantMessage): Promise<TurnOutcome> {
+  private async complete(assistant: AssistantMessage, stoppedAtTokenCap: boolean): Promise<TurnOutcome> {
     const messages = [...this.uncommitted, assistant];
     await this.deps.memory.closeTurn(this.deps.turnId, { status: "completed", messages });
     this.deps.history.push(...messages);
     this.committed.push(...messages);
-    return { status: "completed", turnId: this.deps.turnId, messages: [...this.committed] };
+    return {
+      status: "completed",
+      turnId: this.deps.turnId,
+      messages: [...this.committed],
+      ...(stoppedAtTokenCap ? { stoppedAtTokenCap } : {}),
+    };
   }
 
   private async checkpointBatch(): Promise<void> {

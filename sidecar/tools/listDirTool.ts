@@ -26,7 +26,7 @@ export function listDirTool(ws: AnchoredWorkspace, ceilings: Ceilings): Tool {
   };
   const definition = defineTool({
     name: "list_dir",
-    description: `List a workspace directory (up to ${ceilings.listMaxEntries} entries, depth up to ${ceilings.listMaxDepth}). Directories end with /.`,
+    description: `List a directory ("." for the folder), depth levels deep (up to ${ceilings.listMaxEntries} entries).`,
     parameters: schema,
     effectClass: "read",
     retryPolicy: "safe_retry",

@@ -10,7 +10,7 @@ import type { Ceilings } from "./ceilings.js";
 import { decodeText, resolvePath, sha256 } from "./fileAccess.js";
 import type { FileWriteSink, PreImage } from "./fileWrites.js";
 import { canonicalJson } from "../agent/canonicalJson.js";
-import { checkArgs, defineTool, fail, refusalOf, refusedProposal, succeed } from "./toolKit.js";
+import { byteSize, checkArgs, defineTool, fail, refusalOf, refusedProposal, succeed } from "./toolKit.js";
 import { showPath, type WorkspacePath } from "./workspacePath.js";
 
 /** What invoke re-verifies: the same arguments, the same target, the approved content. */
@@ -46,7 +46,7 @@ const editSchema: ObjectSchema = {
 export function writeFileTool(ws: AnchoredWorkspace, ceilings: Ceilings, writes?: FileWriteSink): Tool {
   return mutationTool(ws, ceilings, writes, {
     name: "write_file",
-    description: `Create or replace a workspace file with the given content (at most ${ceilings.writeMaxBytes} bytes). Missing parent directories are created.`,
+    description: `Create or overwrite a file (at most ${byteSize(ceilings.writeMaxBytes)}).`,
     schema: writeSchema,
     effectClass: "idempotent_write",
     plan: (_path, current, args) => ({ ok: true, newContent: args.content as string, createParents: true, current }),
@@ -56,8 +56,7 @@ export function writeFileTool(ws: AnchoredWorkspace, ceilings: Ceilings, writes?
 export function editFileTool(ws: AnchoredWorkspace, ceilings: Ceilings, writes?: FileWriteSink): Tool {
   return mutationTool(ws, ceilings, writes, {
     name: "edit_file",
-    description:
-      "Replace one exact occurrence of oldText with newText in a workspace file. oldText must match exactly once; include surrounding lines to make it unique.",
+    description: "Replace oldText, which must occur exactly once (add nearby lines), with newText.",
     schema: editSchema,
     effectClass: "non_idempotent_write",
     plan: (p, current, args) => {

@@ -6,7 +6,7 @@ import type { Tool } from "../agent/ports/tools.js";
 import type { AnchoredWorkspace } from "./anchoredFs.js";
 import type { Ceilings } from "./ceilings.js";
 import { decodeText, openFileForRead, readBounded, resolvePath } from "./fileAccess.js";
-import { badArgs, defineTool, fail, succeed } from "./toolKit.js";
+import { badArgs, byteSize, defineTool, fail, succeed } from "./toolKit.js";
 import { showPath } from "./workspacePath.js";
 
 const schema: ObjectSchema = {
@@ -24,7 +24,7 @@ export function readFileTool(ws: AnchoredWorkspace, ceilings: Ceilings): Tool {
   const max = ceilings.readMaxBytes;
   const definition = defineTool({
     name: "read_file",
-    description: `Read a text file in the workspace (at most ${max} bytes). Optional 1-based line range.`,
+    description: `Read a text file (at most ${byteSize(max)}); lines are 1-based, inclusive.`,
     parameters: schema,
     effectClass: "read",
     retryPolicy: "safe_retry",

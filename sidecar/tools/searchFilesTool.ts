@@ -35,9 +35,8 @@ export function searchFilesTool(ws: AnchoredWorkspace, ceilings: Ceilings): Tool
   const definition = defineTool({
     name: "search_files",
     description:
-      `Find lines containing literal text in workspace files (up to ${ceilings.searchMaxMatches} matches, ` +
-      `${ceilings.searchMaxFiles} entries read, ${ceilings.searchMaxDirs} folders; skips binary files, symlinks, ` +
-      `${[...NOT_EXPANDED].join(", ")}).`,
+      `Find lines with the literal pattern in files under path (default "."), up to ${ceilings.searchMaxMatches}; ` +
+      `skips ${[...NOT_EXPANDED].join(", ")}.`,
     parameters: schema,
     effectClass: "read",
     retryPolicy: "safe_retry",

@@ -33,10 +33,7 @@ export function shellTool(ws: AnchoredWorkspace, ceilings: Ceilings, shellEnv: S
   };
   const definition = defineTool({
     name: "shell",
-    description:
-      `Run a shell command in the workspace folder (default timeout ${defaultTimeout / 1000}s; output capped at ` +
-      `${ceilings.shellOutputBytes} bytes per stream). Not a sandbox: it runs on the host with the user's ` +
-      `permissions.`,
+    description: `Run a /bin/sh command in the folder as the user, no sandbox (default timeout ${defaultTimeout / 1000} s).`,
     parameters: schema,
     effectClass: "non_idempotent_write",
     retryPolicy: "never_auto_retry",

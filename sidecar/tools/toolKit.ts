@@ -42,6 +42,13 @@ export function refusalOf(proposal: ToolProposal): string | null {
   return typeof proposal.refused === "string" ? proposal.refused : null;
 }
 
+/** A ceiling in a tool's description, short (every word of a description is in the first prompt): "1 MiB", "64 KiB". */
+export function byteSize(bytes: number): string {
+  if (bytes >= 2 ** 20 && bytes % 2 ** 20 === 0) return `${bytes / 2 ** 20} MiB`;
+  if (bytes >= 2 ** 10 && bytes % 2 ** 10 === 0) return `${bytes / 2 ** 10} KiB`;
+  return `${bytes} bytes`;
+}
+
 export function fail(output: string): ToolResult {
   return { ok: false, output };
 }

@@ -6,7 +6,7 @@ import type { Tool } from "../agent/ports/tools.js";
 import type { Ceilings } from "./ceilings.js";
 import { USER_AGENT } from "../../shared/version.js";
 import { httpGet, parseHttpUrl } from "./httpClient.js";
-import { badArgs, defineTool, fail } from "./toolKit.js";
+import { badArgs, byteSize, defineTool, fail } from "./toolKit.js";
 
 const URL_MAX = 2048;
 
@@ -19,7 +19,7 @@ export function webFetchTool(ceilings: Ceilings): Tool {
   };
   const definition = defineTool({
     name: "web_fetch",
-    description: `Fetch an http(s) URL (at most ${ceilings.fetchMaxBytes} bytes, ${ceilings.fetchTimeoutMs / 1000}s). Text content only.`,
+    description: `Fetch an http(s) URL's text (at most ${byteSize(ceilings.fetchMaxBytes)}, ${ceilings.fetchTimeoutMs / 1000} s).`,
     parameters: schema,
     effectClass: "network",
     retryPolicy: "safe_retry",

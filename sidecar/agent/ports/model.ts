@@ -37,7 +37,11 @@ export interface GenerationRequest {
 }
 
 /** A streamed piece of one model round. Presentation only; the terminal round is the truth. */
-export type ModelChunk = { type: "answer"; text: string } | { type: "reasoning"; text: string };
+export type ModelChunk =
+  | { type: "answer"; text: string }
+  | { type: "reasoning"; text: string }
+  /** The model began writing a tool call (issue 25 item 4: a sign of it before its arguments are done). */
+  | { type: "tool_call_started"; index: number; name: string };
 
 /** A tool call as the provider proposed it: name and arguments are untrusted (harness #4, #5). */
 export interface ProposedToolCall {

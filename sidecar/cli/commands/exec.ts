@@ -33,6 +33,8 @@ function printHuman(event: TurnEvent): void {
     case "tool_call":
       process.stderr.write(`\n→ ${event.call.name} ${JSON.stringify(event.call.arguments)}\n`);
       break;
+    case "tool_call_started":
+      break; // the call is printed whole once its arguments are complete
     case "tool_result":
       process.stderr.write(`${event.ok ? "✓" : "✗"} ${event.name}: ${event.output.split("\n")[0]!.slice(0, 200)}\n`);
       break;

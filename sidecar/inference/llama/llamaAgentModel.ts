@@ -3,6 +3,7 @@
 // cache does not already hold, restored from saved state after a restart when it matches.
 import {
   LlamaChat,
+  QwenChatWrapper,
   resolveChatWrapper,
   type ChatHistoryItem,
   type ChatWrapper,
@@ -24,6 +25,7 @@ import { capabilitiesOf } from "./capabilities.js";
 import { defaultContextSize } from "./contextSizing.js";
 import { toChatHistory, toFunctions } from "./chatHistory.js";
 import { chunkedPrefill } from "./chunkedPrefill.js";
+import { leanQwenWrapper } from "./leanToolDocs.js";
 import { COMPLETION_SESSION, hasInfillTokens, type InfillRequest, type InfillResult, infillOn, infillUnsupported } from "./infill.js";
 import { RoundAbort } from "../../agent/roundAbort.js";
 import { modelFileKey } from "./kvStateStore.js";
@@ -95,7 +97,9 @@ export class LlamaAgentModel implements AgentModel {
       });
       const gate = new LockstepGate();
       if (opts.lockstep) gate.install(context);
-      const wrapper = resolveChatWrapper(loaded.model);
+      const resolved = resolveChatWrapper(loaded.model);
+      // issue 25 item 10: Qwen's tool list as one line a tool, the rest as the template renders it.
+      const wrapper = resolved instanceof QwenChatWrapper ? leanQwenWrapper(resolved) : resolved;
       return new LlamaAgentModel(loaded, context, wrapper, opts, gate);
     } catch (e) {
       await loaded.llama.dispose();
@@ -241,6 +245,7 @@ export class LlamaAgentModel implements AgentModel {
       firstTokenMs ??= performance.now() - t0;
     };
     const streamed = new StreamedText();
+    let callsStarted = 0;
     try {
       // The last batch of the prompt is evaluated by generation, together with its logits.
       prefill = await untilAborted(
@@ -265,7 +270,13 @@ export class LlamaAgentModel implements AgentModel {
           topP: request.options.topP,
           seed: request.options.seed,
           onToken: firstToken,
-          onFunctionCallParamsChunk: firstToken,
+          onFunctionCallParamsChunk: (c) => {
+            firstToken();
+            // issue 25 item 4: the view shows a call while its arguments are still being generated.
+            if (c.callIndex !== callsStarted) return;
+            callsStarted++;
+            emit({ type: "tool_call_started", index: c.callIndex, name: c.functionName });
+          },
           onResponseChunk: (c: LlamaChatResponseChunk) => {
             firstToken();
             firstChunkMs ??= performance.now() - t0;

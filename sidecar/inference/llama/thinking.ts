@@ -4,6 +4,7 @@
 // capabilities report no proven toggle, so the harness refuses "on" and "off" before they get here.
 import { QwenChatWrapper, type ChatWrapper } from "node-llama-cpp";
 import type { GenerationOptions } from "../../../shared/protocol/index.js";
+import { leanQwenWrapper } from "./leanToolDocs.js";
 
 type Thinking = GenerationOptions["thinking"];
 
@@ -12,16 +13,5 @@ export function thinkingWrapper(base: ChatWrapper, thinking: Thinking): ChatWrap
   if (!(base instanceof QwenChatWrapper) || thinking === undefined || thinking === "auto") return base;
   const thoughts = thinking === "on" ? "auto" : "discourage";
   if (base.thoughts === thoughts) return base;
-  // The internal options are the ones resolveChatWrapper may have chosen to match the GGUF template;
-  // carried over so the variant renders everything but the thought exactly as the base does.
-  const internal = base as unknown as { _flatFunctionResultString: boolean; _ensureModelThoughtBeforeTextOnLastResponse: boolean };
-  const prefix = base.settings.functions.call.prefix as unknown as { values?: readonly unknown[] };
-  return new QwenChatWrapper({
-    keepOnlyLastThought: base.keepOnlyLastThought,
-    variation: base.variation,
-    thoughts,
-    _lineBreakBeforeFunctionCallPrefix: prefix.values?.[0] === "\n",
-    _flatFunctionResultString: internal._flatFunctionResultString,
-    _ensureModelThoughtBeforeTextOnLastResponse: internal._ensureModelThoughtBeforeTextOnLastResponse,
-  } as ConstructorParameters<typeof QwenChatWrapper>[0]);
+  return leanQwenWrapper(base, thoughts);
 }

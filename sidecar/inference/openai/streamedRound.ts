@@ -40,7 +40,11 @@ export class StreamedRound {
       this.text += d.content;
       this.emit({ type: "answer", text: d.content });
     }
-    for (const tc of d.tool_calls ?? []) this.calls.add(tc);
+    for (const tc of d.tool_calls ?? []) {
+      // issue 25 item 4: the view shows the call while its arguments are still streaming.
+      const { index, startedName } = this.calls.add(tc);
+      if (startedName !== undefined) this.emit({ type: "tool_call_started", index, name: startedName });
+    }
     if (choice.finish_reason) this.finish = choice.finish_reason;
   }
 

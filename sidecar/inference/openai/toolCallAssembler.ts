@@ -11,13 +11,16 @@ export interface ToolCallDelta {
 export class ToolCallAssembler {
   private readonly calls = new Map<number, { id?: string; name: string; args: string }>();
 
-  add(delta: ToolCallDelta): void {
+  /** The call's index, and its name when this delta is the call's first argument text (its name is whole by then). */
+  add(delta: ToolCallDelta): { index: number; startedName?: string } {
     const index = delta.index ?? 0;
     const call = this.calls.get(index) ?? { name: "", args: "" };
     if (delta.id) call.id = delta.id;
     if (delta.function?.name) call.name += delta.function.name;
+    const first = call.args === "" && Boolean(delta.function?.arguments);
     if (delta.function?.arguments) call.args += delta.function.arguments;
     this.calls.set(index, call);
+    return first ? { index, startedName: call.name } : { index };
   }
 
   /** Arguments that are not JSON stay text: they are untrusted and re-validated by the harness (harness #5). */

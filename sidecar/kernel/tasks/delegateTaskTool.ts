@@ -30,9 +30,7 @@ const schema: ObjectSchema = {
 export function delegateTaskTool(tasks: () => TaskService, parentSessionId: string | null): Tool {
   const definition = defineTool({
     name: "delegate_task",
-    description:
-      "Run an instruction as a background task (its own session, with this chat's tools minus delegation) and wait " +
-      "for its result. Use it for separable work; the person can watch it in the Tasks view.",
+    description: "Run a self-contained instruction as a background task with its own chat, and get its result.",
     parameters: schema,
     effectClass: "non_idempotent_write",
     retryPolicy: "never_auto_retry",

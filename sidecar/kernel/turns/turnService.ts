@@ -239,7 +239,8 @@ export class TurnService {
 }
 
 function completionOf(outcome: TurnOutcome): Extract<TurnEvent, { type: "completed" }> {
-  if (outcome.status === "completed") return { type: "completed", status: "completed" };
+  if (outcome.status === "completed")
+    return { type: "completed", status: "completed", ...(outcome.stoppedAtTokenCap ? { stoppedAtTokenCap: true as const } : {}) };
   if (isStop(outcome.failure)) {
     // issue 13: a loop guard's stop is its own status; the journal keeps the run failed with the reason.
     // issue 22 item 3: the status and its words are typed fields of the failure, never parsed from its text.

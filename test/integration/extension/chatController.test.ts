@@ -22,7 +22,7 @@ function harness(rounds: unknown[], model?: string) {
   const workspace = path.join(root, "ws");
   fs.mkdirSync(workspace);
   const log = { info: () => {}, warn: () => {}, error: () => {} };
-  const env = { ...isolatedEnv(root, 5), HEARTH_ALLOW_SCRIPTED: "1" };
+  const env: Record<string, string> = { ...isolatedEnv(root, 5), HEARTH_ALLOW_SCRIPTED: "1" };
   // A window's supervisor on the folder's shared kernel; a reloaded window is a new one.
   const supervisor = () =>
     new KernelSupervisor({
@@ -69,7 +69,7 @@ function harness(rounds: unknown[], model?: string) {
     };
     return { chat, posted, until };
   };
-  return { kernel, supervisor, workspace, store, controller };
+  return { kernel, supervisor, workspace, store, controller, env };
 }
 
 const completed = (m: ToWebview): boolean => m.type === "chat/event" && m.event.type === "completed";
@@ -145,6 +145,50 @@ describe("chat controller with a real kernel", () => {
     assert.equal(h.store.get(), undefined, "New chat forgets the session");
     assert.deepEqual(reloaded.posted.at(-1), { type: "chat/transcript", sessionId: null, messages: [] });
     reloaded.chat.dispose();
+  });
+
+  it("a chat whose tools changed since it began offers a new chat carrying its conversation, and the old chat stays as it was (issue 25, item 2; harness #19)", async () => {
+    const h = harness([{ text: ["The build uses esbuild."] }, { text: ["never reached"] }]);
+    kernels.push(h.kernel);
+    const { chat, posted, until } = h.controller();
+    await chat.send("how is this built?");
+    await until(completed);
+    const oldSession = h.store.get();
+    assert.ok(oldSession);
+    // The person removes tools in the settings: the kernel restarts on the new list.
+    h.env.HEARTH_TOOLS = "read_file";
+    await h.kernel.restart();
+    posted.length = 0;
+    await chat.send("and the tests?");
+    const failed = await until(completed);
+    assert.ok(failed.type === "chat/event" && failed.event.type === "completed");
+    assert.equal(failed.event.status, "failed");
+    assert.match(
+      failed.event.error?.message ?? "",
+      /authority drifted \(tools changed/,
+      "the view classifies it by these words (webview/turnStatus.ts)",
+    );
+
+    await chat.continueInNewChat();
+    const unsent = await until((m) => m.type === "chat/unsent");
+    assert.ok(unsent.type === "chat/unsent");
+    assert.equal(
+      unsent.carried,
+      "The conversation so far, from an earlier chat:\n\nPerson: how is this built?\n\nHearth: The build uses esbuild.\n\nPerson: and the tests?",
+    );
+    assert.equal(h.store.get(), undefined, "a new chat is current");
+    assert.deepEqual(
+      posted.find((m) => m.type === "chat/transcript"),
+      { type: "chat/transcript", sessionId: null, messages: [] },
+    );
+    const client = await h.kernel.ensureStarted();
+    const old = await client.request("session/history", { sessionId: oldSession });
+    assert.deepEqual(
+      old.messages.map((m) => m.role),
+      ["user", "assistant", "user"],
+      "the old chat keeps its messages (in History)",
+    );
+    chat.dispose();
   });
 
   it("the transcript names the chat and each call's ledger state; a past chat reopens from the list; Compact condenses it and the transcript marks the range (issue 15 items 2-3, issue 13)", async () => {

@@ -145,6 +145,46 @@ describe("kernel supervisor (extension side) with real kernels", () => {
     assert.match(h.lines.join("\n"), /restart requested[\s\S]*kernel \(pid \d+\) stopped[\s\S]*kernel starting[\s\S]*started kernel pid/);
   });
 
+  it("six quick tool-setting changes end in one kernel on the last settings, never one left on an older tool list (issue 25, item 1)", async () => {
+    const h = harness();
+    track(h.supervisor);
+    await h.supervisor.ensureStarted();
+    const firstPid = h.supervisor.pid!;
+    // The settings editor removes one entry at a time; each change asks for a restart (main.ts).
+    const lists = WINDOW_TOOLS.split(",").map((_, i, all) => all.slice(0, all.length - 1 - i).join(",") || "none");
+    const restarts: Promise<unknown>[] = [];
+    for (const list of lists) {
+      h.env.HEARTH_TOOLS = list;
+      restarts.push(h.supervisor.restart());
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    // One more change while that restart is under way: it is applied after it, not raced with it.
+    await until(h.supervisor, "starting");
+    h.env.HEARTH_TOOLS = "read_file";
+    restarts.push(h.supervisor.restart());
+    const outcomes = await Promise.allSettled(restarts);
+    assert.deepEqual(
+      outcomes.map((o) => o.status),
+      restarts.map(() => "fulfilled"),
+      `every restart answered: ${outcomes.map((o) => (o.status === "rejected" ? String(o.reason) : "ok")).join("; ")}`,
+    );
+    const state = stateOf(h.supervisor);
+    assert.ok(state.kind === "ready", `ready, not ${state.kind}`);
+    assert.deepEqual(state.info.capabilities.tools, ["read_file"], "the kernel runs the last settings");
+    assert.deepEqual(state.differences, []);
+    const log = h.lines.join("\n");
+    const started = [...log.matchAll(/kernel starting: pid (\d+)/g)].map((m) => Number(m[1]));
+    for (const pid of started) pids.add(pid);
+    assert.equal(started.length, 3, `the first start, one restart for the burst, one for the late change:\n${log}`);
+    assert.deepEqual(
+      started.filter((pid) => alive(pid)),
+      [h.supervisor.pid],
+      "one kernel is left running, the last started",
+    );
+    assert.ok(!started.slice(1).includes(firstPid));
+    assert.doesNotMatch(log, /journal is owned|did not start/);
+  });
+
   it("a window whose reads need approval joins a kernel started without: its runs' reads ask, and the view says so (issue 22, item 2; issue 24, item 8)", async () => {
     const h = harness({ env: { HEARTH_APPROVE_READS: "1" } });
     track(h.supervisor);

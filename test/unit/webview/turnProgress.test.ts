@@ -22,6 +22,10 @@ describe("the turn's sign of life (issue 25 item 4)", () => {
     assert.equal(progress.node.textContent, "Thinking… 3 s · ≈10 tokens so far");
     progress.hear({ type: "answer_delta", text: "b".repeat(40) });
     assert.equal(progress.node.textContent, "Writing… 3 s · ≈20 tokens so far");
+    // issue 25 item 4: the call shows while its arguments are still being generated.
+    progress.hear({ type: "tool_call_started", index: 0, name: "read_file" });
+    assert.equal(progress.node.textContent, "Writing a read_file call… 3 s · ≈20 tokens so far");
+    assert.equal(progress.node.dataset.doing, "composing");
     progress.hear({ type: "tool_call", call });
     assert.equal(progress.node.textContent, "Running read_file… 3 s · ≈20 tokens so far");
     progress.hear({ type: "status", status: "waiting_approval" });

@@ -16,7 +16,7 @@ describe("RoundAbort", () => {
     const seen: string[] = [];
     const gone = new Error("client gone");
     const sink = round.sink((c) => {
-      seen.push(c.text);
+      seen.push("text" in c ? c.text : c.name);
       throw seen.length === 1 ? gone : new Error("called again");
     });
     sink(answer("a"));

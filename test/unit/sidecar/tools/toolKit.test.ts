@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { argumentProblems } from "../../../../sidecar/agent/schemaCheck.js";
 import type { ObjectSchema } from "../../../../sidecar/agent/ports/jsonSchema.js";
-import { checkArgs } from "../../../../sidecar/tools/toolKit.js";
+import { byteSize, checkArgs } from "../../../../sidecar/tools/toolKit.js";
 
 const schema: ObjectSchema = {
   type: "object",
@@ -59,4 +59,12 @@ describe("tool argument recheck (harness #5)", () => {
       for (const reason of gate) assert.ok(tool?.includes(reason), `${JSON.stringify(args)}: ${tool} lacks ${reason}`);
     }
   });
+});
+
+test("a ceiling in a description is short and exact: whole MiB or KiB, else bytes (issue 25, item 10)", () => {
+  assert.equal(byteSize(1_048_576), "1 MiB");
+  assert.equal(byteSize(65_536), "64 KiB");
+  assert.equal(byteSize(1_500_000), "1500000 bytes", "never rounded: the tool refuses at the exact figure");
+  assert.equal(byteSize(1536), "1536 bytes");
+  assert.equal(byteSize(512), "512 bytes");
 });

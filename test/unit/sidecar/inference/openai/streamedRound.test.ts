@@ -7,7 +7,9 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, test } from "node:test";
 import { ErrorCode, HearthError } from "../../../../../shared/errors.js";
+import type { ModelChunk } from "../../../../../sidecar/agent/ports/model.js";
 import { OpenAiAgentModel } from "../../../../../sidecar/inference/openai/openaiAgentModel.js";
+import { StreamedRound } from "../../../../../sidecar/inference/openai/streamedRound.js";
 
 let ending: string[] = [];
 let server: http.Server;
@@ -50,4 +52,29 @@ test("either end marker alone is a finished stream: a finish_reason without [DON
   assert.equal((await generate()).text, "The first half");
   ending = ["data: [DONE]\n\n"];
   assert.equal((await generate()).stopReason, "end");
+});
+
+test("a streamed tool call is announced once, with its whole name, at its first argument text (issue 25, item 4)", () => {
+  const chunks: ModelChunk[] = [];
+  const round = new StreamedRound((c) => chunks.push(c));
+  const call = (index: number, fn: { name?: string; arguments?: string }, id?: string) =>
+    round.add({ choices: [{ delta: { tool_calls: [{ index, ...(id ? { id } : {}), function: fn }] } }] });
+  call(0, { name: "read_" }, "a");
+  call(0, { name: "file", arguments: "" });
+  assert.deepEqual(chunks, [], "no argument text yet: the name may still grow");
+  call(0, { arguments: '{"path":' });
+  call(0, { arguments: '"a.ts"}' });
+  call(1, { name: "list_dir", arguments: "{}" }, "b");
+  round.add({ choices: [{ delta: {}, finish_reason: "tool_calls" }] });
+  assert.deepEqual(chunks, [
+    { type: "tool_call_started", index: 0, name: "read_file" },
+    { type: "tool_call_started", index: 1, name: "list_dir" },
+  ]);
+  assert.deepEqual(
+    round.round().toolCalls.map((c) => [c.name, c.arguments]),
+    [
+      ["read_file", { path: "a.ts" }],
+      ["list_dir", {}],
+    ],
+  );
 });

@@ -159,7 +159,7 @@ describe("scripted model adapter", () => {
     });
     await assert.rejects(run, /stop now/);
     assert.deepEqual(
-      chunks.map((c) => c.text),
+      chunks.map((c) => ("text" in c ? c.text : c.name)),
       ["a", "b"],
     );
   });

@@ -1,0 +1,38 @@
+// webview/turnStatus.ts in a real DOM (jsdom): a turn's footer says how it ended (issue 25, item 10).
+import assert from "node:assert/strict";
+import { after, describe, it } from "node:test";
+import { JSDOM } from "jsdom";
+
+const { window } = new JSDOM("<!DOCTYPE html><body></body>");
+after(() => window.close());
+(globalThis as { document?: unknown }).document = window.document;
+const { turnStatus, isAuthorityDrift } = await import("../../../webview/turnStatus.js");
+
+describe("a turn's status line (issue 25, item 10)", () => {
+  it("an answer cut at the token cap says so and what to do next, never plain Completed", () => {
+    const [status, hint] = turnStatus({ type: "completed", status: "completed", stoppedAtTokenCap: true });
+    assert.equal(status?.textContent, "Stopped at the token cap: the answer is cut off");
+    assert.equal(status?.dataset.cut, "token-cap");
+    assert.match(hint?.textContent ?? "", /Send “continue”/);
+  });
+
+  it("a finished answer says Completed, with no hint", () => {
+    const parts = turnStatus({ type: "completed", status: "completed" });
+    assert.equal(parts.length, 1);
+    assert.equal(parts[0]?.textContent, "Completed");
+    assert.equal(parts[0]?.dataset.status, "completed");
+  });
+
+  it("a chat that cannot go on because its tools changed says so in plain words, not the kernel's (issue 25, item 2)", () => {
+    const message =
+      "model_failed: refused to resume: the session's authority drifted (tools changed since it was recorded); start a new session to run under the current tools and workspace";
+    assert.equal(isAuthorityDrift(message), true);
+    const [status] = turnStatus({ type: "completed", status: "failed", error: { code: 1, message } });
+    assert.match(
+      status?.textContent ?? "",
+      /^This chat began with other tools or another folder than Hearth has now.*Continue in a new chat/,
+    );
+    assert.doesNotMatch(status?.textContent ?? "", /authority|session/);
+    assert.equal(isAuthorityDrift("model_failed: the model round failed"), false);
+  });
+});

@@ -1,0 +1,62 @@
+// How a turn ended, in the words its footer opens with: the status line and, where the person has
+// something to do next, a hint (a loop guard's stop; an answer cut at the token cap, issue 25 item 10).
+import type { TurnEvent } from "../shared/protocol/records.js";
+import { el } from "./dom.js";
+
+export type Completed = Extract<TurnEvent, { type: "completed" }>;
+
+/** The kernel's refusal to resume a chat whose tools or folder changed since it began (harness #19). */
+export function isAuthorityDrift(message: string): boolean {
+  return /authority drifted/.test(message);
+}
+
+/** What a drifted chat's failure says, in plain words, instead of the kernel's. */
+export const DRIFT_TEXT =
+  "This chat began with other tools or another folder than Hearth has now, so it cannot go on as it was. " +
+  "Continue in a new chat: it carries this conversation over, and this chat stays in History.";
+
+export function statusText(event: Completed): string {
+  switch (event.status) {
+    case "completed":
+      // An answer cut at the token cap is not a finished one.
+      return event.stoppedAtTokenCap ? "Stopped at the token cap: the answer is cut off" : "Completed";
+    case "cancelled":
+      return "Cancelled";
+    case "stopped":
+      return `Stopped: ${event.error?.message ?? "a loop guard ended the turn"}`;
+    case "failed":
+      if (isAuthorityDrift(event.error?.message ?? "")) return DRIFT_TEXT;
+      return `Failed: ${event.error?.message ?? "no reason given"}`;
+  }
+}
+
+/** The status line, then its hint if any. */
+export function turnStatus(event: Completed): HTMLElement[] {
+  const status = el("div", `turn-status ${event.status}`, statusText(event));
+  status.dataset.testid = "turn-status";
+  status.dataset.status = event.status;
+  if (event.status === "stopped") {
+    // A loop guard is not a crash: say what to do next.
+    status.setAttribute("role", "note");
+    return [
+      status,
+      el(
+        "div",
+        "turn-hint",
+        "Hearth stopped the model because it was going round in circles. Rephrase the request, or send a new message: the chat goes on.",
+      ),
+    ];
+  }
+  if (event.stoppedAtTokenCap) {
+    status.dataset.cut = "token-cap";
+    return [
+      status,
+      el(
+        "div",
+        "turn-hint",
+        "The answer reached the most tokens one reply may use. Send “continue” to have Hearth go on from where it stopped.",
+      ),
+    ];
+  }
+  return [status];
+}
