@@ -111,6 +111,10 @@ export function registerInlineCompletions(kernel: KernelSupervisor, log: vscode.
 
   return vscode.Disposable.from(
     status,
+    // A kernel that stopped or restarted may come back with another model: its answers are not these.
+    kernel.onState((state) => {
+      if (state.kind !== "ready") suggestions.forget();
+    }),
     vscode.languages.registerInlineCompletionItemProvider({ pattern: "**" }, provider),
     vscode.commands.registerCommand(TOGGLE_COMMAND, async () => {
       refused = null;
