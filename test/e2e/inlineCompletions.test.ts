@@ -12,6 +12,7 @@ import { ensureFixtureModels, FIM_MODEL_MIDDLE } from "../fixtures/models.js";
 import type { Page } from "./support/playwright.js";
 import { newScenario } from "./support/scenario.js";
 import { openChatView, sendChat, startWorkbench, turnEnds } from "./support/scriptedChat.js";
+import { waitFor } from "./support/webview.js";
 
 const ROOT = path.resolve(".");
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { publisher: string; name: string };
@@ -24,6 +25,8 @@ describe("inline completions from the loaded fill-in-the-middle model (issue 31)
   let passed = 0;
   let page: Page;
   const ghost = () => page.locator(".monaco-editor .ghost-text-decoration, .monaco-editor .ghost-text");
+  // The editor draws the ghost text's spaces as no-break spaces.
+  const ghostText = async () => (await ghost().allTextContents()).join("").replaceAll("\u00a0", " ");
 
   before(async () => {
     fs.mkdirSync(workspace);
@@ -66,18 +69,9 @@ describe("inline completions from the loaded fill-in-the-middle model (issue 31)
     await ghost().first().waitFor({ state: "visible", timeout: 60_000 });
     clock.mark("ghost text shown");
     await shot("ghost-text");
-    // The editor draws the ghost text's spaces as no-break spaces.
-    assert.equal((await ghost().allTextContents()).join("").replaceAll("\u00a0", " "), FIM_MODEL_MIDDLE, "the model's middle");
+    assert.equal(await ghostText(), FIM_MODEL_MIDDLE, "the model's middle");
     await page.keyboard.type("retu");
-    await page.waitForFunction(
-      (rest) =>
-        Array.from(document.querySelectorAll(".monaco-editor .ghost-text-decoration, .monaco-editor .ghost-text"))
-          .map((e) => e.textContent)
-          .join("")
-          .replaceAll("\u00a0", " ") === rest,
-      FIM_MODEL_MIDDLE.slice(4),
-      { timeout: 10_000 },
-    );
+    await waitFor(async () => (await ghostText()) === FIM_MODEL_MIDDLE.slice(4), 10_000, "the rest of the middle after what was typed");
     await shot("ghost-text-typed-into");
     passed++;
   });
