@@ -135,13 +135,13 @@ export const KNOBS: readonly Knob[] = z.array(Knob).parse([
   {
     env: "HEARTH_INPUT_LOOKUP",
     readBy: "kernel",
-    // Off by default: with it on, a condensing summary's decode failed now and then ("Eval has failed",
-    // test/integration/turns/longConversation.test.ts, 2 of 4 runs); on again once that is understood.
-    setting: { key: "hearth.inference.inputLookup", type: "string", default: "off", enum: ["on", "off"] },
+    // On by default: the answer is the same, only faster where it copies its input (docs/models.md).
+    setting: { key: "hearth.inference.inputLookup", type: "string", default: "on", enum: ["on", "off"] },
     restart: true,
     narrows: null,
     onJoin: { harmless: "input-lookup decoding changes how fast an answer decodes, never the answer" },
-    summary: "on: guess the next tokens from the prompt while one chat generates alone (docs/models.md)",
+    summary:
+      "off: decode one token a step instead of guessing the next tokens from the prompt while one chat generates alone (docs/models.md)",
   },
   {
     env: "HEARTH_SESSIONS",
@@ -340,8 +340,8 @@ export const KernelEnv = z.object({
     .string()
     .optional()
     .transform((raw, ctx) => {
-      if (raw === "on") return "on" as const;
-      if (raw === undefined || raw === "" || raw === "off") return "off" as const;
+      if (raw === undefined || raw === "" || raw === "on") return "on" as const;
+      if (raw === "off") return "off" as const;
       ctx.addIssue({ code: "custom", message: `HEARTH_INPUT_LOOKUP=${raw} is neither on nor off` });
       return z.NEVER;
     }),

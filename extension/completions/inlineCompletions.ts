@@ -1,13 +1,15 @@
 // Completions as you type (issue 31): VS Code's inline completion provider, served by the kernel's
 // `completion/infill` on the model it already has loaded. Typing on cancels the request in flight at once
 // (its $/cancelRequest stops the native work in the kernel); requests wait a short pause first, so a burst
-// of keystrokes makes one. A completion never starts the kernel or loads a model: it is served only
+// of keystrokes makes one. A suggestion known already (typed into, or computed ahead of an accept:
+// suggestions.ts) is shown without the pause or a request. A completion never starts the kernel or loads a model: it is served only
 // when a chat has already done so. The status bar item says whether completions run, and toggles them.
 import * as vscode from "vscode";
 import { ErrorCode, errorMessage } from "../../shared/errors.js";
 import { KernelRequestError } from "../../shared/node/kernelClient.js";
 import type { KernelSupervisor } from "../kernel/kernelSupervisor.js";
-import { type CompletionSettings, completionsWanted, completionWindow, shownSuggestion } from "./completionRequest.js";
+import { type CompletionSettings, completionsWanted, shownSuggestion } from "./completionRequest.js";
+import { Suggestions } from "./suggestions.js";
 
 const DEBOUNCE_MS = 120;
 /** After a refusal (a model without FIM tokens, an openai: model), completions rest this long before asking again. */
@@ -66,19 +68,34 @@ export function registerInlineCompletions(kernel: KernelSupervisor, log: vscode.
   };
   render();
 
+  const suggestions = new Suggestions(async (window, signal) => {
+    const client = await kernel.ensureStarted();
+    const r = await client.request("completion/infill", { ...window, maxTokens: 16 * settings().maxLines }, signal);
+    return r.text;
+  });
+
   const provider: vscode.InlineCompletionItemProvider = {
     async provideInlineCompletionItems(document, position, _context, token) {
       const s = settings();
       if (!completionsWanted(s, document.languageId) || kernel.state.kind !== "ready") return [];
       if (refused && refused.until > Date.now()) return [];
+      const text = document.getText();
+      const offset = document.offsetAt(position);
+      const offer = (middle: string) => {
+        const shown = shownSuggestion(middle, s.maxLines);
+        if (!shown) return [];
+        suggestions.computeAhead(text, offset, shown);
+        return [new vscode.InlineCompletionItem(shown, new vscode.Range(position, position))];
+      };
+      // Known already (typed into a suggestion, back at a window answered before): shown without a pause.
+      const known = suggestions.known(text, offset);
+      if (known.middle !== null) return offer(known.middle);
       if (!(await delay(DEBOUNCE_MS, token))) return [];
-      const { prefix, suffix } = completionWindow(document.getText(), document.offsetAt(position));
       const cancel = abortSignalOf(token);
       try {
-        const client = await kernel.ensureStarted();
-        const r = await client.request("completion/infill", { prefix, suffix, maxTokens: 16 * s.maxLines }, cancel.signal);
-        const shown = shownSuggestion(r.text, s.maxLines);
-        return shown ? [new vscode.InlineCompletionItem(shown, new vscode.Range(position, position))] : [];
+        const { middle, from } = await suggestions.suggest(known.window, cancel.signal);
+        log.trace(`completion from ${from}`);
+        return offer(middle);
       } catch (e) {
         if (token.isCancellationRequested) return [];
         if (e instanceof KernelRequestError && (e.code === ErrorCode.Refused || e.code === ErrorCode.ModelUnavailable)) {
@@ -94,9 +111,14 @@ export function registerInlineCompletions(kernel: KernelSupervisor, log: vscode.
 
   return vscode.Disposable.from(
     status,
+    // A kernel that stopped or restarted may come back with another model: its answers are not these.
+    kernel.onState((state) => {
+      if (state.kind !== "ready") suggestions.forget();
+    }),
     vscode.languages.registerInlineCompletionItemProvider({ pattern: "**" }, provider),
     vscode.commands.registerCommand(TOGGLE_COMMAND, async () => {
       refused = null;
+      suggestions.forget();
       await vscode.workspace
         .getConfiguration("hearth.completions")
         .update("enabled", !settings().enabled, vscode.ConfigurationTarget.Global);
@@ -105,6 +127,7 @@ export function registerInlineCompletions(kernel: KernelSupervisor, log: vscode.
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration("hearth.completions")) {
         refused = null;
+        suggestions.forget();
         render();
       }
     }),

@@ -13,7 +13,7 @@ import { uuidv7 } from "../../shared/ids.js";
 import { openJournal, type Journal } from "../../sidecar/journal/journal.js";
 import { ControlPlane } from "../../sidecar/kernel/control/controlPlane.js";
 import type { ReconcileReport } from "../../sidecar/kernel/control/reconcile.js";
-import { writeBenchResults } from "./support/benchProcess.js";
+import { type BenchRow, writeBenchResults } from "./support/benchProcess.js";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hearth-bench-"));
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -413,15 +413,7 @@ for (const r of recBatches)
 const perRunCpu = recBatches.map((r) => r.firstCpuMs / r.runs);
 const largestBatches = recBatches.at(-1)!;
 
-type Row = {
-  name: string;
-  ours: number;
-  anchor: number | null;
-  ratio: number | null;
-  unit: string;
-  anchorName: string | null;
-  target?: string;
-};
+type Row = BenchRow;
 const round = (x: number, digits = 3) => Number(x.toFixed(digits));
 const rows: Row[] = [
   {

@@ -183,8 +183,9 @@ export class SessionPool {
 
   private async saveLocked(s: Session): Promise<boolean> {
     const store = this.opts.stateStore;
+    if (!store || s.sequence.contextTokens.length === 0) return false;
+    await dropUnusedGuesses(s.sequence);
     const tokens = s.sequence.contextTokens;
-    if (!store || tokens.length === 0) return false;
     const digest = tokensDigest(tokens);
     if (digest === s.savedDigest) return false;
     await store.save({ sessionKey: s.key, modelKey: this.opts.modelKey, wrapper: this.opts.wrapperName, tokens }, async (file) => {
@@ -202,4 +203,16 @@ export class SessionPool {
     }
     for (const seq of this.freeSequences.splice(0)) seq.dispose();
   }
+}
+
+/**
+ * Input lookup (tokenPrediction.ts) can end a round with confirmed guesses still in the KV cache, past
+ * the tokens the sequence reports. node-llama-cpp 3.21.1's saveStateToFile writes every cell of the
+ * sequence but lists only the reported tokens, so a restored session's next token went to a position
+ * already filled and llama.cpp refused the step ("Eval has failed"). Erasing from the first unreported
+ * position drops exactly those guesses (node-llama-cpp removes loaded predictions with any erase that
+ * reaches them); with none loaded the range is empty and nothing happens.
+ */
+async function dropUnusedGuesses(sequence: LlamaContextSequence): Promise<void> {
+  await sequence.eraseContextTokenRanges([{ start: sequence.nextTokenIndex, end: sequence.nextTokenIndex + 1 }]);
 }

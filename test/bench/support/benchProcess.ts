@@ -21,6 +21,17 @@ export function withOneLibuvWorker(): void {
   process.exit(r.status ?? 1);
 }
 
+/** One figure of a bench's `rows`, as test/bench/run.mjs reads them (its header says what each field means). */
+export interface BenchRow {
+  name: string;
+  ours: number;
+  anchor: number | null;
+  ratio: number | null;
+  unit: string;
+  anchorName: string | null;
+  target?: string;
+}
+
 /**
  * Writes test/bench/results/NAME.json (its `rows` are what the summary table shows), headed by the
  * bench's name, the runtime and the time; the path written.

@@ -7,6 +7,7 @@ import { describe, it } from "node:test";
 import type { GenerationRequest } from "../../../sidecar/agent/ports/model.js";
 import { ErrorCode, HearthError } from "../../../shared/errors.js";
 import { FIM_MODEL_MIDDLE } from "../../fixtures/models.js";
+import { COMPLETION_SESSION } from "../../../sidecar/inference/llama/infill.js";
 import { llamaModelForFile } from "../../support/llamaModel.js";
 
 const fim = llamaModelForFile((paths) => ({
@@ -53,6 +54,27 @@ describe("fill-in-the-middle completions", { timeout: 120_000 }, () => {
     abort.abort(new Error("typed on"));
     await assert.rejects(cancelled, /typed on/);
     assert.equal((await infill(prefix)).text, FIM_MODEL_MIDDLE);
+  });
+
+  it("answers the cancel of a completion waiting behind a cancelled one's native work at once, not when that work ends", async () => {
+    // A fresh ~1,800-token window: its evaluation goes on after its cancel, holding the completions' session.
+    const long = `${Array.from({ length: 90 }, (_, i) => `let fresh${i} = ${i};`).join("\n")}\n${prefix}`;
+    const first = new AbortController();
+    const inFlight = infill(long, first.signal);
+    first.abort();
+    await assert.rejects(inFlight);
+    let sessionFree = false;
+    void fim.model.settled(COMPLETION_SESSION).then(() => {
+      sessionFree = true;
+    });
+    const next = new AbortController();
+    const queued = infill(`${long}// x`, next.signal);
+    next.abort();
+    await assert.rejects(queued);
+    // Invariant: a keystroke's cancel is answered before the native work it waited behind has ended.
+    assert.equal(sessionFree, false, "the queued completion answered its cancel while the first one's evaluation still ran");
+    await fim.model.settled(COMPLETION_SESSION);
+    assert.equal((await infill(prefix)).text, FIM_MODEL_MIDDLE, "and the next completion is served");
   });
 
   it("shares the model with a chat turn: both are served, the chat's answer unchanged", async () => {

@@ -1,0 +1,123 @@
+// Completions as you type through the whole stack (issue 31, item 4): a real kernel process on the
+// fill-in-the-middle fixture, `completion/infill` requests made as the editor makes them (the window of
+// extension/completions/completionRequest.ts around the cursor), timed at the client. Writes
+// test/bench/results/completions.json.
+// - typing at the end of a line in a file of about 1k and 4k tokens: the share of each keystroke's
+//   input the completion's sequence already held (reused, not evaluated), and the keystroke-to-answer time;
+// - the cancel latency: a request for a fresh 4k-token window cancelled while it evaluates, from the
+//   abort to the rejection at the client.
+// usage: node --import tsx test/bench/completions.ts [--quick]
+// Not measured here: the llama-bench anchor of the keystroke time (prefill of the evaluated tokens and
+// one decode step), and a chat turn's slowdown while completions run.
+import { type BenchRow, withOneLibuvWorker, writeBenchResults } from "./support/benchProcess.js";
+
+withOneLibuvWorker();
+
+const { median } = await import("./support/directAnchor.js");
+const { completionWindow } = await import("../../extension/completions/completionRequest.js");
+const { startTestKernel, tempDir } = await import("../support/kernelProcess.js");
+const { ensureFixtureModels } = await import("../fixtures/models.js");
+
+const quick = process.argv.includes("--quick") || process.env.QUICK === "1";
+const KEYSTROKES = quick ? 8 : 24;
+const CANCELS = quick ? 5 : 15;
+
+const kernel = startTestKernel({ env: { HEARTH_HOME: tempDir("bench-home"), HEARTH_THREADS: "1", HEARTH_CONTEXT_SIZE: "8192" } });
+await kernel.client.initialize("completions-bench", "0");
+await kernel.client.request("model/load", { spec: ensureFixtureModels().fim });
+
+/** A TypeScript file of `lines` lines, and the offset of the end of the line in its middle. */
+function file(lines: number): { text: string; at: number } {
+  const body = Array.from({ length: lines }, (_, i) => `  const value${i} = compute(${i}, "item ${i}");`);
+  const half = Math.floor(lines / 2);
+  const text = `export function run(): void {\n${body.slice(0, half).join("\n")}\n  const total = \n${body.slice(half).join("\n")}\n}\n`;
+  return { text, at: text.indexOf("const total = ") + "const total = ".length };
+}
+
+interface Keystroke {
+  ms: number;
+  reused: number;
+  evaluated: number;
+}
+
+/** Types `typed` at the end of the middle line, one character a request, as a person typing slowly. */
+async function typing(lines: number, typed: string): Promise<{ promptTokens: number; strokes: Keystroke[] }> {
+  const { text, at } = file(lines);
+  const strokes: Keystroke[] = [];
+  let promptTokens = 0;
+  for (let i = 0; i <= typed.length; i++) {
+    const now = text.slice(0, at) + typed.slice(0, i) + text.slice(at);
+    const window = completionWindow(now, at + i);
+    const t0 = performance.now();
+    const r = await kernel.client.request("completion/infill", { ...window, maxTokens: 16 });
+    const ms = performance.now() - t0;
+    promptTokens = r.reusedTokens + r.evaluatedTokens;
+    // The first request fills the sequence: it is the cold start, not a keystroke.
+    if (i > 0) strokes.push({ ms, reused: r.reusedTokens, evaluated: r.evaluatedTokens });
+  }
+  return { promptTokens, strokes };
+}
+
+const typed = "compute(".repeat(8).slice(0, KEYSTROKES);
+const depths: Record<string, Awaited<ReturnType<typeof typing>>> = {};
+const rows: BenchRow[] = [];
+try {
+  for (const [label, lines] of [
+    ["1k", 60],
+    ["4k", 240],
+  ] as const) {
+    const run = await typing(lines, typed);
+    depths[label] = run;
+    const share = run.strokes.reduce((n, s) => n + s.reused, 0) / run.strokes.reduce((n, s) => n + s.reused + s.evaluated, 0);
+    rows.push({
+      name: `completions: input reused between keystrokes, typing at the end of a line (${run.promptTokens} tokens)`,
+      ours: 100 * share,
+      anchor: null,
+      ratio: null,
+      unit: "%",
+      anchorName: null,
+      target: ">= 90 %",
+    });
+    rows.push({
+      name: `completions: keystroke to suggestion, median of ${run.strokes.length} (${run.promptTokens} tokens)`,
+      ours: median(run.strokes.map((s) => s.ms)),
+      anchor: null,
+      ratio: null,
+      unit: "ms",
+      anchorName: "llama-bench prefill of the evaluated tokens and one decode step",
+    });
+  }
+
+  // Cancel latency: each request a fresh window (a line of its own first), so it evaluates ~4k tokens.
+  const cancels: number[] = [];
+  const { text } = file(240);
+  for (let i = 0; i < CANCELS; i++) {
+    const abort = new AbortController();
+    const window = completionWindow(`// cancel ${i}\n${text}`, text.length);
+    const pending = kernel.client.request("completion/infill", { ...window, maxTokens: 16 }, abort.signal);
+    await new Promise((r) => setTimeout(r, 100 + Math.random() * 100));
+    const t0 = performance.now();
+    abort.abort();
+    const outcome = await pending.then(
+      () => "answered",
+      () => "cancelled",
+    );
+    if (outcome === "cancelled") cancels.push(performance.now() - t0);
+  }
+  if (cancels.length === 0) throw new Error("every request ended before its cancel: no cancel latency to measure");
+  rows.push({
+    name: `completions: cancel latency during a 4k-token evaluation, slowest of ${cancels.length}`,
+    ours: Math.max(...cancels),
+    anchor: null,
+    ratio: null,
+    unit: "ms",
+    anchorName: null,
+    target: "<= 50 ms",
+  });
+} finally {
+  await kernel.stop();
+}
+
+const out = writeBenchResults("completions", { model: "tiny-qwen2-fim.gguf", threads: 1, quick, depths, rows });
+for (const r of rows) console.log(`${r.name}: ${r.ours.toFixed(1)} ${r.unit}${r.target ? ` (target ${r.target})` : ""}`);
+console.log(`wrote ${out}`);
