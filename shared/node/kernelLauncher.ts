@@ -6,7 +6,8 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from "vscode-jsonrpc/node.js";
+import { createMessageConnection, StreamMessageWriter } from "vscode-jsonrpc/node.js";
+import { frameReader } from "./frameReader.js";
 import { KernelClient } from "./kernelClient.js";
 import { connectKernelSocket, KERNEL_EXIT_JOURNAL_OWNED, NoKernelListening, type SocketKernel } from "./kernelSocket.js";
 import { defaultJournalPath, kernelEndpoint, kernelRuntimeDir } from "./paths.js";
@@ -66,7 +67,7 @@ export function launchKernel(opts: LaunchOptions): LaunchedKernel {
     pending = lines.pop() ?? "";
     for (const line of lines) opts.onStderr?.(line);
   });
-  const connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+  const connection = createMessageConnection(frameReader(child.stdout!), new StreamMessageWriter(child.stdin!));
   connection.listen();
   return { client: new KernelClient(connection), child, runtime, exited };
 }

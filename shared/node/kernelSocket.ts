@@ -4,7 +4,8 @@
 // folder, so other users cannot reach the socket and processes without the secret cannot speak.
 import fs from "node:fs";
 import net from "node:net";
-import { createMessageConnection, SocketMessageReader, SocketMessageWriter } from "vscode-jsonrpc/node.js";
+import { createMessageConnection, SocketMessageWriter } from "vscode-jsonrpc/node.js";
+import { frameReader } from "./frameReader.js";
 import { KernelClient } from "./kernelClient.js";
 import type { KernelEndpoint } from "./paths.js";
 import { errorMessage } from "../errors.js";
@@ -92,7 +93,7 @@ export async function connectKernelSocket(endpoint: KernelEndpoint): Promise<Soc
   }
   const closed = new Promise<void>((resolve) => socket.once("close", () => resolve()));
   socket.resume();
-  const connection = createMessageConnection(new SocketMessageReader(socket), new SocketMessageWriter(socket));
+  const connection = createMessageConnection(frameReader(socket), new SocketMessageWriter(socket));
   connection.listen();
   const client = new KernelClient(connection);
   return {

@@ -4,7 +4,6 @@ import type { Readable, Writable } from "node:stream";
 import {
   createMessageConnection,
   ResponseError,
-  StreamMessageReader,
   StreamMessageWriter,
   type CancellationToken,
   type MessageConnection,
@@ -25,6 +24,7 @@ import {
   type ServerRequestResult,
 } from "../../shared/protocol/index.js";
 import { uuidv7 } from "../../shared/ids.js";
+import { frameReader } from "../../shared/node/frameReader.js";
 import { BoundedFraming } from "./boundedFraming.js";
 import { describeZodError } from "./zodErrors.js";
 import type { ClientChannel, Handlers, RequestContext } from "../kernel/handlers/types.js";
@@ -78,7 +78,7 @@ export function startRpcServer(opts: RpcServerOptions): RpcServer {
     void writer.write({ jsonrpc: "2.0", id: r.id, error: { code: r.code, message: r.message } } as never);
   }, opts.maxMessageBytes);
   opts.input.pipe(framing);
-  const connection = createMessageConnection(new StreamMessageReader(framing), writer);
+  const connection = createMessageConnection(frameReader(framing), writer);
   // A closed connection never answers: disposing it fails what the kernel still waits for from this
   // client (approval requests) at once; other clients are untouched.
   const leave = () => {

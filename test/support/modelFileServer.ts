@@ -1,7 +1,12 @@
 // A local HTTP server for model downloads (unit tests and the e2e): serves one file under any path
 // with Range support, counts the body bytes it sends, and while `slowFirstChunk` is on it trickles a request
-// for the file's first chunk: a download cancelled meanwhile holds every other chunk, and a
-// resumed one must fetch only what is missing.
+// for the file's first chunk and holds back its last piece until `slowFirstChunk` is turned off: a
+// download cancelled meanwhile holds every other chunk, and a resumed one must fetch only what is
+// missing. The hold is what makes a cancel deterministic (issue 23, item 2): however loaded the machine,
+// the download cannot finish before the test's cancel. node-llama-cpp's downloader aborts the held
+// request when it is cancelled and keeps its `.ipull` file (modelDownload.test.ts). The same hold was
+// reverted once (77b0f80) while the downloader was still given a `headers` option, which made it finish
+// cancelled downloads whole (removed in 92e5508); without it the hold keeps the partial in the e2e too.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -40,9 +45,11 @@ export async function startModelFileServer(body: Buffer): Promise<ModelFileServe
     const slice = body.subarray(start, end + 1);
     // Only ranged bodies count: a downloader's first plain GET reads the headers and hangs up.
     if (state.slowFirstChunk && m && start === 0) {
-      // The first chunk trickles (64 KiB per 50 ms) while the rest arrive at once.
+      // The first chunk trickles (64 KiB per 50 ms) while the rest arrive at once; its last piece
+      // waits for the test to turn `slowFirstChunk` off.
       let pos = 0;
       const timer = setInterval(() => {
+        if (pos + 64 * 1024 >= slice.length && state.slowFirstChunk) return;
         const piece = slice.subarray(pos, pos + 64 * 1024);
         pos += piece.length;
         sent += piece.length;

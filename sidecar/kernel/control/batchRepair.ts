@@ -8,88 +8,137 @@
 // a loop-guard stop on effect-free calls, a crash before dispatch) was rolled back to its entry
 // cursor, as the harness itself rolls it back; putting its calls back would show the model a turn
 // that, by the harness's rules, never happened.
+//
+// Set-based (issue 26, item 3): a crash after long use leaves up to one cut-off run per session, and
+// a journal holds hundreds of thousands of sessions. Repairing run by run cost ~120 µs of CPU a run
+// (100k runs: 12 s before the kernel could serve anyone), so the repair is a fixed number of
+// statements whatever the count: the cut-off calls are gathered once into temporary tables, and
+// history rows, events and session stamps are each written by one INSERT … SELECT. The bodies are
+// the ones appendComplete writes (the protocol's key order), so a repaired batch reads back exactly
+// as the turn would have committed it. Only the runs this start found in flight are looked at, never
+// the whole ledger: a journal's failed calls of years past cost a start nothing.
+import { ErrorCode, HearthError } from "../../../shared/errors.js";
 import type { Db } from "../../journal/journal.js";
-import { appendComplete, type NewMessage } from "./conversation.js";
-import { appendEvent } from "./transition.js";
 
-interface OrphanCall {
-  session_id: string;
-  run_id: string;
-  call_id: string;
-  tool: string;
-  status: "failed" | "outcome_unknown";
-  input_json: string | null;
-  /** 1 when the claim was dispatched (outcome_unknown, or a `tool.dispatched` event): its effect may have happened. */
-  dispatched: 0 | 1;
-}
+/**
+ * In the connection's temp schema, in memory while reconciliation runs (temp_store; changing it back
+ * drops them), emptied after each repair so a second reconciliation starts from nothing. A repaired
+ * run's assistant message takes first_seq, its calls' results the seqs after it, up to last_seq.
+ */
+export const REPAIR_TABLES = `
+CREATE TEMP TABLE IF NOT EXISTS repair_scope (run_id TEXT PRIMARY KEY);
+CREATE TEMP TABLE IF NOT EXISTS repair_calls (
+  run_id TEXT NOT NULL, call_rank INTEGER NOT NULL, session_id TEXT NOT NULL, call_id TEXT NOT NULL, tool TEXT NOT NULL,
+  status TEXT NOT NULL, input_json TEXT NOT NULL, first_seq INTEGER NOT NULL, last_seq INTEGER NOT NULL,
+  PRIMARY KEY (run_id, call_rank));`;
 
-function resultText(call: OrphanCall): string {
-  return call.status === "outcome_unknown"
-    ? `outcome unknown: the kernel stopped while \`${call.tool}\` was running, so its effects may or may not have happened. ` +
-        "It was not re-run; check the workspace before trying it again."
-    : `not run: the kernel stopped before \`${call.tool}\` was dispatched; nothing happened.`;
+/**
+ * The runs a dead kernel left in flight: active, or holding a call still prepared or dispatched. Read
+ * before reconciliation closes them (both on indexes of the few rows in flight); only their calls can
+ * be missing from history, since every earlier repair ran in the same transaction as its closing.
+ */
+const NOTE_IN_FLIGHT = `
+INSERT OR IGNORE INTO temp.repair_scope (run_id)
+SELECT run_id FROM runs WHERE status = 'active'
+UNION SELECT run_id FROM tool_invocations WHERE status IN ('prepared', 'dispatched')`;
+
+/**
+ * Calls of the runs in flight, now closed, that the ledger knows and the conversation journal does
+ * not, of runs where at least one of them was dispatched, each placed in its session's history: after
+ * the session's latest message and the session's earlier repaired runs (in run order). A call is in
+ * history as part of its own run's assistant message; a run's calls keep the order the model made
+ * them in (the ledger's). CROSS JOIN keeps the few runs in flight as the outer loop: the planner,
+ * without statistics for a temporary table, would otherwise read every failed call or every
+ * assistant message ever written.
+ */
+const GATHER_CALLS = `
+INSERT INTO temp.repair_calls (run_id, call_rank, session_id, call_id, tool, status, input_json, first_seq, last_seq)
+WITH candidates AS MATERIALIZED (
+  SELECT r.session_id, t.run_id, t.call_id, t.tool, t.status, t.input_json, t.created_at,
+    (t.status = 'outcome_unknown'
+      OR EXISTS (SELECT 1 FROM events e WHERE e.entity_id = t.invocation_id AND e.type = 'tool.dispatched')) AS dispatched
+  FROM temp.repair_scope s CROSS JOIN runs r ON r.run_id = s.run_id CROSS JOIN tool_invocations t ON t.run_id = s.run_id
+  WHERE r.status <> 'active' AND +t.status IN ('failed', 'outcome_unknown') AND t.input_json IS NOT NULL),
+issued AS MATERIALIZED (
+  SELECT c.run_id, json_extract(j.value, '$.callId') AS call_id
+  FROM temp.repair_scope s CROSS JOIN conversation_journal c ON c.run_id = s.run_id AND c.role = 'assistant',
+    json_each(c.body_json, '$.toolCalls') j),
+orphans AS (
+  SELECT k.*, MAX(dispatched) OVER run AS run_dispatched, COUNT(*) OVER run AS calls,
+    ROW_NUMBER() OVER (run ORDER BY created_at, call_id) AS call_rank
+  FROM candidates k WHERE NOT EXISTS (SELECT 1 FROM issued i WHERE i.run_id = k.run_id AND i.call_id = k.call_id)
+  WINDOW run AS (PARTITION BY run_id)),
+placed AS (
+  SELECT o.*, (SELECT COALESCE(MAX(c.seq), 0) FROM conversation_journal c WHERE c.session_id = o.session_id)
+      + SUM(CASE WHEN call_rank = 1 THEN calls + 1 ELSE 0 END) OVER (PARTITION BY session_id ORDER BY run_id, call_rank ROWS UNBOUNDED PRECEDING)
+      AS last_seq
+  FROM orphans o WHERE run_dispatched = 1)
+SELECT run_id, call_rank, session_id, call_id, tool, status, input_json, last_seq - calls, last_seq FROM placed`;
+
+/** A call whose ledger input is not a JSON object cannot be shown as the call the model made. */
+const UNREADABLE_INPUT = `SELECT run_id, call_id FROM temp.repair_calls
+WHERE CASE WHEN json_valid(input_json) THEN json_type(input_json) END IS NOT 'object' LIMIT 1`;
+
+/** The assistant message of each repaired run: its calls as the model issued them, no words in its name. */
+const INSERT_ASSISTANT_ROWS = `
+INSERT INTO conversation_journal (session_id, seq, run_id, role, status, body_json, result_kind, created_at, updated_at)
+SELECT session_id, first_seq, run_id, 'assistant', 'complete',
+  json_object('role', 'assistant', 'text', '', 'toolCalls',
+    json_group_array(json_object('callId', call_id, 'name', tool, 'arguments', json(input_json)) ORDER BY call_rank)),
+  NULL, @at, @at
+FROM temp.repair_calls GROUP BY run_id ORDER BY session_id, first_seq`;
+
+/** Each call's result: truthful about what may have happened, answering its ledger claim (typed `claimed`). */
+const INSERT_RESULT_ROWS = `
+INSERT INTO conversation_journal (session_id, seq, run_id, role, status, body_json, result_kind, created_at, updated_at)
+SELECT session_id, first_seq + call_rank, run_id, 'tool', 'complete',
+  json_object('role', 'tool', 'callId', call_id, 'name', tool, 'ok', json('false'), 'output',
+    CASE status
+      WHEN 'outcome_unknown' THEN 'outcome unknown: the kernel stopped while \`' || tool || '\` was running, so its effects may or may not have happened. '
+        || 'It was not re-run; check the workspace before trying it again.'
+      ELSE 'not run: the kernel stopped before \`' || tool || '\` was dispatched; nothing happened.' END),
+  'claimed', @at, @at
+FROM temp.repair_calls ORDER BY session_id, first_seq + call_rank`;
+
+/** Run by run: what appendComplete files for an append, then the repair itself. */
+const INSERT_EVENTS = `
+INSERT INTO events (entity_kind, entity_id, session_id, run_id, type, payload_json, created_at)
+WITH repaired AS (
+  SELECT run_id, session_id, first_seq, last_seq, json_group_array(call_id ORDER BY call_rank) AS calls
+  FROM temp.repair_calls GROUP BY run_id)
+SELECT CASE step WHEN 0 THEN 'journal' ELSE 'run' END, CASE step WHEN 0 THEN session_id ELSE run_id END, session_id, run_id,
+  CASE step WHEN 0 THEN 'journal.appended' ELSE 'journal.batch_repaired' END,
+  CASE step WHEN 0 THEN json_object('fromSeq', first_seq, 'toSeq', last_seq) ELSE json_object('calls', json(calls)) END, @at
+FROM repaired CROSS JOIN (SELECT 0 AS step UNION ALL SELECT 1) ORDER BY session_id, first_seq, step`;
+
+const TOUCH_SESSIONS = `UPDATE sessions SET updated_at = @at WHERE session_id IN (SELECT session_id FROM temp.repair_calls)`;
+
+/** Notes the runs in flight; call before reconciliation closes them, in its transaction. */
+export function noteRunsInFlight(db: Db): void {
+  db.exec(REPAIR_TABLES);
+  db.prepare(NOTE_IN_FLIGHT).run();
 }
 
 /**
- * Calls of finished runs that the ledger knows and the conversation journal does not. One anti-join:
- * the call ids in the candidate sessions' history are gathered once (SQLite indexes them on the fly),
- * not rescanned per call, so the cost is linear in the history, not calls × history.
+ * After the runs in flight are closed: appends each of their cut-off batches that may have had an
+ * effect to its session's history; returns how many runs.
  */
-function orphanCalls(db: Db): OrphanCall[] {
-  return db
-    .prepare(`
-    WITH candidates AS MATERIALIZED (
-      SELECT r.session_id, t.run_id, t.call_id, t.tool, t.status, t.input_json, t.created_at,
-        (t.status = 'outcome_unknown'
-          OR EXISTS (SELECT 1 FROM events e WHERE e.entity_id = t.invocation_id AND e.type = 'tool.dispatched')) AS dispatched
-      FROM tool_invocations t JOIN runs r ON r.run_id = t.run_id
-      WHERE r.status <> 'active' AND t.status IN ('failed', 'outcome_unknown') AND t.input_json IS NOT NULL),
-    issued AS MATERIALIZED (
-      SELECT c.session_id, json_extract(j.value, '$.callId') AS call_id
-      FROM conversation_journal c, json_each(c.body_json, '$.toolCalls') j
-      WHERE c.role = 'assistant' AND c.session_id IN (SELECT session_id FROM candidates))
-    SELECT session_id, run_id, call_id, tool, status, input_json, dispatched FROM candidates k
-    WHERE NOT EXISTS (SELECT 1 FROM issued i WHERE i.session_id = k.session_id AND i.call_id = k.call_id)
-    ORDER BY session_id, run_id, created_at, call_id`)
-    .all() as OrphanCall[];
-}
-
 export function repairInterruptedBatches(db: Db, at: string): number {
-  const byRun = new Map<string, OrphanCall[]>();
-  for (const call of orphanCalls(db)) byRun.set(call.run_id, [...(byRun.get(call.run_id) ?? []), call]);
-  const mayHaveHadEffects = [...byRun].filter(([, calls]) => calls.some((c) => c.dispatched === 1));
-  for (const [runId, calls] of mayHaveHadEffects) {
-    const sessionId = calls[0]!.session_id;
-    const messages: NewMessage[] = [
-      {
-        role: "assistant",
-        text: "",
-        toolCalls: calls.map((c) => ({ callId: c.call_id, name: c.tool, arguments: JSON.parse(c.input_json!) as Record<string, unknown> })),
-      },
-      ...calls.map(
-        (c): NewMessage => ({
-          role: "tool",
-          callId: c.call_id,
-          name: c.tool,
-          ok: false,
-          output: resultText(c),
-          resultKind: "claimed", // each answers its ledger claim (failed or outcome_unknown)
-        }),
-      ),
-    ];
-    appendComplete(db, sessionId, runId, messages);
-    appendEvent(
-      db,
-      {
-        entityKind: "run",
-        entityId: runId,
-        sessionId,
-        runId,
-        type: "journal.batch_repaired",
-        payload: { calls: calls.map((c) => c.call_id) },
-      },
-      at,
-    );
+  try {
+    if (db.prepare(GATHER_CALLS).run().changes === 0) return 0;
+    const unreadable = db.prepare(UNREADABLE_INPUT).get() as { run_id: string; call_id: string } | undefined;
+    if (unreadable)
+      throw new HearthError(
+        ErrorCode.JournalUnavailable,
+        `refused to repair the journal: the ledger's input of call ${unreadable.call_id} (run ${unreadable.run_id}) is not a JSON object, ` +
+          "so its cut-off batch cannot be put back as the call the model made; keep the file for recovery and report this",
+      );
+    const runs = db.prepare(INSERT_ASSISTANT_ROWS).run({ at }).changes;
+    db.prepare(INSERT_RESULT_ROWS).run({ at });
+    db.prepare(INSERT_EVENTS).run({ at });
+    db.prepare(TOUCH_SESSIONS).run({ at });
+    return runs;
+  } finally {
+    db.exec("DELETE FROM temp.repair_scope; DELETE FROM temp.repair_calls;");
   }
-  return mayHaveHadEffects.length;
 }

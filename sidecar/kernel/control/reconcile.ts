@@ -5,7 +5,7 @@ import { uuidv7 } from "../../../shared/ids.js";
 import type { Db, Journal } from "../../journal/journal.js";
 import { attemptMachine, invocationMachine, runMachine, sourcesOf, type Machine } from "./stateMachines.js";
 import { nowIso } from "./transition.js";
-import { repairInterruptedBatches } from "./batchRepair.js";
+import { noteRunsInFlight, repairInterruptedBatches } from "./batchRepair.js";
 import { recordTaskResult } from "./delegations.js";
 import { BACKGROUND_CHECKPOINT_ROWS, checkpointInBackground } from "./walCheckpoint.js";
 
@@ -106,6 +106,7 @@ function totalChanges(db: Db): number {
 
 function repair(db: Db): ReconcileReport {
   const at = nowIso();
+  noteRunsInFlight(db); // before they close: the only runs whose batches can be cut off
   const report: ReconcileReport = {
     invocationsFailed: bulkTransition(db, invocationMachine, "failed", ["prepared"], "", REPAIR.beforeDispatch, at, "run_id", "NULL"),
     invocationsOutcomeUnknown: bulkTransition(

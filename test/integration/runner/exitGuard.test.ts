@@ -45,6 +45,14 @@ describe("the test runner's exit guard", { timeout: 120_000 }, () => {
     assert.match(r.output, /still open: .*TCPServerWrap/);
   });
 
+  it("names a leaked timer too, not only sockets and servers (a timer once hid behind the file's own stdout and stderr)", async () => {
+    const r = await runGuarded("test/fixtures/runner/leakedTimer.ts", { HEARTH_TEST_EXIT_GRACE_S: "1" });
+    assert.equal(r.killed, false, "the guard ended the process");
+    assert.notEqual(r.code, 0);
+    assert.match(r.output, /# pass 1/, "its test itself passed");
+    assert.match(r.output, /still open: .*Timeout/);
+  });
+
   it("fails a file that runs past its bound, naming the file", async () => {
     const file = "test/fixtures/runner/hangingTest.ts";
     const r = await runGuarded(file, { HEARTH_TEST_FILE_BOUND_S: "2" });

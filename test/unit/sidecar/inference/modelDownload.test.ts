@@ -45,6 +45,11 @@ test("a cancelled download keeps its chunks and the next one fetches only what i
     assert.ok(seen.length > 0 && seen.every((p) => p.totalBytes === body.length), "progress carries the total");
     assert.ok(seen.at(-1)!.bytesPerSecond > 0, "progress carries the speed");
     assert.equal(await downloadedModelPath(uri, modelsDir), null, "a cancelled download is not a model yet");
+    assert.equal(
+      fs.readdirSync(modelsDir).filter((f) => f.endsWith(".ipull")).length,
+      1,
+      `the cancelled download keeps its partial file (the first chunk was held, so it cannot have finished): ${fs.readdirSync(modelsDir).join(", ")}`,
+    );
 
     server.slowFirstChunk = false;
     server.resetCount();

@@ -13,6 +13,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, it } from "node:test";
+import { REPAIR_TABLES } from "../../../../sidecar/kernel/control/batchRepair.js";
 import { CLIENT, invocation, openFixture, runningRun, type Fixture } from "../../../support/journalFixture.js";
 
 /** Tables that grow with every turn; a full scan of one is a cost that grows with the journal's age. */
@@ -232,10 +233,12 @@ function planProblems(db: Database.Database, sql: string): string[] {
     if (alias && !/^(WHERE|JOIN|ON|LEFT|INNER|CROSS|SET|VALUES|ORDER|GROUP|LIMIT|USING)$/i.test(alias)) aliases.set(alias, table);
   }
   const stmt = db.prepare(`EXPLAIN QUERY PLAN ${sql}`);
+  const named = [...sql.matchAll(/@(\w+)/g)].map((m) => [m[1]!, null] as const);
+  const namedArgs = named.length > 0 ? [Object.fromEntries(named)] : [];
   let plan: { detail: string }[] | undefined;
   for (let n = 0; n <= 40 && !plan; n++) {
     try {
-      plan = stmt.all(...new Array(n).fill(null)) as { detail: string }[];
+      plan = stmt.all(...namedArgs, ...new Array(n).fill(null)) as { detail: string }[];
     } catch (e) {
       if (!(e instanceof RangeError)) throw e;
     }
@@ -265,6 +268,8 @@ describe("query plans (issue 26, item 1)", () => {
     });
     try {
       const db = f.journal.db;
+      // The repair's working tables live only while reconciliation runs (batchRepair.ts); its statements are planned with them.
+      db.exec(REPAIR_TABLES);
       const unplanned = [...sql, ...EXTRA_PLANNED]
         .filter((s) => !s.startsWith("EXPLAIN") && /^(SELECT|INSERT|UPDATE|DELETE|WITH)\b/i.test(s))
         .map((s) => ({ sql: s, problems: planProblems(db, s) }))

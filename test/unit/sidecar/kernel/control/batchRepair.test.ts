@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { uuidv7 } from "../../../../../shared/ids.js";
+import Database from "better-sqlite3";
 import { type Fixture, invocation, openFixture, runningRun } from "../../../../support/journalFixture.js";
 
 /** A run the kernel died under: one call still `prepared` (never started), one `dispatched` (running). */
@@ -126,5 +127,42 @@ describe("repairInterruptedBatches (harness #6, control plane #21)", () => {
       [callId],
     );
     f.close();
+  });
+
+  it("issue 26 item 3: a startup repair runs the same statements for 3 cut-off runs as for 60, so its cost per run does not grow with the count", () => {
+    /** Statements executed (run/get/all/iterate) and SQL texts exec'd while one reconciliation runs. */
+    const statementsOfRepair = (runs: number): number => {
+      let f = openFixture();
+      for (let i = 0; i < runs; i++) cutOffBatch(f);
+      f.journal.close();
+      f = openFixture(f.file);
+      const statement = Object.getPrototypeOf(f.journal.db.prepare("SELECT 1")) as Record<string, (...a: unknown[]) => unknown>;
+      const database = Database.prototype as unknown as Record<string, (...a: unknown[]) => unknown>;
+      let executed = 0;
+      const originals = new Map<[Record<string, (...a: unknown[]) => unknown>, string], (...a: unknown[]) => unknown>();
+      for (const [target, method] of [
+        [statement, "run"],
+        [statement, "get"],
+        [statement, "all"],
+        [statement, "iterate"],
+        [database, "exec"],
+      ] as const) {
+        const original = target[method]!;
+        originals.set([target, method], original);
+        target[method] = function (this: unknown, ...args: unknown[]) {
+          executed++;
+          return original.apply(this, args);
+        };
+      }
+      try {
+        const report = f.control.reconcile();
+        assert.equal(report.batchesRepaired, runs, "every cut-off batch is repaired");
+      } finally {
+        for (const [[target, method], original] of originals) target[method] = original;
+        f.close();
+      }
+      return executed;
+    };
+    assert.equal(statementsOfRepair(60), statementsOfRepair(3), "set-based: no statement runs once per repaired run");
   });
 });

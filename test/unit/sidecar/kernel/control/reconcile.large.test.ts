@@ -102,6 +102,32 @@ describe("a large startup repair (issue 16)", () => {
     assert.deepEqual(firstSessionBodies(large), firstSessionBodies(small), "the same history as a small repair");
   });
 
+  it("issue 26 item 3: many cut-off runs of one session go back in run order, each batch right after the one before", () => {
+    const file = journalFile();
+    seed(file, 50);
+    const f = openFixture(file).restart();
+    const sessionId = f.journal.db.prepare(`SELECT session_id FROM sessions ORDER BY session_id LIMIT 1`).pluck().get() as string;
+    const messages = f.control.history(sessionId).messages;
+    assert.deepEqual(
+      messages.map((m) => m.seq),
+      messages.map((_, i) => i + 1),
+      "seqs stay contiguous",
+    );
+    const repaired = messages.slice(50);
+    assert.equal(repaired.length, 100, "each of the 50 runs gets its call and its result after the 50 user messages");
+    for (let i = 0; i < 50; i++) {
+      const [call, result] = [repaired[2 * i]!, repaired[2 * i + 1]!];
+      assert.ok(call.role === "assistant" && result.role === "tool", `run ${i}: the call, then its result`);
+      assert.deepEqual(
+        call.toolCalls.map((c) => c.callId),
+        [`call-${i}`],
+        `run ${i}'s batch is the ${i}th repaired`,
+      );
+      assert.equal(result.callId, `call-${i}`);
+    }
+    f.close();
+  });
+
   it("issue 16: a large repair commits without the automatic checkpoint, a worker copies the WAL, and the connection's settings come back", async () => {
     const file = journalFile();
     seed(file, Math.ceil(BACKGROUND_CHECKPOINT_ROWS / 4) + 50);
