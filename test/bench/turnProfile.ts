@@ -9,7 +9,9 @@
 // - tokenize: the rendered prompt to tokens, with node-llama-cpp's tokenizer (before issue 32) and
 //   with tokenizeMemo.ts (each piece between special tokens remembered);
 // - compare: the prompt against the tokens the sequence holds (chunkedPrefill.ts, and LlamaChat's
-//   compareContextTokens), over the whole prefix.
+//   compareContextTokens), over the whole prefix;
+// - journal: the kernel's view of the run before its first round (ControlPlane.runContext: the pinned
+//   snapshot and the session's committed messages, replayed from a real SQLite journal).
 // usage: node --import tsx test/bench/turnProfile.ts [--quick]   (BENCH_MODEL=file.gguf)
 // Writes test/bench/results/turnProfile.json (`rows`).
 import { withOneLibuvWorker, writeBenchResults } from "./support/benchProcess.js";
@@ -22,6 +24,7 @@ const { toChatHistory } = await import("../../sidecar/inference/llama/chatHistor
 const { commonPrefixLength } = await import("../../sidecar/inference/llama/kvStateStore.js");
 const { TokenizeMemo } = await import("../../sidecar/inference/llama/tokenizeMemo.js");
 const { ensureFixtureModels } = await import("../fixtures/models.js");
+const { CLIENT, openFixture } = await import("../support/journalFixture.js");
 type ModelMessage = import("../../sidecar/agent/ports/model.js").ModelMessage;
 
 const quick = process.argv.includes("--quick") || process.env.QUICK === "1";
@@ -65,7 +68,23 @@ function conversation(turn: number): ModelMessage[] {
   return messages;
 }
 
-type Part = "history" | "render" | "tokenize (node-llama-cpp)" | "tokenize (tokenizeMemo.ts)" | "compare";
+/** The same conversation journaled as the kernel does: one run a turn, its answer committed with it; the run of `turn` admitted. */
+function journaled(turn: number): { runContext: () => unknown; close: () => void } {
+  const f = openFixture();
+  const { sessionId } = f.control.createSession({ title: "depth", model: "scripted:demo" });
+  let runId = "";
+  for (let t = 1; t <= turn; t++) {
+    const admitted = f.control.admitRun(sessionId, text(100 + t, 40), CLIENT);
+    runId = admitted.runId;
+    f.control.transitionAttempt(runId, admitted.attemptId, "starting");
+    f.control.transitionAttempt(runId, admitted.attemptId, "running");
+    if (t < turn)
+      f.control.finishRun(runId, "completed", undefined, { messages: [{ role: "assistant", text: text(500 + t, 18), toolCalls: [] }] });
+  }
+  return { runContext: () => f.control.runContext(runId), close: () => f.close() };
+}
+
+type Part = "history" | "render" | "tokenize (node-llama-cpp)" | "tokenize (tokenizeMemo.ts)" | "compare" | "journal";
 const figures = new Map<number, Record<Part, number> & { promptTokens: number }>();
 for (const turn of TURNS) {
   const messages = conversation(turn);
@@ -76,6 +95,7 @@ for (const turn of TURNS) {
   // What the sequence holds: everything but the new question's tokens (the last ~60).
   const held = tokens.slice(0, -60);
   contextText.tokenize(memoized.tokenizer); // the history's pieces remembered, as after the previous turn
+  const journal = journaled(turn);
   figures.set(turn, {
     promptTokens: tokens.length,
     history: cpuOf(history),
@@ -83,7 +103,9 @@ for (const turn of TURNS) {
     "tokenize (node-llama-cpp)": cpuOf(() => contextText.tokenize(plain.tokenizer)),
     "tokenize (tokenizeMemo.ts)": cpuOf(() => contextText.tokenize(memoized.tokenizer)),
     compare: cpuOf(() => commonPrefixLength(held.slice(), tokens)),
+    journal: cpuOf(journal.runContext),
   });
+  journal.close();
 }
 await memoized.dispose();
 await plain.dispose();
