@@ -2,6 +2,8 @@
 // the same model and threads, greedy sampling. Writes test/bench/results/inference.json, prints a table.
 // usage: node --import tsx test/bench/inference.ts   (THREADS=N to override physical cores; QUICK=1 for a short run)
 // The machine may be shared: figures are noisy, compare ratios from one run, not across runs.
+// Issue 32: first token at turns 2 to 60 of a growing session, and the main thread's CPU time per
+// turn (test/bench/support/threadCpu.ts), against the same at turn 2: what grows with the history.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -14,15 +16,21 @@ const { LlamaAgentModel } = await import("../../sidecar/inference/llama/llamaAge
 const { KvStateStore } = await import("../../sidecar/inference/llama/kvStateStore.js");
 const { physicalCores } = await import("../../sidecar/inference/llama/llamaRuntime.js");
 const { ensureFixtureModels } = await import("../fixtures/models.js");
+const { mainThreadCpuMs } = await import("./support/threadCpu.js");
 type RoundStats = import("../../sidecar/inference/llama/llamaAgentModel.js").RoundStats;
 type ModelMessage = import("../../sidecar/agent/ports/model.js").ModelMessage;
 
-const quick = process.env.QUICK === "1";
+const quick = process.argv.includes("--quick") || process.env.QUICK === "1";
 const threads = Number(process.env.THREADS ?? physicalCores());
 const modelPath = process.env.BENCH_MODEL ?? ensureFixtureModels({ bench: true }).bench;
 const DECODE_TOKENS = quick ? 32 : 64;
 const PREFILL_TOKENS = quick ? 256 : 512;
-const TURNS = quick ? 10 : 20;
+/** First-token figures at these turns of a growing session (issue 32), each the median of the turns around it. */
+const DEPTH_TURNS = quick ? [2, 10, 20] : [2, 10, 20, 40, 60];
+const depthWindow = (m: number) => (m === 2 ? [2, 3, 4] : [m - 1, m, m + 1]);
+const GROW_TURNS = Math.max(...DEPTH_TURNS) + 1;
+/** 61 turns of this many words and 24-token answers fit the 8,192-token context without condensing. */
+const GROW_WORDS = 40;
 const REPS = quick ? 1 : 3;
 const signal = () => new AbortController().signal;
 // Two contexts in one process share the thread budget: one that starts right after the other finishes
@@ -38,12 +46,12 @@ const results: Record<string, unknown> = {
 };
 const rows: [string, string, string, string][] = [];
 /** One per figure, the shape `npm run bench` gathers into its table. */
-const table: { name: string; ours: number; anchor: number; ratio: number; unit: string; anchorName: string }[] = [];
+const table: { name: string; ours: number; anchor: number; ratio: number; unit: string; anchorName: string; target?: string }[] = [];
 results.rows = table;
-const row = (name: string, ours: number, anchor: number, unit: string, anchorName: string) => {
+const row = (name: string, ours: number, anchor: number, unit: string, anchorName: string, target?: string) => {
   const ratio = ours / anchor;
   results[name] = { ours, anchor, ratio, unit, anchorName };
-  table.push({ name, ours, anchor, ratio, unit, anchorName });
+  table.push({ name, ours, anchor, ratio, unit, anchorName, ...(target ? { target } : {}) });
   rows.push([name, `${ours.toFixed(1)} ${unit}`, `${anchor.toFixed(1)} ${unit} (${anchorName})`, ratio.toFixed(2)]);
 };
 
@@ -113,29 +121,71 @@ try {
   row("prefill tok/s", median(pre), median(preA), "tok/s", "node-llama-cpp evaluateWithoutGeneratingNewTokens");
 
   // ---- first-token time in a growing session vs a prefill of the same new tokens at the same depth ----
-  const messages: ModelMessage[] = [];
-  const ttft = new Map<number, RoundStats>();
-  for (let turn = 1; turn <= TURNS; turn++) {
-    messages.push({ role: "user", text: text(100 + turn, 110) });
-    const round = await adapter.generate(
-      { sessionKey: "grow", messages, tools: [], options: { maxTokens: 24, temperature: 0 }, signal: signal() },
-      () => undefined,
-    );
-    messages.push({ role: "assistant", text: round.text, toolCalls: [] });
-    ttft.set(turn, stats.at(-1)!);
+  // issue 32: at turns 2 to 60, each figure the median of three consecutive turns in each of REPS
+  // sessions, and beside it the adapter's CPU time on the main thread per turn (the condenser's
+  // measure and the round): its work outside native evaluation, which must not grow with depth.
+  let messages: ModelMessage[] = [];
+  const growKey = (r: number) => (r === REPS - 1 ? "grow" : `grow${r}`);
+  const depthSamples = new Map<number, { round: RoundStats; anchorMs: number; cpuMs: number | null }[]>();
+  for (let r = 0; r < REPS; r++) {
+    messages = [];
+    for (let turn = 1; turn <= GROW_TURNS; turn++) {
+      messages.push({ role: "user", text: text(100 + turn + 1000 * r, GROW_WORDS) });
+      const request = { sessionKey: growKey(r), messages, tools: [], options: { maxTokens: 24, temperature: 0 } };
+      const cpu0 = mainThreadCpuMs(process.pid);
+      await adapter.measure(request); // what the condenser does before every round (contextCondenser.ts)
+      const round = await adapter.generate({ ...request, signal: signal() }, () => undefined);
+      const cpu1 = mainThreadCpuMs(process.pid);
+      messages.push({ role: "assistant", text: round.text, toolCalls: [] });
+      const s = stats.at(-1)!;
+      const m = DEPTH_TURNS.find((d) => depthWindow(d).includes(turn));
+      if (m === undefined) continue;
+      await settle();
+      const anchorMs = await direct.firstTokenMs(s.prefillEvaluatedTokens, s.reusedTokens);
+      const list = depthSamples.get(m) ?? [];
+      list.push({ round: s, anchorMs, cpuMs: cpu0 === null || cpu1 === null ? null : cpu1 - cpu0 });
+      depthSamples.set(m, list);
+    }
   }
-  for (const turn of [2, 10, 20].filter((t) => t <= TURNS)) {
-    const s = ttft.get(turn)!;
-    await settle();
-    const anchor = await direct.firstTokenMs(s.prefillEvaluatedTokens, s.reusedTokens);
+  const cpuAt = (m: number) => {
+    const cpu = depthSamples.get(m)!.map((x) => x.cpuMs);
+    return cpu.some((c) => c === null) ? null : median(cpu as number[]);
+  };
+  const cpuAtTurn2 = cpuAt(2);
+  for (const m of DEPTH_TURNS) {
+    const w = depthSamples.get(m)!;
+    const at = w[w.length >> 1]!.round; // the middle sample: turn m of the middle session
+    const where = `${at.prefillEvaluatedTokens} new at depth ${at.reusedTokens}; median of turns ${depthWindow(m).join(", ")} x ${REPS}`;
     row(
-      `first token ms, turn ${turn} (${s.prefillEvaluatedTokens} new at depth ${s.reusedTokens})`,
-      s.firstTokenMs!,
-      anchor,
+      `first token ms, turn ${m} (${where})`,
+      median(w.map((x) => x.round.firstTokenMs!)),
+      median(w.map((x) => x.anchorMs)),
       "ms",
       "node-llama-cpp, first token after the same new tokens at that depth",
+      m >= 20 ? "<= 1.05x" : undefined,
     );
+    const cpu = cpuAt(m);
+    if (cpu !== null && cpuAtTurn2 !== null && m !== 2)
+      row(
+        `main-thread CPU ms per turn outside native evaluation, turn ${m}`,
+        cpu,
+        cpuAtTurn2,
+        "ms",
+        "the same at turn 2",
+        m === 60 ? "<= 1.2x" : undefined,
+      );
   }
+  results.growingSession = [...depthSamples].map(([turn, w]) => ({
+    turn,
+    samples: w.map((x) => ({
+      firstTokenMs: x.round.firstTokenMs,
+      anchorMs: x.anchorMs,
+      cpuMs: x.cpuMs,
+      evaluated: x.round.prefillEvaluatedTokens,
+      reused: x.round.reusedTokens,
+      tokenizedChars: x.round.tokenizedChars,
+    })),
+  }));
 
   // ---- first token after a restart with saved state vs a full re-prefill ----
   await adapter.saveSession("grow");

@@ -4,7 +4,8 @@
 // node-llama-cpp direct in this process, and llama.cpp's llama-bench and llama-batched-bench when built
 // (llamaBench.ts). Issue 16, item 5 adds 4 and 8 concurrent sessions against llama-batched-bench, the
 // slowest of 20 cancels during prefill, kernel memory against the model file and its KV cache; issue 13,
-// item 5 the first token after session/compact. Rows: results.rows, {name, ours, anchor, ratio, unit, anchorName}.
+// item 5 the first token after session/compact; issue 32 first token at turns 40 and 60 and the kernel
+// main thread's CPU time per turn against turn 2. Rows: results.rows, {name, ours, anchor, ratio, unit, anchorName}.
 // Token counts come from the kernel log's `llama round {json}` lines (the adapter's RoundStats).
 // usage: npm run build && node --import tsx test/bench/wholeStack.ts [--quick]   (THREADS=N, REPS=N; BENCH_MODEL=FILE)
 // The machine may be shared: anchor and kernel runs are interleaved and medians reported, but
@@ -19,6 +20,7 @@ withOneLibuvWorker();
 const { openDirectAnchor, median, text } = await import("./support/directAnchor.js");
 const { tempDir, DIST } = await import("../support/kernelProcess.js");
 const { startBenchKernel, kernelMemory } = await import("./support/kernelBench.js");
+const { mainThreadCpuMs } = await import("./support/threadCpu.js");
 const { physicalCores } = await import("../../sidecar/inference/llama/llamaRuntime.js");
 const { ensureFixtureModels } = await import("../fixtures/models.js");
 const { llamaBench, llamaBatchedBench, LLAMA_BENCH, LLAMA_BATCHED_BENCH } = await import("./llamaBench.js");
@@ -35,11 +37,12 @@ const CONTEXT = 8192;
 const KERNEL_SESSIONS = 4;
 const DECODE_TOKENS = quick ? 48 : 64;
 const PREFILL_WORDS = quick ? 300 : 500;
-/** First-token figures at these turns of a growing session, each the median of the turns around it. */
-const MEASURED_TURNS = quick ? [2, 10] : [2, 10, 20];
+/** First-token figures at these turns of a growing session, each the median of the turns around it (issue 32: to 60). */
+const MEASURED_TURNS = quick ? [2, 10] : [2, 10, 20, 40, 60];
 const turnWindow = (m: number) => (m === 2 ? [2, 3, 4] : [m - 1, m, m + 1]);
 const TURNS = Math.max(...MEASURED_TURNS) + 1;
-const TURN_WORDS = quick ? 60 : 110;
+/** 61 turns of 40 words and 24-token answers fit the 8,192-token context without condensing. */
+const TURN_WORDS = 40;
 const REPS = Number(process.env.REPS ?? (quick ? 1 : 3));
 const CONCURRENT_TOKENS = quick ? 160 : 256;
 const CANCEL_PREFILL_WORDS = quick ? 900 : 1500;
@@ -69,13 +72,22 @@ const results: Record<string, unknown> = {
   note: "shared machine: figures are noisy; anchors interleaved with kernel runs, medians",
 };
 /** One per figure and anchor, the shape `npm run bench` gathers into its table (anchor null: not built). */
-const rows: { name: string; ours: number; anchor: number | null; ratio: number | null; unit: string; anchorName: string }[] = [];
+const rows: {
+  name: string;
+  ours: number;
+  anchor: number | null;
+  ratio: number | null;
+  unit: string;
+  anchorName: string;
+  target?: string;
+}[] = [];
 results.rows = rows;
-function row(name: string, ours: number, unit: string, anchors: { name: string; value: number | null }[]) {
+function row(name: string, ours: number, unit: string, anchors: { name: string; value: number | null; target?: string }[]) {
   const entry: Record<string, unknown> = { ours, unit };
   for (const a of anchors) {
     entry[a.name] = a.value === null ? "not built" : { anchor: a.value, ratio: ours / a.value };
-    rows.push({ name, ours, anchor: a.value, ratio: a.value === null ? null : ours / a.value, unit, anchorName: a.name });
+    const target = a.target ? { target: a.target } : {};
+    rows.push({ name, ours, anchor: a.value, ratio: a.value === null ? null : ours / a.value, unit, anchorName: a.name, ...target });
   }
   results[name] = entry;
 }
@@ -142,9 +154,14 @@ try {
 
   // ---- first-token time in a growing session vs a prefill of the same new tokens at that depth ----
   const grow = await k.session(24);
-  const perTurn: { turn: number; firstTokenMs: number; round: RoundStats; anchorMs: number | null }[] = [];
+  const perTurn: { turn: number; firstTokenMs: number; round: RoundStats; anchorMs: number | null; kernelCpuMs: number | null }[] = [];
   for (let turn = 1; turn <= TURNS; turn++) {
+    // issue 32: the kernel's main thread runs everything but native evaluation (journal, harness,
+    // rendering, tokenizing, protocol); its CPU time over the turn is what must not grow with depth.
+    const cpu0 = mainThreadCpuMs(k.kernel.child.pid);
     const t = await k.turn(grow, text(100 + turn, TURN_WORDS));
+    const cpu1 = mainThreadCpuMs(k.kernel.child.pid);
+    const kernelCpuMs = cpu0 === null || cpu1 === null ? null : cpu1 - cpu0;
     const firstTokenMs = (t.timing.firstToken ?? t.timing.done!) - t.timing.sent;
     say(
       `turn ${turn}: first token ${firstTokenMs.toFixed(0)} ms (model round: prefill ${t.round.prefillMs.toFixed(0)}, first token ${t.round.firstTokenMs?.toFixed(0)}, first chunk ${t.round.firstChunkMs?.toFixed(0)} ms)`,
@@ -159,10 +176,14 @@ try {
       }
       anchorMs = median(samples);
     }
-    perTurn.push({ turn, firstTokenMs, round: t.round, anchorMs });
+    perTurn.push({ turn, firstTokenMs, round: t.round, anchorMs, kernelCpuMs });
   }
   // One turn's first token is one sample: each figure is the median of three neighbouring turns, each
   // anchored by a prefill of its own new tokens at its own depth.
+  const kernelCpuAt = (m: number) => {
+    const cpu = perTurn.filter((t) => turnWindow(m).includes(t.turn)).map((t) => t.kernelCpuMs);
+    return cpu.some((c) => c === null) ? null : median(cpu as number[]);
+  };
   for (const m of MEASURED_TURNS) {
     const w = perTurn.filter((t) => turnWindow(m).includes(t.turn));
     const at = perTurn.find((t) => t.turn === m)!.round;
@@ -174,10 +195,19 @@ try {
       median(w.map((t) => t.firstTokenMs)),
       "ms",
       [
-        { name: "node-llama-cpp, first token after the same new tokens at that depth", value: median(w.map((t) => t.anchorMs!)) },
+        {
+          name: "node-llama-cpp, first token after the same new tokens at that depth",
+          value: median(w.map((t) => t.anchorMs!)),
+          target: m >= 20 ? "<= 1.05x" : undefined,
+        },
         { name: "llama-bench", value: lb === null ? null : (n / lb) * 1000 },
       ],
     );
+    const cpu = kernelCpuAt(m);
+    if (m !== 2 && cpu !== null)
+      row(`kernel main-thread CPU ms per turn (outside native evaluation), turn ${m}`, cpu, "ms", [
+        { name: "the same at turn 2", value: kernelCpuAt(2), target: m === 60 ? "<= 1.2x" : undefined },
+      ]);
   }
   results.growingSession = perTurn.map((t) => ({
     turn: t.turn,
@@ -187,6 +217,8 @@ try {
     reused: t.round.reusedTokens,
     kernelPrefillMs: t.round.prefillMs,
     kernelFirstTokenMs: t.round.firstTokenMs,
+    kernelCpuMs: t.kernelCpuMs,
+    tokenizedChars: t.round.tokenizedChars,
     // Where a first token's time goes: the kernel before the model round and the protocol (client
     // first token less the round's own), the round's rendering and chunked prefill, and generation's
     // evaluation of the last batch to the first token.

@@ -56,6 +56,11 @@ export interface RoundStats {
   generatedTokens: number;
   /** Predicted tokens this round's sampler confirmed, and those it refuted (input-lookup decoding). */
   predictedTokens: { validated: number; refuted: number };
+  /**
+   * Characters of text the native tokenizer tokenized while the round ran, and those answered from
+   * tokenizeMemo.ts instead (the kernel's, across sessions): the new messages, not the history.
+   */
+  tokenizedChars: { native: number; remembered: number };
   /** Rendering plus the chunked part of the prefill; its last chunk is evaluated with the first token. */
   prefillMs: number;
   firstTokenMs: number | null;

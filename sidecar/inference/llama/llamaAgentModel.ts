@@ -35,6 +35,7 @@ import { LockstepGate } from "./lockstepGate.js";
 import { SessionLocks } from "./sessionLocks.js";
 import { SessionPool } from "./sessionPool.js";
 import { thinkingWrapper } from "./thinking.js";
+import { TokenizeMemo } from "./tokenizeMemo.js";
 import { generationCounts, SoloInputLookup } from "./tokenPrediction.js";
 import { callRefusedByValidation, StreamedText } from "./validationRefusal.js";
 import type { LlamaAdapterOptions } from "./adapterOptions.js";
@@ -64,6 +65,7 @@ export class LlamaAgentModel implements AgentModel {
     > &
       LlamaAdapterOptions,
     private readonly gate: LockstepGate,
+    private readonly tokenizeMemo: TokenizeMemo,
   ) {
     this.modelId = loaded.model.filename ?? opts.modelPath;
     this.wrapperName = wrapper.wrapperName;
@@ -102,7 +104,10 @@ export class LlamaAgentModel implements AgentModel {
       const resolved = resolveChatWrapper(loaded.model);
       // issue 25 item 10: Qwen's tool list as one line a tool, the rest as the template renders it.
       const wrapper = resolved instanceof QwenChatWrapper ? leanQwenWrapper(resolved) : resolved;
-      return new LlamaAgentModel(loaded, context, wrapper, opts, gate);
+      // Room for every session's history a few times over (about 4 characters a token, a condensed
+      // variant beside the full one) and the summary session's.
+      const memo = TokenizeMemo.install(loaded.model, opts.contextSize * (opts.maxSessions + 1) * 8);
+      return new LlamaAgentModel(loaded, context, wrapper, opts, gate, memo);
     } catch (e) {
       await loaded.llama.dispose();
       throw new HearthError(
@@ -209,6 +214,7 @@ export class LlamaAgentModel implements AgentModel {
   private async round(request: GenerationRequest, onChunk: (chunk: ModelChunk) => void, native: NativeWork): Promise<ModelRound> {
     request.signal.throwIfAborted();
     const t0 = performance.now();
+    const tokenized0 = { ...this.tokenizeMemo.work };
     const history: ChatHistoryItem[] = [...toChatHistory(request.messages), { type: "model", response: [] }];
     const functions = toFunctions(request.tools);
     const wrapper = this.wrapperFor(request.options.thinking);
@@ -320,6 +326,10 @@ export class LlamaAgentModel implements AgentModel {
         reusedTokens: prefill.reusedTokens,
         prefillEvaluatedTokens: prefill.evaluatedTokens,
         ...generationCounts(meter.usedOutputTokens - out0, predicted0, session.sequence.tokenPredictions),
+        tokenizedChars: {
+          native: this.tokenizeMemo.work.nativeChars - tokenized0.nativeChars,
+          remembered: this.tokenizeMemo.work.memoChars - tokenized0.memoChars,
+        },
         prefillMs,
         firstTokenMs,
         firstChunkMs,
