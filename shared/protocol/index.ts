@@ -4,3 +4,4 @@ export * from "./methods.js";
 export * from "./tasks.js";
 export * from "./webview.js";
 export * from "./principals.js";
+export * from "./mcp.js";

@@ -2,7 +2,8 @@
 // person's hearth.mcp.servers setting, the workspace's .vscode/mcp.json (VS Code's format) and
 // .roo/mcp.json, and Cline's and Roo's own settings files (their `mcpServers` format). Pure: the
 // caller reads the files; a bad entry is reported with its source and why, never dropped silently.
-import { parse as parseJsonc, printParseErrorCode, type ParseError } from "jsonc-parser";
+// The ESM build: the package's UMD main requires its parts at run time, which a bundle cannot resolve.
+import { parse as parseJsonc, printParseErrorCode, type ParseError } from "jsonc-parser/lib/esm/main.js";
 import { z } from "zod";
 import { digestOf } from "../../agent/canonicalJson.js";
 
