@@ -175,3 +175,59 @@ function serverPid(marker: string): number {
   assert.ok(pid !== null, "the server runs");
   return pid;
 }
+
+it("a server whose tool list changes is a new authority: the pinned session's next turn is refused and says to start a new chat (harness #19)", async () => {
+  const entry = (version: string) => ({ slow: { command: process.execPath, args: [HOSTILE, "hang", version] } });
+  const s = setup("mcp-drift", entry("v1"));
+  assert.equal((await runCli(["mcp", "confirm", ...at(s), "--yes", "slow"], s.env)).code, 0);
+  const model = `scripted:${s.script("talk", [{ text: ["One."] }, { text: ["Two."] }])}`;
+  const first = await runCli(["exec", ...at(s), "--model", model, "--json", "hello"], s.env);
+  assert.equal(first.code, 0, first.stderr);
+  const sessionId = (JSON.parse(first.stdout.split("\n")[0]!) as { sessionId: string }).sessionId;
+
+  // The workspace now runs the server differently: a new configuration, confirmed again, is a new authority.
+  fs.writeFileSync(path.join(s.ws, ".vscode", "mcp.json"), JSON.stringify({ servers: entry("v2") }));
+  assert.equal((await runCli(["mcp", "confirm", ...at(s), "--yes", "slow"], s.env)).code, 0);
+  const again = await runCli(["exec", ...at(s), "--model", model, "--session", sessionId, "--json", "and again"], s.env);
+  assert.notEqual(again.code, 0, "the pinned session does not silently run under the new tools");
+  assert.match(again.stdout + again.stderr, /authority drifted \(tools changed since it was recorded\); start a new session/);
+
+  const fresh = await runCli(["exec", ...at(s), "--model", model, "--json", "new chat"], s.env);
+  assert.equal(fresh.code, 0, `a new chat runs under the current tools: ${fresh.stderr}`);
+});
+
+it("a kernel killed mid-call leaves the MCP call outcome_unknown after its restart, and the server got it once (issue 28 item 4)", async () => {
+  const root = tempDir("mcp-kernel-kill-log");
+  const callLog = path.join(root, "calls.jsonl");
+  const s = setup("mcp-kernel-kill", { slow: { command: process.execPath, args: [HOSTILE, "hang"], env: { HOSTILE_CALL_LOG: callLog } } });
+  assert.equal((await runCli(["mcp", "confirm", ...at(s), "--yes", "slow"], s.env)).code, 0);
+  const script = s.script("slow", [{ toolCalls: [{ name: "mcp_slow_work", arguments: { n: 1 } }] }, { text: ["unreachable"] }]);
+  const exec = startCli(["exec", ...at(s), "--model", `scripted:${script}`, "--approve", "all", "--json", "work"], s.env);
+  await waitFor(() => fs.existsSync(callLog), "the call to reach the server");
+  const kernel = kernelPid(s.db);
+  process.kill(kernel, "SIGKILL");
+  await exec.result;
+  // The next client starts a new kernel, which reconciles the journal before it serves anyone.
+  const servers = await listed(s);
+  assert.equal(servers[0]?.state, "stopped", "the new kernel starts nothing on its own");
+  const calls = journalRows<{ status: string }>(s, "SELECT status FROM tool_invocations WHERE tool = 'mcp_slow_work'");
+  assert.deepEqual(
+    calls.map((c) => c.status),
+    ["outcome_unknown"],
+  );
+  assert.equal(fs.readFileSync(callLog, "utf8").trim().split("\n").length, 1, "the call reached the server exactly once");
+});
+
+/** The kernel serving the journal `db`: a process whose arguments name it. */
+function kernelPid(db: string): number {
+  for (const name of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const args = fs.readFileSync(`/proc/${name}/cmdline`, "utf8").split("\0");
+      if (args.some((a) => a.endsWith("sidecar.mjs")) && args.includes(db)) return Number(name);
+    } catch {
+      // exited meanwhile
+    }
+  }
+  assert.fail(`no kernel serves ${db}`);
+}
