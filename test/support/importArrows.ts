@@ -147,6 +147,7 @@ export const EXTENSION_PURE = new Set([
   "extension/kernel/kernelProcess.ts",
   "extension/kernel/kernelSettings.ts",
   "extension/kernel/kernelSupervisor.ts",
+  "extension/mcp/mcpText.ts",
   "extension/model/modelService.ts",
   "extension/tasks/taskText.ts",
 ]);
