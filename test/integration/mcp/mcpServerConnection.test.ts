@@ -1,7 +1,9 @@
 // One MCP server under the kernel's ownership (issue 28, item 2), against real servers started as
 // child processes: the registry's server-everything and a hostile fixture. Nothing is mocked.
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
 import fs from "node:fs";
+import net from "node:net";
 import { after, describe, it } from "node:test";
 import { captureShellEnvironment } from "../../../sidecar/tools/shellEnvironment.js";
 import { type ConnectionOptions, McpServerConnection } from "../../../sidecar/tools/mcp/mcpServerConnection.js";
@@ -104,6 +106,44 @@ describe("server-everything over stdio", () => {
     assert.match(r.output, /^not run: MCP server "srv" is off/);
   });
 });
+
+describe("server-everything over streamable HTTP", () => {
+  it("connects through the SDK's streamable HTTP transport (response bodies bounded) and answers a call", async () => {
+    const port = await freePort();
+    const server = spawn(process.execPath, [EVERYTHING, "streamableHttp"], {
+      env: { ...process.env, PORT: String(port) },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let stderr = "";
+    server.stderr.setEncoding("utf8").on("data", (c: string) => {
+      stderr += c;
+    });
+    try {
+      await until("the HTTP server to listen", () => /listening on port/.test(stderr));
+      const c = connect({ type: "http", url: `http://127.0.0.1:${port}/mcp`, headers: { "X-Hearth-Test": "1" } });
+      await c.start();
+      assert.equal(c.state, "running", c.lastError ?? "");
+      const r = await c.call("get-sum", { a: 2, b: 3 }, never);
+      assert.equal(r.ok, true, r.output);
+      assert.match(r.output, /\b5\b/);
+      await c.stop();
+    } finally {
+      server.kill("SIGKILL");
+      await new Promise((r) => server.once("close", r));
+    }
+  });
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
 
 describe("hostile servers are bounded and the kernel's process stays up", () => {
   it("a flood on stdout (one 64 MiB line) stops the server; the call's outcome is unknown", async () => {
