@@ -56,9 +56,7 @@ export class McpTree implements vscode.TreeDataProvider<Node>, vscode.Disposable
     if (!server) return;
     // issue 28 item 1: in Restricted Mode no server starts, so none is confirmed either.
     if (!vscode.workspace.isTrusted) {
-      void vscode.window.showWarningMessage(
-        `MCP server "${server.name}" was not started: this folder is in Restricted Mode, where no MCP server runs. Trust the folder first.`,
-      );
+      restricted(server.name);
       return;
     }
     const q = confirmQuestion(server);
@@ -69,6 +67,10 @@ export class McpTree implements vscode.TreeDataProvider<Node>, vscode.Disposable
 
   private async control(node: Node | undefined, action: "restart" | "off" | "on"): Promise<void> {
     const server = node?.kind === "server" ? node.server : await this.pick(null);
+    if (server && action !== "off" && !vscode.workspace.isTrusted) {
+      restricted(server.name);
+      return;
+    }
     if (server) await this.act(server.name, (k) => k.request("mcp/control", { name: server.name, action }));
   }
 
@@ -122,4 +124,11 @@ export class McpTree implements vscode.TreeDataProvider<Node>, vscode.Disposable
     for (const d of this.subscriptions) d.dispose();
     this.changed.dispose();
   }
+}
+
+/** issue 28 item 1: in Restricted Mode no MCP server starts; the person is told why and what to do. */
+function restricted(name: string): void {
+  void vscode.window.showWarningMessage(
+    `MCP server "${name}" was not started: this folder is in Restricted Mode, where no MCP server runs. Trust the folder first.`,
+  );
 }

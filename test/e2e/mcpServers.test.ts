@@ -11,12 +11,19 @@ import { after, before, describe, it } from "node:test";
 import { EVERYTHING } from "../support/mcpServers.js";
 import { newScenario } from "./support/scenario.js";
 import { openScriptedChat, sendChat, turnEnds } from "./support/scriptedChat.js";
+import type { Page } from "./support/playwright.js";
 import { runCommand, webviewViewFrame } from "./support/webview.js";
 
 const ROOT = path.resolve(".");
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { publisher: string; name: string };
 const EXTENSION_ID = `${pkg.publisher}.${pkg.name}`;
 const SCRIPT = path.join(ROOT, "test/fixtures/scripts/mcp-echo.json");
+
+/** The chat's message box holds the focus (and F1) after the chat opens: the palette opens from the editor area. */
+async function workbenchCommand(page: Page, title: string): Promise<void> {
+  await page.locator(".monaco-workbench .part.editor").click();
+  await runCommand(page, title);
+}
 
 describe("an MCP server from .vscode/mcp.json: confirmed, its tool approved on the card, its result in the answer (issue 28)", {
   timeout: 240_000,
@@ -36,7 +43,7 @@ describe("an MCP server from .vscode/mcp.json: confirmed, its tool approved on t
 
   it("(a) the confirmation shows the server's command line; once confirmed the MCP view shows it running with its tools", async () => {
     const page = started.browser!.page;
-    await runCommand(page, "Hearth: Confirm and Start MCP Server…");
+    await workbenchCommand(page, "Hearth: Confirm and Start MCP Server…");
     await page.locator(".quick-input-list .monaco-list-row", { hasText: "everything" }).first().click();
     const dialog = page.locator(".monaco-dialog-box");
     await dialog.waitFor({ state: "visible", timeout: 30_000 });
@@ -45,7 +52,7 @@ describe("an MCP server from .vscode/mcp.json: confirmed, its tool approved on t
     assert.ok(text.includes(`${EVERYTHING} stdio`), `the command line is shown: ${text}`);
     await shot("a-confirm-modal");
     await dialog.locator(".monaco-button", { hasText: "Start Server" }).click();
-    await runCommand(page, "Hearth: Focus on MCP Servers View");
+    await workbenchCommand(page, "Hearth: Focus on MCP Servers View");
     const row = page.locator(".monaco-list-row", { hasText: "everything" }).filter({ hasText: /running, \d+ tools/ });
     await row.waitFor({ state: "visible", timeout: 60_000 });
     clock.mark("server running");
@@ -56,7 +63,7 @@ describe("an MCP server from .vscode/mcp.json: confirmed, its tool approved on t
   it("(b) its tool's call is approved on the card, which names the server, the tool and the exact arguments; the answer shows its result", async () => {
     const page = started.browser!.page;
     const view = webviewViewFrame(page, EXTENSION_ID);
-    await runCommand(page, "Hearth: Focus Chat");
+    await workbenchCommand(page, "Hearth: Focus Chat");
     await sendChat(page, EXTENSION_ID, "Echo something");
     const card = view.locator('[data-testid="approval-card"][data-state="pending"]');
     await card.waitFor({ state: "visible", timeout: 60_000 });
