@@ -20,7 +20,7 @@ const TARGET = `${process.platform}-${process.arch}`;
 // 81 MB; CUDA is 181 + 357 MB and is not shipped). Other targets' builds never ship.
 const LLAMA_BUILDS = { "linux-x64": ["linux-x64", "linux-x64-vulkan"] };
 // Bundled into dist/ by esbuild (not external there), so their folders would be dead weight.
-const BUNDLED = ["zod", "diff", "vscode-jsonrpc", "mvdan-sh"];
+const BUNDLED = ["zod", "diff", "vscode-jsonrpc", "mvdan-sh", "@modelcontextprotocol/sdk", "jsonc-parser"];
 // Optional peer of node-llama-cpp for its CLI only; the kernel never loads it.
 const NOT_SHIPPED = new Set(["node_modules/typescript", ...BUNDLED.map((d) => `node_modules/${d}`)]);
 
@@ -33,18 +33,35 @@ function refuse(message) {
   process.exit(2);
 }
 
-/** Paths (relative to ROOT) of every installed production dependency. */
+/**
+ * Paths (relative to ROOT) of the installed production dependencies that run from node_modules: the
+ * closure of every direct dependency but the bundled ones, whose own dependencies (the MCP SDK's
+ * HTTP server stack, say) are bundled with them or never loaded, and do not ship.
+ */
 function productionClosure() {
-  const out = execFileSync("npm", ["ls", "--omit=dev", "--all", "--parseable"], {
-    cwd: ROOT,
-    encoding: "utf8",
-    maxBuffer: 16 * 1024 * 1024,
-  });
+  const tree = JSON.parse(
+    execFileSync("npm", ["ls", "--omit=dev", "--all", "--json", "--long"], { cwd: ROOT, encoding: "utf8", maxBuffer: 256 * 1024 * 1024 }),
+  );
+  // A package npm lists twice (deduplicated) has its dependencies under one of its entries only.
+  const byPath = new Map();
+  const index = (node) => {
+    for (const d of Object.values(node.dependencies ?? {})) {
+      if (d.path && Object.keys(d.dependencies ?? {}).length > 0) byPath.set(d.path, d);
+      index(d);
+    }
+  };
+  index(tree);
+  const kept = new Set();
+  const keep = (node) => {
+    for (const d of Object.values(node.dependencies ?? {})) {
+      if (!d.path || kept.has(d.path)) continue;
+      kept.add(d.path);
+      keep(byPath.get(d.path) ?? d);
+    }
+  };
+  keep({ dependencies: Object.fromEntries(Object.entries(tree.dependencies ?? {}).filter(([name]) => !BUNDLED.includes(name))) });
   const llama = new Set(LLAMA_BUILDS[TARGET].map((b) => `node_modules/@node-llama-cpp/${b}`));
-  return out
-    .split("\n")
-    .slice(1)
-    .filter(Boolean)
+  return [...kept]
     .map((p) => path.relative(ROOT, p))
     .filter((p) => !NOT_SHIPPED.has(p))
     .filter((p) => !p.startsWith("node_modules/@node-llama-cpp/") || llama.has(p));

@@ -15,6 +15,7 @@ import { ApiKeys } from "./kernel/apiKeys.js";
 import { createSupervisor, kernelWorkspace } from "./kernel/kernelHost.js";
 import { KERNEL_SETTINGS, kernelEnv } from "./kernel/kernelSettings.js";
 import { registerInlineCompletions } from "./completions/inlineCompletions.js";
+import { McpTree } from "./mcp/mcpTree.js";
 import { wireTasks } from "./tasks/wireTasks.js";
 import type { TaskApprovals } from "./tasks/taskApprovals.js";
 import type { KernelSupervisor } from "./kernel/kernelSupervisor.js";
@@ -42,6 +43,8 @@ export function activate(context: vscode.ExtensionContext): void {
     kernel && workspace
       ? wireTasks(context, kernel, workspace, log, () => vscode.workspace.getConfiguration().get<string>(MODEL_SETTING, ""))
       : undefined;
+  // issue 28 item 6: the MCP view (servers, their state and tools; confirm, restart, turn off).
+  if (kernel) context.subscriptions.push(new McpTree(kernel, log));
   const chat = kernel && workspace ? wireChat(context, kernel, workspace, log, approvals, tasks) : undefined;
 
   // issue 14 item 5: undo of a turn's edits, from the chat's button or the command.

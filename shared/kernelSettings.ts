@@ -207,6 +207,15 @@ export const KNOBS: readonly Knob[] = z.array(Knob).parse([
     narrows: null,
     onJoin: "told",
     summary: "the person's own rules, shown to the model after the project's instruction files (docs/project-instructions.md)",
+    env: "HEARTH_MCP_SERVERS",
+    readBy: "kernel",
+    // Application scope, as the rules: a folder's settings cannot add servers that skip the confirmation
+    // workspace servers need (theirs belong in .vscode/mcp.json).
+    setting: { key: "hearth.mcp.servers", type: "array", default: [], scope: "application" },
+    restart: true,
+    narrows: null,
+    onJoin: "told",
+    summary: "the person's MCP servers: VS Code's mcp.json entries, each with its name (docs/mcp.md)",
   },
   {
     env: "HEARTH_MAX_ROUNDS",
@@ -353,6 +362,8 @@ export const KernelEnv = z.object({
   /** JSON; parsed and checked by the kernel's policy (sidecar/kernel/policy/ruleSources.ts), which needs the shell parser. */
   HEARTH_APPROVAL_RULES: text,
   HEARTH_PERSONAL_INSTRUCTIONS: text,
+  /** JSON; read by the kernel's MCP configuration (sidecar/kernel/mcp/mcpSources.ts), which reports a bad entry as a problem. */
+  HEARTH_MCP_SERVERS: text,
   HEARTH_MAX_ROUNDS: positive("HEARTH_MAX_ROUNDS"),
   HEARTH_REPEATED_FAILURE_LIMIT: positive("HEARTH_REPEATED_FAILURE_LIMIT"),
   HEARTH_MAX_TASKS: positive("HEARTH_MAX_TASKS"),

@@ -5,3 +5,4 @@ export * from "./tasks.js";
 export * from "./webview.js";
 export * from "./principals.js";
 export * from "./instructions.js";
+export * from "./mcp.js";

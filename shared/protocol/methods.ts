@@ -21,6 +21,7 @@ import { TaskSummary } from "./tasks.js";
 import { ApprovalDecisionRecord, ClientPrincipal, DecisionSurface, RunOrigin } from "./principals.js";
 import { TurnEdits, UndoFileOutcome } from "./undo.js";
 import { InstructionsInForce } from "./instructions.js";
+import { McpConfigProblemView, McpServerView } from "./mcp.js";
 
 const Empty = z.object({}).strict().optional();
 /** What one completion request may carry around the cursor, each side: the editor sends a bounded window. */
@@ -177,6 +178,28 @@ export const requests = {
   "turn/undoEdits": {
     params: z.object({ runId: Id }),
     result: z.object({ runId: Id, files: z.array(UndoFileOutcome) }),
+  },
+  // MCP servers (issue 28, docs/mcp.md): every configured server with its state and tools, and the
+  // configuration problems found. Reading the list starts nothing.
+  "mcp/list": {
+    params: Empty,
+    result: z.object({ servers: z.array(McpServerView), problems: z.array(McpConfigProblemView) }),
+  },
+  // The person confirmed a workspace or imported server after seeing its command line: this exact
+  // configuration (its digest) may start from now on; a changed one asks again. `inputs` are the
+  // values of its `${input:…}` references, kept in the kernel's memory only, never journaled.
+  "mcp/confirm": {
+    params: z.object({
+      name: z.string().min(1).max(40),
+      configDigest: z.string().min(1).max(128),
+      inputs: z.record(z.string().max(200), z.string().max(8192)).optional(),
+    }),
+    result: z.object({ server: McpServerView }),
+  },
+  // The person's restart, turn off or turn on of one server (the MCP view, `hearth mcp restart`).
+  "mcp/control": {
+    params: z.object({ name: z.string().min(1).max(40), action: z.enum(["restart", "off", "on"]) }),
+    result: z.object({ server: McpServerView }),
   },
   // Background tasks (issue 12, docs/tasks.md): a leaf session in its own workstream, queued behind
   // HEARTH_MAX_TASKS running ones. `tools` narrows the ceiling (the kernel's offered tools), never widens it.

@@ -43,7 +43,7 @@ export class InMemoryAgentMemory implements AgentMemory {
   }
 
   async recordSettled(callId: string, s: InvocationSettlement): Promise<void> {
-    this.move(callId, s.status, s.status === "failed" ? s.reason : null);
+    this.move(callId, s.status, s.status === "succeeded" ? null : s.reason);
   }
 
   async checkpoint(turnId: string, messages: AgentMessage[]): Promise<void> {

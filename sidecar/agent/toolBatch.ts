@@ -9,7 +9,7 @@ import { inputHashOf } from "./canonicalJson.js";
 import { NEVER_ABORTED, raceCancellation, throwIfCancelled, TurnCancelled } from "./cancellation.js";
 import type { ToolResultMessage } from "./messages.js";
 import type { ApprovalDecision, ApprovalPort } from "./ports/approval.js";
-import type { AgentMemory } from "./ports/memory.js";
+import type { AgentMemory, InvocationSettlement } from "./ports/memory.js";
 import type { Tool, ToolContext, ToolResult } from "./ports/tools.js";
 import { argumentProblems } from "./schemaCheck.js";
 import type { ToolCeiling } from "./toolCeiling.js";
@@ -92,7 +92,7 @@ export class ToolBatch {
       resultKind: "claimed",
     };
     this.results.push(message); // the real result, even if journaling or presenting it fails next
-    await memory.recordSettled(call.callId, result.ok ? { status: "succeeded" } : { status: "failed", reason: singleLine(result.output) });
+    await memory.recordSettled(call.callId, settlementOf(result));
     this.present(message);
     if (result.fault) throw result.fault;
     throwIfCancelled(this.ctx.signal); // cancellation wins a tie with completion; the result stays checkpointed
@@ -207,6 +207,11 @@ export class ToolBatch {
   private present(result: ToolResultMessage): void {
     this.ctx.emit({ type: "tool_result", callId: result.callId, name: result.name, ok: result.ok, output: result.output });
   }
+}
+
+function settlementOf(result: ToolResult): InvocationSettlement {
+  if (result.outcomeUnknown) return { status: "outcome_unknown", reason: singleLine(result.output) };
+  return result.ok ? { status: "succeeded" } : { status: "failed", reason: singleLine(result.output) };
 }
 
 function synthetic(call: ToolCallRecord, output: string, resultKind: ToolResultKind): ToolResultMessage {

@@ -7,6 +7,7 @@ import { doctor, doctorHelp } from "./commands/doctor.js";
 import { erase, eraseHelp } from "./commands/erase.js";
 import { exec, execHelp } from "./commands/exec.js";
 import { instructions, instructionsHelp } from "./commands/instructions.js";
+import { mcp, mcpHelp } from "./commands/mcp.js";
 import { sessions, sessionsHelp } from "./commands/sessions.js";
 import { show, showHelp } from "./commands/show.js";
 import { task, taskHelp, tasks, tasksHelp } from "./commands/task.js";
@@ -29,6 +30,7 @@ const commands: Record<string, Command> = {
     help: instructionsHelp,
     run: instructions,
   },
+  mcp: { summary: "list, confirm, restart or turn off the workspace's MCP servers", help: mcpHelp, run: mcp },
   sessions: {
     summary: "list the sessions in a journal",
     help: sessionsHelp,

@@ -373,4 +373,18 @@ const instructionSwitches: Step = (db) =>
   updated_at TEXT NOT NULL
 );`);
 
-export const MIGRATIONS: readonly Step[] = [v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, instructionSwitches];
+// issue 28: a workspace or imported MCP server starts only after the person confirmed it once. The
+// confirmation is for one exact configuration (its digest): a changed command line asks again.
+const mcpConfirmations: Step = (db) =>
+  db.exec(`CREATE TABLE mcp_server_confirmations (
+  server_name TEXT NOT NULL,
+  config_digest TEXT NOT NULL,
+  source_label TEXT NOT NULL,
+  command_line TEXT NOT NULL,
+  confirmed_by_kind TEXT NOT NULL,
+  confirmed_by_id TEXT NOT NULL,
+  confirmed_at TEXT NOT NULL,
+  PRIMARY KEY (server_name, config_digest)
+);`);
+
+export const MIGRATIONS: readonly Step[] = [v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, instructionSwitches, mcpConfirmations];

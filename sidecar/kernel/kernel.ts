@@ -10,6 +10,7 @@ import type { AgentModel } from "../agent/ports/model.js";
 import { ScriptedModel } from "../inference/scripted/scriptedModel.js";
 import { openJournal, type Journal } from "../journal/journal.js";
 import { buildWorkspaceTools, type WorkspaceTools } from "../tools/buildWorkspaceTools.js";
+import { captureShellEnvironment } from "../tools/shellEnvironment.js";
 import type { ClientChannel } from "./clientChannel.js";
 import { ClientNarrowings } from "./clientNarrowings.js";
 import { MessageAttachments } from "./context/messageAttachments.js";
@@ -18,6 +19,7 @@ import { ControlPlane } from "./control/controlPlane.js";
 import { SessionErase } from "./erase/sessionErase.js";
 import { instructionHandlers } from "./handlers/instructionHandlers.js";
 import { kernelHandlers } from "./handlers/kernelHandlers.js";
+import { mcpHandlers } from "./handlers/mcpHandlers.js";
 import { sessionHandlers } from "./handlers/sessionHandlers.js";
 import { taskHandlers } from "./handlers/taskHandlers.js";
 import { turnHandlers } from "./handlers/turnHandlers.js";
@@ -26,6 +28,9 @@ import { undoHandlers } from "./handlers/undoHandlers.js";
 import type { KernelConfig } from "./kernelInfo.js";
 import { modelHandlers } from "./model/modelHandlers.js";
 import { ModelHost } from "./model/modelHost.js";
+import { McpConfirmations } from "./mcp/mcpConfirmations.js";
+import { McpHub } from "./mcp/mcpHub.js";
+import { importedConfigFiles } from "./mcp/mcpSources.js";
 import { ShutdownGate } from "./shutdownGate.js";
 import type { ApprovalRule } from "./policy/approvalRules.js";
 import { ClientPrincipals } from "./principals/clientPrincipals.js";
@@ -45,10 +50,11 @@ import { TurnEditsService } from "./undo/turnEdits.js";
 /**
  * How the kernel stops, first step first. The tasks stop accepting before the turns stop (a task
  * stopped by the shutdown is orphaned, not cancelled); the socket closes after the turns, so clients
- * get their last events; the journal closes after everything that writes it; the lock goes last.
+ * get their last events; MCP servers stop once no turn can call them; the journal closes after everything
+ * that writes it; the lock goes last.
  * "socket" and "journal lock" are the process's (KernelHost.steps).
  */
-export const SHUTDOWN_ORDER = ["tasks", "turns", "tools", "model", "socket", "journal", "journal lock"] as const;
+export const SHUTDOWN_ORDER = ["tasks", "turns", "mcp", "tools", "model", "socket", "journal", "journal lock"] as const;
 type HostStep = "socket" | "journal lock";
 
 export interface KernelSettings {
@@ -84,7 +90,15 @@ export interface Kernel {
   shutdown(): Promise<void>;
   /** True while a turn runs: a detached kernel with no client waits for it before idling out. */
   busy(): boolean;
-  parts: { journal: Journal; control: ControlPlane; tools: WorkspaceTools; turns: TurnService; tasks: TaskService; models: ModelHost };
+  parts: {
+    journal: Journal;
+    control: ControlPlane;
+    tools: WorkspaceTools;
+    turns: TurnService;
+    tasks: TaskService;
+    models: ModelHost;
+    mcp: McpHub;
+  };
 }
 
 /** Builds the kernel: opens and reconciles the journal, then every part. Throws what stops it (the message says what to do). */
@@ -141,6 +155,15 @@ export function createKernel(settings: KernelSettings, host: KernelHost): Kernel
     throw new Error(`HEARTH_TOOLS: ${errorMessage(e)}`);
   }
   const offeredNames = () => offered.map((t) => t.definition.name);
+  // issue 28: MCP servers, owned by the kernel, started when a trusted session first needs them.
+  const mcp = new McpHub({
+    sources: { userSetting: env.HEARTH_MCP_SERVERS, readWorkspace: tools.readText, importFiles: importedConfigFiles() },
+    confirmations: new McpConfirmations(journal),
+    workspaceFolder: tools.workspace.canonicalPath,
+    baseEnv: captureShellEnvironment().env,
+    log,
+  });
+  gate.onShutdown("mcp", () => mcp.close());
   // The person's approval and loop-guard settings (README: configuration).
   const policy = {
     approveReads: env.HEARTH_APPROVE_READS,
@@ -163,6 +186,7 @@ export function createKernel(settings: KernelSettings, host: KernelHost): Kernel
           models,
           tools,
           offered,
+          mcp,
           policy,
           approvalRules: { user: settings.approvalRules ?? [], log },
           decisions,
@@ -232,6 +256,7 @@ export function createKernel(settings: KernelSettings, host: KernelHost): Kernel
     ...undoHandlers({ edits: new TurnEditsService({ journal, scope: control.scope, restorer: tools.restorer }), gate }),
     ...taskHandlers({ tasks, control, gate, narrowing }),
     ...taskAnswerHandler({ principals, pending }),
+    ...mcpHandlers({ hub: mcp, gate, who: (client) => principals.of(client) }),
   };
   withPrincipals(handlers, { principals, journal, tasks, pending, workspaceRoot: config.workspaceRoot });
   tasks.pump(); // tasks a previous kernel left queued (reconciliation keeps them queued: they never ran)
@@ -247,6 +272,6 @@ export function createKernel(settings: KernelSettings, host: KernelHost): Kernel
     },
     shutdown: () => gate.shutdown(log),
     busy: () => turns.busy(),
-    parts: { journal, control, tools, turns, tasks, models },
+    parts: { journal, control, tools, turns, tasks, models, mcp },
   };
 }

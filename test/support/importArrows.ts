@@ -91,6 +91,8 @@ const KERNEL_FLOORS: { floor: number; paths: string[] }[] = [
       "sidecar/kernel/model/modelHost.ts",
       "sidecar/kernel/model/modelCatalog.ts",
       "sidecar/kernel/principals/",
+      // MCP servers the kernel runs (issue 28): configuration, confirmations, connections; the turns consult them.
+      "sidecar/kernel/mcp/",
     ],
   },
   { floor: 3, paths: ["sidecar/kernel/turns/"] },
@@ -146,6 +148,7 @@ export const EXTENSION_PURE = new Set([
   "extension/kernel/kernelProcess.ts",
   "extension/kernel/kernelSettings.ts",
   "extension/kernel/kernelSupervisor.ts",
+  "extension/mcp/mcpText.ts",
   "extension/model/modelService.ts",
   "extension/tasks/taskText.ts",
 ]);

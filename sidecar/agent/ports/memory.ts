@@ -43,7 +43,9 @@ export interface InvocationClaim {
   readonly retryPolicy: RetryPolicy;
 }
 
-export type InvocationSettlement = { readonly status: "succeeded" } | { readonly status: "failed"; readonly reason: string };
+export type InvocationSettlement =
+  | { readonly status: "succeeded" }
+  | { readonly status: "failed" | "outcome_unknown"; readonly reason: string };
 
 export type TurnClose =
   | { readonly status: "completed"; readonly messages: AgentMessage[] }

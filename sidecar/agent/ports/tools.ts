@@ -48,6 +48,11 @@ export interface ToolProposal {
 export interface ToolResult {
   readonly ok: boolean;
   readonly output: string;
+  /**
+   * The effect was sent and no answer came back (an MCP server crashed or timed out mid-call): it may
+   * have happened. The claim settles `outcome_unknown`, and nothing runs it again (harness #22).
+   */
+  readonly outcomeUnknown?: boolean;
 }
 
 export interface Tool {

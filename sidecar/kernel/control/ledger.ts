@@ -174,14 +174,15 @@ export function markDispatched(db: Db, scope: KernelScope, claim: InvocationClai
 }
 
 export interface InvocationOutcome {
-  status: "succeeded" | "failed";
+  /** outcome_unknown: the effect was sent and its answer lost (an MCP server crashed mid-call); dispatched only. */
+  status: "succeeded" | "failed" | "outcome_unknown";
   /** Bounded, serializable result summary (the full output lives in the tool message). */
   result?: unknown;
   reason?: string;
 }
 
 /**
- * dispatched → succeeded|failed, or prepared → failed (refused before the effect). Lands only when
+ * dispatched → succeeded|failed|outcome_unknown, or prepared → failed (refused before the effect). Lands only when
  * every claim column matches, including this boot's epoch.
  */
 export function completeInvocation(db: Db, scope: KernelScope, claim: InvocationClaim, outcome: InvocationOutcome): void {
@@ -189,7 +190,7 @@ export function completeInvocation(db: Db, scope: KernelScope, claim: Invocation
   transition(db, invocationMachine, {
     id: claim.invocationId,
     to: outcome.status,
-    from: outcome.status === "succeeded" ? ["dispatched"] : ["prepared", "dispatched"],
+    from: outcome.status === "failed" ? ["prepared", "dispatched"] : ["dispatched"],
     match: claimColumns(claim),
     set: {
       result_json: outcome.result === undefined ? null : JSON.stringify(outcome.result),

@@ -50,7 +50,7 @@ export class JournalMemory implements AgentMemory {
 
   async recordSettled(callId: string, settlement: InvocationSettlement): Promise<void> {
     const outcome: InvocationOutcome =
-      settlement.status === "succeeded" ? { status: "succeeded" } : { status: "failed", reason: settlement.reason };
+      settlement.status === "succeeded" ? { status: "succeeded" } : { status: settlement.status, reason: settlement.reason };
     const claim = this.claimOf(callId);
     // A call that never ran settles at once; a dispatched one settles with its batch (one commit).
     if (this.dispatched.has(callId)) this.completions.push({ claim, outcome });

@@ -33,6 +33,8 @@ export interface SessionAgentDeps {
   approvalRules?: { user: readonly ApprovalRule[]; log: (line: string) => void };
   /** Journals each decision a rule made, naming the rule (issue 27, item 4). */
   decisions?: Pick<DecisionJournal, "record">;
+  /** The kernel's MCP servers (issue 28): their tools join the ceiling when the session is built. */
+  mcp?: { sessionTools(readOnly: boolean): Promise<Tool[]> };
   /** Tools that act for the session using them (delegate_task names its parent): bound per session. */
   bindToSession?: (tool: Tool, sessionId: string) => Tool;
 }
@@ -70,7 +72,9 @@ export async function buildSessionAgent(deps: SessionAgentDeps, run: RunRef, cli
   const model = run.apply ? new ApplyProposal(run.apply) : await leaseModel(deps.models, profile.model_profile, run.runId, client);
   const history: AgentMessage[] = pinnedHistory.map(({ seq: _seq, ...m }) => m as AgentMessage);
   const { workspace, ceilings } = deps.tools;
-  const tools = sessionTools(deps, profile.execution_role, run.sessionId);
+  // issue 28: a server's tools enter the ceiling here, at build; a changed tool list is a new authority (harness #19).
+  const mcpTools = (await deps.mcp?.sessionTools(run.readOnly === true)) ?? [];
+  const tools = sessionTools(deps, [...deps.offered, ...mcpTools], profile.execution_role, run.sessionId);
   const rules = deps.approvalRules && (await ruleSetForRun(deps.approvalRules.user, deps.tools.readText, run.readOnly === true));
   if (rules?.problem) deps.approvalRules?.log(`run ${run.runId}: ${rules.problem}`);
   const builder = new AgentSessionBuilder()
@@ -103,7 +107,12 @@ export async function buildSessionAgent(deps: SessionAgentDeps, run: RunRef, cli
   const agent = builder.expectAuthority(pinned as ReturnType<typeof builder.authoritySnapshot>["digests"]).build();
   if (run.readOnly) agent.disableTools(tools.filter((t) => t.definition.effectClass !== "read").map((t) => t.definition.name));
   const only = run.narrowing?.tools;
-  if (only) agent.disableTools(tools.filter((t) => !only.includes(t.definition.name)).map((t) => t.definition.name));
+  // The client's tool list names built-in tools; MCP tools are the person's servers, not in that list.
+  const mcpNames = new Set(mcpTools.map((t) => t.definition.name));
+  if (only)
+    agent.disableTools(
+      tools.filter((t) => !only.includes(t.definition.name) && !mcpNames.has(t.definition.name)).map((t) => t.definition.name),
+    );
   return agent;
 }
 
@@ -111,9 +120,9 @@ export async function buildSessionAgent(deps: SessionAgentDeps, run: RunRef, cli
  * The tools a session is offered, from persisted state only (control plane #18: the role owns agent-management
  * authority): the kernel's offered tools, narrowed to a task's ceiling, then the role's projection.
  */
-function sessionTools(deps: SessionAgentDeps, role: ExecutionRole, sessionId: string): Tool[] {
+function sessionTools(deps: SessionAgentDeps, offered: readonly Tool[], role: ExecutionRole, sessionId: string): Tool[] {
   const ceiling = deps.control.taskTools(sessionId);
-  const withinCeiling = ceiling === null ? deps.offered : deps.offered.filter((t) => ceiling.includes(t.definition.name));
+  const withinCeiling = ceiling === null ? offered : offered.filter((t) => ceiling.includes(t.definition.name));
   return projectToolsForRole(
     role,
     withinCeiling.map((t) => ({ name: t.definition.name, tool: t })),

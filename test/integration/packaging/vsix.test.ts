@@ -8,6 +8,7 @@ import path from "node:path";
 import { before, describe, it } from "node:test";
 import { ensureFixtureModels } from "../../fixtures/models.js";
 import { tempDir } from "../../support/kernelProcess.js";
+import { EVERYTHING } from "../../support/mcpServers.js";
 import { packagedVsix, pathWithoutNode, unpackVsix } from "../../support/packagedExtension.js";
 
 describe("the packaged .vsix", { timeout: 180_000 }, () => {
@@ -78,6 +79,30 @@ describe("the packaged .vsix", { timeout: 180_000 }, () => {
     });
     assert.equal(run.status, 4, run.stderr);
     assert.match(run.stderr, /hearth\.approval\.rules: 0\.command: .*reached EOF without closing quote/);
+  });
+
+  it("carries the MCP SDK inside its kernel bundle: its kernel starts a confirmed server and lists its tools (issue 28)", () => {
+    for (const folder of ["node_modules/@modelcontextprotocol/", "node_modules/jsonc-parser/"])
+      assert.ok(!files.some((f) => f.startsWith(folder)), `${folder} is bundled into dist/, its folder is not shipped`);
+    const ws = path.join(root, "mcp-ws");
+    fs.mkdirSync(path.join(ws, ".vscode"), { recursive: true });
+    const node = path.join(ext, "runtime/bin/node");
+    const servers = { everything: { command: node, args: [EVERYTHING, "stdio"] } };
+    fs.writeFileSync(path.join(ws, ".vscode", "mcp.json"), JSON.stringify({ servers }));
+    const env = {
+      HOME: path.join(root, "home"),
+      PATH: pathWithoutNode(path.join(root, "bin")),
+      HEARTH_HOME: path.join(root, "hearth-mcp"),
+      HEARTH_KERNEL_IDLE_SECONDS: "1",
+    };
+    const run = spawnSync(node, [path.join(ext, "dist/cli.mjs"), "mcp", "confirm", "--yes", "--workspace", ws, "everything"], {
+      encoding: "utf8",
+      env,
+      timeout: 60_000,
+    });
+    assert.equal(run.status, 0, run.stderr + run.stdout);
+    assert.match(run.stdout, /everything {2}running/);
+    assert.match(run.stdout, /tool mcp_everything_echo/);
   });
 
   it("answers a turn through real inference with no Node on PATH", () => {

@@ -31,6 +31,25 @@ describe("tool batch", () => {
     }
   });
 
+  it("a result that says its effect was sent but its answer lost settles the claim outcome_unknown, never failed or succeeded (harness #22, issue 28)", async () => {
+    class LostAnswer extends CounterTool {
+      override async invoke(args: Record<string, unknown>, p: unknown, ctx: { callId: string; signal: AbortSignal }) {
+        await super.invoke(args, p, ctx);
+        return { ok: false, output: "outcome unknown: the server stopped mid-call", outcomeUnknown: true };
+      }
+    }
+    const tool = new LostAnswer();
+    const { memory, builder: b } = builder(oneCall(), [tool]);
+    const out = await b.build().runTurn("go");
+    assert.equal(out.status, "completed", "the turn goes on: the model reads that the outcome is unknown");
+    assert.equal(tool.effects.length, 1, "sent once, never again");
+    assert.deepEqual(
+      [...memory.ledger.values()].map((e) => [e.status, e.reason]),
+      [["outcome_unknown", "outcome unknown: the server stopped mid-call"]],
+    );
+    assert.deepEqual(toolOutputs(out.messages), ["outcome unknown: the server stopped mid-call"]);
+  });
+
   it("an approval for another call id is a denial, even with the same input (harness #8)", async () => {
     const tool = new CounterTool({ requiresApproval: true });
     const approval: ApprovalPort = { request: async (r) => ({ ...(await approveAll.request(r)), callId: uuidv7() }) };

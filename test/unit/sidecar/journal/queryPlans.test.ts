@@ -57,6 +57,8 @@ const COLD: Record<string, string> = {
   "UPDATE file_writes SET before_content = NULL": "erase: on a person's explicit request",
   "UPDATE sessions SET title = '', hidden_at": "erase: on a person's explicit request",
   "SELECT erased_at FROM sessions": "by primary key",
+  "SELECT 1 FROM mcp_server_confirmations": "an MCP server's confirmation: by primary key, per server and session build (issue 28)",
+  "INSERT OR IGNORE INTO mcp_server_confirmations": "a person's confirmation of an MCP server: an insert",
   "SELECT run_id FROM runs WHERE session_id = ? AND status = 'active'": "by the one-active-run index",
   "UPDATE delegations SET title = '', instruction = NULL": "erase: on a person's explicit request",
   "UPDATE workstreams SET title = ''": "erase: on a person's explicit request",
