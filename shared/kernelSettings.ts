@@ -207,6 +207,8 @@ export const KNOBS: readonly Knob[] = z.array(Knob).parse([
     narrows: null,
     onJoin: "told",
     summary: "the person's own rules, shown to the model after the project's instruction files (docs/project-instructions.md)",
+  },
+  {
     env: "HEARTH_MCP_SERVERS",
     readBy: "kernel",
     // Application scope, as the rules: a folder's settings cannot add servers that skip the confirmation
