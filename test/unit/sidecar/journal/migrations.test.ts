@@ -3,8 +3,20 @@ import assert from "node:assert/strict";
 import { it } from "node:test";
 import Database from "better-sqlite3";
 import { openJournal } from "../../../../sidecar/journal/journal.js";
+import { MIGRATIONS } from "../../../../sidecar/journal/migrations.js";
 import type { NewMessage } from "../../../../sidecar/kernel/control/conversation.js";
 import { invocation, openFixture, runningRun } from "../../../support/journalFixture.js";
+
+/** The tables of `db` that the first `version` migrations do not create: what later migrations added. */
+function tablesAfter(version: number, db: Database.Database): string[] {
+  const tables = (d: Database.Database) =>
+    d.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`).pluck().all() as string[];
+  const early = new Database(":memory:");
+  for (const step of MIGRATIONS.slice(0, version)) step(early);
+  const known = new Set(tables(early));
+  early.close();
+  return tables(db).filter((t) => !known.has(t));
+}
 
 const IDS = ["a", "b", "c", "d", "e"].map((x) => `0190a4c2-7a3e-7c11-8d3f-2b1e4f5a6b7${x}`);
 
@@ -29,9 +41,8 @@ it("issue 22 item 3: v10 fills the typed result kind of every tool row written b
   f.close();
   // The file as a journal before v10 left it: no kind column, none of v11's tables, schema version 9.
   const raw = new Database(f.file);
-  raw.exec(`ALTER TABLE conversation_journal DROP COLUMN result_kind;
-    DROP TABLE approval_decisions; DROP TABLE delegation_origins; DROP TABLE run_origins;
-    DROP TABLE instruction_switches;`); // and nothing of v11 or of the migrations after it
+  raw.exec("ALTER TABLE conversation_journal DROP COLUMN result_kind;");
+  for (const table of tablesAfter(9, raw)) raw.exec(`DROP TABLE ${table}`);
   raw.pragma("user_version = 9");
   raw.close();
   const j = openJournal(f.file);
