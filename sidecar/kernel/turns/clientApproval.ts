@@ -23,6 +23,8 @@ export class ClientApproval implements ApprovalPort {
     private readonly decisions?: Pick<DecisionJournal, "record">,
     /** Writes a workspace file the kernel keeps: "Always allow" appends its rule through it (issue 27). */
     private readonly editText?: WorkspaceEdit,
+    /** The kernel's log: what became of a rule the person asked for. */
+    private readonly log?: (line: string) => void,
   ) {}
 
   async request(req: ApprovalRequest): Promise<ApprovalDecision> {
@@ -57,6 +59,7 @@ export class ClientApproval implements ApprovalPort {
       if (answer.decision === "approve" && answer.alwaysAllow === true && offer && this.editText) {
         // The person asked for the rule on this call's card: this call is approved whether or not it is written.
         const written = appendAllowRule(this.editText, offer);
+        this.log?.(`run ${this.run.runId}: Always allow \`${offer}\`: ${written.message}`);
         return { ...echo, decision: "approve", reason: singleLine(`${answer.reason}; ${written.message}`) };
       }
       return { ...echo, decision: answer.decision, reason: singleLine(answer.reason) };

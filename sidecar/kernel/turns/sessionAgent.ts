@@ -82,7 +82,7 @@ export async function buildSessionAgent(deps: SessionAgentDeps, run: RunRef, cli
     .model(model)
     .tools(tools)
     .memory(new JournalMemory(deps.control, run))
-    .approval(new ClientApproval(client, deps.control, run, rules?.rules, deps.decisions, deps.tools.editText))
+    .approval(new ClientApproval(client, deps.control, run, rules?.rules, deps.decisions, deps.tools.editText, deps.approvalRules?.log))
     .approveReads((deps.policy?.approveReads ?? false) || run.narrowing?.approveReads === true)
     // issue 27: the project instructions pinned at admission close the system prompt, so the prefix is
     // the same bytes turn after turn while the files are unchanged (saved KV state stays usable).
