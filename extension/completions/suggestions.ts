@@ -49,10 +49,11 @@ export class Suggestions {
   computeAhead(text: string, offset: number, shown: string): void {
     const accepted = text.slice(0, offset) + shown + text.slice(offset);
     const window = completionWindow(accepted, offset + shown.length);
-    if (this.cache.lookup(window) !== null) return;
+    const key = keyOf(window);
+    // Typing into a suggestion offers its rest: the document after the accept is the same one.
+    if (this.ahead?.key === key || this.cache.lookup(window) !== null) return;
     this.cancelAhead();
     const abort = new AbortController();
-    const key = keyOf(window);
     const middle = this.infill(window, abort.signal).then(
       (m) => {
         this.cache.store(window, m);

@@ -54,6 +54,8 @@ it("computes the suggestion after an accept ahead, and the accept is answered by
   const { suggestions, calls } = kernelInfill();
   const first = await suggestions.suggest(suggestions.known(text, cursor).window, signal());
   suggestions.computeAhead(text, cursor, first.middle);
+  // Typing into the suggestion offers its rest, whose acceptance is the same document: no second request.
+  suggestions.computeAhead(insert("re"), cursor + 2, first.middle.slice(2));
   const accepted = insert(first.middle);
   const next = await suggestions.suggest(suggestions.known(accepted, cursor + first.middle.length).window, signal());
   assert.notEqual(next.from, "model", "the ahead request answered the accept");
