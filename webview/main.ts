@@ -40,6 +40,7 @@ const actions: ViewActions = {
   compact: () => send({ type: "chat/compact" }),
   restartKernel: () => send({ type: "kernel/restart" }),
   showLog: () => send({ type: "command/run", command: "hearth.showLog" }),
+  newChat: () => send({ type: "chat/new" }),
 };
 const sessions = new SessionList({
   open: (sessionId) => {

@@ -27,10 +27,11 @@ it("issue 22 item 3: v10 fills the typed result kind of every tool row written b
     ),
   ]);
   f.close();
-  // The file as a journal before v10 left it: no kind column, none of v11's tables, schema version 9.
+  // The file as a journal before v10 left it: no kind column, none of the later steps' tables, schema version 9.
   const raw = new Database(f.file);
   raw.exec(`ALTER TABLE conversation_journal DROP COLUMN result_kind;
-    DROP TABLE approval_decisions; DROP TABLE delegation_origins; DROP TABLE run_origins;`); // and nothing of v11
+    DROP TABLE approval_decisions; DROP TABLE delegation_origins; DROP TABLE run_origins;
+    DROP TABLE mcp_server_confirmations;`); // and nothing of v11 or the steps after it (issue 28's MCP confirmations)
   raw.pragma("user_version = 9");
   raw.close();
   const j = openJournal(f.file);
