@@ -39,7 +39,7 @@ it("issue 22 item 3: v10 fills the typed result kind of every tool row written b
     ),
   ]);
   f.close();
-  // The file as a journal before v10 left it: no kind column, none of v11's tables, schema version 9.
+  // The file as a journal before v10 left it: no kind column, none of the later steps' tables, schema version 9.
   const raw = new Database(f.file);
   raw.exec("ALTER TABLE conversation_journal DROP COLUMN result_kind;");
   for (const table of tablesAfter(9, raw)) raw.exec(`DROP TABLE ${table}`);
