@@ -30,7 +30,8 @@ it("issue 22 item 3: v10 fills the typed result kind of every tool row written b
   // The file as a journal before v10 left it: no kind column, none of v11's tables, schema version 9.
   const raw = new Database(f.file);
   raw.exec(`ALTER TABLE conversation_journal DROP COLUMN result_kind;
-    DROP TABLE approval_decisions; DROP TABLE delegation_origins; DROP TABLE run_origins;`); // and nothing of v11
+    DROP TABLE approval_decisions; DROP TABLE delegation_origins; DROP TABLE run_origins;
+    DROP TABLE rewind_files; DROP TABLE rewinds;`); // and nothing of v11 or later
   raw.pragma("user_version = 9");
   raw.close();
   const j = openJournal(f.file);
