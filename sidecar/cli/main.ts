@@ -6,6 +6,7 @@ import { compact, compactHelp } from "./commands/compact.js";
 import { doctor, doctorHelp } from "./commands/doctor.js";
 import { erase, eraseHelp } from "./commands/erase.js";
 import { exec, execHelp } from "./commands/exec.js";
+import { rewind, rewindHelp } from "./commands/rewind.js";
 import { sessions, sessionsHelp } from "./commands/sessions.js";
 import { show, showHelp } from "./commands/show.js";
 import { task, taskHelp, tasks, tasksHelp } from "./commands/task.js";
@@ -23,6 +24,7 @@ const commands: Record<string, Command> = {
   doctor: { summary: "check the runtime, native modules, journal and model setting", help: doctorHelp, run: doctor },
   erase: { summary: "erase a session's messages from the journal for good (asks first)", help: eraseHelp, run: erase },
   exec: { summary: "run one agent turn in a workspace and stream it", help: execHelp, run: exec },
+  rewind: { summary: "go back to a user message: the conversation, the files or both (undoable)", help: rewindHelp, run: rewind },
   sessions: {
     summary: "list the sessions in a journal",
     help: sessionsHelp,
