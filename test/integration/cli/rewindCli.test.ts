@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { after, it } from "node:test";
 import { tempDir } from "../../support/kernelProcess.js";
-import { alive, isolatedEnv, runCli, waitFor } from "../../support/cliProcess.js";
+import { isolatedEnv, runCli, stopKernel } from "../../support/cliProcess.js";
 
 const root = tempDir("rewind-cli");
 const workspace = path.join(root, "ws");
@@ -32,15 +32,7 @@ const hearth = (...args: string[]) =>
   });
 const notes = () => fs.readFileSync(path.join(workspace, "notes.txt"), "utf8");
 
-after(async () => {
-  // The detached kernel the CLI started: stopped by its pid in the lock file, if it is still there.
-  if (!fs.existsSync(`${journalPath}.lock`)) return;
-  const pid = Number(fs.readFileSync(`${journalPath}.lock`, "utf8"));
-  if (pid > 0 && alive(pid)) {
-    process.kill(pid, "SIGTERM");
-    await waitFor(() => !alive(pid), "the kernel to stop", 30_000);
-  }
-});
+after(() => stopKernel(journalPath));
 
 it("hearth rewind previews, refuses to act unasked without a terminal, rewinds both with --yes and undoes it with --undo (issue 29 item 1)", async () => {
   const first = await hearth("exec", "--model", `scripted:${script}`, "--json", "hello");
