@@ -8,6 +8,7 @@ import { ApprovalRouter } from "./approvals/approvalRouter.js";
 import { ChatApprovals } from "./approvals/chatApprovals.js";
 import { EditProposals } from "./edits/editProposals.js";
 import { TurnUndo } from "./edits/turnUndo.js";
+import { SessionRewind } from "./chat/sessionRewind.js";
 import { registerUndoCommand } from "./edits/undoCommand.js";
 import { PROPOSED_SCHEME, ProposedContent } from "./edits/proposedContent.js";
 import { ApiKeys } from "./kernel/apiKeys.js";
@@ -53,9 +54,20 @@ export function activate(context: vscode.ExtensionContext): void {
       })
     : undefined;
   if (undo) context.subscriptions.push(registerUndoCommand(undo));
+  // issue 29 item 1: rewind of the chat's session to one of its messages, from the chat.
+  const rewind =
+    kernel && chat
+      ? new SessionRewind({
+          kernel,
+          sessionId: () => context.workspaceState.get<string>(SESSION_KEY),
+          log,
+          restricted: () => !vscode.workspace.isTrusted,
+          reload: () => chat.showTranscript(),
+        })
+      : undefined;
   // issue 31: completions as you type, on the model a chat has loaded (they never start the kernel).
   if (kernel) context.subscriptions.push(registerInlineCompletions(kernel, log));
-  const chatView = new ChatViewProvider(context.extensionUri, kernel, chat, log, approvals, wireModels(context, kernel, log), undo);
+  const chatView = new ChatViewProvider(context.extensionUri, kernel, chat, log, approvals, wireModels(context, kernel, log), undo, rewind);
   context.subscriptions.push(
     vscode.window.registerWebviewViewProvider(ChatViewProvider.viewType, chatView),
     vscode.commands.registerCommand("hearth.newChat", () => chat?.newChat()),

@@ -11,6 +11,7 @@ import { SessionList } from "./sessionList.js";
 import { Transcript } from "./transcript.js";
 import { renderTrustBanner } from "./trustBanner.js";
 import { UndoButtons } from "./undoButton.js";
+import { RewindMenus } from "./rewindMenu.js";
 import { classifyTurnError, errorActions, type ViewActions } from "./errorActions.js";
 
 // The CSP forbids eval; without this zod would probe `new Function` and log a CSP violation.
@@ -71,6 +72,7 @@ const transcript = new Transcript({
   },
 });
 const undo = new UndoButtons(transcript.node, send);
+const rewind = new RewindMenus(transcript.node, send);
 const composer = new Composer({
   send: (text, attachments) => send({ type: "chat/send", text, ...(attachments.length ? { attachments } : {}) }),
   requestContext: (what) => send({ type: "context/request", what }),
@@ -95,7 +97,7 @@ window.addEventListener("message", (event: MessageEvent<unknown>) => {
     return;
   }
   const message = parsed.data;
-  if (undo.hear(message)) return;
+  if (undo.hear(message) || rewind.hear(message)) return;
   switch (message.type) {
     case "kernel/starting":
     case "kernel/ready":

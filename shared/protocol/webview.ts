@@ -5,6 +5,7 @@ import { requests } from "./methods.js";
 import { ModelFromWebview, ModelToWebview } from "./modelView.js";
 import { ApprovalDecisionRecord } from "./principals.js";
 import { UndoFromWebview, UndoToWebview } from "./undoView.js";
+import { RewindFromWebview, RewindToWebview } from "./rewindView.js";
 import {
   Condensation,
   EffectClass,
@@ -80,6 +81,7 @@ export const ToWebview = z.discriminatedUnion("type", [
   // The model: the welcome's choices when none is set, its state and a download's progress (issue 10).
   ...ModelToWebview,
   ...UndoToWebview,
+  ...RewindToWebview,
   // Restricted Mode (an untrusted folder): the view says what Hearth may not do here, and why.
   z.object({ type: z.literal("workspace/trust"), restricted: z.boolean() }),
   // A call waiting for the person (issue 14): asked on its card in the chat. `ask` is what it will do
@@ -107,6 +109,7 @@ export const FromWebview = z.discriminatedUnion("type", [
   z.object({ type: z.literal("chat/background"), text: z.string().min(1).max(1_000_000) }),
   ...ModelFromWebview,
   ...UndoFromWebview,
+  ...RewindFromWebview,
   z.object({ type: z.literal("workspace/manageTrust") }),
   // Allow / Deny on an approval card (issue 14); the first answer to a request is the one sent.
   z.object({ type: z.literal("approval/answer"), callId: Id, decision: z.enum(["approve", "deny"]) }),
