@@ -4,29 +4,20 @@
 // folded under a "Rewound" head with Show and Undo. The transcript may be redrawn at any time, so
 // everything is placed again whenever it changes (as the undo buttons are).
 import type { RewindFileOutcome, RewindPreview, RewindRecord } from "../shared/protocol/rewind.js";
-import type { FromWebview, ToWebview } from "../shared/protocol/webview.js";
+import type { ToWebview } from "../shared/protocol/webview.js";
 import { button, setEnabled } from "./components/index.js";
 import { el } from "./dom.js";
+import { TranscriptDecorations } from "./transcriptDecorations.js";
 import { rewindChoices, rewoundText } from "./rewindText.js";
 
 type Result = { files: RewindFileOutcome[]; error?: string };
 
-export class RewindMenus {
+export class RewindMenus extends TranscriptDecorations {
   private rewinds: RewindRecord[] = [];
   /** The last outcome shown at a message's seq, kept across redraws. */
   private readonly results = new Map<number, Result>();
   private readonly opened = new Set<string>();
   private sessionId: string | null = null;
-  private readonly observer = new MutationObserver(() => this.place());
-
-  constructor(
-    private readonly transcript: HTMLElement,
-    private readonly send: (message: FromWebview) => void,
-  ) {
-    this.observer.observe(transcript, { childList: true, subtree: true });
-  }
-
-  /** Handles the view's messages that concern rewind; true when the message was one of its own. */
   hear(message: ToWebview): boolean {
     switch (message.type) {
       case "rewind/list":
@@ -58,7 +49,7 @@ export class RewindMenus {
     return seq === undefined ? null : this.transcript.querySelector<HTMLElement>(`.msg.user[data-seq="${seq}"]`);
   }
 
-  private place(): void {
+  protected place(): void {
     for (const node of this.transcript.querySelectorAll<HTMLElement>(".msg.user[data-seq]")) {
       if (node.querySelector(":scope > .rewind-open")) continue;
       const seq = Number(node.dataset.seq);
