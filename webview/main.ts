@@ -72,7 +72,7 @@ const transcript = new Transcript({
   },
 });
 const undo = new UndoButtons(transcript.node, send);
-const rewind = new RewindMenus(transcript.node, send);
+const rewind = new RewindMenus(transcript.node, send, (text) => composer.restore(text, []));
 const composer = new Composer({
   send: (text, attachments) => send({ type: "chat/send", text, ...(attachments.length ? { attachments } : {}) }),
   requestContext: (what) => send({ type: "context/request", what }),

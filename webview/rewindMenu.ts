@@ -4,7 +4,7 @@
 // folded under a "Rewound" head with Show and Undo. The transcript may be redrawn at any time, so
 // everything is placed again whenever it changes (as the undo buttons are).
 import type { RewindFileOutcome, RewindPreview, RewindRecord } from "../shared/protocol/rewind.js";
-import type { ToWebview } from "../shared/protocol/webview.js";
+import type { FromWebview, ToWebview } from "../shared/protocol/webview.js";
 import { button, setEnabled } from "./components/index.js";
 import { el } from "./dom.js";
 import { TranscriptDecorations } from "./transcriptDecorations.js";
@@ -18,10 +18,22 @@ export class RewindMenus extends TranscriptDecorations {
   private readonly results = new Map<number, Result>();
   private readonly opened = new Set<string>();
   private sessionId: string | null = null;
+  /** The message of the rewind in flight, when it takes the conversation back: it returns to the box. */
+  private readonly pendingText = new Map<number, string>();
+
+  constructor(
+    transcript: HTMLElement,
+    send: (message: FromWebview) => void,
+    /** A rewind of the conversation succeeded: its message goes back into an empty message box, to edit and send again. */
+    private readonly onRewound: (text: string) => void,
+  ) {
+    super(transcript, send);
+  }
   hear(message: ToWebview): boolean {
     switch (message.type) {
       case "rewind/list":
         this.rewinds = message.rewinds;
+        this.number(message.userSeqs);
         this.place();
         return true;
       case "rewind/preview":
@@ -30,10 +42,16 @@ export class RewindMenus extends TranscriptDecorations {
       case "rewind/result": {
         const seq = message.toSeq ?? this.rewinds.find((r) => r.rewindId === message.rewindId)?.fromSeq;
         if (seq !== undefined) this.results.set(seq, { files: message.files, error: message.error });
+        const text = message.toSeq === undefined ? undefined : this.pendingText.get(message.toSeq);
+        if (message.toSeq !== undefined) this.pendingText.delete(message.toSeq);
+        if (text !== undefined && !message.error) this.onRewound(text);
         this.userNode(seq)?.querySelector(".rewind-menu")?.remove();
         this.place();
         return true;
       }
+      case "chat/event":
+        if (message.event.type === "completed") this.send({ type: "rewind/refresh" });
+        return false;
       case "chat/transcript":
         // A redraw after a rewind keeps its outcome in view; another chat's history does not show it.
         if (message.sessionId !== this.sessionId) this.results.clear();
@@ -42,6 +60,20 @@ export class RewindMenus extends TranscriptDecorations {
         return false;
       default:
         return false;
+    }
+  }
+
+  /**
+   * Gives the user messages drawn live their seqs: the view shows the latest messages, so its user
+   * messages and the session's latest user seqs line up from the end.
+   */
+  private number(userSeqs: readonly number[]): void {
+    const nodes = [...this.transcript.querySelectorAll<HTMLElement>(".msg.user")];
+    for (let i = 1; i <= Math.min(nodes.length, userSeqs.length); i++) {
+      const node = nodes[nodes.length - i]!;
+      const seq = String(userSeqs[userSeqs.length - i]);
+      if (node.dataset.seq === undefined) node.dataset.seq = seq;
+      else if (node.dataset.seq !== seq) return; // the view is not the latest of the session: leave it
     }
   }
 
@@ -61,7 +93,13 @@ export class RewindMenus extends TranscriptDecorations {
       open.classList.add("rewind-open");
       node.append(open);
     }
-    for (const r of this.rewinds) if (r.scope !== "files" && !r.undoneAt) this.fold(r);
+    // A redraw may come before the list that says a rewind was undone: what is no longer active unfolds.
+    const active = this.rewinds.filter((r) => r.scope !== "files" && !r.undoneAt);
+    for (const head of this.transcript.querySelectorAll<HTMLElement>(".rewound-head"))
+      if (!active.some((r) => r.rewindId === head.dataset.rewindId)) head.remove();
+    for (const n of this.transcript.querySelectorAll<HTMLElement>(".rewound, .rewound-shown"))
+      n.classList.remove("rewound", "rewound-shown");
+    for (const r of active) this.fold(r);
     for (const [seq, result] of this.results) this.showResult(seq, result);
   }
 
@@ -102,7 +140,7 @@ export class RewindMenus extends TranscriptDecorations {
       },
       { secondary: true, testId: "rewind-undo" },
     );
-    head.append(el("span", "rewound-text", rewoundText(r, nodes.filter((n) => n.classList.contains("msg")).length)), toggle, undo);
+    head.append(el("span", "rewound-text", rewoundText(r, nodes.filter((n) => n.classList.contains("user")).length)), toggle, undo);
     first.before(head);
   }
 
@@ -123,6 +161,7 @@ export class RewindMenus extends TranscriptDecorations {
         () => {
           box.querySelectorAll<HTMLElement>("vscode-button").forEach((b) => setEnabled(b, false));
           box.append(el("div", "rewind-running", "Rewinding…"));
+          if (choice.scope !== "files") this.pendingText.set(toSeq, node.querySelector(":scope > .body")?.textContent ?? "");
           this.send({ type: "rewind/go", toSeq, scope: choice.scope });
         },
         { testId: `rewind-${choice.scope}` },

@@ -32,6 +32,6 @@ export function rewindChoices(p: RewindPreview): RewindChoice[] {
 }
 
 /** The fold's head: what the model no longer sees. */
-export function rewoundText(r: Pick<RewindRecord, "fromSeq" | "throughSeq">, shown: number): string {
-  return `Rewound: ${plural(shown, "message")} here (#${r.fromSeq}–#${r.throughSeq}) are no longer shown to the model`;
+export function rewoundText(r: Pick<RewindRecord, "fromSeq" | "throughSeq">, turns: number): string {
+  return `Rewound: ${plural(turns, "turn")} (messages #${r.fromSeq}–#${r.throughSeq}) no longer shown to the model; kept here`;
 }

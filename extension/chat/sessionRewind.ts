@@ -19,6 +19,9 @@ export interface SessionRewindDeps {
   reload(): Promise<void>;
 }
 
+/** Messages read back to number the user messages the view drew live. */
+const USER_SEQS_PAGE = 200;
+
 const RESTRICTED =
   "this folder is in Restricted Mode, where Hearth writes no files; rewind the conversation only, or trust the folder " +
   "(Manage Workspace Trust) and try again";
@@ -39,8 +42,11 @@ export class SessionRewind {
     if (!sessionId) return;
     try {
       const client = await this.deps.kernel.ensureStarted();
-      this.rewinds = (await client.request("session/history", { sessionId, limit: 1 })).rewinds ?? [];
-      this.view?.({ type: "rewind/list", sessionId, rewinds: this.rewinds });
+      // The latest page is enough: the messages drawn live (without a seq) are the latest ones.
+      const page = await client.request("session/history", { sessionId, limit: USER_SEQS_PAGE });
+      this.rewinds = page.rewinds ?? [];
+      const userSeqs = page.messages.flatMap((m) => (m.role === "user" ? [m.seq] : []));
+      this.view?.({ type: "rewind/list", sessionId, rewinds: this.rewinds, userSeqs });
     } catch (e) {
       this.deps.log.warn(`rewind: could not list the rewinds of session ${sessionId}: ${errorMessage(e)}`);
     }

@@ -8,7 +8,9 @@ const Seq = z.number().int().positive();
 
 export const RewindToWebview = [
   // The current session's rewinds, oldest first: the view folds the messages of each not undone.
-  z.object({ type: z.literal("rewind/list"), sessionId: Id, rewinds: z.array(RewindRecord) }),
+  // userSeqs: the seqs of its latest user messages, in order, so a message the view drew live (it has
+  // no seq yet) gets its Rewind button when its turn ends.
+  z.object({ type: z.literal("rewind/list"), sessionId: Id, rewinds: z.array(RewindRecord), userSeqs: z.array(Seq) }),
   // What rewinding to the message would do, or why it cannot.
   z.object({ type: z.literal("rewind/preview"), toSeq: Seq, preview: RewindPreview.optional(), error: z.string().optional() }),
   // What a rewind (toSeq) or the undo of one (rewindId) did to each file, or why it did not run.

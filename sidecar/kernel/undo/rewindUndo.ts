@@ -15,8 +15,14 @@ export interface RewoundFileRow {
 
 export function undoFile(restorer: FileRestorer, row: RewoundFileRow): RewindFileOutcome {
   const shown = `\`${row.path}\``;
-  if (!row.replaced_content || (row.outcome !== "restored" && row.outcome !== "removed"))
+  if (row.outcome !== "restored" && row.outcome !== "removed")
     return { path: row.path, outcome: "unchanged", message: `the rewind did not change ${shown}, so its undo leaves it as it is` };
+  if (!row.replaced_content)
+    return {
+      path: row.path,
+      outcome: "refused",
+      message: `refused: the bytes the rewind replaced in ${shown} were erased with the chat; it was left as it is`,
+    };
   const back = (r: { ok: boolean; message: string }, done: string): RewindFileOutcome =>
     r.ok ? { path: row.path, outcome: "restored", message: done } : { path: row.path, outcome: "refused", message: r.message };
   const bytes = row.replaced_content.length;

@@ -238,3 +238,25 @@ it("a rewind is refused while a turn of the session runs, and for a message the 
     refusedWith(ErrorCode.NotFound, /no message #99 in session/),
   );
 });
+
+it("erasing the chat erases the bytes its rewinds kept; the undo of such a rewind then refuses, saying why (issue 29 item 1, issue 15)", async () => {
+  const { k, sessionId, turn, read } = await kernelWith([{ toolCalls: [write("s.txt", "secret by the turn\n")] }, { text: ["done"] }], {
+    "s.txt": "old\n",
+  });
+  await turn("write s.txt");
+  const rewound = await k.client.request("session/rewind", { sessionId, toSeq: 1, scope: "files" });
+  assert.equal(read("s.txt").toString(), "old\n");
+  await k.client.request("session/erase", { sessionId });
+  const undone = await k.client.request("session/undoRewind", { rewindId: rewound.rewindId });
+  assert.deepEqual(
+    undone.files.map((f) => f.outcome),
+    ["refused"],
+  );
+  assert.match(undone.files[0]!.message, /were erased with the chat/);
+  assert.equal(read("s.txt").toString(), "old\n");
+  await k.stop();
+  const db = new Database(k.journalPath, { readonly: true });
+  const kept = db.prepare(`SELECT COUNT(*) FROM rewind_files WHERE replaced_content IS NOT NULL`).pluck().get();
+  db.close();
+  assert.equal(kept, 0, "no byte of the person's file is left in the journal");
+});

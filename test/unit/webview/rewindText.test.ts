@@ -3,7 +3,7 @@
 // do is not offered.
 import assert from "node:assert/strict";
 import { it } from "node:test";
-import { rewindChoices } from "../../../webview/rewindText.js";
+import { rewindChoices, rewoundText } from "../../../webview/rewindText.js";
 
 const SESSION = "01a22e22-e42a-7000-aa2e-e74c9e777278";
 const conversation = { fromSeq: 3, throughSeq: 6, messages: 4, turns: 1 };
@@ -46,4 +46,9 @@ it("files and both are not offered when no file would change, and say why", () =
     files: [{ path: "b.txt", outcome: "refused", message: "refused: changed since" }],
   });
   assert.equal(refusedOnly[1]!.disabled, "no file would change");
+});
+
+it("the fold's head names the turns and the messages the model no longer sees", () => {
+  assert.equal(rewoundText({ fromSeq: 3, throughSeq: 6 }, 1), "Rewound: 1 turn (messages #3–#6) no longer shown to the model; kept here");
+  assert.match(rewoundText({ fromSeq: 3, throughSeq: 12 }, 3), /^Rewound: 3 turns /);
 });

@@ -70,6 +70,7 @@ const COLD: Record<string, string> = {
   "SELECT rewind_id, to_seq, through_seq FROM rewinds WHERE rewind_id IN": "a run's pinned rewinds: by primary key",
   "SELECT w.path, w.existed_before, w.before_sha256": "rewind of the files: on a person's request, planned below",
   "INSERT INTO rewinds": "rewind: on a person's request",
+  "UPDATE rewind_files SET replaced_content = NULL": "erase: on a person's explicit request",
   "INSERT INTO rewind_files": "rewind: on a person's request",
   "SELECT session_id, undone_at FROM rewinds": "undo of a rewind: by primary key",
   "SELECT * FROM rewind_files WHERE rewind_id": "undo of a rewind: by primary key",
