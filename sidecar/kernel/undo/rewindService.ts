@@ -22,7 +22,7 @@ export class RewindService {
   preview(sessionId: string, toSeq: number): RewindPreview {
     const db = this.deps.journal.db;
     ownedSession(db, this.deps.control.scope, sessionId);
-    const point = rewindPoint(db, sessionId, toSeq);
+    const point = rewindPoint(db, sessionId, toSeq, "files");
     const files = filesFrom(db, sessionId, toSeq).map((f) => previewOf(planFile(this.deps.restorer, f)));
     return { sessionId, toSeq, conversation: point, files };
   }
@@ -31,8 +31,14 @@ export class RewindService {
     const { journal, control, restorer } = this.deps;
     const release = control.holdForRewind(sessionId);
     try {
-      const point = rewindPoint(journal.db, sessionId, toSeq);
-      const plans = scope === "conversation" ? [] : filesFrom(journal.db, sessionId, toSeq).map((f) => planFile(restorer, f));
+      const point = rewindPoint(journal.db, sessionId, toSeq, scope);
+      const written = scope === "conversation" ? [] : filesFrom(journal.db, sessionId, toSeq);
+      if (scope === "files" && written.length === 0)
+        throw new HearthError(
+          ErrorCode.NotFound,
+          `refused: the turns from message #${toSeq} on wrote no files with write_file or edit_file, so there are no files to rewind (files changed by shell commands are not tracked)`,
+        );
+      const plans = written.map((f) => planFile(restorer, f));
       const files = plans.map((p) => ({ plan: p, outcome: applyPlan(restorer, p) }));
       const rewindId = uuidv7();
       const at = nowIso();
@@ -121,9 +127,10 @@ export class RewindService {
 
 /**
  * The user message at `toSeq` and what a rewind to it takes out of view: it and every later message
- * (through the session's latest) not rewound already.
+ * (through the session's latest) not rewound already. The preview asks as for the files alone: it
+ * describes a message out of view too, and the choice that would be refused is refused when asked.
  */
-function rewindPoint(db: Db, sessionId: string, toSeq: number): RewindPreview["conversation"] {
+function rewindPoint(db: Db, sessionId: string, toSeq: number, scope: RewindScope): RewindPreview["conversation"] {
   const target = db.prepare(`SELECT role FROM conversation_journal WHERE session_id = ? AND seq = ?`).get(sessionId, toSeq) as
     | { role: string }
     | undefined;
@@ -138,7 +145,8 @@ function rewindPoint(db: Db, sessionId: string, toSeq: number): RewindPreview["c
       `refused: message #${toSeq} is ${target.role === "assistant" ? "an assistant" : `a ${target.role}`} message; a rewind goes back to a user message (the turn it starts and every later one)`,
     );
   const ranges = activeRewoundRanges(db, sessionId);
-  const covering = ranges.find((r) => toSeq >= r.fromSeq && toSeq <= r.throughSeq);
+  // The files alone may go back from a message out of view (the conversation was rewound first).
+  const covering = scope === "files" ? undefined : ranges.find((r) => toSeq >= r.fromSeq && toSeq <= r.throughSeq);
   if (covering)
     throw new HearthError(
       ErrorCode.Conflict,

@@ -72,6 +72,11 @@ it("rewinding the conversation shows the next turn exactly the history before th
     k.client.request("session/rewind", { sessionId, toSeq: at, scope: "both" }),
     refusedWith(ErrorCode.Conflict, /is rewound already .*undo that rewind first/),
   );
+  // The files alone may still go back from a message out of view; these turns wrote none.
+  await assert.rejects(
+    k.client.request("session/rewind", { sessionId, toSeq: at, scope: "files" }),
+    refusedWith(ErrorCode.NotFound, /wrote no files with write_file or edit_file, so there are no files to rewind/),
+  );
 
   const undone = await k.client.request("session/undoRewind", { rewindId: rewound.rewindId });
   assert.deepEqual(undone.files, []);
@@ -259,4 +264,27 @@ it("erasing the chat erases the bytes its rewinds kept; the undo of such a rewin
   const kept = db.prepare(`SELECT COUNT(*) FROM rewind_files WHERE replaced_content IS NOT NULL`).pluck().get();
   db.close();
   assert.equal(kept, 0, "no byte of the person's file is left in the journal");
+});
+
+it("the conversation rewound first, the files can follow from the same message, each its own undoable rewind (issue 29 item 1)", async () => {
+  const { k, sessionId, turn, read } = await kernelWith([{ toolCalls: [write("p.txt", "turn p\n")] }, { text: ["done"] }], {
+    "p.txt": "old p\n",
+  });
+  await turn("write p");
+  const conversation = await k.client.request("session/rewind", { sessionId, toSeq: 1, scope: "conversation" });
+  assert.equal(read("p.txt").toString(), "turn p\n", "the conversation alone leaves the files");
+  const preview = await k.client.request("session/rewindPreview", { sessionId, toSeq: 1 });
+  assert.deepEqual(
+    preview.files.map((f) => f.outcome),
+    ["restored"],
+  );
+  const files = await k.client.request("session/rewind", { sessionId, toSeq: 1, scope: "files" });
+  assert.deepEqual(
+    files.files.map((f) => f.outcome),
+    ["restored"],
+  );
+  assert.equal(read("p.txt").toString(), "old p\n");
+  assert.notEqual(files.rewindId, conversation.rewindId);
+  await k.client.request("session/undoRewind", { rewindId: files.rewindId });
+  assert.equal(read("p.txt").toString(), "turn p\n");
 });
