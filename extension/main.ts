@@ -9,6 +9,7 @@ import { ChatApprovals } from "./approvals/chatApprovals.js";
 import { EditProposals } from "./edits/editProposals.js";
 import { TurnUndo } from "./edits/turnUndo.js";
 import { ChatInstructions } from "./chat/chatInstructions.js";
+import { SessionRewind } from "./chat/sessionRewind.js";
 import { registerUndoCommand } from "./edits/undoCommand.js";
 import { PROPOSED_SCHEME, ProposedContent } from "./edits/proposedContent.js";
 import { ApiKeys } from "./kernel/apiKeys.js";
@@ -59,6 +60,17 @@ export function activate(context: vscode.ExtensionContext): void {
   if (undo) context.subscriptions.push(registerUndoCommand(undo));
   // issue 27: the project instructions the next turn is shown, each with its cost and its switch.
   const instructions = kernel ? new ChatInstructions({ kernel, log, restricted: () => !vscode.workspace.isTrusted }) : undefined;
+  // issue 29 item 1: rewind of the chat's session to one of its messages, from the chat.
+  const rewind =
+    kernel && chat
+      ? new SessionRewind({
+          kernel,
+          sessionId: () => context.workspaceState.get<string>(SESSION_KEY),
+          log,
+          restricted: () => !vscode.workspace.isTrusted,
+          reload: () => chat.showTranscript(),
+        })
+      : undefined;
   // issue 31: completions as you type, on the model a chat has loaded (they never start the kernel).
   if (kernel) context.subscriptions.push(registerInlineCompletions(kernel, log));
   const chatView = new ChatViewProvider(
@@ -70,6 +82,7 @@ export function activate(context: vscode.ExtensionContext): void {
     wireModels(context, kernel, log),
     undo,
     instructions,
+    rewind,
   );
   context.subscriptions.push(
     vscode.window.registerWebviewViewProvider(ChatViewProvider.viewType, chatView),

@@ -12,6 +12,7 @@ import { Transcript } from "./transcript.js";
 import { renderTrustBanner } from "./trustBanner.js";
 import { UndoButtons } from "./undoButton.js";
 import { InstructionsPanel } from "./instructionsPanel.js";
+import { RewindMenus } from "./rewindMenu.js";
 import { classifyTurnError, errorActions, type ViewActions } from "./errorActions.js";
 
 // The CSP forbids eval; without this zod would probe `new Function` and log a CSP violation.
@@ -73,6 +74,7 @@ const transcript = new Transcript({
   },
 });
 const undo = new UndoButtons(transcript.node, send);
+const rewind = new RewindMenus(transcript.node, send, (text) => composer.restore(text, []));
 const composer = new Composer({
   send: (text, attachments) => send({ type: "chat/send", text, ...(attachments.length ? { attachments } : {}) }),
   requestContext: (what) => send({ type: "context/request", what }),
@@ -101,7 +103,7 @@ window.addEventListener("message", (event: MessageEvent<unknown>) => {
   }
   const message = parsed.data;
   if (instructions.hear(message)) return;
-  if (undo.hear(message)) return;
+  if (undo.hear(message) || rewind.hear(message)) return;
   switch (message.type) {
     case "kernel/starting":
     case "kernel/ready":

@@ -182,6 +182,7 @@ export class Transcript {
         case "user": {
           assistant = undefined;
           const node = userMessage(m.text);
+          node.dataset.seq = String(m.seq); // a rewind goes back to a user message by its seq (issue 29)
           if (inCondensed) node.classList.add("condensed");
           this.node.append(node);
           break;

@@ -3,28 +3,19 @@
 // (a reload, another session), so panels are placed again whenever it changes. Undo is a person's
 // action: the first click only asks, naming each file and what will happen to it; the second sends.
 import type { TurnEdits, UndoFileOutcome } from "../shared/protocol/undo.js";
-import type { FromWebview, ToWebview } from "../shared/protocol/webview.js";
+import type { ToWebview } from "../shared/protocol/webview.js";
 import { button, setEnabled } from "./components/index.js";
 import { el } from "./dom.js";
+import { TranscriptDecorations } from "./transcriptDecorations.js";
 
 /** "restore app.txt", "remove new.txt": what an undo would do to a file. */
 export function plannedAction(file: TurnEdits["files"][number]): string {
   return `${file.change === "created" ? "remove" : "restore"} ${file.path}`;
 }
 
-export class UndoButtons {
+export class UndoButtons extends TranscriptDecorations {
   private turns: TurnEdits[] = [];
   private readonly panels = new Map<string, HTMLElement>();
-  private readonly observer = new MutationObserver(() => this.place());
-
-  constructor(
-    private readonly transcript: HTMLElement,
-    private readonly send: (message: FromWebview) => void,
-  ) {
-    this.observer.observe(transcript, { childList: true, subtree: true });
-  }
-
-  /** Handles the view's messages that concern undo; true when the message was one of its own. */
   hear(message: ToWebview): boolean {
     switch (message.type) {
       case "edits/turns":
@@ -57,7 +48,7 @@ export class UndoButtons {
   }
 
   /** Puts each turn's panel at the end of the reply holding its last write call shown. */
-  private place(): void {
+  protected place(): void {
     for (const turn of this.turns) {
       const call = [...turn.callIds]
         .reverse()

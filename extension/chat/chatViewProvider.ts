@@ -8,6 +8,7 @@ import type { ChatApprovals } from "../approvals/chatApprovals.js";
 import type { KernelState, KernelSupervisor } from "../kernel/kernelSupervisor.js";
 import type { ModelViewPort } from "../model/wireModels.js";
 import type { TurnUndo } from "../edits/turnUndo.js";
+import type { SessionRewind } from "./sessionRewind.js";
 import type { ChatController } from "./chatController.js";
 import type { ChatInstructions } from "./chatInstructions.js";
 import { applyCode, ChatSessions, copyCode, insertCode } from "./chatViewActions.js";
@@ -34,6 +35,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
     private readonly models?: ModelViewPort,
     private readonly undo?: TurnUndo,
     private readonly instructions?: ChatInstructions,
+    private readonly rewind?: SessionRewind,
   ) {}
 
   /** The focus command (Ctrl+Alt+H): shows the view and puts the focus in its message box (issue 25 item 5). */
@@ -59,6 +61,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
     this.models?.attach(post);
     this.undo?.attach(post);
     this.instructions?.attach(post);
+    this.rewind?.attach(post);
     this.approvals?.attach({ post, visible: () => view.visible });
     view.onDidDispose(() => {
       subscriptions.dispose();
@@ -67,6 +70,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
       this.models?.attach(undefined);
       this.undo?.attach(undefined);
       this.instructions?.attach(undefined);
+      this.rewind?.attach(undefined);
       this.approvals?.attach(undefined);
     });
     // Failures reach the view through the state listener and the log; nothing to do with them here.
@@ -177,6 +181,18 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
         return;
       case "instructions/set":
         void this.instructions?.set(message.path, message.enabled);
+        return;
+      case "rewind/refresh":
+        void this.rewind?.refresh();
+        return;
+      case "rewind/preview":
+        void this.rewind?.preview(message.toSeq);
+        return;
+      case "rewind/go":
+        void this.rewind?.rewind(message.toSeq, message.scope);
+        return;
+      case "rewind/undo":
+        void this.rewind?.undo(message.rewindId);
         return;
       case "approval/answer":
         this.approvals?.answer(message.callId, message.decision, message.alwaysAllow === true);

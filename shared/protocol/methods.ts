@@ -22,6 +22,7 @@ import { ApprovalDecisionRecord, ClientPrincipal, DecisionSurface, RunOrigin } f
 import { TurnEdits, UndoFileOutcome } from "./undo.js";
 import { InstructionsInForce } from "./instructions.js";
 import { McpConfigProblemView, McpServerView } from "./mcp.js";
+import { RewindFileOutcome, RewindPreview, RewindRecord, RewindScope } from "./rewind.js";
 
 const Empty = z.object({}).strict().optional();
 /** What one completion request may carry around the cursor, each side: the editor sends a bounded window. */
@@ -103,6 +104,8 @@ export const requests = {
       // issue 24: who started each run, and every approval decision of its calls (who, where, when).
       origins: z.array(RunOrigin).optional(),
       decisions: z.array(ApprovalDecisionRecord).optional(),
+      // issue 29: every rewind of the session, oldest first; a view folds the messages of one not undone under "rewound".
+      rewinds: z.array(RewindRecord).optional(),
     }),
   },
   // The chat view's history list (issue 15): a new title; hide leaves the session out of session/list
@@ -200,6 +203,25 @@ export const requests = {
   "mcp/control": {
     params: z.object({ name: z.string().min(1).max(40), action: z.enum(["restart", "off", "on"]) }),
     result: z.object({ server: McpServerView }),
+  },
+  // Rewind (issue 29 item 1, docs/rewind.md): what rewinding to the user message at `toSeq` would do,
+  // acting on nothing: the messages the model would stop seeing and each file the later turns wrote.
+  "session/rewindPreview": {
+    params: z.object({ sessionId: Id, toSeq: z.number().int().positive() }),
+    result: RewindPreview,
+  },
+  // A person's action: the conversation (that message and every later one leave the model's view; the
+  // journal keeps them), the files (each goes back to its bytes before those turns; a file changed
+  // since is refused alone), or both. Journaled as one event; refused while a turn of the session runs.
+  "session/rewind": {
+    params: z.object({ sessionId: Id, toSeq: z.number().int().positive(), scope: RewindScope }),
+    result: RewindRecord,
+  },
+  // Undoes a rewind: its messages come back into the model's view and each file it put back returns
+  // to the bytes the rewind replaced, if it still holds what the rewind left (else refused alone).
+  "session/undoRewind": {
+    params: z.object({ rewindId: Id }),
+    result: z.object({ rewindId: Id, files: z.array(RewindFileOutcome) }),
   },
   // Background tasks (issue 12, docs/tasks.md): a leaf session in its own workstream, queued behind
   // HEARTH_MAX_TASKS running ones. `tools` narrows the ceiling (the kernel's offered tools), never widens it.

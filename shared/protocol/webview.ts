@@ -6,6 +6,7 @@ import { ModelFromWebview, ModelToWebview } from "./modelView.js";
 import { ApprovalDecisionRecord } from "./principals.js";
 import { UndoFromWebview, UndoToWebview } from "./undoView.js";
 import { InstructionsFromWebview, InstructionsToWebview } from "./instructionsView.js";
+import { RewindFromWebview, RewindToWebview } from "./rewindView.js";
 import {
   Condensation,
   EffectClass,
@@ -88,6 +89,7 @@ export const ToWebview = z.discriminatedUnion("type", [
   ...ModelToWebview,
   ...UndoToWebview,
   ...InstructionsToWebview,
+  ...RewindToWebview,
   // Restricted Mode (an untrusted folder): the view says what Hearth may not do here, and why.
   z.object({ type: z.literal("workspace/trust"), restricted: z.boolean() }),
   // A call waiting for the person (issue 14): asked on its card in the chat. `ask` is what it will do
@@ -124,6 +126,7 @@ export const FromWebview = z.discriminatedUnion("type", [
   ...ModelFromWebview,
   ...UndoFromWebview,
   ...InstructionsFromWebview,
+  ...RewindFromWebview,
   z.object({ type: z.literal("workspace/manageTrust") }),
   // Allow / Deny on an approval card (issue 14); the first answer to a request is the one sent.
   // `alwaysAllow` (with approve): also write the rule the request offered (issue 27).

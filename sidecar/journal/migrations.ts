@@ -387,4 +387,48 @@ const mcpConfirmations: Step = (db) =>
   PRIMARY KEY (server_name, config_digest)
 );`);
 
-export const MIGRATIONS: readonly Step[] = [v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, instructionSwitches, mcpConfirmations];
+// issue 29 item 1: a rewind to a user message. `conversation` or `both`: that message and every later
+// one through through_seq leave the model's view (the journal keeps them; clients fold them under
+// "rewound"); `files` or `both`: each file the later turns wrote goes back to its bytes before them,
+// one row per file with its outcome and the bytes the rewind replaced (so the rewind can be undone).
+// undone_at: the person undid it; its files' outcomes of that undo are on their rows.
+const rewindTables: Step = (db) =>
+  db.exec(`CREATE TABLE rewinds (
+  rewind_id TEXT PRIMARY KEY,
+  session_id TEXT NOT NULL REFERENCES sessions(session_id),
+  to_seq INTEGER NOT NULL,
+  through_seq INTEGER NOT NULL,
+  scope TEXT NOT NULL CHECK (scope IN ('conversation','files','both')),
+  created_at TEXT NOT NULL,
+  undone_at TEXT
+);
+CREATE INDEX rewinds_session_idx ON rewinds(session_id, created_at);
+CREATE TABLE rewind_files (
+  rewind_id TEXT NOT NULL REFERENCES rewinds(rewind_id),
+  path TEXT NOT NULL,
+  outcome TEXT NOT NULL CHECK (outcome IN ('restored','removed','unchanged','refused')),
+  message TEXT NOT NULL,
+  replaced_existed INTEGER CHECK (replaced_existed IN (0,1)),
+  replaced_content BLOB,
+  left_sha256 TEXT,
+  undo_outcome TEXT CHECK (undo_outcome IN ('restored','removed','unchanged','refused')),
+  undo_message TEXT,
+  PRIMARY KEY (rewind_id, path)
+);`);
+
+export const MIGRATIONS: readonly Step[] = [
+  v1,
+  v2,
+  v3,
+  v4,
+  v5,
+  v6,
+  v7,
+  v8,
+  v9,
+  v10,
+  v11,
+  instructionSwitches,
+  mcpConfirmations,
+  rewindTables,
+];

@@ -25,6 +25,7 @@ import { taskHandlers } from "./handlers/taskHandlers.js";
 import { turnHandlers } from "./handlers/turnHandlers.js";
 import type { AllHandlers } from "./handlers/types.js";
 import { undoHandlers } from "./handlers/undoHandlers.js";
+import { rewindHandlers } from "./handlers/rewindHandlers.js";
 import type { KernelConfig } from "./kernelInfo.js";
 import { modelHandlers } from "./model/modelHandlers.js";
 import { ModelHost } from "./model/modelHost.js";
@@ -46,6 +47,7 @@ import { buildSessionAgent } from "./turns/sessionAgent.js";
 import { TurnService } from "./turns/turnService.js";
 import { FileWriteJournal } from "./undo/fileWriteJournal.js";
 import { TurnEditsService } from "./undo/turnEdits.js";
+import { RewindService } from "./undo/rewindService.js";
 
 /**
  * How the kernel stops, first step first. The tasks stop accepting before the turns stop (a task
@@ -254,6 +256,7 @@ export function createKernel(settings: KernelSettings, host: KernelHost): Kernel
     ...turnHandlers({ turns, gate, compact, attachments, erase, narrowing, instructions }),
     ...instructionHandlers({ instructions, control }),
     ...undoHandlers({ edits: new TurnEditsService({ journal, scope: control.scope, restorer: tools.restorer }), gate }),
+    ...rewindHandlers({ rewinds: new RewindService({ journal, control, restorer: tools.restorer }), gate }),
     ...taskHandlers({ tasks, control, gate, narrowing }),
     ...taskAnswerHandler({ principals, pending }),
     ...mcpHandlers({ hub: mcp, gate, who: (client) => principals.of(client) }),

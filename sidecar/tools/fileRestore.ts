@@ -11,6 +11,11 @@ import { showPath, type WorkspacePath } from "./workspacePath.js";
 
 export type RestoreOutcome = { ok: true; message: string } | { ok: false; message: string };
 
+export type FileNow =
+  | { ok: true; existed: false }
+  | { ok: true; existed: true; sha256: string; content: Buffer }
+  | { ok: false; message: string };
+
 /** What the turn left in the file: the identity it must still have. */
 export interface LeftByTurn {
   readonly path: string;
@@ -44,6 +49,36 @@ export class FileRestorer {
         this.ws.release(parent.dir);
       }
     });
+  }
+
+  /**
+   * What is at `path` now (issue 29: a rewind keeps the bytes it replaces, so it can be undone): absent,
+   * or its hash and bytes; refused like a write (outside the folder, a link, a directory, over the bound).
+   */
+  read(path: string): FileNow {
+    const parsed = resolvePath(this.ws, path);
+    if (!parsed.ok) return parsed;
+    const p = parsed.path;
+    if (p.parts.length === 0) return { ok: false, message: `refused: ${showPath(p.text)} names the workspace folder, not a file` };
+    const parent = openParent(this.ws, p, false);
+    if (!parent.ok) return parent.missing ? { ok: true, existed: false } : parent;
+    try {
+      const now = currentTarget(this.ws, parent.dir, p, this.maxBytes);
+      if (!now.ok) return now;
+      if (!now.target.existed) return { ok: true, existed: false };
+      return { ok: true, existed: true, sha256: now.target.identity.sha256, content: now.content! };
+    } finally {
+      this.ws.release(parent.dir);
+    }
+  }
+
+  /** Creates `path` with `content` again (the undo of a rewind that removed it), only if nothing is there now. */
+  recreate(path: string, content: Buffer): RestoreOutcome {
+    const parsed = resolvePath(this.ws, path);
+    if (!parsed.ok) return parsed;
+    const p = parsed.path;
+    const r = installAtomically(this.ws, p, content, { existed: false }, Math.max(this.maxBytes, content.length));
+    return r.ok ? { ok: true, message: `created ${showPath(p.text)} again with its ${content.length} bytes` } : r;
   }
 
   private withUnchanged(left: LeftByTurn, act: (p: WorkspacePath, identity: FileIdentity) => RestoreOutcome): RestoreOutcome {

@@ -9,7 +9,7 @@ import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { readHearthLog } from "./support/codeServer.js";
 import { newScenario } from "./support/scenario.js";
-import { lens, openScriptedChat, sendChat, turnEnds as nthTurnEnd } from "./support/scriptedChat.js";
+import { acceptLens, openScriptedChat, pathOutcomes, sendChat, turnEnds as nthTurnEnd } from "./support/scriptedChat.js";
 import { runCommand, webviewViewFrame } from "./support/webview.js";
 
 const ROOT = path.resolve(".");
@@ -42,12 +42,7 @@ describe("undo a turn's edits from the chat and the command (issue 14 item 5)", 
   const send = (text: string) => sendChat(page(), EXTENSION_ID, text);
   const turnEnds = (n: number) => nthTurnEnd(page(), EXTENSION_ID, n);
 
-  async function accept(title: string): Promise<void> {
-    const a = lens(page(), title);
-    await a.waitFor({ state: "visible", timeout: 60_000 });
-    await a.click();
-    await a.waitFor({ state: "detached", timeout: 10_000 });
-  }
+  const accept = (title: string) => acceptLens(page(), title);
 
   it("(e) Undo these edits asks first, then restores the modified file's exact bytes and removes the created one", async () => {
     await send("Change app.txt and create new.txt");
@@ -75,13 +70,10 @@ describe("undo a turn's edits from the chat and the command (issue 14 item 5)", 
 
     const outcomes = panel.locator('[data-testid="undo-outcome"]');
     await outcomes.nth(1).waitFor({ state: "attached", timeout: 30_000 });
-    assert.deepEqual(
-      await outcomes.evaluateAll((items) => items.map((i) => [(i as HTMLElement).dataset.path, (i as HTMLElement).dataset.outcome])),
-      [
-        ["app.txt", "restored"],
-        ["new.txt", "removed"],
-      ],
-    );
+    assert.deepEqual(await pathOutcomes(outcomes), [
+      ["app.txt", "restored"],
+      ["new.txt", "removed"],
+    ]);
     assert.deepEqual(fs.readFileSync(file("app.txt")), APP, "the exact bytes before the turn");
     assert.equal(fs.existsSync(file("new.txt")), false, "the file the turn created is gone");
     await panel.locator('[data-testid="undo-done"]').waitFor({ state: "visible", timeout: 10_000 });

@@ -1,6 +1,7 @@
 // Runs the built `hearth` CLI as a real child process, without blocking the test's event loop (a
 // kernel the test drives must keep being served while the CLI runs).
 import { spawn, type SpawnOptions } from "node:child_process";
+import fs from "node:fs";
 import path from "node:path";
 import { DIST } from "./kernelProcess.js";
 
@@ -52,5 +53,16 @@ export async function waitFor(predicate: () => boolean, what: string, timeoutMs 
   while (!predicate()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Stops the detached kernel of the journal (its pid is in the lock file) and waits for it to exit. */
+export async function stopKernel(journalPath: string): Promise<void> {
+  // No lock file: the kernel has already exited (an idle kernel removes it).
+  if (!fs.existsSync(`${journalPath}.lock`)) return;
+  const pid = Number(fs.readFileSync(`${journalPath}.lock`, "utf8"));
+  if (pid > 0 && alive(pid)) {
+    process.kill(pid, "SIGTERM");
+    await waitFor(() => !alive(pid), "the kernel to stop", 30_000);
   }
 }

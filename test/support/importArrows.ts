@@ -145,6 +145,7 @@ export const EXTENSION_PURE = new Set([
   "extension/edits/editReasons.ts",
   "extension/edits/hunks.ts",
   "extension/edits/turnUndo.ts",
+  "extension/chat/sessionRewind.ts",
   "extension/kernel/backoff.ts",
   "extension/kernel/kernelProcess.ts",
   "extension/kernel/kernelSettings.ts",

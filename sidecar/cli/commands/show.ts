@@ -8,7 +8,8 @@ export const showHelp = `hearth show [--workspace DIR] [--db FILE] [--json] SESS
 
 Shows a session's conversation in journal order, then each run with its attempts (status and
 reason) and its tool ledger rows (call, tool, status, effect class, retry policy), who started
-each run, and every approval decision: who decided (client kind and id), where and when.`;
+each run, and every approval decision: who decided (client kind and id), where and when. Rewinds
+are listed with the messages they took out of the model's view (\`hearth rewind\`).`;
 
 type History = RequestResult<"session/history">;
 
@@ -23,6 +24,15 @@ function render(h: History): string {
       out.push(`  #${m.seq} assistant: ${m.text}`);
       for (const c of m.toolCalls) out.push(`      calls ${c.name} (${c.callId}) ${JSON.stringify(c.arguments)}`);
     } else out.push(`  #${m.seq} ${m.role}: ${m.text}`);
+  }
+  // issue 29: the messages a rewind took out of the model's view stay listed above; here is which.
+  if (h.rewinds?.length) {
+    out.push("", "rewinds:");
+    for (const r of h.rewinds)
+      out.push(
+        `  rewind ${r.rewindId} ${r.scope} #${r.fromSeq}..#${r.throughSeq} at ${r.createdAt}${r.undoneAt ? `, undone at ${r.undoneAt}` : ""}`,
+        ...r.files.map((f) => `    ${f.outcome} ${f.path}: ${f.message}`),
+      );
   }
   out.push("", "runs:");
   for (const r of h.runs) {

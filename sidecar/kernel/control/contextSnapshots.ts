@@ -7,6 +7,7 @@ import type { Condensation, HistoryMessage } from "../../../shared/protocol/reco
 import type { Db } from "../../journal/journal.js";
 import { condensationById, latestCondensationId } from "./condensations.js";
 import { replayMessages } from "./conversation.js";
+import { pinnedRewoundRanges, withoutRewound } from "./rewinds.js";
 import { profileAt, type ProfileRow } from "./sessions.js";
 import { nowIso } from "./transition.js";
 
@@ -30,6 +31,11 @@ export interface SnapshotBody {
    * switched off later applies from the next run. Absent in snapshots pinned before they were read.
    */
   instructions?: { inForce: InstructionsInForce; text: string };
+  /**
+   * The rewinds (issue 29) whose messages the run's model does not see, as they stood at admission.
+   * Absent in snapshots pinned before rewinds existed: none.
+   */
+  rewindIds?: string[];
 }
 
 export function pinSnapshot(
@@ -69,7 +75,7 @@ export function runContext(db: Db, run: { run_id: string; session_id: string; co
     body_json: string;
   };
   const body = JSON.parse(row.body_json) as SnapshotBody;
-  const messages = replayMessages(db, run.session_id);
+  const messages = withoutRewound(replayMessages(db, run.session_id), pinnedRewoundRanges(db, body.rewindIds ?? []));
   const user = messages.find((m) => m.seq === body.journalThroughSeq);
   if (user?.role !== "user")
     throw new Error(`run ${run.run_id}: its pinned user message (seq ${body.journalThroughSeq}) is missing from the journal`);

@@ -2,6 +2,7 @@
 // BEGIN IMMEDIATE transaction. The turn loop calls this; docs/control-plane.md documents it.
 import { ErrorCode, HearthError } from "../../../shared/errors.js";
 import type { Condensation, HistoryMessage, RunSummary, SessionSummary } from "../../../shared/protocol/records.js";
+import type { RewindRecord } from "../../../shared/protocol/rewind.js";
 import type { Db, Journal } from "../../journal/journal.js";
 import { attachmentsOf, type AttachmentRecord } from "./attachments.js";
 import { appendComplete, completeMessages, completeMessagesPage, replayMessages, type NewMessage } from "./conversation.js";
@@ -62,12 +63,15 @@ import { runContext, type RunContext } from "./contextSnapshots.js";
 import { disabledInstructions, setInstructionEnabled } from "./instructionSwitches.js";
 import { recordCondensation, sessionCondensations, type NewCondensation } from "./condensations.js";
 import { SessionHolds } from "./sessionHolds.js";
+import { activeRewoundRanges, sessionRewinds, viewableCondensationId, withoutRewound } from "./rewinds.js";
 
 export interface SessionHistory {
   session: SessionSummary;
   messages: HistoryMessage[];
   runs: RunSummary[];
   condensations: Condensation[];
+  /** issue 29: the session's rewinds, oldest first; a view folds the messages of one not undone. */
+  rewinds: RewindRecord[];
   /** Only for a page: whether messages older than the page remain. */
   hasOlder?: boolean;
 }
@@ -129,6 +133,15 @@ export class ControlPlane {
    * or a task's run still queued), and no run is admitted until the returned release is called.
    */
   holdForCompaction(sessionId: string): () => void {
+    return this.holdIdle(sessionId, "being compacted", "compact it");
+  }
+
+  /** Holds the session for a rewind or its undo (issue 29), as for compaction: no run meanwhile, none before. */
+  holdForRewind(sessionId: string): () => void {
+    return this.holdIdle(sessionId, "being rewound", "rewind it");
+  }
+
+  private holdIdle(sessionId: string, what: string, retry: string): () => void {
     const db = this.journal.db;
     ownedSession(db, this.scope, sessionId);
     const active = db.prepare(`SELECT run_id FROM runs WHERE session_id = ? AND status = 'active'`).pluck().get(sessionId) as
@@ -137,9 +150,9 @@ export class ControlPlane {
     if (active)
       throw new HearthError(
         ErrorCode.Conflict,
-        `refused: session ${sessionId} has an active run ${active}; compact it once the run has finished`,
+        `refused: session ${sessionId} has an active run ${active}; ${retry} once the run has finished`,
       );
-    return this.holds.hold(sessionId, "being compacted");
+    return this.holds.hold(sessionId, what);
   }
 
   /** What was attached to a run's user message, in order. */
@@ -306,10 +319,11 @@ export class ControlPlane {
     ownedSession(db, this.scope, sessionId);
     const session = sessionSummary(db, sessionId);
     const condensations = sessionCondensations(db, sessionId);
+    const rewinds = sessionRewinds(db, sessionId);
     if (page?.limit === undefined)
-      return { session, messages: completeMessages(db, sessionId), runs: runHistory(db, sessionId), condensations };
+      return { session, messages: completeMessages(db, sessionId), runs: runHistory(db, sessionId), condensations, rewinds };
     const { messages, runIds, hasOlder } = completeMessagesPage(db, sessionId, { limit: page.limit, beforeSeq: page.beforeSeq });
-    return { session, messages, runs: runHistory(db, sessionId, runIds), condensations, hasOlder };
+    return { session, messages, runs: runHistory(db, sessionId, runIds), condensations, rewinds, hasOlder };
   }
 
   /** Journals a condensed view of the session's history as its own event (issue 13). */
@@ -321,7 +335,12 @@ export class ControlPlane {
   condensationContext(sessionId: string): { history: HistoryMessage[]; latest: Condensation | null } {
     const db = this.journal.db;
     ownedSession(db, this.scope, sessionId);
-    return { history: replayMessages(db, sessionId), latest: sessionCondensations(db, sessionId).at(-1) ?? null };
+    // issue 29: without the rewound messages, and the latest view that a rewind since has not made untrue.
+    const viewable = viewableCondensationId(db, sessionId);
+    return {
+      history: withoutRewound(replayMessages(db, sessionId), activeRewoundRanges(db, sessionId)),
+      latest: sessionCondensations(db, sessionId).find((c) => c.condensationId === viewable) ?? null,
+    };
   }
 
   /** The session's latest condensed view, or null: a run resumes with it. */

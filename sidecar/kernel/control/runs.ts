@@ -5,8 +5,8 @@ import { uuidv7 } from "../../../shared/ids.js";
 import type { Db } from "../../journal/journal.js";
 import { insertAttachments, type AttachmentRecord } from "./attachments.js";
 import { appendComplete, nextSeq } from "./conversation.js";
-import { latestCondensationId } from "./condensations.js";
 import { pinSnapshot, type SnapshotBody } from "./contextSnapshots.js";
+import { activeRewoundRanges, viewableCondensationId } from "./rewinds.js";
 import { currentProfile } from "./sessions.js";
 import { ownedRun, ownedSession, type KernelScope, type RunRow } from "./scope.js";
 import { ACTIVE_ATTEMPT_STATUSES, attemptMachine, invocationMachine, isTerminal, runMachine, type AttemptStatus } from "./stateMachines.js";
@@ -83,7 +83,8 @@ export function admitRun(
     systemPrompt: profile.system_prompt,
     journalThroughSeq: userSeq,
     workspace: profile.working_directory,
-    condensationId: latestCondensationId(db, sessionId),
+    condensationId: viewableCondensationId(db, sessionId),
+    rewindIds: activeRewoundRanges(db, sessionId).map((r) => r.rewindId),
     ...(instructions ? { instructions } : {}),
   });
   db.prepare(

@@ -31,6 +31,10 @@ export class SessionErase {
       db.prepare(`DELETE FROM artifacts WHERE session_id = ?`).run(sessionId);
       db.prepare(`UPDATE tool_invocations SET input_json = NULL, result_json = NULL WHERE run_id IN (${RUNS})`).run(sessionId);
       db.prepare(`UPDATE file_writes SET before_content = NULL WHERE session_id = ?`).run(sessionId);
+      // issue 29: the bytes a rewind replaced (kept for its undo) are the person's files too.
+      db.prepare(
+        `UPDATE rewind_files SET replaced_content = NULL WHERE rewind_id IN (SELECT rewind_id FROM rewinds WHERE session_id = ?)`,
+      ).run(sessionId);
       // A task's session: its instruction and title (the task row and its workstream) go too (issue 24, item 7).
       db.prepare(`UPDATE delegations SET title = '', instruction = NULL WHERE child_session_id = ?`).run(sessionId);
       db.prepare(`UPDATE workstreams SET title = '' WHERE workstream_id = (SELECT workstream_id FROM sessions WHERE session_id = ?)`).run(

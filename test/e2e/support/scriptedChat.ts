@@ -136,3 +136,16 @@ export async function turnEnds(page: Page, extensionId: string, n: number): Prom
 export function lens(page: Page, title: string): Locator {
   return page.locator(".monaco-editor .codelens-decoration a").filter({ hasText: new RegExp(`^${title.replace(/[()]/g, "\\$&")}$`) });
 }
+
+/** Clicks the proposal's lens `title` once it shows, and waits for the proposal to be answered (its lenses go). */
+export async function acceptLens(page: Page, title: string): Promise<void> {
+  const a = lens(page, title);
+  await a.waitFor({ state: "visible", timeout: 60_000 });
+  await a.click();
+  await a.waitFor({ state: "detached", timeout: 10_000 });
+}
+
+/** The [path, outcome] of each per-file outcome item (undo's and rewind's lists carry both as data). */
+export function pathOutcomes(items: Locator): Promise<(string | undefined)[][]> {
+  return items.evaluateAll((all) => all.map((i) => [(i as HTMLElement).dataset.path, (i as HTMLElement).dataset.outcome]));
+}

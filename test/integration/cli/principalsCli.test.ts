@@ -8,7 +8,7 @@ import path from "node:path";
 import { it } from "node:test";
 import type { RequestResult, TaskSummary } from "../../../shared/protocol/index.js";
 import { startTestKernel, tempDir } from "../../support/kernelProcess.js";
-import { alive, isolatedEnv, runCli, waitFor } from "../../support/cliProcess.js";
+import { isolatedEnv, runCli, stopKernel } from "../../support/cliProcess.js";
 
 function setup(prefix: string, rounds: unknown[]) {
   const root = tempDir(prefix);
@@ -46,17 +46,6 @@ async function untilTask(hearth: ReturnType<typeof setup>["hearth"], id: string,
     if (task.state === state) return task;
     if (Date.now() > deadline) throw new Error(`task ${id} is ${task.state}, not ${state}`);
     await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-/** Stops the detached kernel of the journal (its pid is in the lock file) and waits for it to exit. */
-async function stopKernel(journalPath: string): Promise<void> {
-  // No lock file: the kernel has already exited (an idle kernel removes it).
-  if (!fs.existsSync(`${journalPath}.lock`)) return;
-  const pid = Number(fs.readFileSync(`${journalPath}.lock`, "utf8"));
-  if (pid > 0 && alive(pid)) {
-    process.kill(pid, "SIGTERM");
-    await waitFor(() => !alive(pid), "the kernel to stop", 30_000);
   }
 }
 

@@ -9,41 +9,14 @@ import Database from "better-sqlite3";
 import { after, it } from "node:test";
 import { ErrorCode } from "../../../shared/errors.js";
 import { KernelRequestError } from "../../../shared/node/kernelClient.js";
-import { startTestKernel, tempDir, type TestKernel } from "../../support/kernelProcess.js";
-import { TurnDriver } from "../../support/turnDriver.js";
+import { tempDir, type TestKernel } from "../../support/kernelProcess.js";
+import { edit, kernelWith as startWith, write, type Round } from "../../support/writingKernel.js";
 
 const kernels: TestKernel[] = [];
 after(async () => {
   for (const k of kernels) await k.stop();
 });
-
-type Round = { text?: string[]; delayMs?: number; toolCalls?: { name: string; arguments: Record<string, unknown> }[] };
-
-/** A kernel whose scripted model plays `rounds`, with every approval answered yes. */
-async function kernelWith(rounds: Round[], files: Record<string, string | Buffer>) {
-  const k = startTestKernel({ env: { HEARTH_ALLOW_SCRIPTED: "1" } });
-  kernels.push(k);
-  for (const [name, content] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(k.workspace, name)), { recursive: true });
-    fs.writeFileSync(path.join(k.workspace, name), content);
-  }
-  const script = path.join(tempDir("script"), "script.json");
-  fs.writeFileSync(script, JSON.stringify({ rounds }));
-  await k.client.initialize("test", "0");
-  const driver = new TurnDriver(k.client, () => ({ decision: "approve", reason: "approved by the test" }));
-  const { sessionId } = await k.client.request("session/create", { model: `scripted:${script}` });
-  const turn = async (message: string) => {
-    const { runId } = await k.client.request("turn/start", { sessionId, message });
-    const done = await driver.completion(runId);
-    assert.equal(done.status, "completed", JSON.stringify(done));
-    return runId;
-  };
-  const read = (name: string) => fs.readFileSync(path.join(k.workspace, name));
-  return { k, sessionId, driver, turn, read };
-}
-
-const write = (p: string, content: string) => ({ name: "write_file", arguments: { path: p, content } });
-const edit = (p: string, oldText: string, newText: string) => ({ name: "edit_file", arguments: { path: p, oldText, newText } });
+const kernelWith = (rounds: Round[], files: Record<string, string | Buffer>) => startWith(kernels, rounds, files);
 
 it("undo puts a modified file back to its exact bytes before the turn and removes a file it created (issue 14 item 5)", async () => {
   const before = Buffer.from("alpha\r\nbeta\r\ngamma"); // CRLF, no final newline: bytes, not lines, come back

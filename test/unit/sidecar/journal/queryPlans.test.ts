@@ -69,6 +69,19 @@ const COLD: Record<string, string> = {
   "SELECT o.* FROM run_origins o JOIN runs r": "a session's run origins with its history: planned below",
   "SELECT workspace FROM sessions WHERE session_id": "by primary key",
   "SELECT delegation_id FROM delegations WHERE run_id = ? AND status = 'queued'": "a turn/cancel: planned below",
+  "SELECT condensation_id FROM context_condensations WHERE session_id = ? ORDER BY":
+    "a run pinned before rewinds existed, resumed: by the session's index",
+  "SELECT rewind_id, to_seq, through_seq FROM rewinds WHERE rewind_id IN": "a run's pinned rewinds: by primary key",
+  "SELECT w.path, w.existed_before, w.before_sha256": "rewind of the files: on a person's request, planned below",
+  "INSERT INTO rewinds": "rewind: on a person's request",
+  "UPDATE rewind_files SET replaced_content = NULL": "erase: on a person's explicit request",
+  "INSERT INTO rewind_files": "rewind: on a person's request",
+  "SELECT session_id, undone_at FROM rewinds": "undo of a rewind: by primary key",
+  "SELECT * FROM rewind_files WHERE rewind_id": "undo of a rewind: by primary key",
+  "UPDATE rewinds SET undone_at": "undo of a rewind: by primary key",
+  "UPDATE rewind_files SET undo_outcome": "undo of a rewind: by primary key",
+  "SELECT role FROM conversation_journal WHERE session_id = ? AND seq = ?": "rewind: by primary key",
+  "SELECT seq, run_id FROM conversation_journal WHERE session_id = ? AND seq >= ?": "rewind: on the primary key, planned below",
 };
 
 /** Statements planned in every case even if no scenario step reaches them (tool host, erase). */
@@ -77,6 +90,10 @@ const EXTRA_PLANNED = [
   "SELECT o.* FROM run_origins o JOIN runs r ON r.run_id = o.run_id WHERE r.session_id = ? ORDER BY o.created_at, o.run_id",
   "SELECT delegation_id FROM delegations WHERE run_id = ? AND status = 'queued'",
   `SELECT i.invocation_id, i.run_id, r.session_id FROM tool_invocations i JOIN runs r ON r.run_id = i.run_id WHERE i.call_id = ? AND i.status = 'dispatched'`,
+  `SELECT w.path, w.existed_before, w.before_sha256, w.before_content, w.after_sha256 FROM file_writes w
+   WHERE w.session_id = ? AND w.run_id IN (SELECT run_id FROM conversation_journal WHERE session_id = ? AND seq >= ? AND run_id IS NOT NULL)
+   ORDER BY w.rowid`,
+  "SELECT seq, run_id FROM conversation_journal WHERE session_id = ? AND seq >= ? ORDER BY seq",
 ];
 
 const ROOTS = ["sidecar/kernel", "sidecar/journal"];

@@ -1,0 +1,109 @@
+// Rewind of the chat's session, editor side (issue 29 item 1): the view's previews, a person's chosen
+// rewind and its undo go to the kernel (session/rewindPreview, session/rewind, session/undoRewind);
+// after either the transcript is shown again, so the view folds what the model no longer sees. A
+// rewind of the files writes them, so in Restricted Mode it is refused before the kernel is asked, as
+// undo is; the conversation alone writes no file and is allowed. Plain Node (no `vscode` import).
+import type { RewindFileOutcome, RewindRecord, RewindScope } from "../../shared/protocol/rewind.js";
+import type { ToWebview } from "../../shared/protocol/webview.js";
+import type { KernelLog, KernelSupervisor } from "../kernel/kernelSupervisor.js";
+import { errorMessage } from "../../shared/errors.js";
+
+export interface SessionRewindDeps {
+  kernel: Pick<KernelSupervisor, "ensureStarted">;
+  /** The chat's current session (none before its first message). */
+  sessionId(): string | undefined;
+  log: KernelLog;
+  /** True while the folder is untrusted: rewinding files writes them, so it waits for trust like any write. */
+  restricted(): boolean;
+  /** Shows the session's transcript again (the view folds the rewound messages). */
+  reload(): Promise<void>;
+}
+
+/** Messages read back to number the user messages the view drew live. */
+const USER_SEQS_PAGE = 200;
+
+const RESTRICTED =
+  "this folder is in Restricted Mode, where Hearth writes no files; rewind the conversation only, or trust the folder " +
+  "(Manage Workspace Trust) and try again";
+
+export class SessionRewind {
+  private view: ((message: ToWebview) => void) | undefined;
+  private rewinds: RewindRecord[] = [];
+
+  constructor(private readonly deps: SessionRewindDeps) {}
+
+  attach(post: ((message: ToWebview) => void) | undefined): void {
+    this.view = post;
+  }
+
+  /** The session's rewinds, sent to the view. */
+  async refresh(): Promise<void> {
+    const sessionId = this.deps.sessionId();
+    if (!sessionId) return;
+    try {
+      const client = await this.deps.kernel.ensureStarted();
+      // The latest page is enough: the messages drawn live (without a seq) are the latest ones.
+      const page = await client.request("session/history", { sessionId, limit: USER_SEQS_PAGE });
+      this.rewinds = page.rewinds ?? [];
+      const userSeqs = page.messages.flatMap((m) => (m.role === "user" ? [m.seq] : []));
+      this.view?.({ type: "rewind/list", sessionId, rewinds: this.rewinds, userSeqs });
+    } catch (e) {
+      this.deps.log.warn(`rewind: could not list the rewinds of session ${sessionId}: ${errorMessage(e)}`);
+    }
+  }
+
+  async preview(toSeq: number): Promise<void> {
+    const sessionId = this.deps.sessionId();
+    if (!sessionId) return;
+    try {
+      const client = await this.deps.kernel.ensureStarted();
+      this.view?.({ type: "rewind/preview", toSeq, preview: await client.request("session/rewindPreview", { sessionId, toSeq }) });
+    } catch (e) {
+      this.view?.({ type: "rewind/preview", toSeq, error: `Nothing can be rewound here: ${errorMessage(e)}` });
+    }
+  }
+
+  /** The person's confirmed choice; every file's outcome is logged and shown. */
+  async rewind(toSeq: number, scope: RewindScope): Promise<void> {
+    const sessionId = this.deps.sessionId();
+    if (!sessionId) return;
+    if (scope !== "conversation" && this.deps.restricted()) return this.refused({ toSeq }, `Nothing was rewound: ${RESTRICTED}.`);
+    await this.act({ toSeq }, "Nothing was rewound", async (client) => {
+      const done = await client.request("session/rewind", { sessionId, toSeq, scope });
+      return done.files;
+    });
+  }
+
+  async undo(rewindId: string): Promise<void> {
+    const touchedFiles = this.rewinds
+      .find((r) => r.rewindId === rewindId)
+      ?.files.some((f) => f.outcome === "restored" || f.outcome === "removed");
+    if (touchedFiles !== false && this.deps.restricted()) return this.refused({ rewindId }, `The rewind was not undone: ${RESTRICTED}.`);
+    await this.act(
+      { rewindId },
+      "The rewind was not undone",
+      async (client) => (await client.request("session/undoRewind", { rewindId })).files,
+    );
+  }
+
+  private async act(
+    about: { toSeq?: number; rewindId?: string },
+    failed: string,
+    request: (client: Awaited<ReturnType<KernelSupervisor["ensureStarted"]>>) => Promise<RewindFileOutcome[]>,
+  ): Promise<void> {
+    try {
+      const files = await request(await this.deps.kernel.ensureStarted());
+      for (const f of files) this.deps.log.info(`rewind: ${f.path} ${f.outcome}: ${f.message}`);
+      this.view?.({ type: "rewind/result", ...about, files });
+    } catch (e) {
+      return this.refused(about, `${failed}: ${errorMessage(e)}`);
+    }
+    await this.deps.reload();
+    await this.refresh();
+  }
+
+  private refused(about: { toSeq?: number; rewindId?: string }, error: string): void {
+    this.deps.log.warn(`rewind: ${error}`);
+    this.view?.({ type: "rewind/result", ...about, files: [], error });
+  }
+}

@@ -1,0 +1,34 @@
+// The chat's rewind (issue 29 item 1): the view asks what each choice would do (a preview) before the
+// person picks one, then asks for it; the extension answers with the outcome and the session's rewinds.
+import { z } from "zod";
+import { Id } from "./records.js";
+import { RewindFileOutcome, RewindPreview, RewindRecord, RewindScope } from "./rewind.js";
+
+const Seq = z.number().int().positive();
+
+export const RewindToWebview = [
+  // The current session's rewinds, oldest first: the view folds the messages of each not undone.
+  // userSeqs: the seqs of its latest user messages, in order, so a message the view drew live (it has
+  // no seq yet) gets its Rewind button when its turn ends.
+  z.object({ type: z.literal("rewind/list"), sessionId: Id, rewinds: z.array(RewindRecord), userSeqs: z.array(Seq) }),
+  // What rewinding to the message would do, or why it cannot.
+  z.object({ type: z.literal("rewind/preview"), toSeq: Seq, preview: RewindPreview.optional(), error: z.string().optional() }),
+  // What a rewind (toSeq) or the undo of one (rewindId) did to each file, or why it did not run.
+  z.object({
+    type: z.literal("rewind/result"),
+    toSeq: Seq.optional(),
+    rewindId: Id.optional(),
+    files: z.array(RewindFileOutcome),
+    error: z.string().optional(),
+  }),
+] as const;
+
+export const RewindFromWebview = [
+  // The transcript changed: send rewind/list again.
+  z.object({ type: z.literal("rewind/refresh") }),
+  // The person opened a message's Rewind menu.
+  z.object({ type: z.literal("rewind/preview"), toSeq: Seq }),
+  // The person picked a previewed choice.
+  z.object({ type: z.literal("rewind/go"), toSeq: Seq, scope: RewindScope }),
+  z.object({ type: z.literal("rewind/undo"), rewindId: Id }),
+] as const;
