@@ -90,16 +90,15 @@ describe("markdown renderer (issue 15: rendered answers, inert whatever the mode
     assert.deepEqual(activeParts(host), []);
   });
 
-  it("a 1 MB code block renders whole, as plain text (not highlighted: above the limit), in well under a second", () => {
+  // Its speed is the chat render bench's to measure (test/bench), not a timed assertion here: what can
+  // break is that a big block is highlighted (the slow path) or cut.
+  it("a 1 MB code block renders whole, as plain text (not highlighted: above the limit)", () => {
     const line = "const x = '<script>alert(1)</script>'; // <img src=x onerror=alert(1)>\n";
     const big = line.repeat(Math.ceil(1_000_000 / line.length));
     assert.ok(big.length > HIGHLIGHT_LIMIT);
-    const started = performance.now();
     const host = render("```js\n" + big + "```\n");
-    const ms = performance.now() - started;
     assert.equal(host.querySelector("pre code")?.textContent, big);
     assert.equal(host.querySelector("pre code span"), null, "no highlighting above the limit");
     assert.deepEqual(activeParts(host), []);
-    assert.ok(ms < 5_000, `rendering took ${ms} ms`);
   });
 });
