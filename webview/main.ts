@@ -58,20 +58,26 @@ function toggleHistory(open = !sessions.open): void {
   if (open) send({ type: "session/list" });
 }
 const header = new ChatHeader({ ...actions, toggleHistory: () => toggleHistory() });
-const transcript = new Transcript({
-  renderer: new MarkdownRenderer(window),
-  code: {
-    copy: (text) => send({ type: "code/copy", text }),
-    insert: (text) => send({ type: "code/insert", text }),
-    apply: (text, file) => send({ type: "code/apply", text, ...(file ? { file } : {}) }),
+const transcript = new Transcript(
+  {
+    renderer: new MarkdownRenderer(window),
+    code: {
+      copy: (text) => send({ type: "code/copy", text }),
+      insert: (text) => send({ type: "code/insert", text }),
+      apply: (text, file) => send({ type: "code/apply", text, ...(file ? { file } : {}) }),
+    },
+    actions,
+    announce,
+    onContext: (context) => {
+      header.setContext(context);
+      composer.setContext(context);
+    },
   },
-  actions,
-  announce,
-  onContext: (context) => {
-    header.setContext(context);
-    composer.setContext(context);
+  {
+    requestOlder: (sessionId, beforeSeq) => send({ type: "chat/older", sessionId, beforeSeq }),
+    requestLatest: () => send({ type: "chat/latest" }),
   },
-});
+);
 const undo = new UndoButtons(transcript.node, send);
 const composer = new Composer({
   send: (text, attachments) => send({ type: "chat/send", text, ...(attachments.length ? { attachments } : {}) }),
@@ -115,7 +121,15 @@ window.addEventListener("message", (event: MessageEvent<unknown>) => {
       header.setSession(message.session);
       if (message.session?.sessionId !== currentSession) composer.setContext(undefined);
       currentSession = message.session?.sessionId;
-      transcript.show(message.messages, { condensations: message.condensations, calls: message.calls });
+      transcript.show(message.messages, {
+        sessionId: message.sessionId ?? undefined,
+        condensations: message.condensations,
+        calls: message.calls,
+        hasOlder: message.hasOlder,
+      });
+      return;
+    case "chat/older":
+      transcript.older(message.sessionId, message.messages, message.calls, message.hasOlder, message.failed);
       return;
     case "session/list":
       sessions.show(message.sessions, message.currentSessionId);

@@ -10,7 +10,7 @@ import type { ToWebview } from "../../shared/protocol/webview.js";
 import type { KernelLog, KernelState, KernelSupervisor } from "../kernel/kernelSupervisor.js";
 import { applyMessage } from "../../shared/applyMessage.js";
 import { carriedConversation } from "./carriedConversation.js";
-import { transcriptMessage } from "./transcriptMessage.js";
+import { HISTORY_PAGE_MESSAGES, olderPageMessage, transcriptMessage, wholeTurns } from "./transcriptMessage.js";
 import { errorMessage } from "../../shared/errors.js";
 import { ChatTurnState } from "./chatTurnStates.js";
 
@@ -72,7 +72,8 @@ export class ChatController {
     }
     try {
       const client = await this.deps.kernel.ensureStarted();
-      const history = await client.request("session/history", { sessionId });
+      // issue 26 item 4: the latest page, so a long chat opens at once; older pages follow on scroll (loadOlder).
+      const history = wholeTurns(await client.request("session/history", { sessionId, limit: HISTORY_PAGE_MESSAGES }));
       if (this.sessionId !== sessionId) return; // a new chat began meanwhile
       const running = history.runs.find((r) => r.status === "active");
       const mine = !this.turn.busy || this.runId === running?.runId;
@@ -111,6 +112,22 @@ export class ChatController {
         level: "error",
         message: `The previous chat (${sessionId}) could not be loaded: ${message}. Your next message starts a new chat.`,
       });
+    }
+  }
+
+  /**
+   * The view scrolled up to the oldest message it holds: the page before it (chat/older), or why it
+   * could not be read. An answer for a chat the view left is dropped there (it names its session).
+   */
+  async loadOlder(sessionId: string, beforeSeq: number): Promise<void> {
+    if (sessionId !== this.sessionId) return;
+    try {
+      const client = await this.deps.kernel.ensureStarted();
+      const page = await client.request("session/history", { sessionId, limit: HISTORY_PAGE_MESSAGES, beforeSeq });
+      this.post(olderPageMessage(wholeTurns(page)));
+    } catch (e) {
+      this.deps.log.warn(`chat: older messages of ${sessionId} before ${beforeSeq} could not be loaded: ${errorMessage(e)}`);
+      this.post({ type: "chat/older", sessionId, messages: [], calls: {}, hasOlder: true, failed: errorMessage(e) });
     }
   }
 
