@@ -5,6 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { after, describe, it } from "node:test";
 import { ChatController, NO_MODEL } from "../../../extension/chat/chatController.js";
+import { HISTORY_PAGE_MESSAGES } from "../../../extension/chat/transcriptMessage.js";
 import { KernelSupervisor } from "../../../extension/kernel/kernelSupervisor.js";
 import { connectOrStartKernel } from "../../../shared/node/kernelLauncher.js";
 import type { ToWebview } from "../../../shared/protocol/webview.js";
@@ -187,6 +188,43 @@ describe("chat controller with a real kernel", () => {
       old.messages.map((m) => m.role),
       ["user", "assistant", "user"],
       "the old chat keeps its messages (in History)",
+    );
+    chat.dispose();
+  });
+
+  it("a long chat opens at its latest page of whole turns, and the older page ends right before it: together, the whole chat in order (issue 26 item 4)", async () => {
+    const TURNS = 110; // 220 messages: more than one page of HISTORY_PAGE_MESSAGES
+    const h = harness(Array.from({ length: TURNS }, (_, i) => ({ text: [`answer ${i + 1}`] })));
+    kernels.push(h.kernel);
+    const first = h.controller();
+    for (let i = 1; i <= TURNS; i++) {
+      first.posted.length = 0;
+      await first.chat.send(`question ${i}`);
+      await first.until(completed);
+    }
+    first.chat.dispose();
+    // The view reloads: a new controller on the same stored session.
+    const { chat, posted, until } = h.controller();
+    await chat.showTranscript();
+    const latest = posted.find((m) => m.type === "chat/transcript");
+    assert.ok(latest?.type === "chat/transcript" && latest.sessionId);
+    assert.equal(latest.hasOlder, true);
+    assert.ok(latest.messages.length <= HISTORY_PAGE_MESSAGES, `${latest.messages.length} messages in the first page`);
+    assert.equal(latest.messages[0]?.role, "user", "the page starts at a turn, never inside one");
+    assert.deepEqual(
+      latest.messages.slice(-2).map((m) => (m.role === "tool" ? m.output : m.text)),
+      [`question ${TURNS}`, `answer ${TURNS}`],
+    );
+    await chat.loadOlder(latest.sessionId, latest.messages[0]!.seq);
+    const older = await until((m) => m.type === "chat/older");
+    assert.ok(older.type === "chat/older");
+    assert.equal(older.hasOlder, false);
+    const client = await h.kernel.ensureStarted();
+    const whole = await client.request("session/history", { sessionId: latest.sessionId });
+    assert.deepEqual(
+      [...older.messages, ...latest.messages].map((m) => m.seq),
+      whole.messages.map((m) => m.seq),
+      "the two pages are the whole chat, oldest first, nothing repeated or missing",
     );
     chat.dispose();
   });
