@@ -40,6 +40,7 @@ const actions: ViewActions = {
   selectModel: () => send({ type: "command/run", command: "hearth.selectModel" }),
   compact: () => send({ type: "chat/compact" }),
   continueInNewChat: () => send({ type: "chat/continueInNewChat" }),
+  keepChatModel: () => send({ type: "chat/keepChatModel" }),
   restartKernel: () => send({ type: "kernel/restart" }),
   showLog: () => send({ type: "command/run", command: "hearth.showLog" }),
 };
@@ -150,7 +151,7 @@ window.addEventListener("message", (event: MessageEvent<unknown>) => {
       transcript.notice(
         message.level,
         message.message,
-        message.level === "error" ? errorActions(classifyTurnError(message.message), actions) : undefined,
+        message.kind || message.level === "error" ? errorActions(message.kind ?? classifyTurnError(message.message), actions) : undefined,
       );
       return;
     case "model/view":

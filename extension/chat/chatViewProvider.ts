@@ -144,6 +144,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
       case "chat/continueInNewChat":
         void this.chat.continueInNewChat();
         return;
+      case "chat/keepChatModel":
+        void this.chat.keepChatModel();
+        return;
       case "chat/older":
         void this.chat.loadOlder(message.sessionId, message.beforeSeq);
         return;

@@ -83,7 +83,14 @@ export const ToWebview = z.discriminatedUnion("type", [
   z.object({ type: z.literal("context/add"), attachment: Attachment }),
   z.object({ type: z.literal("chat/event"), runId: Id, event: TurnEvent }),
   // Something the person should read that is not part of a turn (no model set, a refused request).
-  z.object({ type: z.literal("chat/notice"), level: z.enum(["info", "error"]), message: z.string() }),
+  // kind modelMismatch: the chat was made with another model than the one set (issue 25 item 2): the
+  // notice offers a new chat with the set model or the chat's own.
+  z.object({
+    type: z.literal("chat/notice"),
+    level: z.enum(["info", "error"]),
+    message: z.string(),
+    kind: z.literal("modelMismatch").optional(),
+  }),
   // The extension is the source of truth for whether a message is in flight (Send off, Stop on).
   z.object({ type: z.literal("chat/busy"), busy: z.boolean() }),
   // A message that was not sent (no model yet, the kernel refused it): back into the box with its
@@ -151,6 +158,8 @@ export const FromWebview = z.discriminatedUnion("type", [
   z.object({ type: z.literal("chat/compact") }),
   // Continue a chat that cannot go on (its tools or folder changed) in a new chat carrying its conversation.
   z.object({ type: z.literal("chat/continueInNewChat") }),
+  // Go on with the chat's own model although another is set (issue 25 item 2): its next message loads it.
+  z.object({ type: z.literal("chat/keepChatModel") }),
   // issue 26 item 4: the page of the chat before `beforeSeq` (the oldest message the view holds), as
   // the person scrolls up; chat/latest: the latest page again (the view let the newest pages go).
   z.object({ type: z.literal("chat/older"), sessionId: Id, beforeSeq: z.number().int().positive() }),

@@ -63,7 +63,7 @@ const page = await bundlePage(
         const make = () => {
           transcript = new Transcript(
             { renderer: new MarkdownRenderer(window), code: { copy: noop, insert: noop, apply: noop },
-              actions: { selectModel: noop, compact: noop, restartKernel: noop, showLog: noop, continueInNewChat: noop },
+              actions: { selectModel: noop, compact: noop, restartKernel: noop, showLog: noop, continueInNewChat: noop, keepChatModel: noop },
               announce: noop, onContext: noop },
             { requestOlder: (sessionId, beforeSeq) => asked.push(beforeSeq), requestLatest: noop },
           );

@@ -35,7 +35,7 @@ function view() {
     {
       renderer: new MarkdownRenderer(window as unknown as globalThis.Window),
       code: { copy: noop, insert: noop, apply: noop },
-      actions: { selectModel: noop, compact: noop, restartKernel: noop, showLog: noop, continueInNewChat: noop },
+      actions: { selectModel: noop, compact: noop, restartKernel: noop, showLog: noop, continueInNewChat: noop, keepChatModel: noop },
       announce: noop,
       onContext: noop,
     },
