@@ -79,7 +79,7 @@ export function activate(context: vscode.ExtensionContext): void {
     chat,
     log,
     approvals,
-    wireModels(context, kernel, log),
+    wireModels(context, kernel, log, async (spec) => chat?.modelSwitched(spec)),
     undo,
     instructions,
     rewind,

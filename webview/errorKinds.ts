@@ -3,9 +3,10 @@
 import { isAuthorityDrift } from "./turnStatus.js";
 
 /** drift: the session's pinned tools or workspace changed (a tool setting, an MCP server's tool list: harness #19). */
-export type ErrorKind = "kernel" | "model" | "context" | "drift" | "turn";
+/** modelMismatch: the chat was made with another model than the one set (issue 25 item 2), named by the notice. */
+export type ErrorKind = "kernel" | "model" | "context" | "drift" | "modelMismatch" | "turn";
 
-export type ActionName = "selectModel" | "compact" | "restartKernel" | "showLog" | "continueInNewChat";
+export type ActionName = "selectModel" | "compact" | "restartKernel" | "showLog" | "continueInNewChat" | "keepChatModel";
 
 /** Which kind of error a message is, from what it names (a kernel or model error is known by its source). */
 export function classifyTurnError(message: string): ErrorKind {
@@ -22,6 +23,10 @@ export function actionsFor(kind: ErrorKind): { label: string; action: ActionName
     model: [{ label: "Select a model…", action: "selectModel" as const, testId: "action-select-model" }],
     context: [{ label: "Compact the chat", action: "compact" as const, testId: "action-compact" }],
     drift: [{ label: "Continue in a new chat", action: "continueInNewChat" as const, testId: "action-continue-new-chat" }],
+    modelMismatch: [
+      { label: "Continue in a new chat", action: "continueInNewChat" as const, testId: "action-continue-new-chat" },
+      { label: "Use this chat's model", action: "keepChatModel" as const, testId: "action-keep-chat-model" },
+    ],
     kernel: [{ label: "Restart the kernel", action: "restartKernel" as const, testId: "action-restart" }],
     turn: [],
   }[kind];

@@ -41,6 +41,7 @@ const actions: ViewActions = {
   selectModel: () => send({ type: "command/run", command: "hearth.selectModel" }),
   compact: () => send({ type: "chat/compact" }),
   continueInNewChat: () => send({ type: "chat/continueInNewChat" }),
+  keepChatModel: () => send({ type: "chat/keepChatModel" }),
   restartKernel: () => send({ type: "kernel/restart" }),
   showLog: () => send({ type: "command/run", command: "hearth.showLog" }),
 };
@@ -59,20 +60,26 @@ function toggleHistory(open = !sessions.open): void {
   if (open) send({ type: "session/list" });
 }
 const header = new ChatHeader({ ...actions, toggleHistory: () => toggleHistory() });
-const transcript = new Transcript({
-  renderer: new MarkdownRenderer(window),
-  code: {
-    copy: (text) => send({ type: "code/copy", text }),
-    insert: (text) => send({ type: "code/insert", text }),
-    apply: (text, file) => send({ type: "code/apply", text, ...(file ? { file } : {}) }),
+const transcript = new Transcript(
+  {
+    renderer: new MarkdownRenderer(window),
+    code: {
+      copy: (text) => send({ type: "code/copy", text }),
+      insert: (text) => send({ type: "code/insert", text }),
+      apply: (text, file) => send({ type: "code/apply", text, ...(file ? { file } : {}) }),
+    },
+    actions,
+    announce,
+    onContext: (context) => {
+      header.setContext(context);
+      composer.setContext(context);
+    },
   },
-  actions,
-  announce,
-  onContext: (context) => {
-    header.setContext(context);
-    composer.setContext(context);
+  {
+    requestOlder: (sessionId, beforeSeq) => send({ type: "chat/older", sessionId, beforeSeq }),
+    requestLatest: () => send({ type: "chat/latest" }),
   },
-});
+);
 const undo = new UndoButtons(transcript.node, send);
 const rewind = new RewindMenus(transcript.node, send, (text) => composer.restore(text, []));
 const composer = new Composer({
@@ -117,7 +124,15 @@ window.addEventListener("message", (event: MessageEvent<unknown>) => {
       header.setSession(message.session);
       if (message.session?.sessionId !== currentSession) composer.setContext(undefined);
       currentSession = message.session?.sessionId;
-      transcript.show(message.messages, { condensations: message.condensations, calls: message.calls });
+      transcript.show(message.messages, {
+        sessionId: message.sessionId ?? undefined,
+        condensations: message.condensations,
+        calls: message.calls,
+        hasOlder: message.hasOlder,
+      });
+      return;
+    case "chat/older":
+      transcript.older(message.sessionId, message.messages, message.calls, message.hasOlder, message.failed);
       return;
     case "session/list":
       sessions.show(message.sessions, message.currentSessionId);
@@ -138,7 +153,7 @@ window.addEventListener("message", (event: MessageEvent<unknown>) => {
       transcript.notice(
         message.level,
         message.message,
-        message.level === "error" ? errorActions(classifyTurnError(message.message), actions) : undefined,
+        message.kind || message.level === "error" ? errorActions(message.kind ?? classifyTurnError(message.message), actions) : undefined,
       );
       return;
     case "model/view":

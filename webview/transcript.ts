@@ -13,6 +13,7 @@ import { el } from "./dom.js";
 import { splitMessage } from "../shared/attachmentText.js";
 import type { Attachment } from "../shared/protocol/attachments.js";
 import { attachmentChips } from "./contextChips.js";
+import { HistoryPager, type PagerDeps } from "./historyPager.js";
 
 /** The person's message: the typed text, and a chip per attached file or selection (issue 15). */
 function userMessage(text: string, attached?: readonly Attachment[]): HTMLElement {
@@ -139,10 +140,14 @@ export class Transcript {
   /** True while the reader is at the bottom: new content scrolls into view only then. */
   private pinned = true;
   private lastContext: ContextFill | undefined;
+  /** The session's condensations (from its latest page): older pages place their marker too. */
+  private condensations: Condensation[] = [];
   private readonly deps: TranscriptDeps;
+  private readonly pager: HistoryPager;
 
-  constructor(deps: Omit<TranscriptDeps, "onRendered">) {
+  constructor(deps: Omit<TranscriptDeps, "onRendered">, pages: PagerDeps) {
     this.deps = { ...deps, onRendered: () => this.scroll() };
+    this.pager = new HistoryPager(this.node, pages);
     this.node.dataset.testid = "transcript";
     this.node.tabIndex = 0;
     this.node.setAttribute("aria-label", "Chat transcript");
@@ -155,55 +160,87 @@ export class Transcript {
     );
   }
 
-  /** Replaces everything with a session's committed history. */
-  show(messages: HistoryMessage[], opts: { condensations?: Condensation[]; calls?: CallStates } = {}): void {
-    this.node.replaceChildren();
+  /**
+   * Replaces everything with a session's committed history: its latest page when `hasOlder` (older
+   * pages come in above as the person scrolls up, historyPager.ts), else all of it.
+   */
+  show(
+    messages: HistoryMessage[],
+    opts: { sessionId?: string; condensations?: Condensation[]; calls?: CallStates; hasOlder?: boolean } = {},
+  ): void {
     this.live.clear();
     for (const p of this.progress.values()) p.stop();
     this.progress.clear();
     this.lastContext = undefined;
+    this.condensations = opts.condensations ?? [];
     this.node.dataset.historyMessages = String(messages.length);
-    const condensed = latest(opts.condensations ?? []);
-    const elided = new Set((opts.condensations ?? []).flatMap((c) => c.elidedCallIds));
-    const calls = opts.calls ?? {};
+    const page = this.page(messages, opts.calls ?? {}, { before: opts.hasOlder ? undefined : 0 });
+    this.pager.reset(opts.sessionId, page, messages[0]?.seq, messages.length, opts.hasOlder ?? false);
+    this.node.replaceChildren(this.pager.top, this.pager.pages, this.pager.bottom);
+    this.pinned = true;
+    this.scroll();
+    this.pager.maybeLoad();
+  }
+
+  /** An older page (chat/older): above the kept ones, the reader's view unmoved. */
+  older(sessionId: string, messages: HistoryMessage[], calls: CallStates, hasOlder: boolean, failed?: string): void {
+    const next = this.pager.oldestSeq;
+    const page = this.page(messages, calls, { before: hasOlder ? undefined : 0, next });
+    this.pager.prepend(sessionId, page, messages[0]?.seq, messages.length, hasOlder, failed);
+    this.node.dataset.historyMessages = String(this.pager.keptMessages);
+  }
+
+  /**
+   * One page of history as its own element. `before`: the seq of the message before the page (0: the
+   * session's start; undefined: not loaded yet); `next`: the first seq after it, when shown. The
+   * condensed marker goes where the condensed range ends, which may be a page's edge.
+   */
+  private page(messages: HistoryMessage[], calls: CallStates, edges: { before?: number; next?: number }): HTMLElement {
+    const node = el("div", "history-page");
+    const condensed = latest(this.condensations);
+    const through = condensed?.throughSeq;
+    const elided = new Set(this.condensations.flatMap((c) => c.elidedCallIds));
     let assistant: AssistantBlock | undefined;
-    let markerPlaced = false;
+    let previous = edges.before;
     for (const m of messages) {
-      if (condensed?.throughSeq != null && !markerPlaced && m.seq > condensed.throughSeq) {
-        this.node.append(condensedMarker(condensed));
-        markerPlaced = true;
+      if (condensed && through != null && previous !== undefined && previous <= through && m.seq > through) {
+        node.append(condensedMarker(condensed));
         assistant = undefined;
       }
-      const inCondensed =
-        condensed?.fromSeq != null && condensed.throughSeq != null && m.seq >= condensed.fromSeq && m.seq <= condensed.throughSeq;
+      previous = m.seq;
+      const inCondensed = condensed?.fromSeq != null && through != null && m.seq >= condensed.fromSeq && m.seq <= through;
       switch (m.role) {
         case "system":
           break;
         case "user": {
           assistant = undefined;
-          const node = userMessage(m.text);
-          node.dataset.seq = String(m.seq); // a rewind goes back to a user message by its seq (issue 29)
-          if (inCondensed) node.classList.add("condensed");
-          this.node.append(node);
+          const user = userMessage(m.text);
+          user.dataset.seq = String(m.seq); // a rewind goes back to a user message by its seq (issue 29)
+          if (inCondensed) user.classList.add("condensed");
+          node.append(user);
           break;
         }
         case "assistant":
+        case "tool":
+          // A page may begin inside a turn longer than a page: its results still get a reply to sit in.
           if (!assistant) {
             assistant = new AssistantBlock(this.deps);
             if (inCondensed) assistant.node.classList.add("condensed");
-            this.node.append(assistant.node);
+            node.append(assistant.node);
+          }
+          if (m.role === "tool") {
+            assistant.result(m.callId, m.ok, m.output, { state: calls[m.callId], elided: elided.has(m.callId) });
+            break;
           }
           if (m.reasoning) assistant.reasoning(m.reasoning);
           if (m.text) assistant.answer(m.text, true);
           for (const call of m.toolCalls) assistant.call(call, calls[call.callId]);
           break;
-        case "tool":
-          assistant?.result(m.callId, m.ok, m.output, { state: calls[m.callId], elided: elided.has(m.callId) });
-          break;
       }
     }
-    this.pinned = true;
-    this.scroll();
+    if (condensed && through != null && previous !== undefined && previous <= through && edges.next !== undefined && edges.next > through)
+      node.append(condensedMarker(condensed));
+    return node;
   }
 
   /** A turn the kernel accepted: the person's message and an (empty) reply to stream into. */

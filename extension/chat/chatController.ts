@@ -4,13 +4,15 @@
 // Plain Node (no `vscode` import) so it runs under tests with a real kernel.
 import { DisposableStore } from "../../shared/lifecycle.js";
 import { KernelRequestError, type KernelClient } from "../../shared/node/kernelClient.js";
-import type { HistoryMessage, NotificationParams, TurnEvent } from "../../shared/protocol/index.js";
+import type { HistoryMessage, NotificationParams, SessionSummary, TurnEvent } from "../../shared/protocol/index.js";
 import type { Attachment } from "../../shared/protocol/attachments.js";
 import type { ToWebview } from "../../shared/protocol/webview.js";
 import type { KernelLog, KernelState, KernelSupervisor } from "../kernel/kernelSupervisor.js";
 import { applyMessage } from "../../shared/applyMessage.js";
 import { carriedConversation } from "./carriedConversation.js";
-import { transcriptMessage } from "./transcriptMessage.js";
+import { modelMismatch, switchedAway } from "./chatModel.js";
+import { modelDisplayName } from "../../shared/protocol/modelView.js";
+import { HISTORY_PAGE_MESSAGES, olderPageMessage, transcriptMessage, wholeTurns } from "./transcriptMessage.js";
 import { errorMessage } from "../../shared/errors.js";
 import { ChatTurnState } from "./chatTurnStates.js";
 
@@ -42,6 +44,8 @@ export class ChatController {
   /** Why the connection dropped while a turn ran; set until the next connection says what became of it. */
   private lostReason: string | undefined;
   private stopRequested = false;
+  /** Chats whose person chose to go on with the chat's own model although another is set (this window). */
+  private readonly keptModel = new Set<string>();
   /** Events that arrive before turn/start or turn/follow answers (the kernel may stream first). */
   private early: TurnEventParams[] = [];
   private view: ((message: ToWebview) => void) | undefined;
@@ -72,7 +76,8 @@ export class ChatController {
     }
     try {
       const client = await this.deps.kernel.ensureStarted();
-      const history = await client.request("session/history", { sessionId });
+      // issue 26 item 4: the latest page, so a long chat opens at once; older pages follow on scroll (loadOlder).
+      const history = wholeTurns(await client.request("session/history", { sessionId, limit: HISTORY_PAGE_MESSAGES }));
       if (this.sessionId !== sessionId) return; // a new chat began meanwhile
       const running = history.runs.find((r) => r.status === "active");
       const mine = !this.turn.busy || this.runId === running?.runId;
@@ -114,12 +119,36 @@ export class ChatController {
     }
   }
 
+  /**
+   * The view scrolled up to the oldest message it holds: the page before it (chat/older), or why it
+   * could not be read. An answer for a chat the view left is dropped there (it names its session).
+   */
+  async loadOlder(sessionId: string, beforeSeq: number): Promise<void> {
+    if (sessionId !== this.sessionId) return;
+    try {
+      const client = await this.deps.kernel.ensureStarted();
+      const page = await client.request("session/history", { sessionId, limit: HISTORY_PAGE_MESSAGES, beforeSeq });
+      this.post(olderPageMessage(wholeTurns(page)));
+    } catch (e) {
+      this.deps.log.warn(`chat: older messages of ${sessionId} before ${beforeSeq} could not be loaded: ${errorMessage(e)}`);
+      this.post({ type: "chat/older", sessionId, messages: [], calls: {}, hasOlder: true, failed: errorMessage(e) });
+    }
+  }
+
   /** Sends a message: creates the session on the first one, then starts a turn. */
   async send(text: string, attachments: Attachment[] = []): Promise<void> {
     const model = this.deps.model().trim();
     if (!this.sessionId && !model && !this.turn.busy) {
       // No kernel call: there is nothing it could do without a model. The message goes back to the box.
       this.post({ type: "chat/notice", level: "error", message: NO_MODEL });
+      this.post(unsent(text, attachments));
+      return;
+    }
+    // issue 25 item 2: a chat made with another model than the one set does not swap it as a side effect.
+    const sessionId = this.sessionId;
+    const mismatch = sessionId && !this.turn.busy ? await this.modelMismatch(sessionId) : null;
+    if (mismatch) {
+      this.post({ type: "chat/notice", level: "error", kind: "modelMismatch", message: `Your message was not sent: ${mismatch}` });
       this.post(unsent(text, attachments));
       return;
     }
@@ -246,6 +275,24 @@ export class ChatController {
     this.post({ type: "chat/unsent", text: "", ...(carried ? { carried } : {}) });
   }
 
+  /** Why sending in this chat would load another model than the one set; null when it would not (or cannot be told). */
+  private async modelMismatch(sessionId: string): Promise<string | null> {
+    if (this.keptModel.has(sessionId)) return null;
+    const session = await this.session(sessionId);
+    return session ? modelMismatch(session, this.deps.model()) : null;
+  }
+
+  /** The chat's title and model; undefined when the kernel cannot say (the caller's next request reports why). */
+  private async session(sessionId: string): Promise<SessionSummary | undefined> {
+    try {
+      const client = await this.deps.kernel.ensureStarted();
+      return (await client.request("session/history", { sessionId, limit: 1 })).session;
+    } catch (e) {
+      this.deps.log.warn(`chat: could not read session ${sessionId}: ${errorMessage(e)}`);
+      return undefined;
+    }
+  }
+
   /** The chat the view shows (none: a new chat, created by its first message). */
   get currentSessionId(): string | undefined {
     return this.sessionId;
@@ -260,6 +307,34 @@ export class ChatController {
     this.sessionId = sessionId;
     await this.deps.store.set(sessionId);
     await this.showTranscript();
+    // Said on opening, before anything is typed: sending would need the chat's own model (issue 25 item 2).
+    const mismatch = await this.modelMismatch(sessionId);
+    if (mismatch && this.sessionId === sessionId)
+      this.post({ type: "chat/notice", level: "info", kind: "modelMismatch", message: mismatch });
+  }
+
+  /** "Use this chat's model": this chat's next message loads its own model, the person having chosen it. */
+  async keepChatModel(): Promise<void> {
+    const sessionId = this.sessionId;
+    if (!sessionId) return;
+    this.keptModel.add(sessionId);
+    const session = await this.session(sessionId);
+    const name = session ? modelDisplayName(session.model) : "its own model";
+    this.post({ type: "chat/notice", level: "info", message: `This chat goes on with ${name}: your next message loads it.` });
+  }
+
+  /**
+   * The person switched the model (issue 25 item 2): a chat made with another one goes on in a new
+   * chat that carries its conversation, and the view says so; the old chat stays in History as it was.
+   */
+  async modelSwitched(spec: string): Promise<void> {
+    const sessionId = this.sessionId;
+    if (!sessionId) return;
+    const session = await this.session(sessionId);
+    if (session?.model === spec) return; // back to this chat's own model: it simply goes on
+    await this.continueInNewChat();
+    if (this.sessionId) return; // refused (a turn runs): continueInNewChat said why
+    this.post({ type: "chat/notice", level: "info", message: switchedAway(session ?? { model: "another model", title: "" }, spec) });
   }
 
   /** Compact (issue 13): condenses the chat's earlier turns for the model now; the view marks them. */

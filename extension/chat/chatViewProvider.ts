@@ -148,6 +148,15 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
       case "chat/continueInNewChat":
         void this.chat.continueInNewChat();
         return;
+      case "chat/keepChatModel":
+        void this.chat.keepChatModel();
+        return;
+      case "chat/older":
+        void this.chat.loadOlder(message.sessionId, message.beforeSeq);
+        return;
+      case "chat/latest":
+        void this.chat.showTranscript();
+        return;
       case "session/list":
         void new ChatSessions(this.kernel, this.chat).list((m) => this.post(webview, m));
         return;

@@ -24,6 +24,7 @@ export function wireModels(
   context: vscode.ExtensionContext,
   kernel: KernelSupervisor | undefined,
   log: vscode.LogOutputChannel,
+  onSwitched?: (spec: string) => Promise<void>,
 ): ModelViewPort {
   const noFolder = (): void =>
     void vscode.window.showWarningMessage("Hearth needs a folder to run its kernel: open one (File › Open Folder…), then choose a model.");
@@ -65,8 +66,8 @@ export function wireModels(
           return service.use(spec).finally(() => listener.dispose());
         },
       );
-      // A chat keeps the model it was created with: a new model starts a new chat.
-      if (loaded && changed) await vscode.commands.executeCommand("hearth.newChat");
+      // A chat keeps the model it was created with: a new model continues it in a new chat, said in the chat.
+      if (loaded && changed) await onSwitched?.(spec);
     } catch (e) {
       void vscode.window
         .showErrorMessage(`Hearth could not load ${modelDisplayName(spec)}: ${errorMessage(e)}`, "Show Log")

@@ -59,6 +59,19 @@ export const ToWebview = z.discriminatedUnion("type", [
     session: SessionSummary.optional(),
     condensations: z.array(Condensation).optional(),
     calls: CallStates.optional(),
+    // issue 26 item 4: the latest page only; older messages remain, asked for with chat/older on scroll.
+    hasOlder: z.boolean().optional(),
+  }),
+  // An older page of the chat the view shows (answering chat/older): whole turns, oldest first,
+  // with their calls' ledger state; hasOlder: messages before these remain. failed: why the page
+  // could not be read (the view says so and offers to try again).
+  z.object({
+    type: z.literal("chat/older"),
+    sessionId: Id,
+    messages: z.array(HistoryMessage),
+    calls: CallStates,
+    hasOlder: z.boolean(),
+    failed: z.string().optional(),
   }),
   // The history list (issue 15): this folder's chats, newest first, hidden ones left out.
   z.object({ type: z.literal("session/list"), sessions: z.array(SessionSummary), currentSessionId: Id.nullable() }),
@@ -71,7 +84,14 @@ export const ToWebview = z.discriminatedUnion("type", [
   z.object({ type: z.literal("context/add"), attachment: Attachment }),
   z.object({ type: z.literal("chat/event"), runId: Id, event: TurnEvent }),
   // Something the person should read that is not part of a turn (no model set, a refused request).
-  z.object({ type: z.literal("chat/notice"), level: z.enum(["info", "error"]), message: z.string() }),
+  // kind modelMismatch: the chat was made with another model than the one set (issue 25 item 2): the
+  // notice offers a new chat with the set model or the chat's own.
+  z.object({
+    type: z.literal("chat/notice"),
+    level: z.enum(["info", "error"]),
+    message: z.string(),
+    kind: z.literal("modelMismatch").optional(),
+  }),
   // The extension is the source of truth for whether a message is in flight (Send off, Stop on).
   z.object({ type: z.literal("chat/busy"), busy: z.boolean() }),
   // A message that was not sent (no model yet, the kernel refused it): back into the box with its
@@ -141,6 +161,12 @@ export const FromWebview = z.discriminatedUnion("type", [
   z.object({ type: z.literal("chat/compact") }),
   // Continue a chat that cannot go on (its tools or folder changed) in a new chat carrying its conversation.
   z.object({ type: z.literal("chat/continueInNewChat") }),
+  // Go on with the chat's own model although another is set (issue 25 item 2): its next message loads it.
+  z.object({ type: z.literal("chat/keepChatModel") }),
+  // issue 26 item 4: the page of the chat before `beforeSeq` (the oldest message the view holds), as
+  // the person scrolls up; chat/latest: the latest page again (the view let the newest pages go).
+  z.object({ type: z.literal("chat/older"), sessionId: Id, beforeSeq: z.number().int().positive() }),
+  z.object({ type: z.literal("chat/latest") }),
   z.object({ type: z.literal("command/run"), command: ViewCommand }),
   // The history list (issue 15): ask for it, reopen, rename, hide (the journal keeps a hidden chat).
   z.object({ type: z.literal("session/list") }),

@@ -20,12 +20,13 @@ import { withOneLibuvWorker, writeBenchResults } from "./support/benchProcess.js
 
 withOneLibuvWorker();
 
-const esbuild = await import("esbuild");
 const { openDirectAnchor, median } = await import("./support/directAnchor.js");
 const { physicalCores } = await import("../../sidecar/inference/llama/llamaRuntime.js");
 const { ensureFixtureModels } = await import("../fixtures/models.js");
 const { findTools } = await import("../e2e/support/tools.js");
 const { launchBrowser } = await import("../e2e/support/browser.js");
+const { bundlePage } = await import("./support/benchPage.js");
+type BenchPage = import("./support/benchPage.js").BenchPage;
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "../..");
@@ -91,10 +92,8 @@ console.log(
 );
 
 // ---- ours: the view's AnswerView in Chromium, fed at that rate ----
-const page = (
-  await esbuild.build({
-    stdin: {
-      contents: `
+const page = await bundlePage(
+  `
         import { AnswerView } from "./webview/answerView.js";
         import { MarkdownRenderer } from "./webview/markdown.js";
         const renderer = new MarkdownRenderer(window);
@@ -146,25 +145,11 @@ const page = (
             return { busy, renders };
           },
         };`,
-      resolveDir: root,
-      sourcefile: "chatRenderPage.ts",
-      loader: "ts",
-    },
-    bundle: true,
-    write: false,
-    format: "iife",
-    platform: "browser",
-    target: "es2022",
-  })
-).outputFiles[0]!.text;
+  "chatRenderPage.ts",
+);
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "hearth-bench-render-"));
 const browser = await launchBrowser(findTools(), scratch);
-type BenchPage = {
-  setContent(html: string): Promise<void>;
-  addScriptTag(o: { content: string }): Promise<unknown>;
-  evaluate<R, A>(fn: (a: A) => R, arg: A): Promise<R>;
-};
 const p = browser.page as unknown as BenchPage;
 interface StreamStats {
   busy: number;

@@ -137,6 +137,7 @@ export const EXTENSION_PURE = new Set([
   "extension/approvals/oneAnswer.ts",
   "extension/chat/applyTarget.ts",
   "extension/chat/carriedConversation.ts",
+  "extension/chat/chatModel.ts",
   "extension/chat/chatInstructions.ts",
   "extension/chat/chatController.ts",
   "extension/chat/chatTurnStates.ts",

@@ -5,6 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { after, describe, it } from "node:test";
 import { ChatController, NO_MODEL } from "../../../extension/chat/chatController.js";
+import { HISTORY_PAGE_MESSAGES } from "../../../extension/chat/transcriptMessage.js";
 import { KernelSupervisor } from "../../../extension/kernel/kernelSupervisor.js";
 import { connectOrStartKernel } from "../../../shared/node/kernelLauncher.js";
 import type { ToWebview } from "../../../shared/protocol/webview.js";
@@ -12,7 +13,7 @@ import { alive, isolatedEnv } from "../../support/cliProcess.js";
 import { DIST, tempDir } from "../../support/kernelProcess.js";
 
 function script(root: string, rounds: unknown[]): string {
-  const file = path.join(root, "script.json");
+  const file = path.join(root, `script-${fs.readdirSync(root).filter((f) => f.startsWith("script")).length}.json`);
   fs.writeFileSync(file, JSON.stringify({ rounds }));
   return `scripted:${file}`;
 }
@@ -39,7 +40,11 @@ function harness(rounds: unknown[], model?: string) {
       stored = id;
     },
   };
-  const spec = model ?? script(root, rounds);
+  let spec = model ?? script(root, rounds);
+  /** The person sets hearth.model to another model (a second script). */
+  const setModel = (next: string) => {
+    spec = next;
+  };
   const controller = (
     on: KernelSupervisor = kernel,
   ): { chat: ChatController; posted: ToWebview[]; until(test: (m: ToWebview) => boolean): Promise<ToWebview> } => {
@@ -69,7 +74,7 @@ function harness(rounds: unknown[], model?: string) {
     };
     return { chat, posted, until };
   };
-  return { kernel, supervisor, workspace, store, controller, env };
+  return { kernel, supervisor, workspace, store, controller, env, setModel, script: (r: unknown[]) => script(root, r) };
 }
 
 const completed = (m: ToWebview): boolean => m.type === "chat/event" && m.event.type === "completed";
@@ -187,6 +192,108 @@ describe("chat controller with a real kernel", () => {
       old.messages.map((m) => m.role),
       ["user", "assistant", "user"],
       "the old chat keeps its messages (in History)",
+    );
+    chat.dispose();
+  });
+
+  it("a chat made with another model than the one set never swaps it silently: reopened, it says so; sending is refused with the message kept until the person chooses (issue 25 item 2)", async () => {
+    const h = harness([{ text: ["Made with the first model."] }, { text: ["Still the first model."] }]);
+    kernels.push(h.kernel);
+    const { chat, posted, until } = h.controller();
+    await chat.send("first question");
+    await until(completed);
+    const made = h.store.get();
+    assert.ok(made);
+    h.setModel(h.script([{ text: ["The second model answers."] }]));
+    await chat.newChat();
+    posted.length = 0;
+    await chat.openSession(made);
+    const said = await until((m) => m.type === "chat/notice");
+    assert.ok(said.type === "chat/notice");
+    assert.equal(said.kind, "modelMismatch");
+    assert.match(
+      said.message,
+      /This chat was made with script-0\.json; Hearth now uses script-1\.json\. Sending here would load script-0\.json/,
+    );
+    posted.length = 0;
+    await chat.send("second question", [{ kind: "file" as const, path: "a.txt" }]);
+    const refused = posted.find((m) => m.type === "chat/notice");
+    assert.ok(refused?.type === "chat/notice" && refused.kind === "modelMismatch" && /^Your message was not sent/.test(refused.message));
+    assert.deepEqual(
+      posted.find((m) => m.type === "chat/unsent"),
+      { type: "chat/unsent", text: "second question", attachments: [{ kind: "file", path: "a.txt" }] },
+      "the message and its chip go back to the box",
+    );
+    assert.equal(posted.filter((m) => m.type === "chat/turn").length, 0, "no turn started, so no model was loaded");
+    await chat.keepChatModel();
+    posted.length = 0;
+    await chat.send("second question");
+    const answered = await until(completed);
+    assert.ok(answered.type === "chat/event" && answered.event.type === "completed" && answered.event.status === "completed");
+    const text = posted.flatMap((m) => (m.type === "chat/event" && m.event.type === "answer_delta" ? [m.event.text] : [])).join("");
+    assert.equal(text, "Still the first model.", "the person chose the chat's own model");
+    chat.dispose();
+  });
+
+  it("switching the model continues the open chat in a new one that carries it, and says so (issue 25 item 2)", async () => {
+    const h = harness([{ text: ["Answered by the first model."] }]);
+    kernels.push(h.kernel);
+    const { chat, posted, until } = h.controller();
+    await chat.send("what is this repo?");
+    await until(completed);
+    const old = h.store.get();
+    posted.length = 0;
+    const next = h.script([{ text: ["x"] }]);
+    h.setModel(next);
+    await chat.modelSwitched(next);
+    assert.equal(h.store.get(), undefined, "a new chat is current");
+    const unsent = posted.find((m) => m.type === "chat/unsent");
+    assert.ok(unsent?.type === "chat/unsent");
+    assert.match(unsent.carried ?? "", /Person: what is this repo\?\n\nHearth: Answered by the first model\./);
+    const notice = posted.find((m) => m.type === "chat/notice");
+    assert.ok(notice?.type === "chat/notice");
+    assert.match(
+      notice.message,
+      /^Hearth now uses script-1\.json\. The chat "what is this repo\?" was made with script-0\.json and stays in History as it was/,
+    );
+    const client = await h.kernel.ensureStarted();
+    assert.equal((await client.request("session/history", { sessionId: old! })).messages.length, 2, "the old chat is kept as it was");
+    chat.dispose();
+  });
+
+  it("a long chat opens at its latest page of whole turns, and the older page ends right before it: together, the whole chat in order (issue 26 item 4)", async () => {
+    const TURNS = 110; // 220 messages: more than one page of HISTORY_PAGE_MESSAGES
+    const h = harness(Array.from({ length: TURNS }, (_, i) => ({ text: [`answer ${i + 1}`] })));
+    kernels.push(h.kernel);
+    const first = h.controller();
+    for (let i = 1; i <= TURNS; i++) {
+      first.posted.length = 0;
+      await first.chat.send(`question ${i}`);
+      await first.until(completed);
+    }
+    first.chat.dispose();
+    // The view reloads: a new controller on the same stored session.
+    const { chat, posted, until } = h.controller();
+    await chat.showTranscript();
+    const latest = posted.find((m) => m.type === "chat/transcript");
+    assert.ok(latest?.type === "chat/transcript" && latest.sessionId);
+    assert.equal(latest.hasOlder, true);
+    assert.ok(latest.messages.length <= HISTORY_PAGE_MESSAGES, `${latest.messages.length} messages in the first page`);
+    assert.equal(latest.messages[0]?.role, "user", "the page starts at a turn, never inside one");
+    assert.deepEqual(
+      latest.messages.slice(-2).map((m) => (m.role === "tool" ? m.output : m.text)),
+      [`question ${TURNS}`, `answer ${TURNS}`],
+    );
+    await chat.loadOlder(latest.sessionId, latest.messages[0]!.seq);
+    const older = await until((m) => m.type === "chat/older");
+    assert.ok(older.type === "chat/older");
+    assert.equal(older.hasOlder, false);
+    const client = await h.kernel.ensureStarted();
+    const whole = await client.request("session/history", { sessionId: latest.sessionId });
+    assert.deepEqual(
+      [...older.messages, ...latest.messages].map((m) => m.seq),
+      whole.messages.map((m) => m.seq),
+      "the two pages are the whole chat, oldest first, nothing repeated or missing",
     );
     chat.dispose();
   });

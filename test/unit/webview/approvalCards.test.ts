@@ -2,39 +2,11 @@
 // folder" exactly when the kernel offered a rule for the call, and its click answers approve with
 // the rule asked for (issue 27, item 4); without an offer there is no such button.
 import assert from "node:assert/strict";
-import { after, describe, it } from "node:test";
-import { JSDOM } from "jsdom";
+import { describe, it } from "node:test";
+import { webviewDom } from "../../support/webviewDom.js";
 import type { ToolCallRecord } from "../../../shared/protocol/records.js";
 
-const { window } = new JSDOM("<!DOCTYPE html><body></body>");
-after(() => window.close());
-// The buttons are the toolkit's custom elements (webview/components): they need the DOM's globals.
-const g = globalThis as Record<string, unknown>;
-for (const name of [
-  "document",
-  "Document",
-  "HTMLElement",
-  "SVGElement",
-  "HTMLStyleElement",
-  "Element",
-  "Node",
-  "customElements",
-  "MutationObserver",
-  "ShadowRoot",
-  "CSSStyleSheet",
-  "DocumentFragment",
-  "Event",
-  "CustomEvent",
-  "KeyboardEvent",
-  "getComputedStyle",
-  "requestAnimationFrame",
-])
-  g[name] ??= (window as unknown as Record<string, unknown>)[name];
-g.window ??= window;
-g.requestAnimationFrame ??= (f: () => void) => setTimeout(f, 0);
-(window as unknown as { matchMedia: unknown }).matchMedia = () => ({ matches: false, addEventListener() {}, addListener() {} });
-g.CSS = { escape: (s: string) => s };
-(window.HTMLElement.prototype as { scrollIntoView?: () => void }).scrollIntoView = () => {};
+const window = webviewDom();
 const { ApprovalCards } = await import("../../../webview/approvalCards.js");
 
 const call = (callId: string) => ({ callId, name: "shell", arguments: { command: "npm test" } }) as unknown as ToolCallRecord;
