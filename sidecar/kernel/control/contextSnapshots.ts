@@ -9,6 +9,7 @@ import { condensationById, latestCondensationId } from "./condensations.js";
 import { replayMessages } from "./conversation.js";
 import { profileAt, type ProfileRow } from "./sessions.js";
 import { nowIso } from "./transition.js";
+import type { PinnedMode } from "../modes/modeCatalog.js";
 
 /** Bumped when the way a snapshot is rendered for a model changes. */
 const RENDERER_POLICY_VERSION = 1;
@@ -30,6 +31,8 @@ export interface SnapshotBody {
    * switched off later applies from the next run. Absent in snapshots pinned before they were read.
    */
   instructions?: { inForce: InstructionsInForce; text: string };
+  /** The mode the run is in (issue 27, item 2), as read at admission. Absent: Code, today's default. */
+  mode?: PinnedMode;
 }
 
 export function pinSnapshot(
@@ -58,6 +61,7 @@ export interface RunContext {
   userMessage: string;
   condensation: Condensation | null;
   instructions?: SnapshotBody["instructions"];
+  mode?: SnapshotBody["mode"];
 }
 
 /**
@@ -79,6 +83,7 @@ export function runContext(db: Db, run: { run_id: string; session_id: string; co
     userMessage: user.text,
     condensation: pinnedCondensation(db, run.session_id, body),
     ...(body.instructions ? { instructions: body.instructions } : {}),
+    ...(body.mode ? { mode: body.mode } : {}),
   };
 }
 
