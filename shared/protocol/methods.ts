@@ -21,7 +21,7 @@ import { TaskSummary } from "./tasks.js";
 import { ApprovalDecisionRecord, ClientPrincipal, DecisionSurface, RunOrigin } from "./principals.js";
 import { TurnEdits, UndoFileOutcome } from "./undo.js";
 import { InstructionsInForce } from "./instructions.js";
-import { ModeList } from "./modes.js";
+import { ModeImport, ModeList } from "./modes.js";
 import { McpConfigProblemView, McpServerView } from "./mcp.js";
 
 const Empty = z.object({}).strict().optional();
@@ -266,6 +266,12 @@ export const requests = {
   "modes/list": {
     params: z.object({ readOnly: z.boolean().optional() }).optional(),
     result: ModeList,
+  },
+  // Roo Code's .roomodes as .hearth/modes/SLUG.md files (issue 27, item 2); an existing file is kept.
+  // Refused in Restricted Mode (`readOnly`): it writes to the workspace.
+  "modes/import": {
+    params: z.object({ readOnly: z.boolean().optional() }).optional(),
+    result: ModeImport,
   },
   "instructions/set": {
     params: z.object({ path: z.string().min(1).max(4096), enabled: z.boolean(), readOnly: z.boolean().optional() }),

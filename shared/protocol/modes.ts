@@ -17,3 +17,12 @@ export const ModeList = z.object({
   problems: z.array(z.string()),
 });
 export type ModeList = z.infer<typeof ModeList>;
+
+/** What `modes/import` did with the workspace's .roomodes. */
+export const ModeImport = z.object({
+  /** The files written, workspace-relative. */
+  written: z.array(z.string()),
+  /** Modes not written (a file by that name exists), and what was left out of the ones written. */
+  notes: z.array(z.string()),
+});
+export type ModeImport = z.infer<typeof ModeImport>;

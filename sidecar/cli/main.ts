@@ -8,6 +8,7 @@ import { erase, eraseHelp } from "./commands/erase.js";
 import { exec, execHelp } from "./commands/exec.js";
 import { instructions, instructionsHelp } from "./commands/instructions.js";
 import { mcp, mcpHelp } from "./commands/mcp.js";
+import { modes, modesHelp } from "./commands/modes.js";
 import { sessions, sessionsHelp } from "./commands/sessions.js";
 import { show, showHelp } from "./commands/show.js";
 import { task, taskHelp, tasks, tasksHelp } from "./commands/task.js";
@@ -30,6 +31,7 @@ const commands: Record<string, Command> = {
     help: instructionsHelp,
     run: instructions,
   },
+  modes: { summary: "list the modes (code, ask, plan, .hearth/modes); import a .roomodes", help: modesHelp, run: modes },
   mcp: { summary: "list, confirm, restart or turn off the workspace's MCP servers", help: mcpHelp, run: mcp },
   sessions: {
     summary: "list the sessions in a journal",

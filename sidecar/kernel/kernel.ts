@@ -256,7 +256,7 @@ export function createKernel(settings: KernelSettings, host: KernelHost): Kernel
     ...modelHandlers({ host: models, gate, modelsDir }),
     ...turnHandlers({ turns, gate, compact, attachments, erase, narrowing, instructions, modes }),
     ...instructionHandlers({ instructions, control }),
-    ...modeHandlers({ modes }),
+    ...modeHandlers({ modes, tools }),
     ...undoHandlers({ edits: new TurnEditsService({ journal, scope: control.scope, restorer: tools.restorer }), gate }),
     ...taskHandlers({ tasks, control, gate, narrowing }),
     ...taskAnswerHandler({ principals, pending }),

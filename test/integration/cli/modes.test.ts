@@ -124,3 +124,35 @@ it("a workspace's mode offers only the tools it names and shows its instructions
   assert.equal(sessions.code, 0, sessions.stderr);
   assert.equal((JSON.parse(sessions.stdout) as { sessions: unknown[] }).sessions.length, 1, "the refused mode created no session");
 });
+
+it("a .roomodes imports as .hearth/modes files whose mode then runs with the tools it names; a second import keeps them (issue 27)", async () => {
+  const { ws, cli, script, offered } = workspace("modes-roo");
+  fs.writeFileSync(
+    path.join(ws, ".roomodes"),
+    JSON.stringify({ customModes: [{ slug: "qa", name: "QA", roleDefinition: "You test things.", groups: ["read", "command"] }] }),
+  );
+  const imported = await cli(["modes", "--import-roomodes"]);
+  assert.equal(imported.code, 0, imported.stderr);
+  assert.match(imported.stdout, /wrote \.hearth\/modes\/qa\.md/);
+  const listed = JSON.parse((await cli(["modes", "--json"])).stdout) as { modes: { name: string; tools: string[]; source: string }[] };
+  assert.deepEqual(listed.modes.at(-1), { name: "qa", description: "QA", tools: ["read", "command"], source: ".hearth/modes/qa.md" });
+
+  const run = await cli([
+    "exec",
+    "--mode",
+    "qa",
+    "--model",
+    script("qa.json", [
+      { expectTools: [...READ_TOOLS, "shell"], expectSystemIncludes: ["# Mode: qa\nYou test things."], text: ["Tested."] },
+    ]),
+    "test it",
+  ]);
+  assert.equal(run.code, 0, run.stderr);
+  assert.deepEqual(offered()[0]!.tools.sort(), [...READ_TOOLS, "shell"].sort());
+
+  fs.writeFileSync(path.join(ws, ".hearth", "modes", "qa.md"), "---\ntools: [read]\n---\nMy own edit.\n");
+  const again = await cli(["modes", "--import-roomodes"]);
+  assert.equal(again.code, 0, again.stderr);
+  assert.match(again.stdout, /no mode written\n {2}note: \.hearth\/modes\/qa\.md: exists already, kept as it is/);
+  assert.equal(fs.readFileSync(path.join(ws, ".hearth", "modes", "qa.md"), "utf8"), "---\ntools: [read]\n---\nMy own edit.\n");
+});
