@@ -9,6 +9,7 @@ import { ChatApprovals } from "./approvals/chatApprovals.js";
 import { EditProposals } from "./edits/editProposals.js";
 import { TurnUndo } from "./edits/turnUndo.js";
 import { ChatInstructions } from "./chat/chatInstructions.js";
+import { ChatModes } from "./chat/chatModes.js";
 import { registerUndoCommand } from "./edits/undoCommand.js";
 import { PROPOSED_SCHEME, ProposedContent } from "./edits/proposedContent.js";
 import { ApiKeys } from "./kernel/apiKeys.js";
@@ -59,6 +60,8 @@ export function activate(context: vscode.ExtensionContext): void {
   if (undo) context.subscriptions.push(registerUndoCommand(undo));
   // issue 27: the project instructions the next turn is shown, each with its cost and its switch.
   const instructions = kernel ? new ChatInstructions({ kernel, log, restricted: () => !vscode.workspace.isTrusted }) : undefined;
+  // issue 27: the modes the composer offers (code, ask, plan, the workspace's .hearth/modes).
+  const modes = kernel ? new ChatModes({ kernel, log, restricted: () => !vscode.workspace.isTrusted }) : undefined;
   // issue 31: completions as you type, on the model a chat has loaded (they never start the kernel).
   if (kernel) context.subscriptions.push(registerInlineCompletions(kernel, log));
   const chatView = new ChatViewProvider(
@@ -70,6 +73,7 @@ export function activate(context: vscode.ExtensionContext): void {
     wireModels(context, kernel, log),
     undo,
     instructions,
+    modes,
   );
   context.subscriptions.push(
     vscode.window.registerWebviewViewProvider(ChatViewProvider.viewType, chatView),

@@ -10,6 +10,7 @@ import type { ModelViewPort } from "../model/wireModels.js";
 import type { TurnUndo } from "../edits/turnUndo.js";
 import type { ChatController } from "./chatController.js";
 import type { ChatInstructions } from "./chatInstructions.js";
+import type { ChatModes } from "./chatModes.js";
 import { applyCode, ChatSessions, copyCode, insertCode } from "./chatViewActions.js";
 import { chatHtml, resourceRoots } from "./chatHtml.js";
 import { requestContext } from "./contextPicker.js";
@@ -34,6 +35,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
     private readonly models?: ModelViewPort,
     private readonly undo?: TurnUndo,
     private readonly instructions?: ChatInstructions,
+    private readonly modes?: ChatModes,
   ) {}
 
   /** The focus command (Ctrl+Alt+H): shows the view and puts the focus in its message box (issue 25 item 5). */
@@ -59,6 +61,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
     this.models?.attach(post);
     this.undo?.attach(post);
     this.instructions?.attach(post);
+    this.modes?.attach(post);
     this.approvals?.attach({ post, visible: () => view.visible });
     view.onDidDispose(() => {
       subscriptions.dispose();
@@ -67,6 +70,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
       this.models?.attach(undefined);
       this.undo?.attach(undefined);
       this.instructions?.attach(undefined);
+      this.modes?.attach(undefined);
       this.approvals?.attach(undefined);
     });
     // Failures reach the view through the state listener and the log; nothing to do with them here.
@@ -124,7 +128,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
         this.kernel.restart().catch(() => undefined);
         return;
       case "chat/send":
-        void this.chat.send(message.text, message.attachments);
+        void this.chat.send(message.text, message.attachments, message.mode);
         return;
       case "context/request":
         void requestContext(message.what, (m) => this.post(webview, m));
@@ -171,6 +175,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
         return;
       case "edits/undo":
         void this.undo?.undo(message.runId);
+        return;
+      case "modes/refresh":
+        void this.modes?.refresh();
         return;
       case "instructions/refresh":
         void this.instructions?.refresh();

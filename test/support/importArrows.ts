@@ -142,6 +142,7 @@ export const EXTENSION_PURE = new Set([
   "extension/chat/applyTarget.ts",
   "extension/chat/carriedConversation.ts",
   "extension/chat/chatInstructions.ts",
+  "extension/chat/chatModes.ts",
   "extension/chat/chatController.ts",
   "extension/chat/chatTurnStates.ts",
   "extension/chat/transcriptMessage.ts",
