@@ -138,10 +138,10 @@ trustBanner.hidden = true;
 const instructions = new InstructionsPanel(send);
 composer.extend((box) => {
   const menu = new SlashMenu(box, composer.node);
-  const tools = document.createElement("span");
-  tools.className = "composer-modes";
-  tools.append(modes.node, implement.node);
-  return { aboveBox: menu.node, inToolbar: tools };
+  // Above the box, not in the toolbar: a narrow view would push Send out of sight.
+  const above = document.createElement("div");
+  above.append(menu.node, implement.node);
+  return { aboveBox: above, inToolbar: modes.node };
 });
 root.replaceChildren(header.node, trustBanner, sessions.node, transcript.node, instructions.node, composer.node, announcer);
 

@@ -25,10 +25,8 @@ export class PlanImplement {
   }
 
   hear(message: ToWebview): void {
-    if (message.type === "chat/transcript") {
-      this.planning = false;
-      this.node.hidden = true;
-    }
+    // Another chat shown hides the button; the transcript a first message's new session sends keeps the plan armed.
+    if (message.type === "chat/transcript" && !this.planning) this.node.hidden = true;
     if (message.type !== "chat/event" || !this.planning) return;
     const { event } = message;
     if (event.type === "answer_delta") this.answer += event.text;
