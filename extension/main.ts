@@ -10,6 +10,7 @@ import { EditProposals } from "./edits/editProposals.js";
 import { TurnUndo } from "./edits/turnUndo.js";
 import { ChatInstructions } from "./chat/chatInstructions.js";
 import { SessionRewind } from "./chat/sessionRewind.js";
+import { ChatModes } from "./chat/chatModes.js";
 import { registerUndoCommand } from "./edits/undoCommand.js";
 import { PROPOSED_SCHEME, ProposedContent } from "./edits/proposedContent.js";
 import { ApiKeys } from "./kernel/apiKeys.js";
@@ -71,6 +72,8 @@ export function activate(context: vscode.ExtensionContext): void {
           reload: () => chat.showTranscript(),
         })
       : undefined;
+  // issue 27: the modes the composer offers (code, ask, plan, the workspace's .hearth/modes).
+  const modes = kernel ? new ChatModes({ kernel, log, restricted: () => !vscode.workspace.isTrusted }) : undefined;
   // issue 31: completions as you type, on the model a chat has loaded (they never start the kernel).
   if (kernel) context.subscriptions.push(registerInlineCompletions(kernel, log));
   const chatView = new ChatViewProvider(
@@ -83,6 +86,7 @@ export function activate(context: vscode.ExtensionContext): void {
     undo,
     instructions,
     rewind,
+    modes,
   );
   context.subscriptions.push(
     vscode.window.registerWebviewViewProvider(ChatViewProvider.viewType, chatView),

@@ -21,6 +21,9 @@ export interface ComposerActions {
   newChat(): void;
 }
 
+/** The message box (the toolkit's text area): `value` is its text; `control` the inner textarea, once rendered. */
+export type TextBox = HTMLElement & { value: string; control?: HTMLTextAreaElement };
+
 /** The box's accessible name, the start of what its placeholder shows (issue 25 item 5). */
 export const BOX_LABEL = "Message Hearth";
 
@@ -40,6 +43,7 @@ export class Composer {
   private paste: string | undefined;
   private readonly pasteRow = document.createElement("div");
   private readonly warningSlot = document.createElement("div");
+  private readonly row = document.createElement("div");
   /** How full the chat's context was after its last turn: what a long paste is measured against. */
   private fill: ContextFill | undefined;
 
@@ -76,7 +80,7 @@ export class Composer {
       e.preventDefault();
       this.stop();
     });
-    const row = document.createElement("div");
+    const row = this.row;
     row.className = "composer-buttons";
     const spacer = document.createElement("span");
     spacer.className = "composer-spacer";
@@ -85,6 +89,16 @@ export class Composer {
     this.pasteRow.hidden = true;
     this.node.append(this.context.node, this.pasteRow, this.warningSlot, this.box.el, row);
     this.setBusy(false);
+  }
+
+  /**
+   * Parts other files own (issue 27: the slash list above the box, the mode picker in the toolbar),
+   * given the box they work on.
+   */
+  extend(make: (box: TextBox) => { aboveBox?: HTMLElement; inToolbar?: HTMLElement }): void {
+    const { aboveBox, inToolbar } = make(this.box.el as TextBox);
+    if (aboveBox) this.box.el.before(aboveBox);
+    if (inToolbar) this.row.prepend(inToolbar);
   }
 
   setBusy(busy: boolean): void {

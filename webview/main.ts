@@ -13,6 +13,11 @@ import { renderTrustBanner } from "./trustBanner.js";
 import { UndoButtons } from "./undoButton.js";
 import { InstructionsPanel } from "./instructionsPanel.js";
 import { RewindMenus } from "./rewindMenu.js";
+import { ModePicker } from "./modePicker.js";
+import { PlanImplement } from "./planImplement.js";
+import { SlashMenu } from "./slashMenu.js";
+import { slashRun } from "./slashCommands.js";
+import type { Attachment } from "../shared/protocol/attachments.js";
 import { classifyTurnError, errorActions, type ViewActions } from "./errorActions.js";
 
 // The CSP forbids eval; without this zod would probe `new Function` and log a CSP violation.
@@ -82,8 +87,50 @@ const transcript = new Transcript(
 );
 const undo = new UndoButtons(transcript.node, send);
 const rewind = new RewindMenus(transcript.node, send, (text) => composer.restore(text, []));
+const modes = new ModePicker(send);
+const implement = new PlanImplement((text, mode) => {
+  modes.pick(mode);
+  composer.restore(text, []);
+});
+/** A slash command the person typed, or the message in the picked mode (issue 27, items 2 and 3). */
+function sendMessage(text: string, attachments: Attachment[]): void {
+  const run = slashRun(text);
+  const refuse = (why: string) => {
+    transcript.notice("error", why);
+    composer.restore(text, attachments);
+  };
+  switch (run.kind) {
+    case "message":
+      implement.sent(modes.value());
+      send({ type: "chat/send", text, ...(attachments.length ? { attachments } : {}), mode: modes.value() });
+      return;
+    case "new":
+      send({ type: "chat/new" });
+      return;
+    case "compact":
+      send({ type: "chat/compact" });
+      return;
+    case "task":
+      send({ type: "chat/background", text: run.text });
+      return;
+    case "mode": {
+      const problem = modes.pick(run.name);
+      if (problem) refuse(problem);
+      return;
+    }
+    case "undo": {
+      // The last turn's own "Undo these edits", which asks in place which files it puts back.
+      const last = [...transcript.node.querySelectorAll<HTMLElement>('[data-testid="undo-edits"]')].at(-1);
+      if (last) last.click();
+      else refuse("/undo: no turn of this chat has edits left to undo.");
+      return;
+    }
+    case "refused":
+      refuse(run.message);
+  }
+}
 const composer = new Composer({
-  send: (text, attachments) => send({ type: "chat/send", text, ...(attachments.length ? { attachments } : {}) }),
+  send: sendMessage,
   requestContext: (what) => send({ type: "context/request", what }),
   stop: () => send({ type: "chat/stop" }),
   newChat: () => send({ type: "chat/new" }),
@@ -98,6 +145,13 @@ trustBanner.dataset.testid = "restricted-mode";
 trustBanner.setAttribute("role", "status");
 trustBanner.hidden = true;
 const instructions = new InstructionsPanel(send);
+composer.extend((box) => {
+  const menu = new SlashMenu(box, composer.node);
+  // Above the box, not in the toolbar: a narrow view would push Send out of sight.
+  const above = document.createElement("div");
+  above.append(menu.node, implement.node);
+  return { aboveBox: above, inToolbar: modes.node };
+});
 root.replaceChildren(header.node, trustBanner, sessions.node, transcript.node, instructions.node, composer.node, announcer);
 
 /** The chat the view shows: a long paste is measured against its context (composer.setContext). */
@@ -111,6 +165,8 @@ window.addEventListener("message", (event: MessageEvent<unknown>) => {
   const message = parsed.data;
   if (instructions.hear(message)) return;
   if (undo.hear(message) || rewind.hear(message)) return;
+  implement.hear(message);
+  if (modes.hear(message)) return;
   switch (message.type) {
     case "kernel/starting":
     case "kernel/ready":

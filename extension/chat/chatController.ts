@@ -136,7 +136,7 @@ export class ChatController {
   }
 
   /** Sends a message: creates the session on the first one, then starts a turn. */
-  async send(text: string, attachments: Attachment[] = []): Promise<void> {
+  async send(text: string, attachments: Attachment[] = [], mode?: string): Promise<void> {
     const model = this.deps.model().trim();
     if (!this.sessionId && !model && !this.turn.busy) {
       // No kernel call: there is nothing it could do without a model. The message goes back to the box.
@@ -159,7 +159,13 @@ export class ChatController {
         const sessionId = this.sessionId ?? (await this.createSession(client, model, text));
         // issue 15 item 5: the kernel reads what the chips name through its anchored tools.
         const context = attachments.length ? { attachments } : {};
-        return client.request("turn/start", { sessionId, message: text, readOnly: this.deps.restricted(), ...context });
+        return client.request("turn/start", {
+          sessionId,
+          message: text,
+          readOnly: this.deps.restricted(),
+          ...context,
+          ...(mode === undefined ? {} : { mode }),
+        });
       },
       attachments,
       true,

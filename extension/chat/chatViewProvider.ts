@@ -11,6 +11,7 @@ import type { TurnUndo } from "../edits/turnUndo.js";
 import type { SessionRewind } from "./sessionRewind.js";
 import type { ChatController } from "./chatController.js";
 import type { ChatInstructions } from "./chatInstructions.js";
+import type { ChatModes } from "./chatModes.js";
 import { applyCode, ChatSessions, copyCode, insertCode } from "./chatViewActions.js";
 import { chatHtml, resourceRoots } from "./chatHtml.js";
 import { requestContext } from "./contextPicker.js";
@@ -36,6 +37,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
     private readonly undo?: TurnUndo,
     private readonly instructions?: ChatInstructions,
     private readonly rewind?: SessionRewind,
+    private readonly modes?: ChatModes,
   ) {}
 
   /** The focus command (Ctrl+Alt+H): shows the view and puts the focus in its message box (issue 25 item 5). */
@@ -62,6 +64,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
     this.undo?.attach(post);
     this.instructions?.attach(post);
     this.rewind?.attach(post);
+    this.modes?.attach(post);
     this.approvals?.attach({ post, visible: () => view.visible });
     view.onDidDispose(() => {
       subscriptions.dispose();
@@ -71,6 +74,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
       this.undo?.attach(undefined);
       this.instructions?.attach(undefined);
       this.rewind?.attach(undefined);
+      this.modes?.attach(undefined);
       this.approvals?.attach(undefined);
     });
     // Failures reach the view through the state listener and the log; nothing to do with them here.
@@ -128,7 +132,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
         this.kernel.restart().catch(() => undefined);
         return;
       case "chat/send":
-        void this.chat.send(message.text, message.attachments);
+        void this.chat.send(message.text, message.attachments, message.mode);
         return;
       case "context/request":
         void requestContext(message.what, (m) => this.post(webview, m));
@@ -184,6 +188,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
         return;
       case "edits/undo":
         void this.undo?.undo(message.runId);
+        return;
+      case "modes/refresh":
+        void this.modes?.refresh();
         return;
       case "instructions/refresh":
         void this.instructions?.refresh();

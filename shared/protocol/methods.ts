@@ -21,6 +21,7 @@ import { TaskSummary } from "./tasks.js";
 import { ApprovalDecisionRecord, ClientPrincipal, DecisionSurface, RunOrigin } from "./principals.js";
 import { TurnEdits, UndoFileOutcome } from "./undo.js";
 import { InstructionsInForce } from "./instructions.js";
+import { ModeImport, ModeList } from "./modes.js";
 import { McpConfigProblemView, McpServerView } from "./mcp.js";
 import { RewindFileOutcome, RewindPreview, RewindRecord, RewindScope } from "./rewind.js";
 
@@ -140,6 +141,9 @@ export const requests = {
       // Context the person attached (issue 15): the kernel reads each through its anchored read_file,
       // appends the text to the message the model reads, and journals what was attached.
       attachments: z.array(Attachment).max(MAX_ATTACHMENTS).optional(),
+      // The mode for this message (issue 27, item 2): code (default), ask, plan, or a workspace's
+      // .hearth/modes/NAME.md. It only narrows the tools offered, inside the session's ceiling.
+      mode: z.string().min(1).max(40).optional(),
     }),
     result: z.object({ runId: Id, attemptId: Id }),
   },
@@ -278,6 +282,18 @@ export const requests = {
   "instructions/list": {
     params: z.object({ readOnly: z.boolean().optional() }).optional(),
     result: InstructionsInForce,
+  },
+  // issue 27, item 2: the modes a turn may be started in (turn/start `mode`); `readOnly` as the client's
+  // folder is (Restricted Mode reads none of the workspace's .hearth/modes).
+  "modes/list": {
+    params: z.object({ readOnly: z.boolean().optional() }).optional(),
+    result: ModeList,
+  },
+  // Roo Code's .roomodes as .hearth/modes/SLUG.md files (issue 27, item 2); an existing file is kept.
+  // Refused in Restricted Mode (`readOnly`): it writes to the workspace.
+  "modes/import": {
+    params: z.object({ readOnly: z.boolean().optional() }).optional(),
+    result: ModeImport,
   },
   "instructions/set": {
     params: z.object({ path: z.string().min(1).max(4096), enabled: z.boolean(), readOnly: z.boolean().optional() }),

@@ -7,6 +7,7 @@ import { ApprovalDecisionRecord } from "./principals.js";
 import { UndoFromWebview, UndoToWebview } from "./undoView.js";
 import { InstructionsFromWebview, InstructionsToWebview } from "./instructionsView.js";
 import { RewindFromWebview, RewindToWebview } from "./rewindView.js";
+import { ModesFromWebview, ModesToWebview } from "./modesView.js";
 import {
   Condensation,
   EffectClass,
@@ -110,6 +111,7 @@ export const ToWebview = z.discriminatedUnion("type", [
   ...UndoToWebview,
   ...InstructionsToWebview,
   ...RewindToWebview,
+  ...ModesToWebview,
   // Restricted Mode (an untrusted folder): the view says what Hearth may not do here, and why.
   z.object({ type: z.literal("workspace/trust"), restricted: z.boolean() }),
   // A call waiting for the person (issue 14): asked on its card in the chat. `ask` is what it will do
@@ -136,6 +138,8 @@ export const FromWebview = z.discriminatedUnion("type", [
     type: z.literal("chat/send"),
     text: z.string().min(1).max(1_000_000),
     attachments: z.array(Attachment).max(MAX_ATTACHMENTS).optional(),
+    // The mode the person picked for this message (issue 27); absent: Code.
+    mode: z.string().min(1).max(40).optional(),
   }),
   // Attach the current file, the selection, or a file picked from the workspace (@).
   z.object({ type: z.literal("context/request"), what: z.enum(["file", "selection", "pick"]) }),
@@ -147,6 +151,7 @@ export const FromWebview = z.discriminatedUnion("type", [
   ...UndoFromWebview,
   ...InstructionsFromWebview,
   ...RewindFromWebview,
+  ...ModesFromWebview,
   z.object({ type: z.literal("workspace/manageTrust") }),
   // Allow / Deny on an approval card (issue 14); the first answer to a request is the one sent.
   // `alwaysAllow` (with approve): also write the rule the request offered (issue 27).

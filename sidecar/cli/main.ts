@@ -9,6 +9,7 @@ import { exec, execHelp } from "./commands/exec.js";
 import { instructions, instructionsHelp } from "./commands/instructions.js";
 import { mcp, mcpHelp } from "./commands/mcp.js";
 import { rewind, rewindHelp } from "./commands/rewind.js";
+import { modes, modesHelp } from "./commands/modes.js";
 import { sessions, sessionsHelp } from "./commands/sessions.js";
 import { show, showHelp } from "./commands/show.js";
 import { task, taskHelp, tasks, tasksHelp } from "./commands/task.js";
@@ -31,6 +32,7 @@ const commands: Record<string, Command> = {
     help: instructionsHelp,
     run: instructions,
   },
+  modes: { summary: "list the modes (code, ask, plan, .hearth/modes); import a .roomodes", help: modesHelp, run: modes },
   mcp: { summary: "list, confirm, restart or turn off the workspace's MCP servers", help: mcpHelp, run: mcp },
   rewind: { summary: "go back to a user message: the conversation, the files or both (undoable)", help: rewindHelp, run: rewind },
   sessions: {

@@ -15,6 +15,8 @@ import type { ClientChannel } from "./clientChannel.js";
 import { ClientNarrowings } from "./clientNarrowings.js";
 import { MessageAttachments } from "./context/messageAttachments.js";
 import { instructionReader } from "./context/instructionReader.js";
+import { modeReader } from "./modes/modeCatalog.js";
+import { modeHandlers } from "./handlers/modeHandlers.js";
 import { ControlPlane } from "./control/controlPlane.js";
 import { SessionErase } from "./erase/sessionErase.js";
 import { instructionHandlers } from "./handlers/instructionHandlers.js";
@@ -213,6 +215,7 @@ export function createKernel(settings: KernelSettings, host: KernelHost): Kernel
   const attachments = new MessageAttachments({ readFile });
   const erase = new SessionErase({ journal, scope: control.scope, running: (id) => turns.running(id), log });
   // issue 27: the project's instruction files and the person's own rules, read as each turn is admitted.
+  const modes = modeReader(tools);
   const instructions = instructionReader({ tools, control, personal: env.HEARTH_PERSONAL_INSTRUCTIONS ?? "" });
 
   // issue 12: background tasks, HEARTH_MAX_TASKS of them at once; their events and approvals go to every client.
@@ -253,8 +256,9 @@ export function createKernel(settings: KernelSettings, host: KernelHost): Kernel
     }),
     ...sessionHandlers({ control, gate, defaultModel: config.modelSpec }),
     ...modelHandlers({ host: models, gate, modelsDir }),
-    ...turnHandlers({ turns, gate, compact, attachments, erase, narrowing, instructions }),
+    ...turnHandlers({ turns, gate, compact, attachments, erase, narrowing, instructions, modes }),
     ...instructionHandlers({ instructions, control }),
+    ...modeHandlers({ modes, tools }),
     ...undoHandlers({ edits: new TurnEditsService({ journal, scope: control.scope, restorer: tools.restorer }), gate }),
     ...rewindHandlers({ rewinds: new RewindService({ journal, control, restorer: tools.restorer }), gate }),
     ...taskHandlers({ tasks, control, gate, narrowing }),

@@ -5,6 +5,7 @@ import type { Tool } from "../agent/ports/tools.js";
 import { AnchoredWorkspace, type ResolverKind, type WorkspaceIdentity } from "./anchoredFs.js";
 import { resolveCeilings, type Ceilings } from "./ceilings.js";
 import { FileRestorer } from "./fileRestore.js";
+import { readFolderTexts } from "./folderTexts.js";
 import { scanInstructionFiles, type InstructionScan } from "./instructionFiles.js";
 import type { FileWriteSink } from "./fileWrites.js";
 import { listDirTool } from "./listDirTool.js";
@@ -47,6 +48,8 @@ export interface WorkspaceTools {
   editText: WorkspaceEdit;
   /** The project's instruction files (AGENTS.md, .clinerules, ...), read through the workspace descriptor. */
   instructionFiles(mode?: string): Promise<InstructionScan>;
+  /** The files of one folder whose names end in `suffix` (.hearth/modes/*.md), read through the workspace descriptor. */
+  folderTexts(folder: string, suffix: string): ReturnType<typeof readFolderTexts>;
   /** Releases the workspace descriptor. The tools must not be used afterwards. */
   close(): void;
 }
@@ -77,6 +80,7 @@ export function buildWorkspaceTools(config: WorkspaceToolsConfig): WorkspaceTool
       readText: (relPath: string, maxBytes: number) => readWorkspaceText(ws, relPath, maxBytes),
       editText: ((relPath, maxBytes, update) => editWorkspaceText(ws, relPath, maxBytes, update)) satisfies WorkspaceEdit,
       instructionFiles: (mode?: string) => scanInstructionFiles(ws, mode),
+      folderTexts: (folder: string, suffix: string) => readFolderTexts(ws, folder, suffix),
       close: () => ws.close(),
     });
   } catch (e) {

@@ -81,7 +81,11 @@ const KERNEL_FLOORS: { floor: number; paths: string[] }[] = [
   { floor: 0, paths: ["sidecar/kernel/*.ts", "sidecar/kernel/handlers/types.ts"] },
   // A run's and a task's origin are durable facts of the control plane, written with them (issue 24).
   // Approval rules are policy data the turns consult (issue 27); they import nothing of the kernel above them.
-  { floor: 1, paths: ["sidecar/kernel/control/", "sidecar/kernel/principals/runOrigins.ts", "sidecar/kernel/policy/"] },
+  // Modes (issue 27) are definitions a run's snapshot pins: the control plane stores them, the turns apply them.
+  {
+    floor: 1,
+    paths: ["sidecar/kernel/control/", "sidecar/kernel/principals/runOrigins.ts", "sidecar/kernel/policy/", "sidecar/kernel/modes/"],
+  },
   {
     floor: 2,
     paths: [
@@ -139,6 +143,7 @@ export const EXTENSION_PURE = new Set([
   "extension/chat/carriedConversation.ts",
   "extension/chat/chatModel.ts",
   "extension/chat/chatInstructions.ts",
+  "extension/chat/chatModes.ts",
   "extension/chat/chatController.ts",
   "extension/chat/chatTurnStates.ts",
   "extension/chat/transcriptMessage.ts",

@@ -6,9 +6,10 @@ import { flagString, parseArgs, UsageError } from "../args.js";
 import { connectKernel, type CliKernel } from "../connect.js";
 import { ExitCode } from "../exitCodes.js";
 import { errorMessage } from "../../../shared/errors.js";
+import { IMPLEMENT_MODE, implementPlanMessage, latestAnswer } from "../../../shared/implementPlan.js";
 
 export const execHelp = `hearth exec [--workspace DIR] [--db FILE] [--model SPEC] [--approve never|reads|all]
-            [--session ID] [--json] PROMPT
+            [--session ID] [--mode NAME] [--implement] [--json] PROMPT
 
 Runs one agent turn in the workspace (default: the current directory) and streams it.
   --model SPEC     a GGUF path, an hf: URI, openai:URL#model, or scripted:FILE
@@ -18,6 +19,10 @@ Runs one agent turn in the workspace (default: the current directory) and stream
                    reads (allow read-only tools), all (allow everything); it answers only
                    this run's calls, never a background task's (\`hearth task approve|deny\`)
   --session ID     continue an existing session instead of creating one
+  --mode NAME      code (default), ask (reads, changes nothing), plan (reads, answers with a
+                   checklist), or a mode of .hearth/modes/NAME.md; it narrows the tools offered.
+  --implement      with --session: implement the session's last answer (a Plan-mode checklist) in
+                   Code mode; PROMPT, when given, is the plan as you edited it
   --db FILE        the journal (default: one per workspace under ~/.local/share/hearth)
   --json           print every turn event as one JSON line on stdout
 Exit codes: 0 completed, 1 failed, 2 usage, 4 kernel error, 130 cancelled.`;
@@ -62,10 +67,37 @@ async function refuseOtherModel(kernel: CliKernel, sessionId: string, model: str
   );
 }
 
+/** Checked before a session is created for the turn, so a mistyped mode leaves no empty session behind. */
+async function refuseUnknownMode(kernel: CliKernel, mode: string): Promise<void> {
+  const { modes, problems } = await kernel.unlessGone(kernel.client.request("modes/list", {}));
+  if (modes.some((m) => m.name === mode)) return;
+  const skipped = problems.length > 0 ? `; not read: ${problems.join("; ")}` : "";
+  throw new UsageError(
+    `--mode ${mode} is not one of this workspace's modes (${modes.map((m) => m.name).join(", ")}); add it as .hearth/modes/${mode}.md${skipped}`,
+  );
+}
+
+async function planOf(kernel: CliKernel, sessionId: string): Promise<string> {
+  const { messages } = await kernel.unlessGone(kernel.client.request("session/history", { sessionId }));
+  const plan = latestAnswer(messages);
+  if (plan === null)
+    throw new UsageError(
+      `--implement: session ${sessionId} has no answer to implement; ask for a plan first (--mode plan), or give the plan as PROMPT`,
+    );
+  return plan;
+}
+
 export async function exec(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, { workspace: true, db: true, model: true, approve: true, session: true, json: false }, "exec");
+  const args = parseArgs(
+    argv,
+    { workspace: true, db: true, model: true, approve: true, session: true, mode: true, implement: false, json: false },
+    "exec",
+  );
   const prompt = args.positionals.join(" ").trim();
-  if (!prompt) throw new UsageError('missing PROMPT: say what the agent should do, e.g. `hearth exec "list the files"`');
+  const implement = args.flags.has("implement");
+  if (implement && (!flagString(args, "session") || (flagString(args, "mode") ?? IMPLEMENT_MODE) !== IMPLEMENT_MODE))
+    throw new UsageError("--implement continues a plan's session in Code mode: pass --session ID (the plan's), and no other --mode");
+  if (!prompt && !implement) throw new UsageError('missing PROMPT: say what the agent should do, e.g. `hearth exec "list the files"`');
   const policy = (flagString(args, "approve") ?? "never") as ApprovePolicy;
   if (!APPROVE_POLICIES.includes(policy)) throw new UsageError(`--approve ${policy} is not one of ${APPROVE_POLICIES.join(", ")}`);
   const sessionArg = flagString(args, "session");
@@ -77,6 +109,8 @@ export async function exec(argv: string[]): Promise<number> {
   const kernel = await connectKernel(args);
   try {
     if (sessionArg && modelArg !== undefined) await refuseOtherModel(kernel, sessionArg, modelArg);
+    const mode = implement ? IMPLEMENT_MODE : flagString(args, "mode");
+    if (mode !== undefined) await refuseUnknownMode(kernel, mode);
     const sessionId =
       sessionArg ?? (await kernel.unlessGone(kernel.client.request("session/create", { model, title: prompt.slice(0, 80) }))).sessionId;
     // --approve answers only this command's own run (issue 24); the kernel asks it for nothing else.
@@ -101,7 +135,10 @@ export async function exec(argv: string[]): Promise<number> {
       else printHuman(n.event);
       if (n.event.type === "completed") finished(n.event.status);
     });
-    const { runId } = await kernel.unlessGone(kernel.client.request("turn/start", { sessionId, message: prompt }));
+    const message = implement ? implementPlanMessage(prompt || (await planOf(kernel, sessionId))) : prompt;
+    const { runId } = await kernel.unlessGone(
+      kernel.client.request("turn/start", { sessionId, message, ...(mode === undefined ? {} : { mode }) }),
+    );
     ownRun = runId;
     let interrupts = 0;
     const onSigint = () => {

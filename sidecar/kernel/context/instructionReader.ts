@@ -12,12 +12,13 @@ export interface InstructionReaderDeps {
   personal: string;
 }
 
-export type InstructionReader = (restricted: boolean) => Promise<PinnedInstructions>;
+/** `mode` picks Roo's per-mode rules folder (.roo/rules-MODE/); default code. */
+export type InstructionReader = (restricted: boolean, mode?: string) => Promise<PinnedInstructions>;
 
 export function instructionReader(deps: InstructionReaderDeps): InstructionReader {
-  return async (restricted) =>
+  return async (restricted, mode) =>
     pinInstructions({
-      scan: await deps.tools.instructionFiles(),
+      scan: await deps.tools.instructionFiles(mode),
       personal: deps.personal,
       disabled: deps.control.disabledInstructions(),
       restricted,

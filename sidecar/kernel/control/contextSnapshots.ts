@@ -10,6 +10,7 @@ import { replayMessages } from "./conversation.js";
 import { pinnedRewoundRanges, withoutRewound } from "./rewinds.js";
 import { profileAt, type ProfileRow } from "./sessions.js";
 import { nowIso } from "./transition.js";
+import type { PinnedMode } from "../modes/modeCatalog.js";
 
 /** Bumped when the way a snapshot is rendered for a model changes. */
 const RENDERER_POLICY_VERSION = 1;
@@ -36,6 +37,8 @@ export interface SnapshotBody {
    * Absent in snapshots pinned before rewinds existed: none.
    */
   rewindIds?: string[];
+  /** The mode the run is in (issue 27, item 2), as read at admission. Absent: Code, today's default. */
+  mode?: PinnedMode;
 }
 
 export function pinSnapshot(
@@ -64,6 +67,7 @@ export interface RunContext {
   userMessage: string;
   condensation: Condensation | null;
   instructions?: SnapshotBody["instructions"];
+  mode?: SnapshotBody["mode"];
 }
 
 /**
@@ -85,6 +89,7 @@ export function runContext(db: Db, run: { run_id: string; session_id: string; co
     userMessage: user.text,
     condensation: pinnedCondensation(db, run.session_id, body),
     ...(body.instructions ? { instructions: body.instructions } : {}),
+    ...(body.mode ? { mode: body.mode } : {}),
   };
 }
 

@@ -60,6 +60,7 @@ import type { AttemptStatus } from "./stateMachines.js";
 import { runHistory } from "./history.js";
 import { pinAuthority, type AuthorityDigests } from "./authorityPins.js";
 import { runContext, type RunContext } from "./contextSnapshots.js";
+import { recordToolsOffered, type ToolsOffered } from "./offeredTools.js";
 import { disabledInstructions, setInstructionEnabled } from "./instructionSwitches.js";
 import { recordCondensation, sessionCondensations, type NewCondensation } from "./condensations.js";
 import { SessionHolds } from "./sessionHolds.js";
@@ -305,6 +306,11 @@ export class ControlPlane {
   }
 
   /** The run's pinned context (control plane #10): what a turn of this run is built from. */
+  /** Journals the mode a run's harness was built in and the tools its model is offered (issue 27, item 2). */
+  recordToolsOffered(runId: string, offered: ToolsOffered): void {
+    this.journal.withTransaction((db) => recordToolsOffered(db, ownedRun(db, this.scope, runId), offered));
+  }
+
   runContext(runId: string): RunContext {
     const db = this.journal.db;
     return runContext(db, ownedRun(db, this.scope, runId));

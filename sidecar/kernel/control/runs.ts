@@ -19,10 +19,11 @@ export interface ClientContext {
   requestId: string;
 }
 
-/** What is admitted with the user message: what the person attached, the project instructions read for it. */
+/** What is admitted with the user message: what the person attached, the project instructions and mode read for it. */
 export interface AdmissionInputs {
   attachments?: readonly AttachmentRecord[];
   instructions?: SnapshotBody["instructions"];
+  mode?: SnapshotBody["mode"];
 }
 
 export interface Admission {
@@ -63,7 +64,7 @@ export function admitRun(
   sessionId: string,
   userMessage: string,
   client: ClientContext,
-  { attachments = [], instructions }: AdmissionInputs = {},
+  { attachments = [], instructions, mode }: AdmissionInputs = {},
 ): Admission {
   const session = ownedSession(db, scope, sessionId);
   const busy = db.prepare(`SELECT run_id FROM runs WHERE session_id = ? AND status = 'active'`).get(sessionId) as
@@ -86,6 +87,7 @@ export function admitRun(
     condensationId: viewableCondensationId(db, sessionId),
     rewindIds: activeRewoundRanges(db, sessionId).map((r) => r.rewindId),
     ...(instructions ? { instructions } : {}),
+    ...(mode ? { mode } : {}),
   });
   db.prepare(
     `INSERT INTO runs (

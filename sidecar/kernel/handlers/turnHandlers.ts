@@ -5,6 +5,7 @@ import type { ShutdownGate } from "../shutdownGate.js";
 import { applyMessage } from "../../../shared/applyMessage.js";
 import type { MessageAttachments } from "../context/messageAttachments.js";
 import type { InstructionReader } from "../context/instructionReader.js";
+import type { ModeReader } from "../modes/modeCatalog.js";
 import type { SessionErase } from "../erase/sessionErase.js";
 import type { TurnService } from "../turns/turnService.js";
 import type { RunNarrowing } from "../../../shared/node/kernelSettingsView.js";
@@ -20,17 +21,20 @@ export function turnHandlers(deps: {
   narrowing: (client: ClientChannel) => RunNarrowing | undefined;
   /** The project instructions as they are now (issue 27), pinned with each chat turn. */
   instructions: InstructionReader;
+  /** The modes as they are now (issue 27, item 2): the one named is pinned with the turn. */
+  modes: ModeReader;
 }) {
   return {
-    "turn/start": async ({ attachments, ...params }, ctx) => {
+    "turn/start": async ({ attachments, mode: modeName, ...params }, ctx) => {
       deps.gate.assertAccepting("turn/start");
       deps.erase.assertNotErased(params.sessionId);
       const narrowing = deps.narrowing(ctx.client);
-      const instructions = await deps.instructions(params.readOnly === true);
-      if (!attachments?.length) return deps.turns.start({ ...params, narrowing, instructions }, ctx);
+      const mode = await deps.modes.resolve(modeName, params.readOnly === true);
+      const instructions = await deps.instructions(params.readOnly === true, mode.name);
+      if (!attachments?.length) return deps.turns.start({ ...params, narrowing, instructions, mode }, ctx);
       const { message, records } = await deps.attachments.compose(params.message, attachments);
       // The attachment rows are admitted with the message, in its transaction: never one without the other.
-      return deps.turns.start({ ...params, message, attachments: records, narrowing, instructions }, ctx);
+      return deps.turns.start({ ...params, message, attachments: records, narrowing, instructions, mode }, ctx);
     },
     // issue 15: "Apply to file" is a turn whose one call is the kernel's write_file, approved in the file.
     "turn/apply": async (params, ctx) => {

@@ -18,6 +18,8 @@ import { ClientApproval } from "./clientApproval.js";
 import type { DecisionJournal } from "../principals/decisionJournal.js";
 import { defaultInstructions } from "./defaultInstructions.js";
 import { withInstructions } from "../context/projectInstructions.js";
+import { offeredByMode, withMode } from "../modes/modeCatalog.js";
+import { DEFAULT_MODE } from "../modes/modeDefinitions.js";
 import { JournalCondensations, viewFromJournal } from "./journalCondensations.js";
 import { JournalMemory } from "./journalMemory.js";
 
@@ -68,7 +70,7 @@ export function leaseModel(models: ModelHost, spec: string, holder: string, clie
 export async function buildSessionAgent(deps: SessionAgentDeps, run: RunRef, client: ClientChannel): Promise<AgentSession> {
   // control plane #10: the run's pinned snapshot (its profile generation and the history before its own user
   // message, which is the turn's input), never the session as it is now.
-  const { profile, history: pinnedHistory, condensation, instructions } = deps.control.runContext(run.runId);
+  const { profile, history: pinnedHistory, condensation, instructions, mode } = deps.control.runContext(run.runId);
   const model = run.apply ? new ApplyProposal(run.apply) : await leaseModel(deps.models, profile.model_profile, run.runId, client);
   const history: AgentMessage[] = pinnedHistory.map(({ seq: _seq, ...m }) => m as AgentMessage);
   const { workspace, ceilings } = deps.tools;
@@ -86,7 +88,8 @@ export async function buildSessionAgent(deps: SessionAgentDeps, run: RunRef, cli
     .approveReads((deps.policy?.approveReads ?? false) || run.narrowing?.approveReads === true)
     // issue 27: the project instructions pinned at admission close the system prompt, so the prefix is
     // the same bytes turn after turn while the files are unchanged (saved KV state stays usable).
-    .systemPrompt(withInstructions(profile.system_prompt || defaultInstructions(workspace.canonicalPath), instructions))
+    // The mode's instructions come last: a mode switch changes only the end of the prefix.
+    .systemPrompt(withMode(withInstructions(profile.system_prompt || defaultInstructions(workspace.canonicalPath), instructions), mode))
     .history(history)
     // issue 13: the session's condensed view, as journaled and pinned at admission (issue 23 item 9);
     // new views are journaled before use.
@@ -113,6 +116,19 @@ export async function buildSessionAgent(deps: SessionAgentDeps, run: RunRef, cli
     agent.disableTools(
       tools.filter((t) => !only.includes(t.definition.name) && !mcpNames.has(t.definition.name)).map((t) => t.definition.name),
     );
+  // issue 27: a mode narrows the active subset (harness #5), never the ceiling: no authority drift on a switch.
+  if (mode) {
+    const offered = offeredByMode(
+      mode,
+      tools.map((t) => t.definition),
+    );
+    agent.disableTools(tools.map((t) => t.definition.name).filter((n) => !offered.has(n)));
+  }
+  deps.control.recordToolsOffered(run.runId, {
+    mode: mode?.name ?? DEFAULT_MODE,
+    modeSource: mode?.source ?? "built-in",
+    tools: agent.activeTools(),
+  });
   return agent;
 }
 

@@ -21,6 +21,7 @@ import { recordEvent } from "./turnReplay.js";
 import type { ApplyRequest } from "./applyProposal.js";
 import type { RunRef } from "./sessionAgent.js";
 import type { PinnedInstructions } from "../context/projectInstructions.js";
+import type { PinnedMode } from "../modes/modeCatalog.js";
 
 /** How long turn/cancel waits for the turn to reach its completion barrier before answering. */
 const CANCEL_ACK_WAIT_MS = 3000;
@@ -79,6 +80,8 @@ export class TurnService {
       narrowing?: RunNarrowing;
       /** The project instructions read just before (issue 27): pinned in the run's snapshot. */
       instructions?: PinnedInstructions;
+      /** The mode the person chose for this message (issue 27, item 2): pinned in the run's snapshot. */
+      mode?: PinnedMode;
     },
     ctx: RequestContext,
   ): { runId: string; attemptId: string } {
@@ -86,6 +89,7 @@ export class TurnService {
     const admission = this.deps.control.admitRun(params.sessionId, params.message, client, {
       attachments: params.attachments,
       instructions: params.instructions,
+      mode: params.mode,
     });
     const run: RunRef = {
       sessionId: params.sessionId,

@@ -1,0 +1,59 @@
+// Slash commands in the message box (issue 27, item 3): `/name args` typed as a message runs a chat
+// command instead of being sent. Apart from the components, so it tests without a DOM.
+
+export interface SlashCommand {
+  readonly name: string;
+  /** What the list shows beside the name. */
+  readonly hint: string;
+  /** Shown after the name in the list: what to type after it ("" for nothing). */
+  readonly args: string;
+}
+
+export const SLASH_COMMANDS: readonly SlashCommand[] = [
+  { name: "new", hint: "Start a new chat", args: "" },
+  { name: "compact", hint: "Condense this chat's older turns into a summary now", args: "" },
+  { name: "undo", hint: "Undo the last turn's file edits (asks first)", args: "" },
+  { name: "task", hint: "Run a message as a background task", args: "MESSAGE" },
+  { name: "mode", hint: "Switch the mode of the next messages", args: "NAME" },
+];
+
+/** The text typed so far names a command (a `/` at the very start, no space yet): its prefix, else null. */
+export function slashQuery(value: string): string | null {
+  const m = /^\/([a-z0-9-]*)$/i.exec(value);
+  return m ? m[1]!.toLowerCase() : null;
+}
+
+/** The commands whose names start with `prefix`, in the order listed. */
+export function slashMatches(prefix: string, commands: readonly SlashCommand[] = SLASH_COMMANDS): SlashCommand[] {
+  return commands.filter((c) => c.name.startsWith(prefix));
+}
+
+export type ParsedSlash = { name: string; args: string };
+
+/** A message that is a slash command: `/name` then, after white space, its arguments; null for any other text. */
+export function parseSlash(text: string): ParsedSlash | null {
+  const m = /^\/([a-z0-9-]+)(?:\s+([\s\S]*))?$/i.exec(text.trim());
+  return m ? { name: m[1]!.toLowerCase(), args: (m[2] ?? "").trim() } : null;
+}
+
+export type SlashRun =
+  | { kind: "new" }
+  | { kind: "compact" }
+  | { kind: "undo" }
+  | { kind: "task"; text: string }
+  | { kind: "mode"; name: string }
+  | { kind: "refused"; message: string }
+  /** Not a command: the message is sent as typed (a path such as /etc/hosts stays a message). */
+  | { kind: "message" };
+
+/** What a message does: a command's action, a refusal that says what to type instead, or sending it. */
+export function slashRun(text: string): SlashRun {
+  const parsed = parseSlash(text);
+  if (!parsed || !SLASH_COMMANDS.some((c) => c.name === parsed.name)) return { kind: "message" };
+  const { name, args } = parsed;
+  if (name === "task")
+    return args ? { kind: "task", text: args } : { kind: "refused", message: "/task needs the message to run: /task fix the failing test" };
+  if (name === "mode") return args ? { kind: "mode", name: args } : { kind: "refused", message: "/mode needs a mode's name: /mode plan" };
+  if (args) return { kind: "refused", message: `/${name} takes nothing after it; remove “${args}”` };
+  return { kind: name as "new" | "compact" | "undo" };
+}
