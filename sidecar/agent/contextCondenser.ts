@@ -59,8 +59,13 @@ export class ContextCondenser {
     return messagesOf(view);
   }
 
-  /** Condenses on demand (session/compact): everything but the last turn, whether or not it fits. */
-  async compact(input: Omit<FitInput, "pending" | "turnStart">): Promise<{ before: number; after: number } | null> {
+  /**
+   * Everything but the last turn, whether or not it fits: on demand (session/compact), or ahead of
+   * need between turns (issue 30, item 3: trigger "automatic").
+   */
+  async compact(
+    input: Omit<FitInput, "pending" | "turnStart"> & { trigger?: "automatic" | "on_demand" },
+  ): Promise<{ before: number; after: number } | null> {
     if (!this.store) return null;
     const messagesOf = (v: CondensedView) => [...input.instructions, ...viewOf(input.history, v)];
     const measure = (v: CondensedView) =>
@@ -77,7 +82,7 @@ export class ContextCondenser {
       keep,
     );
     const after = await measure(view);
-    await this.commit(view, "on_demand", before.promptTokens, after.promptTokens);
+    await this.commit(view, input.trigger ?? "on_demand", before.promptTokens, after.promptTokens);
     return { before: before.promptTokens, after: after.promptTokens };
   }
 

@@ -45,6 +45,7 @@ import { PendingTaskApprovals } from "./tasks/taskChannel.js";
 import { TaskService } from "./tasks/taskService.js";
 import { applyToolPolicy } from "./toolPolicy.js";
 import { compactSession } from "./turns/condensingService.js";
+import { BackgroundCondensing } from "./turns/backgroundCondensing.js";
 import { buildSessionAgent } from "./turns/sessionAgent.js";
 import { TurnService } from "./turns/turnService.js";
 import { FileWriteJournal } from "./undo/fileWriteJournal.js";
@@ -58,7 +59,7 @@ import { RewindService } from "./undo/rewindService.js";
  * that writes it; the lock goes last.
  * "socket" and "journal lock" are the process's (KernelHost.steps).
  */
-export const SHUTDOWN_ORDER = ["tasks", "turns", "mcp", "tools", "model", "socket", "journal", "journal lock"] as const;
+export const SHUTDOWN_ORDER = ["tasks", "turns", "condensing", "mcp", "tools", "model", "socket", "journal", "journal lock"] as const;
 type HostStep = "socket" | "journal lock";
 
 export interface KernelSettings {
@@ -201,8 +202,19 @@ export function createKernel(settings: KernelSettings, host: KernelHost): Kernel
       ),
     releaseModel: (runId) => models.release(runId),
     modelSettled: (sessionId) => models.settled(sessionId),
+    turnStarting: () => condensing.yieldToTurn(),
+    turnEnded: (sessionId) => condensing.turnEnded(sessionId),
   });
   gate.onShutdown("turns", () => turns.stopAll());
+  // issue 30, item 3: sessions near their context limit are condensed between turns, in idle time.
+  const condensing = new BackgroundCondensing({
+    control,
+    models,
+    workspacePath: tools.workspace.canonicalPath,
+    busy: () => turns.busy(),
+    log,
+  });
+  gate.onShutdown("condensing", () => condensing.stop());
   const compact = (sessionId: string, client: ClientChannel) =>
     compactSession(
       { control, models, workspacePath: tools.workspace.canonicalPath, running: (id) => turns.running(id) },

@@ -14,12 +14,13 @@ import { tempDir } from "./kernelProcess.js";
 
 /**
  * `env`: the kernel's environment. `modelSettled` stands in for the engine's native-work barrier
- * (ModelHost.settled) where a test holds it.
+ * (ModelHost.settled) where a test holds it; `log` hears the kernel's log lines.
  */
 export function kernelParts(
   holdModelLoad?: Promise<void>,
   env: Record<string, string> = {},
   modelSettled?: (sessionId: string) => Promise<void>,
+  log: (line: string) => void = () => undefined,
 ) {
   const root = tempDir("turns");
   const workspace = path.join(root, "ws");
@@ -38,7 +39,7 @@ export function kernelParts(
       view: kernelSettingsView(env),
     },
     {
-      log: () => undefined,
+      log,
       ownerId: "local:tester",
       home: root,
       exit: () => undefined,

@@ -2,7 +2,7 @@
 // but the last into one summary, journaled like the automatic condensing before a round.
 import { ErrorCode, HearthError } from "../../../shared/errors.js";
 import type { Condensation } from "../../../shared/protocol/records.js";
-import { ContextCondenser, toModelMessages, type AgentMessage } from "../../agent/index.js";
+import { ContextCondenser, toModelMessages, type AgentMessage, type CondensationStore } from "../../agent/index.js";
 import type { AgentModel } from "../../agent/ports/model.js";
 import type { ControlPlane } from "../control/controlPlane.js";
 import type { ProfileRow } from "../control/sessions.js";
@@ -32,7 +32,7 @@ export async function compactSession(deps: CompactDeps, sessionId: string, clien
     const profile = deps.control.profile(sessionId);
     const model = await leaseModel(deps.models, profile.model_profile, holder, client);
     try {
-      return await compactWith(deps, sessionId, model, profile);
+      return await condenseEarlierTurns(deps, sessionId, model, profile, { trigger: "on_demand", signal: new AbortController().signal });
     } finally {
       deps.models.release(holder);
     }
@@ -41,19 +41,40 @@ export async function compactSession(deps: CompactDeps, sessionId: string, clien
   }
 }
 
-async function compactWith(deps: CompactDeps, sessionId: string, model: AgentModel, profile: ProfileRow): Promise<Condensation | null> {
-  const { history, latest } = deps.control.condensationContext(sessionId);
+export interface CondenseRun {
+  trigger: "automatic" | "on_demand";
+  signal: AbortSignal;
+  /** Called just before the view is journaled (synchronously, in the same tick): throws to keep it out. */
+  beforeSave?: (started: CondensationContext) => void;
+}
+
+export type CondensationContext = ReturnType<ControlPlane["condensationContext"]>;
+
+/** Every turn but the last into one summary, journaled; null when there is nothing older to condense. */
+export async function condenseEarlierTurns(
+  deps: Pick<CompactDeps, "control" | "workspacePath">,
+  sessionId: string,
+  model: AgentModel,
+  profile: ProfileRow,
+  run: CondenseRun,
+): Promise<Condensation | null> {
+  const started = deps.control.condensationContext(sessionId);
+  const { history, latest } = started;
   const messages = history.map(({ seq: _seq, ...m }) => m as AgentMessage);
-  const condenser = new ContextCondenser(
-    model,
-    new JournalCondensations(deps.control, sessionId, null, history),
-    viewFromJournal(latest, history),
-  );
+  const journal = new JournalCondensations(deps.control, sessionId, null, history);
+  const store: CondensationStore = {
+    save: (record) => {
+      run.beforeSave?.(started);
+      return journal.save(record);
+    },
+  };
+  const condenser = new ContextCondenser(model, store, viewFromJournal(latest, history));
   const done = await condenser.compact({
     sessionKey: sessionId,
+    trigger: run.trigger,
     instructions: [{ role: "system", text: profile.system_prompt || defaultInstructions(deps.workspacePath) }],
     history: messages,
-    signal: new AbortController().signal,
+    signal: run.signal,
     requestOf: (m) => ({ sessionKey: sessionId, messages: toModelMessages(m, true), tools: [], options: JSON.parse(profile.options_json) }),
   });
   return done ? deps.control.latestCondensation(sessionId) : null;

@@ -53,6 +53,10 @@ export interface TurnServiceDeps {
   modelSettled?: (sessionId: string) => Promise<void>;
   /** How full a session's context is now (issue 13: sent with the turn's completion); null when unknown. */
   contextFill?: (sessionId: string) => ContextFill | null;
+  /** A turn is about to run (issue 30, item 3): idle work on the model stops first, so no turn waits on it. */
+  turnStarting?: () => void;
+  /** A turn has ended and left the active set: idle work may start once none runs. */
+  turnEnded?: (sessionId: string) => void;
   /** Asks the turn's owner for an approval and journals who decided (issue 24); default: asks it directly. */
   ask?: (
     owner: ClientChannel,
@@ -114,6 +118,7 @@ export class TurnService {
     onCompleted?: (completed: TurnCompletion) => void,
     opts: { everyClient?: boolean } = {},
   ): void {
+    this.deps.turnStarting?.();
     const controller = new AbortController();
     const everyClient = opts.everyClient === true;
     const turn: ActiveTurn = { ...run, controller, done: Promise.resolve(), client, watchers: new Set(), everyClient, sent: [] };
@@ -132,7 +137,10 @@ export class TurnService {
     turn.done = this.drive(turn, params, channel)
       .then((completed) => onCompleted?.(completed))
       .catch((e: Error) => this.deps.log(`turn ${run.runId}: completion handler failed: ${e.stack ?? e.message}`))
-      .finally(() => this.active.delete(run.runId));
+      .finally(() => {
+        this.active.delete(run.runId);
+        this.deps.turnEnded?.(run.sessionId);
+      });
     this.active.set(run.runId, turn);
   }
 
