@@ -3,33 +3,15 @@
 // (not sent); its first turn is shown exactly the original's history before that message (the
 // scripted rounds' `expectUsers`); `hearth sessions` lists it with its origin; a bad point is refused.
 import assert from "node:assert/strict";
-import fs from "node:fs";
-import path from "node:path";
 import { after, it } from "node:test";
-import { tempDir } from "../../support/kernelProcess.js";
-import { isolatedEnv, runCli, stopKernel } from "../../support/cliProcess.js";
+import { scriptedCliWorkspace, stopKernel } from "../../support/cliProcess.js";
 
-const root = tempDir("fork-cli");
-const workspace = path.join(root, "ws");
-fs.mkdirSync(workspace);
-const journalPath = path.join(root, "journal.sqlite");
-const script = path.join(root, "script.json");
 // A round is chosen by the assistant messages already in the history: the fork's first turn, after
 // one answer, takes round 2 again, and is refused unless it was shown exactly ["hello", "second"].
-fs.writeFileSync(
-  script,
-  JSON.stringify({
-    rounds: [
-      { text: ["Hello."], expectUsers: ["hello"] },
-      { text: ["Second answer."], expectUsers: ["hello", "second"] },
-    ],
-  }),
-);
-const hearth = (...args: string[]) =>
-  runCli([args[0]!, "--workspace", workspace, "--db", journalPath, ...args.slice(1)], {
-    HEARTH_ALLOW_SCRIPTED: "1",
-    ...isolatedEnv(root, 30),
-  });
+const { journalPath, script, hearth } = scriptedCliWorkspace("fork-cli", [
+  { text: ["Hello."], expectUsers: ["hello"] },
+  { text: ["Second answer."], expectUsers: ["hello", "second"] },
+]);
 
 after(() => stopKernel(journalPath));
 
