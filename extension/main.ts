@@ -61,7 +61,7 @@ export function activate(context: vscode.ExtensionContext): void {
   if (undo) context.subscriptions.push(registerUndoCommand(undo));
   // issue 27: the project instructions the next turn is shown, each with its cost and its switch.
   const instructions = kernel ? new ChatInstructions({ kernel, log, restricted: () => !vscode.workspace.isTrusted }) : undefined;
-  // issue 29 item 1: rewind of the chat's session to one of its messages, from the chat.
+  // issue 29 items 1 and 2: rewind of the chat's session to one of its messages, and fork at one, from the chat.
   const rewind =
     kernel && chat
       ? new SessionRewind({
@@ -70,6 +70,7 @@ export function activate(context: vscode.ExtensionContext): void {
           log,
           restricted: () => !vscode.workspace.isTrusted,
           reload: () => chat.showTranscript(),
+          open: (sessionId) => chat.openSession(sessionId),
         })
       : undefined;
   // issue 27: the modes the composer offers (code, ask, plan, the workspace's .hearth/modes).

@@ -1,4 +1,5 @@
-// Rewind in the chat (issue 29 item 1). Each user message of the shown history gets a Rewind button;
+// Rewind in the chat (issue 29 item 1). Each user message of the shown history gets a Rewind button
+// (and a Fork one, item 2: the extension opens the fork and its message comes back to the box);
 // the first click asks the kernel for a preview and shows the three choices with what each would do;
 // only a click on one of them acts. The messages an active rewind took out of the model's view are
 // folded under a "Rewound" head with Show and Undo. The transcript may be redrawn at any time, so
@@ -49,6 +50,14 @@ export class RewindMenus extends TranscriptDecorations {
         this.place();
         return true;
       }
+      case "fork/result":
+        // Success comes after the fork's transcript: the chat is the fork, its message goes to the box.
+        if (message.draft !== undefined) this.onRewound(message.draft);
+        if (message.error) {
+          this.results.set(message.atSeq, { files: [], error: message.error });
+          this.place();
+        }
+        return true;
       case "chat/event":
         if (message.event.type === "completed") this.send({ type: "rewind/refresh" });
         return false;
@@ -91,7 +100,14 @@ export class RewindMenus extends TranscriptDecorations {
         ariaLabel: "Rewind to this message: the conversation, the files or both",
       });
       open.classList.add("rewind-open");
-      node.append(open);
+      // issue 29 item 2: a new chat with the history before this message, the message in its box.
+      const fork = button("Fork", () => this.send({ type: "fork/go", atSeq: seq }), {
+        secondary: true,
+        testId: "fork-open",
+        ariaLabel: "Fork: a new chat with the history before this message, and this message to edit and send",
+      });
+      fork.classList.add("fork-open");
+      node.append(open, fork);
     }
     // A redraw may come before the list that says a rewind was undone: what is no longer active unfolds.
     const active = this.rewinds.filter((r) => r.scope !== "files" && !r.undoneAt);

@@ -210,6 +210,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
       case "rewind/undo":
         void this.rewind?.undo(message.rewindId);
         return;
+      case "fork/go":
+        void this.rewind?.fork(message.atSeq);
+        return;
       case "approval/answer":
         this.approvals?.answer(message.callId, message.decision, message.alwaysAllow === true);
         return;

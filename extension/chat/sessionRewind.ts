@@ -1,4 +1,4 @@
-// Rewind of the chat's session, editor side (issue 29 item 1): the view's previews, a person's chosen
+// Rewind of the chat's session, and fork at one of its messages, editor side (issue 29 items 1 and 2): the view's previews, a person's chosen
 // rewind and its undo go to the kernel (session/rewindPreview, session/rewind, session/undoRewind);
 // after either the transcript is shown again, so the view folds what the model no longer sees. A
 // rewind of the files writes them, so in Restricted Mode it is refused before the kernel is asked, as
@@ -17,6 +17,8 @@ export interface SessionRewindDeps {
   restricted(): boolean;
   /** Shows the session's transcript again (the view folds the rewound messages). */
   reload(): Promise<void>;
+  /** Makes a session the chat's (as History does); refused, with a notice, while a turn runs. */
+  open(sessionId: string): Promise<void>;
 }
 
 /** Messages read back to number the user messages the view drew live. */
@@ -84,6 +86,35 @@ export class SessionRewind {
       "The rewind was not undone",
       async (client) => (await client.request("session/undoRewind", { rewindId })).files,
     );
+  }
+
+  /**
+   * Fork at a user message (issue 29 item 2): the kernel makes the new session, the chat opens it, and
+   * the forked message goes back into the message box, as after a rewind: a fork is made to say that
+   * message differently, so it is the person's to edit and send (Claude Code's rewind and VS Code's
+   * edit of a request work the same way), never sent unasked.
+   */
+  async fork(atSeq: number): Promise<void> {
+    const sessionId = this.deps.sessionId();
+    if (!sessionId) return;
+    try {
+      const client = await this.deps.kernel.ensureStarted();
+      const forked = await client.request("session/fork", { sessionId, atSeq });
+      const forkId = forked.session.sessionId;
+      this.deps.log.info(`fork: session ${sessionId} at #${atSeq} into session ${forkId} (${forked.copied} messages)`);
+      await this.deps.open(forkId);
+      if (this.deps.sessionId() !== forkId) {
+        const error = `The fork "${forked.session.title}" was made but not opened, as a turn is running; open it from History when the turn ends.`;
+        this.deps.log.warn(`fork: ${error}`);
+        this.view?.({ type: "fork/result", atSeq, error });
+        return;
+      }
+      this.view?.({ type: "fork/result", atSeq, draft: forked.draft });
+    } catch (e) {
+      const error = `No fork was made: ${errorMessage(e)}`;
+      this.deps.log.warn(`fork: ${error}`);
+      this.view?.({ type: "fork/result", atSeq, error });
+    }
   }
 
   private async act(

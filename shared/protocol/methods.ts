@@ -227,6 +227,13 @@ export const requests = {
     params: z.object({ rewindId: Id }),
     result: z.object({ rewindId: Id, files: z.array(RewindFileOutcome) }),
   },
+  // Fork (issue 29 item 2, docs/fork.md): a new session whose history is what the original's model
+  // sees before its user message #atSeq, listed with its origin. That message comes back as `draft`,
+  // for the message box: the person edits it (the point of a fork) and sends it as the fork's first turn.
+  "session/fork": {
+    params: z.object({ sessionId: Id, atSeq: z.number().int().positive() }),
+    result: z.object({ session: SessionSummary, draft: z.string(), copied: z.number().int().nonnegative() }),
+  },
   // Background tasks (issue 12, docs/tasks.md): a leaf session in its own workstream, queued behind
   // HEARTH_MAX_TASKS running ones. `tools` narrows the ceiling (the kernel's offered tools), never widens it.
   "task/start": {

@@ -18,6 +18,10 @@ export type ToolInvocationStatus = z.infer<typeof ToolInvocationStatus>;
 export const EffectClass = z.enum(["read", "idempotent_write", "non_idempotent_write", "network"]);
 export type EffectClass = z.infer<typeof EffectClass>;
 
+/** Where a forked session came from (issue 29 item 2): the original and the # of the user message forked at. */
+export const ForkOrigin = z.object({ sessionId: Id, title: z.string(), atSeq: z.number().int().positive() });
+export type ForkOrigin = z.infer<typeof ForkOrigin>;
+
 export const SessionSummary = z.object({
   sessionId: Id,
   title: z.string(),
@@ -27,6 +31,7 @@ export const SessionSummary = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
   activeRunId: Id.nullable(),
+  forkedFrom: ForkOrigin.optional(),
 });
 export type SessionSummary = z.infer<typeof SessionSummary>;
 

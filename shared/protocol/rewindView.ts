@@ -1,4 +1,4 @@
-// The chat's rewind (issue 29 item 1): the view asks what each choice would do (a preview) before the
+// The chat's rewind (issue 29 item 1) and fork (item 2): the view asks what each choice would do (a preview) before the
 // person picks one, then asks for it; the extension answers with the outcome and the session's rewinds.
 import { z } from "zod";
 import { Id } from "./records.js";
@@ -21,6 +21,9 @@ export const RewindToWebview = [
     files: z.array(RewindFileOutcome),
     error: z.string().optional(),
   }),
+  // issue 29 item 2: the fork at the message was made and is now the chat (sent after its transcript);
+  // draft is the forked message, for the message box. error: why there is no fork, or it was not opened.
+  z.object({ type: z.literal("fork/result"), atSeq: Seq, draft: z.string().optional(), error: z.string().optional() }),
 ] as const;
 
 export const RewindFromWebview = [
@@ -31,4 +34,6 @@ export const RewindFromWebview = [
   // The person picked a previewed choice.
   z.object({ type: z.literal("rewind/go"), toSeq: Seq, scope: RewindScope }),
   z.object({ type: z.literal("rewind/undo"), rewindId: Id }),
+  // The person's Fork on a message: a new chat with the history before it.
+  z.object({ type: z.literal("fork/go"), atSeq: Seq }),
 ] as const;

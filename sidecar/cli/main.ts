@@ -8,6 +8,7 @@ import { erase, eraseHelp } from "./commands/erase.js";
 import { exec, execHelp } from "./commands/exec.js";
 import { instructions, instructionsHelp } from "./commands/instructions.js";
 import { mcp, mcpHelp } from "./commands/mcp.js";
+import { fork, forkHelp } from "./commands/fork.js";
 import { rewind, rewindHelp } from "./commands/rewind.js";
 import { modes, modesHelp } from "./commands/modes.js";
 import { sessions, sessionsHelp } from "./commands/sessions.js";
@@ -27,6 +28,7 @@ const commands: Record<string, Command> = {
   doctor: { summary: "check the runtime, native modules, journal and model setting", help: doctorHelp, run: doctor },
   erase: { summary: "erase a session's messages from the journal for good (asks first)", help: eraseHelp, run: erase },
   exec: { summary: "run one agent turn in a workspace and stream it", help: execHelp, run: exec },
+  fork: { summary: "start a new session from a session's history before one of its user messages", help: forkHelp, run: fork },
   instructions: {
     summary: "list the instruction files (AGENTS.md, .clinerules, ...) turns are shown; turn one off or on",
     help: instructionsHelp,

@@ -416,6 +416,16 @@ CREATE TABLE rewind_files (
   PRIMARY KEY (rewind_id, path)
 );`);
 
+// issue 29 item 2: a session forked from another at one of its user messages (at_seq, the original's #):
+// History shows "forked from <title> at #N". One row per fork, keyed by the new session.
+const sessionForks: Step = (db) =>
+  db.exec(`CREATE TABLE session_forks (
+  session_id TEXT PRIMARY KEY REFERENCES sessions(session_id),
+  parent_session_id TEXT NOT NULL REFERENCES sessions(session_id),
+  at_seq INTEGER NOT NULL,
+  created_at TEXT NOT NULL
+);`);
+
 export const MIGRATIONS: readonly Step[] = [
   v1,
   v2,
@@ -431,4 +441,5 @@ export const MIGRATIONS: readonly Step[] = [
   instructionSwitches,
   mcpConfirmations,
   rewindTables,
+  sessionForks,
 ];

@@ -3,7 +3,7 @@
 import { spawn, type SpawnOptions } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { DIST } from "./kernelProcess.js";
+import { DIST, tempDir } from "./kernelProcess.js";
 
 export interface CliResult {
   code: number | null;
@@ -15,6 +15,22 @@ export interface CliResult {
 /** A private HEARTH_HOME for one test and a short idle period, so detached kernels it starts go away. */
 export function isolatedEnv(root: string, idleSeconds = 2): Record<string, string> & { HEARTH_HOME: string } {
   return { HEARTH_HOME: path.join(root, "home"), HEARTH_KERNEL_IDLE_SECONDS: String(idleSeconds), XDG_RUNTIME_DIR: "" };
+}
+
+/**
+ * A workspace, a journal and a scripted model's rounds under a fresh temporary root, and `hearth` run
+ * on them (the command, then its arguments); its detached kernel stays up 30 s between calls.
+ */
+export function scriptedCliWorkspace(prefix: string, rounds: unknown[]) {
+  const root = tempDir(prefix);
+  const workspace = path.join(root, "ws");
+  fs.mkdirSync(workspace);
+  const journalPath = path.join(root, "journal.sqlite");
+  const script = path.join(root, "script.json");
+  fs.writeFileSync(script, JSON.stringify({ rounds }));
+  const hearth = (command: string, ...args: string[]) =>
+    runCli([command, "--workspace", workspace, "--db", journalPath, ...args], { HEARTH_ALLOW_SCRIPTED: "1", ...isolatedEnv(root, 30) });
+  return { workspace, journalPath, script, hearth };
 }
 
 export function startCli(args: string[], env: Record<string, string>, extra: SpawnOptions = {}) {

@@ -93,3 +93,13 @@ export function prepareClaim(
 ) {
   return f.control.prepareInvocation(invocation(run, callId, "read_file", effectClass, { input: { path: "a" }, retryPolicy }));
 }
+
+/** One completed turn of `sessionId`: the user message `text`, then one assistant message; its run id. */
+export function completedTurn(f: Fixture, sessionId: string, text: string): string {
+  const { runId, attemptId } = f.control.admitRun(sessionId, text, CLIENT);
+  f.control.transitionAttempt(runId, attemptId, "starting");
+  f.control.transitionAttempt(runId, attemptId, "running");
+  f.control.appendMessages(sessionId, runId, [{ role: "assistant", text: `answer to ${text}` }]);
+  f.control.finishRun(runId, "completed");
+  return runId;
+}

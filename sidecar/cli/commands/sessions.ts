@@ -6,7 +6,7 @@ import { withKernel } from "../connect.js";
 export const sessionsHelp = `hearth sessions [--workspace DIR] [--db FILE] [--json]
 
 Lists the sessions in the workspace's journal (or --db FILE), newest first: id, role, adapter,
-model, last update, and the active run if one is running.`;
+model, last update, the active run if one is running, and where a fork came from.`;
 
 export async function sessions(argv: string[]): Promise<number> {
   const args = parseArgs(argv, { workspace: true, db: true, json: false }, "sessions");
@@ -19,7 +19,8 @@ export async function sessions(argv: string[]): Promise<number> {
   for (const s of sessions) {
     process.stdout.write(
       `${s.sessionId}  ${s.role.padEnd(11)} ${s.adapter.padEnd(8)} ${s.updatedAt}  ` +
-        `${s.activeRunId ? `active run ${s.activeRunId}  ` : ""}${s.title || "(untitled)"}${s.model ? `  [${s.model}]` : ""}\n`,
+        `${s.activeRunId ? `active run ${s.activeRunId}  ` : ""}${s.title || "(untitled)"}${s.model ? `  [${s.model}]` : ""}` +
+        `${s.forkedFrom ? `  (forked from ${s.forkedFrom.title || s.forkedFrom.sessionId} at #${s.forkedFrom.atSeq})` : ""}\n`,
     );
   }
   return ExitCode.Ok;

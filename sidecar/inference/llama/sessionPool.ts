@@ -6,7 +6,7 @@
 // Idle sessions have their state saved when no round runs, and every session's when the pool closes.
 import { LlamaChat, type ChatWrapper, type LlamaContext, type LlamaContextSequence, type Token, type TokenPredictor } from "node-llama-cpp";
 import { ErrorCode, HearthError } from "../../../shared/errors.js";
-import { type KvStateStore, tokensDigest } from "./kvStateStore.js";
+import { commonPrefixLength, type KvStateStore, tokensDigest } from "./kvStateStore.js";
 import type { SessionLocks } from "./sessionLocks.js";
 import { evictionVictim, takeLowestFree } from "./sequencePlacement.js";
 
@@ -73,6 +73,7 @@ export class SessionPool {
           : await this.takeIdleSequence());
       if (sequence.contextTokens.length > 0) await sequence.clearHistory();
       let restoredTokens = 0;
+      await this.saveSharedPrefixes(prompt);
       const match = this.opts.stateStore?.find(this.opts.modelKey, this.opts.wrapperName, prompt, key);
       if (match) {
         try {
@@ -98,6 +99,24 @@ export class SessionPool {
       this.sessions.set(key, session);
       return session;
     });
+  }
+
+  /**
+   * A new session whose prompt begins with what a live session's cache holds (a fork, issue 29 item 2:
+   * the original's history up to the fork point) restores that cache instead of evaluating the shared
+   * history again; saved state is what it restores from, so an idle live session sharing more than
+   * the best saved state is saved now (its idle save would write the same file later). A session in
+   * a round is not waited for: the new one restores what is saved, or evaluates.
+   */
+  private async saveSharedPrefixes(prompt: readonly Token[]): Promise<void> {
+    const store = this.opts.stateStore;
+    if (!store) return;
+    const saved = store.find(this.opts.modelKey, this.opts.wrapperName, prompt)?.commonPrefix ?? 0;
+    for (const s of [...this.sessions.values()]) {
+      if (this.locks.busy(s.key) || s.savedDigest === tokensDigest(s.sequence.contextTokens)) continue;
+      const shared = commonPrefixLength(s.sequence.contextTokens, prompt);
+      if (shared >= store.minReuseTokens && shared > saved) await this.locks.run(s.key, () => this.saveLocked(s));
+    }
   }
 
   /** A round of `s` has ended: it belongs to the current busy period. */

@@ -65,6 +65,7 @@ import { disabledInstructions, setInstructionEnabled } from "./instructionSwitch
 import { recordCondensation, sessionCondensations, type NewCondensation } from "./condensations.js";
 import { SessionHolds } from "./sessionHolds.js";
 import { activeRewoundRanges, sessionRewinds, viewableCondensationId, withoutRewound } from "./rewinds.js";
+import { forkSession } from "./forks.js";
 
 export interface SessionHistory {
   session: SessionSummary;
@@ -105,6 +106,14 @@ export class ControlPlane {
 
   renameSession(sessionId: string, title: string): SessionSummary {
     return this.journal.withTransaction((db) => renameSession(db, this.scope, sessionId, title));
+  }
+
+  /** A new session whose history is what this one's model sees before its user message #atSeq (issue 29 item 2). */
+  forkSession(sessionId: string, atSeq: number): { session: SessionSummary; draft: string; copied: number } {
+    return this.journal.withTransaction((db) => {
+      const { sessionId: forkId, draft, copied } = forkSession(db, this.scope, sessionId, atSeq);
+      return { session: sessionSummary(db, forkId), draft, copied };
+    });
   }
 
   hideSession(sessionId: string): void {

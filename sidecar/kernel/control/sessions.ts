@@ -104,8 +104,10 @@ export function sessionSummary(db: Db, sessionId: string): SessionSummary {
   const row = db
     .prepare(`
     SELECT s.session_id, s.title, s.execution_role, s.created_at, s.updated_at, p.adapter, p.model_profile,
-      (SELECT run_id FROM runs r WHERE r.session_id = s.session_id AND r.status = 'active') AS active_run_id
+      (SELECT run_id FROM runs r WHERE r.session_id = s.session_id AND r.status = 'active') AS active_run_id,
+      f.parent_session_id AS fork_parent, f.at_seq AS fork_at_seq, o.title AS fork_parent_title
     FROM sessions s JOIN session_execution_profiles p ON p.session_id = s.session_id AND p.generation = s.profile_generation
+    LEFT JOIN session_forks f ON f.session_id = s.session_id LEFT JOIN sessions o ON o.session_id = f.parent_session_id
     WHERE s.session_id = ?`)
     .get(sessionId) as {
     session_id: string;
@@ -116,6 +118,9 @@ export function sessionSummary(db: Db, sessionId: string): SessionSummary {
     adapter: string;
     model_profile: string;
     active_run_id: string | null;
+    fork_parent: string | null;
+    fork_at_seq: number | null;
+    fork_parent_title: string | null;
   };
   return {
     sessionId: row.session_id,
@@ -126,6 +131,8 @@ export function sessionSummary(db: Db, sessionId: string): SessionSummary {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     activeRunId: row.active_run_id,
+    // issue 29 item 2: History shows "forked from <title> at #N".
+    ...(row.fork_parent ? { forkedFrom: { sessionId: row.fork_parent, title: row.fork_parent_title ?? "", atSeq: row.fork_at_seq! } } : {}),
   };
 }
 

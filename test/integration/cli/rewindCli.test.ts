@@ -6,30 +6,14 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { after, it } from "node:test";
-import { tempDir } from "../../support/kernelProcess.js";
-import { isolatedEnv, runCli, stopKernel } from "../../support/cliProcess.js";
+import { scriptedCliWorkspace, stopKernel } from "../../support/cliProcess.js";
 
-const root = tempDir("rewind-cli");
-const workspace = path.join(root, "ws");
-fs.mkdirSync(workspace);
-const journalPath = path.join(root, "journal.sqlite");
-const script = path.join(root, "script.json");
-fs.writeFileSync(
-  script,
-  JSON.stringify({
-    rounds: [
-      { text: ["Hello."] },
-      { toolCalls: [{ name: "write_file", arguments: { path: "notes.txt", content: "by the turn\n" } }] },
-      { text: ["Wrote it."] },
-    ],
-  }),
-);
+const { workspace, journalPath, script, hearth } = scriptedCliWorkspace("rewind-cli", [
+  { text: ["Hello."] },
+  { toolCalls: [{ name: "write_file", arguments: { path: "notes.txt", content: "by the turn\n" } }] },
+  { text: ["Wrote it."] },
+]);
 fs.writeFileSync(path.join(workspace, "notes.txt"), "mine\n");
-const hearth = (...args: string[]) =>
-  runCli([args[0]!, "--workspace", workspace, "--db", journalPath, ...args.slice(1)], {
-    HEARTH_ALLOW_SCRIPTED: "1",
-    ...isolatedEnv(root, 30),
-  });
 const notes = () => fs.readFileSync(path.join(workspace, "notes.txt"), "utf8");
 
 after(() => stopKernel(journalPath));

@@ -26,6 +26,7 @@ function restrictedRewind() {
     log,
     restricted: () => true,
     reload: async () => void reloads.push(1),
+    open: async () => undefined,
   });
   rewind.attach((m) => shown.push(m));
   return { rewind, asked, shown, reloads };

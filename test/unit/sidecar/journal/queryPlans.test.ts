@@ -80,6 +80,10 @@ const COLD: Record<string, string> = {
   "SELECT * FROM rewind_files WHERE rewind_id": "undo of a rewind: by primary key",
   "UPDATE rewinds SET undone_at": "undo of a rewind: by primary key",
   "UPDATE rewind_files SET undo_outcome": "undo of a rewind: by primary key",
+  "SELECT role, body_json FROM conversation_journal WHERE session_id = ? AND seq = ?": "fork: on a person's request, by primary key",
+  "INSERT INTO conversation_journal (session_id, seq, run_id, role, status, body_js":
+    "fork: on a person's request, one copy per message by primary key",
+  "INSERT INTO session_forks": "fork: on a person's request",
   "SELECT role FROM conversation_journal WHERE session_id = ? AND seq = ?": "rewind: by primary key",
   "SELECT seq, run_id FROM conversation_journal WHERE session_id = ? AND seq >= ?": "rewind: on the primary key, planned below",
 };

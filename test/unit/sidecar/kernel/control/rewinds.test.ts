@@ -4,18 +4,8 @@
 // over for one that does not (it would summarize messages the model no longer sees).
 import assert from "node:assert/strict";
 import { it } from "node:test";
-import { CLIENT, openFixture, type Fixture } from "../../../../support/journalFixture.js";
+import { completedTurn as turn, openFixture, type Fixture } from "../../../../support/journalFixture.js";
 import { RewindService } from "../../../../../sidecar/kernel/undo/rewindService.js";
-
-/** One completed turn: the user message, then one assistant message. */
-function turn(f: Fixture, sessionId: string, text: string): string {
-  const { runId, attemptId } = f.control.admitRun(sessionId, text, CLIENT);
-  f.control.transitionAttempt(runId, attemptId, "starting");
-  f.control.transitionAttempt(runId, attemptId, "running");
-  f.control.appendMessages(sessionId, runId, [{ role: "assistant", text: `answer to ${text}` }]);
-  f.control.finishRun(runId, "completed");
-  return runId;
-}
 
 const condense = (f: Fixture, sessionId: string, throughSeq: number) =>
   f.control.recordCondensation({
