@@ -1,8 +1,10 @@
 // A local HTTP server for model downloads (unit tests and the e2e): serves one file under any path
-// with Range support, counts the body bytes it sends, and while `slowFirstChunk` is on it trickles a request
-// for the file's first chunk and holds back its last piece until `slowFirstChunk` is turned off: a
-// download cancelled meanwhile holds every other chunk, and a resumed one must fetch only what is
-// missing. The hold is what makes a cancel deterministic (issue 23, item 2): however loaded the machine,
+// with Range support, counts the body bytes it sends, and while `slowFirstChunk` is on it trickles every
+// request that covers one byte of the first chunk and holds that byte back until `slowFirstChunk` is
+// turned off: a download cancelled meanwhile holds every other chunk, and a resumed one must fetch only
+// what is missing. (Holding only the request from byte 0 was not enough: under load the downloader asked
+// again for the rest of that slow chunk, got it at once, finished the file and, cancelled, renamed it to
+// its final name: firstRun e2e (e) found no partial file.) The hold is what makes a cancel deterministic (issue 23, item 2): however loaded the machine,
 // the download cannot finish before the test's cancel. node-llama-cpp's downloader aborts the held
 // request when it is cancelled and keeps its `.ipull` file (modelDownload.test.ts). The same hold was
 // reverted once (77b0f80) while the downloader was still given a `headers` option, which made it finish
@@ -22,6 +24,9 @@ export interface ModelFileServer {
   slowFirstChunk: boolean;
   close(): Promise<void>;
 }
+
+/** The byte no response sends while slow mode is on: inside the file's first chunk, so the download cannot end. */
+const HELD_BYTE = 256 * 1024;
 
 export async function startModelFileServer(body: Buffer): Promise<ModelFileServer> {
   let sent = 0;
@@ -44,12 +49,22 @@ export async function startModelFileServer(body: Buffer): Promise<ModelFileServe
     if (req.method === "HEAD") return res.end();
     const slice = body.subarray(start, end + 1);
     // Only ranged bodies count: a downloader's first plain GET reads the headers and hangs up.
-    if (state.slowFirstChunk && m && start === 0) {
-      // The first chunk trickles (64 KiB per 50 ms) while the rest arrive at once; its last piece
-      // waits for the test to turn `slowFirstChunk` off.
+    if (state.slowFirstChunk && m && start <= HELD_BYTE && HELD_BYTE <= end) {
+      // Every request that covers the held byte trickles (64 KiB per 50 ms) and stops before it until
+      // the test turns `slowFirstChunk` off; the rest arrive at once. Any request, not only the one
+      // from 0: a downloader that asks again for the rest of a slow chunk must not finish the file.
+      const heldAt = HELD_BYTE - start;
       let pos = 0;
       const timer = setInterval(() => {
-        if (pos + 64 * 1024 >= slice.length && state.slowFirstChunk) return;
+        if (pos + 64 * 1024 > heldAt && state.slowFirstChunk) {
+          if (pos < heldAt) {
+            const upTo = slice.subarray(pos, heldAt);
+            pos = heldAt;
+            sent += upTo.length;
+            res.write(upTo);
+          }
+          return;
+        }
         const piece = slice.subarray(pos, pos + 64 * 1024);
         pos += piece.length;
         sent += piece.length;
