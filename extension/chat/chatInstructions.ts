@@ -1,18 +1,13 @@
 // The chat's project instructions, editor side (issue 27, item 1): asks the kernel what the next turn
 // would be shown (instructions/list, as trusted as this window's folder) and switches a source on or
 // off (instructions/set), sending the list to the view each time. Plain Node (no `vscode` import).
-import { errorMessage } from "../../shared/errors.js";
 import type { InstructionsInForce } from "../../shared/protocol/instructions.js";
 import type { ToWebview } from "../../shared/protocol/webview.js";
 import type { KernelClient } from "../../shared/node/kernelClient.js";
-import type { KernelLog, KernelSupervisor } from "../kernel/kernelSupervisor.js";
+import { askKernel, type FolderKernelDeps } from "./askKernel.js";
 
-export interface ChatInstructionsDeps {
-  kernel: Pick<KernelSupervisor, "ensureStarted">;
-  log: KernelLog;
-  /** True while the folder is untrusted: its files are not shown to the model, and the list says so. */
-  restricted(): boolean;
-}
+/** restricted(): its files are not shown to the model, and the list says so. */
+export type ChatInstructionsDeps = FolderKernelDeps;
 
 export class ChatInstructions {
   private view: ((message: ToWebview) => void) | undefined;
@@ -37,15 +32,12 @@ export class ChatInstructions {
     what: string,
     call: (client: KernelClient, readOnly: boolean) => Promise<InstructionsInForce>,
   ): Promise<InstructionsInForce | null> {
-    try {
-      const inForce = await call(await this.deps.kernel.ensureStarted(), this.deps.restricted());
-      this.view?.({ type: "instructions/list", inForce });
-      return inForce;
-    } catch (e) {
-      const error = `Could not ${what}: ${errorMessage(e)}`;
-      this.deps.log.warn(`instructions: ${error}`);
-      this.view?.({ type: "instructions/list", inForce: null, error });
+    const asked = await askKernel(this.deps, "instructions", what, call);
+    if ("error" in asked) {
+      this.view?.({ type: "instructions/list", inForce: null, error: asked.error });
       return null;
     }
+    this.view?.({ type: "instructions/list", inForce: asked.answer });
+    return asked.answer;
   }
 }

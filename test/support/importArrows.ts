@@ -140,6 +140,7 @@ export const EXTENSION_PURE = new Set([
   "extension/approvals/approvalText.ts",
   "extension/approvals/oneAnswer.ts",
   "extension/chat/applyTarget.ts",
+  "extension/chat/askKernel.ts",
   "extension/chat/carriedConversation.ts",
   "extension/chat/chatModel.ts",
   "extension/chat/chatInstructions.ts",
