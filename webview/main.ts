@@ -194,7 +194,7 @@ window.addEventListener("message", (event: MessageEvent<unknown>) => {
       sessions.show(message.sessions, message.currentSessionId);
       return;
     case "chat/turn":
-      transcript.startTurn(message.runId, message.message, message.attachments);
+      transcript.startTurn(message.turnId, message.message, message.attachments);
       return;
     case "context/add": {
       const refused = composer.attach(message.attachment);
@@ -202,7 +202,7 @@ window.addEventListener("message", (event: MessageEvent<unknown>) => {
       return;
     }
     case "chat/event":
-      transcript.event(message.runId, message.event);
+      transcript.event(message.turnId, message.event);
       return;
     case "chat/notice":
       if (sessions.open) sessions.notice(message.level, message.message);

@@ -88,7 +88,7 @@ export class SessionList {
     openButton.append(el("span", "session-title", title, "session-title"));
     // issue 29 item 2: a fork says where it came from.
     const origin = s.forkedFrom ? ` · forked from "${s.forkedFrom.title || "Untitled chat"}" at #${s.forkedFrom.atSeq}` : "";
-    const facts = `${when(s.updatedAt)} · ${modelDisplayName(s.model)} · ${s.activeRunId ? "running" : "idle"}${origin}`;
+    const facts = `${when(s.updatedAt)} · ${modelDisplayName(s.model)} · ${s.activeTurnId ? "running" : "idle"}${origin}`;
     openButton.append(el("span", "session-facts", facts, "session-facts"));
     openButton.setAttribute("aria-label", `Open chat "${title}", ${facts}`);
     openButton.addEventListener("click", () => this.actions.open(s.sessionId));

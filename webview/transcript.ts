@@ -244,11 +244,11 @@ export class Transcript {
   }
 
   /** A turn the kernel accepted: the person's message and an (empty) reply to stream into. */
-  startTurn(runId: string, message: string | null, attachments: readonly Attachment[] = []): void {
+  startTurn(turnId: string, message: string | null, attachments: readonly Attachment[] = []): void {
     const block = new AssistantBlock(this.deps);
-    this.live.set(runId, block);
+    this.live.set(turnId, block);
     const progress = new TurnProgress(block.startedAt);
-    this.progress.set(runId, progress);
+    this.progress.set(turnId, progress);
     block.node.append(progress.node);
     // Sending is a choice to follow the reply: back to the bottom.
     if (message !== null) {
@@ -259,10 +259,10 @@ export class Transcript {
     this.scroll();
   }
 
-  event(runId: string, event: TurnEvent): void {
-    const block = this.live.get(runId);
+  event(turnId: string, event: TurnEvent): void {
+    const block = this.live.get(turnId);
     if (!block) return;
-    const progress = this.progress.get(runId);
+    const progress = this.progress.get(turnId);
     progress?.hear(event);
     switch (event.type) {
       case "answer_delta":
@@ -291,12 +291,12 @@ export class Transcript {
             ? `Hearth answered: ${answer.slice(0, 500)}`
             : (block.node.querySelector(".turn-status")?.textContent ?? event.status),
         );
-        this.live.delete(runId);
-        this.progress.delete(runId);
+        this.live.delete(turnId);
+        this.progress.delete(turnId);
         break;
       }
     }
-    if (progress && this.progress.has(runId)) block.node.append(progress.node);
+    if (progress && this.progress.has(turnId)) block.node.append(progress.node);
     this.scroll();
   }
 

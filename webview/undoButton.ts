@@ -22,7 +22,7 @@ export class UndoButtons extends TranscriptDecorations {
         this.show(message.turns);
         return true;
       case "edits/result":
-        this.result(message.runId, message.files, message.error);
+        this.result(message.turnId, message.files, message.error);
         return true;
       case "chat/transcript":
         this.send({ type: "edits/refresh" });
@@ -37,11 +37,11 @@ export class UndoButtons extends TranscriptDecorations {
 
   private show(turns: TurnEdits[]): void {
     this.turns = turns;
-    for (const [runId, panel] of this.panels) {
-      const turn = turns.find((t) => t.runId === runId);
+    for (const [turnId, panel] of this.panels) {
+      const turn = turns.find((t) => t.turnId === turnId);
       if (!turn) {
         panel.remove();
-        this.panels.delete(runId);
+        this.panels.delete(turnId);
       } else this.renderState(panel, turn);
     }
     this.place();
@@ -56,12 +56,12 @@ export class UndoButtons extends TranscriptDecorations {
         .find((c) => c !== null);
       const reply = call?.closest<HTMLElement>(".msg.assistant");
       if (!reply) continue;
-      let panel = this.panels.get(turn.runId);
+      let panel = this.panels.get(turn.turnId);
       if (!panel) {
         panel = el("div", "turn-undo");
         panel.dataset.testid = "turn-undo";
-        panel.dataset.runId = turn.runId;
-        this.panels.set(turn.runId, panel);
+        panel.dataset.turnId = turn.turnId;
+        this.panels.set(turn.turnId, panel);
         this.renderState(panel, turn);
       }
       if (panel.parentElement !== reply || reply.lastElementChild !== panel) {
@@ -107,7 +107,7 @@ export class UndoButtons extends TranscriptDecorations {
       () => {
         box.querySelectorAll<HTMLElement>("vscode-button").forEach((x) => setEnabled(x, false));
         box.append(el("div", "undo-running", "Undoing…"));
-        this.send({ type: "edits/undo", runId: turn.runId });
+        this.send({ type: "edits/undo", turnId: turn.turnId });
       },
       { testId: "undo-confirm-go" },
     );
@@ -118,8 +118,8 @@ export class UndoButtons extends TranscriptDecorations {
     panel.querySelector(".undo-head, .undo-confirm")?.replaceWith(box);
   }
 
-  private result(runId: string, files: UndoFileOutcome[], error: string | undefined): void {
-    const panel = this.panels.get(runId);
+  private result(turnId: string, files: UndoFileOutcome[], error: string | undefined): void {
+    const panel = this.panels.get(turnId);
     if (!panel) return;
     panel.querySelector(".undo-result")?.remove();
     const out = el("ul", "undo-result");
@@ -134,7 +134,7 @@ export class UndoButtons extends TranscriptDecorations {
     }
     panel.append(out);
     out.scrollIntoView({ block: "nearest" });
-    const turn = this.turns.find((t) => t.runId === runId);
+    const turn = this.turns.find((t) => t.turnId === turnId);
     if (turn) this.renderState(panel, turn); // the refreshed state follows in edits/turns
   }
 }

@@ -17,7 +17,7 @@ export class ApprovalRouter {
     private readonly edits: EditProposals,
     private readonly chat: ChatApprovals,
     private readonly log: vscode.LogOutputChannel,
-    /** A background task's request (it carries delegationId): a notification that takes no focus (issue 12 item 4). */
+    /** A background task's request (it carries taskId): a notification that takes no focus (issue 12 item 4). */
     private readonly tasks?: { ask(req: Request, signal: AbortSignal): Promise<Answer> },
   ) {}
 
@@ -26,7 +26,7 @@ export class ApprovalRouter {
     let answer: Answer;
     try {
       answer =
-        req.delegationId && this.tasks
+        req.taskId && this.tasks
           ? await this.tasks.ask(req, signal)
           : inFile
             ? await this.edits.ask(req, signal)
@@ -35,7 +35,7 @@ export class ApprovalRouter {
       answer = { decision: "deny", reason: singleLine(`denied: the editor could not ask (${errorMessage(e)})`) };
     }
     this.log.info(
-      `approval: ${req.call.name} (${req.effectClass}) call ${req.call.callId} in run ${req.runId} → ${answer.decision} (${answer.reason})`,
+      `approval: ${req.call.name} (${req.effectClass}) call ${req.call.callId} in run ${req.turnId} → ${answer.decision} (${answer.reason})`,
     );
     return answer;
   }

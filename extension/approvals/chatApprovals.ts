@@ -89,7 +89,7 @@ export class ChatApprovals {
 function pendingMessage(req: Request): ToWebview {
   return {
     type: "approval/pending",
-    runId: req.runId,
+    turnId: req.turnId,
     call: req.call,
     effectClass: req.effectClass,
     ask: askText(req),

@@ -40,7 +40,7 @@ export class ChatController {
   /** The turn's phase (chatTurnStates.ts: the table of its moves); busy from Send until its end. */
   private readonly turn = new ChatTurnState((busy) => this.post({ type: "chat/busy", busy }));
   /** The turn the view shows, once turn/start or turn/follow has named it. */
-  private runId: string | undefined;
+  private turnId: string | undefined;
   /** Why the connection dropped while a turn ran; set until the next connection says what became of it. */
   private lostReason: string | undefined;
   private stopRequested = false;
@@ -80,26 +80,27 @@ export class ChatController {
       const history = wholeTurns(await client.request("session/history", { sessionId, limit: HISTORY_PAGE_MESSAGES }));
       if (this.sessionId !== sessionId) return; // a new chat began meanwhile
       const running = history.runs.find((r) => r.status === "active");
-      const mine = !this.turn.busy || this.runId === running?.runId;
-      const streamed = running && mine ? await this.follow(client, running.runId) : undefined;
+      const mine = !this.turn.busy || this.turnId === running?.turnId;
+      const streamed = running && mine ? await this.follow(client, running.turnId) : undefined;
       if (this.sessionId !== sessionId) return;
       if (running && streamed) {
         // The running turn's committed part is in the history too: show the history before the
         // turn, then everything the turn streamed so far, as if the view had never left.
         this.post(transcriptMessage(history, throughLastUserMessage(history.messages)));
-        this.post({ type: "chat/turn", runId: running.runId, message: null });
-        for (const event of streamed) this.post({ type: "chat/event", runId: running.runId, event });
-        this.runId = running.runId;
+        this.post({ type: "chat/turn", turnId: running.turnId, message: null });
+        for (const event of streamed) this.post({ type: "chat/event", turnId: running.turnId, event });
+        this.turnId = running.turnId;
         // A second load that raced this one may have seen the turn end already: it stays ended.
         if (this.turn.phase === "following") this.turn.moveTo("running");
-        const early = this.early.filter((n) => n.runId === running.runId);
+        const early = this.early.filter((n) => n.turnId === running.turnId);
         this.early = [];
         for (const n of early) this.onTurnEvent(n);
       } else {
         this.post(transcriptMessage(history));
-        const ended = this.turn.busy && this.runId ? history.runs.find((r) => r.runId === this.runId && r.status !== "active") : undefined;
+        const ended =
+          this.turn.busy && this.turnId ? history.runs.find((r) => r.turnId === this.turnId && r.status !== "active") : undefined;
         // It ended while this window was not connected: its `completed` never reached this window.
-        if (ended) this.endWithoutAnswer(ended.status === "completed" ? undefined : (this.lostReason ?? `the run ${ended.status}`));
+        if (ended) this.endWithoutAnswer(ended.status === "completed" ? undefined : (this.lostReason ?? `the turn ${ended.status}`));
       }
       this.lostReason = undefined;
       this.post({ type: "chat/busy", busy: this.turn.busy });
@@ -198,7 +199,7 @@ export class ChatController {
   private async begin(
     message: string,
     failure: string,
-    start: (client: KernelClient) => Promise<{ runId: string }>,
+    start: (client: KernelClient) => Promise<{ turnId: string }>,
     attachments: Attachment[] = [],
     typed = false,
   ): Promise<void> {
@@ -212,14 +213,14 @@ export class ChatController {
     this.early = [];
     try {
       const client = await this.deps.kernel.ensureStarted();
-      const { runId } = await start(client);
-      this.runId = runId;
+      const { turnId } = await start(client);
+      this.turnId = turnId;
       this.turn.moveTo("running");
-      this.post({ type: "chat/turn", runId, message, ...(attachments.length ? { attachments } : {}) });
-      const early = this.early.filter((n) => n.runId === runId);
+      this.post({ type: "chat/turn", turnId, message, ...(attachments.length ? { attachments } : {}) });
+      const early = this.early.filter((n) => n.turnId === turnId);
       this.early = [];
       for (const n of early) this.onTurnEvent(n);
-      if (this.stopRequested && this.runId === runId) await this.stop();
+      if (this.stopRequested && this.turnId === turnId) await this.stop();
     } catch (e) {
       this.early = [];
       const notice = `${failure}: ${errorMessage(e)}`;
@@ -232,17 +233,17 @@ export class ChatController {
 
   /** Stop: turn/cancel for the running turn (remembered if turn/start has not answered yet). */
   async stop(): Promise<void> {
-    const runId = this.runId;
+    const turnId = this.turnId;
     if (!this.turn.busy) return;
-    if (!runId) {
+    if (!turnId) {
       this.stopRequested = true;
       return;
     }
     try {
       const client = await this.deps.kernel.ensureStarted();
-      const ack = await client.request("turn/cancel", { runId });
+      const ack = await client.request("turn/cancel", { turnId });
       this.deps.log.info(
-        `chat: cancel of run ${runId} requested (dispatch attempted: ${ack.dispatchAttempted}, adapter acknowledged: ${ack.adapterAcknowledged})`,
+        `chat: cancel of run ${turnId} requested (dispatch attempted: ${ack.dispatchAttempted}, adapter acknowledged: ${ack.adapterAcknowledged})`,
       );
     } catch (e) {
       this.post({ type: "chat/notice", level: "error", message: `Stop failed: ${errorMessage(e)}` });
@@ -392,18 +393,18 @@ export class ChatController {
    * The events it streamed so far when it still runs; undefined when it does not. Events that
    * arrive meanwhile are held in `early` and replayed after those.
    */
-  private async follow(client: KernelClient, runId: string): Promise<TurnEvent[] | undefined> {
-    this.runId = undefined;
+  private async follow(client: KernelClient, turnId: string): Promise<TurnEvent[] | undefined> {
+    this.turnId = undefined;
     this.early = [];
     this.turn.moveTo("following");
     try {
-      const answer = await client.request("turn/follow", { runId });
+      const answer = await client.request("turn/follow", { turnId });
       if (answer.following) {
-        this.deps.log.info(`chat: following run ${runId}, which runs in the kernel (${answer.events.length} events so far)`);
+        this.deps.log.info(`chat: following turn ${turnId}, which runs in the kernel (${answer.events.length} events so far)`);
         return answer.events;
       }
     } catch (e) {
-      this.deps.log.warn(`chat: could not follow run ${runId}: ${errorMessage(e)}`);
+      this.deps.log.warn(`chat: could not follow run ${turnId}: ${errorMessage(e)}`);
     }
     this.early = [];
     this.turn.moveTo("idle");
@@ -412,21 +413,21 @@ export class ChatController {
 
   private onTurnEvent(n: TurnEventParams): void {
     if (n.sessionId !== this.sessionId) return;
-    if (!this.runId) {
+    if (!this.turnId) {
       if (this.turn.busy) this.early.push(n);
       return;
     }
-    if (n.runId !== this.runId) return;
-    this.post({ type: "chat/event", runId: n.runId, event: n.event });
+    if (n.turnId !== this.turnId) return;
+    this.post({ type: "chat/event", turnId: n.turnId, event: n.event });
     if (n.event.type === "completed") {
-      this.deps.log.info(`chat: run ${n.runId} ${n.event.status}${n.event.error ? `: ${n.event.error.message}` : ""}`);
-      this.runId = undefined;
+      this.deps.log.info(`chat: run ${n.turnId} ${n.event.status}${n.event.error ? `: ${n.event.error.message}` : ""}`);
+      this.turnId = undefined;
       this.turn.moveTo("idle");
     }
   }
 
   private onKernelState(state: KernelState): void {
-    if (!this.turn.busy || !this.runId) return;
+    if (!this.turn.busy || !this.turnId) return;
     // Disconnected: the kernel may still run the turn (only the connection broke), or it died.
     // Which one is known once connected again: the history and turn/follow say.
     if (state.kind === "restarting" || state.kind === "starting") {
@@ -450,7 +451,7 @@ export class ChatController {
         message: `The turn ended without an answer: ${why}. Its committed part stays in the session.`,
       });
     }
-    this.runId = undefined;
+    this.turnId = undefined;
     this.lostReason = undefined;
     this.turn.moveTo("idle");
   }

@@ -187,7 +187,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
         void this.undo?.refresh();
         return;
       case "edits/undo":
-        void this.undo?.undo(message.runId);
+        void this.undo?.undo(message.turnId);
         return;
       case "modes/refresh":
         void this.modes?.refresh();

@@ -47,7 +47,7 @@ export class TurnUndo {
   }
 
   /** Undoes the run's edits (the person confirmed them); every file's outcome is logged and shown. */
-  async undo(runId: string): Promise<UndoResult> {
+  async undo(turnId: string): Promise<UndoResult> {
     let result: UndoResult;
     if (this.deps.restricted()) {
       result = {
@@ -56,19 +56,19 @@ export class TurnUndo {
           "The edits were not undone: this folder is in Restricted Mode, where Hearth writes no files; trust " +
           "the folder (Manage Workspace Trust), then undo again.",
       };
-      this.deps.log.warn(`undo of run ${runId}: ${result.error}`);
-      this.view?.({ type: "edits/result", runId, ...result });
+      this.deps.log.warn(`undo of run ${turnId}: ${result.error}`);
+      this.view?.({ type: "edits/result", turnId, ...result });
       return result;
     }
     try {
       const client = await this.deps.kernel.ensureStarted();
-      result = { files: (await client.request("turn/undoEdits", { runId })).files };
-      for (const f of result.files) this.deps.log.info(`undo of run ${runId}: ${f.path} ${f.outcome}: ${f.message}`);
+      result = { files: (await client.request("turn/undoEdits", { turnId })).files };
+      for (const f of result.files) this.deps.log.info(`undo of run ${turnId}: ${f.path} ${f.outcome}: ${f.message}`);
     } catch (e) {
       result = { files: [], error: `The edits were not undone: ${errorMessage(e)}` };
-      this.deps.log.warn(`undo of run ${runId}: ${result.error}`);
+      this.deps.log.warn(`undo of run ${turnId}: ${result.error}`);
     }
-    this.view?.({ type: "edits/result", runId, ...result });
+    this.view?.({ type: "edits/result", turnId, ...result });
     await this.refresh();
     return result;
   }

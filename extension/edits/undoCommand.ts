@@ -15,7 +15,7 @@ export function registerUndoCommand(undo: TurnUndo): vscode.Disposable {
       return;
     }
     if ((await vscode.window.showWarningMessage(confirmText(turn), UNDO)) !== UNDO) return;
-    const result = await undo.undo(turn.runId);
+    const result = await undo.undo(turn.turnId);
     const text = `Hearth: ${resultText(result)}`;
     if (result.error || result.files.some((f) => f.outcome === "refused")) void vscode.window.showWarningMessage(text);
     else void vscode.window.showInformationMessage(text);

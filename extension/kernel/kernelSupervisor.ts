@@ -246,7 +246,7 @@ export class KernelSupervisor {
     if (info.narrowed.length) {
       this.log(
         "info",
-        `the kernel (pid ${info.kernelPid}) applies this window's stricter settings to its runs: ${info.narrowed.join("; ")}`,
+        `the kernel (pid ${info.kernelPid}) applies this window's stricter settings to its turns: ${info.narrowed.join("; ")}`,
       );
     }
     if (told.length) {

@@ -43,7 +43,7 @@ export class ModelService {
     this.subscriptions.add(
       deps.kernel.onClient((client) => {
         client.onNotification("model/progress", (p) => this.onProgress(p));
-        client.onNotification("turn/event", (n) => this.onTurnEvent(n.runId, n.event.type === "completed"));
+        client.onNotification("turn/event", (n) => this.onTurnEvent(n.turnId, n.event.type === "completed"));
       }),
     );
     this.subscriptions.add(
@@ -130,10 +130,10 @@ export class ModelService {
     this.update({ state: "loading", spec: p.spec, progress: p });
   }
 
-  private onTurnEvent(runId: string, completed: boolean): void {
+  private onTurnEvent(turnId: string, completed: boolean): void {
     const before = this.running.size;
-    if (completed) this.running.delete(runId);
-    else this.running.add(runId);
+    if (completed) this.running.delete(turnId);
+    else this.running.add(turnId);
     if (before > 0 !== this.running.size > 0) {
       this.update({ busy: this.running.size > 0 });
       // A turn loads its session's model itself: after one, ask what is loaded.

@@ -1,4 +1,4 @@
-// A background task's approval/request (it carries delegationId) never steals focus (issue 12
+// A background task's approval/request (it carries taskId) never steals focus (issue 12
 // item 4): a non-modal notification "Task "<title>" wants to run <tool> on <target>" with Allow /
 // Deny / Show. Show opens the task's transcript and, for a file change, the proposed change beside
 // the file as it is; the notification comes back, since the request still waits. Exactly one
@@ -19,8 +19,8 @@ const SHOW = "Show";
 
 export interface TaskApprovalDeps {
   /** The task's title, or undefined when this window does not know the task yet. */
-  title(delegationId: string): string | undefined;
-  openTranscript(delegationId: string): Thenable<unknown>;
+  title(taskId: string): string | undefined;
+  openTranscript(taskId: string): Thenable<unknown>;
   workspace: string;
   /** Read-only documents of proposed content, removed once the request is answered. */
   proposed: { add(filePath: string, content: string): vscode.Uri; remove(uri: vscode.Uri): void };
@@ -54,8 +54,8 @@ export class TaskApprovals {
   }
 
   private async notify(req: Request, one: OneAnswer, shown: vscode.Uri[]): Promise<void> {
-    const delegationId = req.delegationId!;
-    const title = this.deps.title(delegationId) ?? `task ${delegationId}`;
+    const taskId = req.taskId!;
+    const title = this.deps.title(taskId) ?? `task ${taskId}`;
     const text = taskApprovalText(title, req.call.name, approvalTarget(req.preview));
     while (!one.settled) {
       const pick = await vscode.window.showInformationMessage(text, { modal: false, detail: askText(req) }, ALLOW, DENY, SHOW);
@@ -72,7 +72,7 @@ export class TaskApprovals {
 
   private async show(req: Request, shown: vscode.Uri[]): Promise<void> {
     try {
-      await this.deps.openTranscript(req.delegationId!);
+      await this.deps.openTranscript(req.taskId!);
       const preview = req.preview;
       if (preview.kind === "diff" && preview.newContent !== undefined) {
         const proposed = this.deps.proposed.add(preview.path, preview.newContent);

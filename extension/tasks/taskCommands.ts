@@ -13,7 +13,7 @@ import { errorMessage } from "../../shared/errors.js";
 
 export const TRANSCRIPT_SCHEME = "hearth-task";
 
-/** Task transcripts as read-only documents: `hearth-task:/<delegationId>/<title>.md`, read when opened. */
+/** Task transcripts as read-only documents: `hearth-task:/<taskId>/<title>.md`, read when opened. */
 export class TaskTranscripts implements vscode.TextDocumentContentProvider {
   private readonly changed = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.changed.event;
@@ -26,12 +26,12 @@ export class TaskTranscripts implements vscode.TextDocumentContentProvider {
 
   uri(task: TaskSummary): vscode.Uri {
     const name = task.title.replace(/[^\w .-]+/g, "_").slice(0, 60) || "task";
-    return vscode.Uri.from({ scheme: TRANSCRIPT_SCHEME, path: `/${task.delegationId}/${name}.md` });
+    return vscode.Uri.from({ scheme: TRANSCRIPT_SCHEME, path: `/${task.taskId}/${name}.md` });
   }
 
   /** The task changed: an open transcript is read again. */
-  taskChanged(delegationId: string): void {
-    const uri = this.open.get(delegationId);
+  taskChanged(taskId: string): void {
+    const uri = this.open.get(taskId);
     if (uri) this.changed.fire(uri);
   }
 
@@ -49,15 +49,15 @@ export class TaskTranscripts implements vscode.TextDocumentContentProvider {
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
     const proposal = this.proposals.get(uri.toString());
     if (proposal !== undefined) return proposal;
-    const delegationId = uri.path.split("/")[1] ?? "";
-    this.open.set(delegationId, uri);
+    const taskId = uri.path.split("/")[1] ?? "";
+    this.open.set(taskId, uri);
     try {
       const client = await this.kernel.ensureStarted();
-      const { task, result } = await client.request("task/show", { delegationId });
+      const { task, result } = await client.request("task/show", { taskId });
       const history = await client.request("session/history", { sessionId: task.sessionId });
       return transcriptMarkdown(task, history.messages, result);
     } catch (e) {
-      return `# Task ${delegationId}\n\nThe transcript could not be read: ${errorMessage(e)}\n`;
+      return `# Task ${taskId}\n\nThe transcript could not be read: ${errorMessage(e)}\n`;
     }
   }
 }
@@ -88,7 +88,7 @@ export function registerTaskCommands(
         readOnly: !vscode.workspace.isTrusted,
       });
       store.put(task);
-      log.info(`tasks: started task ${task.delegationId} "${task.title}" (${task.state})`);
+      log.info(`tasks: started task ${task.taskId} "${task.title}" (${task.state})`);
     } catch (e) {
       fail("start the background task", e);
     }
@@ -96,7 +96,7 @@ export function registerTaskCommands(
 
   /** The task a command acts on: the view's item, or a pick among the tasks that allow the action. */
   const target = async (node: TaskNode | undefined, allowed: (t: TaskSummary) => boolean): Promise<TaskSummary | undefined> => {
-    if (node) return store.get(node.task.delegationId) ?? node.task;
+    if (node) return store.get(node.task.taskId) ?? node.task;
     const candidates = store.list().filter(allowed);
     if (!candidates.length) {
       void vscode.window.showInformationMessage("Hearth has no background task this applies to.");
@@ -116,9 +116,9 @@ export function registerTaskCommands(
       if (!task) return;
       try {
         const client = await kernel.ensureStarted();
-        const answer = await client.request(method, { delegationId: task.delegationId });
+        const answer = await client.request(method, { taskId: task.taskId });
         store.put(answer.task);
-        log.info(`tasks: ${verb} task ${task.delegationId} → ${answer.task.state}`);
+        log.info(`tasks: ${verb} task ${task.taskId} → ${answer.task.state}`);
       } catch (e) {
         fail(`${verb} task "${task.title}"`, e);
       }

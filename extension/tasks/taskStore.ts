@@ -26,8 +26,8 @@ export class TaskStore implements vscode.Disposable {
         client.onNotification("turn/event", ({ sessionId, event }) => {
           const what = activityOf(event);
           const task = what && this.bySession(sessionId);
-          if (!task || this.activity.get(task.delegationId) === what) return;
-          this.activity.set(task.delegationId, what);
+          if (!task || this.activity.get(task.taskId) === what) return;
+          this.activity.set(task.taskId, what);
           this.changed.fire();
         });
       }),
@@ -45,16 +45,16 @@ export class TaskStore implements vscode.Disposable {
     return [...this.tasks.values()].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   }
 
-  get(delegationId: string): TaskSummary | undefined {
-    return this.tasks.get(delegationId);
+  get(taskId: string): TaskSummary | undefined {
+    return this.tasks.get(taskId);
   }
 
-  lastActivity(delegationId: string): string | undefined {
-    return this.activity.get(delegationId);
+  lastActivity(taskId: string): string | undefined {
+    return this.activity.get(taskId);
   }
 
   put(task: TaskSummary): void {
-    this.tasks.set(task.delegationId, task);
+    this.tasks.set(task.taskId, task);
     this.changed.fire();
   }
 
@@ -64,7 +64,7 @@ export class TaskStore implements vscode.Disposable {
       const client = await this.kernel.ensureStarted();
       const { tasks } = await client.request("task/list", {});
       this.tasks.clear();
-      for (const task of tasks) this.tasks.set(task.delegationId, task);
+      for (const task of tasks) this.tasks.set(task.taskId, task);
       this.changed.fire();
     } catch (e) {
       this.log.warn(`tasks: could not list the kernel's tasks: ${errorMessage(e)}`);

@@ -24,7 +24,7 @@ export class TaskTree implements vscode.TreeDataProvider<Node>, vscode.Disposabl
 
   constructor(
     private readonly store: TaskStore,
-    private readonly result: (delegationId: string) => Promise<string | null>,
+    private readonly result: (taskId: string) => Promise<string | null>,
   ) {
     this.view = vscode.window.createTreeView(TASKS_VIEW, { treeDataProvider: this, showCollapseAll: false });
     this.subscriptions.add(this.view);
@@ -65,10 +65,10 @@ export class TaskTree implements vscode.TreeDataProvider<Node>, vscode.Disposabl
     const rows: Node[] = [{ kind: "detail", task, label: "Instruction", text: task.instruction }];
     if (task.reason) rows.push({ kind: "detail", task, label: "Why", text: task.reason });
     if (task.state === "completed") {
-      let result = this.results.get(task.delegationId);
+      let result = this.results.get(task.taskId);
       if (result === undefined) {
-        result = await this.result(task.delegationId).catch((e: Error) => `(could not read the result: ${e.message})`);
-        this.results.set(task.delegationId, result);
+        result = await this.result(task.taskId).catch((e: Error) => `(could not read the result: ${e.message})`);
+        this.results.set(task.taskId, result);
       }
       rows.push({ kind: "detail", task, label: "Result", text: result ?? "(no answer)" });
     }
@@ -85,8 +85,8 @@ export class TaskTree implements vscode.TreeDataProvider<Node>, vscode.Disposabl
     const { task } = node;
     const look = STATE_LOOK[task.state];
     const item = new vscode.TreeItem(task.title, vscode.TreeItemCollapsibleState.Collapsed);
-    item.id = task.delegationId;
-    const activity = this.store.lastActivity(task.delegationId);
+    item.id = task.taskId;
+    const activity = this.store.lastActivity(task.taskId);
     item.description = [
       look.label,
       ...(task.readOnly ? [READ_ONLY_LABEL] : []),

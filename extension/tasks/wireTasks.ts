@@ -18,19 +18,16 @@ export function wireTasks(
 ): TaskApprovals {
   const store = new TaskStore(kernel, log);
   const transcripts = new TaskTranscripts(kernel);
-  const tree = new TaskTree(
-    store,
-    async (delegationId) => (await (await kernel.ensureStarted()).request("task/show", { delegationId })).result,
-  );
+  const tree = new TaskTree(store, async (taskId) => (await (await kernel.ensureStarted()).request("task/show", { taskId })).result);
   const status = vscode.window.createStatusBarItem("hearth.tasks", vscode.StatusBarAlignment.Right, 99);
   status.name = "Hearth Tasks";
   status.command = `${TASKS_VIEW}.focus`;
   const approvals = new TaskApprovals({
-    title: (delegationId) => store.get(delegationId)?.title,
-    openTranscript: (delegationId) =>
+    title: (taskId) => store.get(taskId)?.title,
+    openTranscript: (taskId) =>
       vscode.commands.executeCommand(
         "hearth.tasks.openTranscript",
-        store.get(delegationId) ? { kind: "task", task: store.get(delegationId) } : undefined,
+        store.get(taskId) ? { kind: "task", task: store.get(taskId) } : undefined,
       ),
     workspace,
     proposed: transcripts,
@@ -60,7 +57,7 @@ export function wireTasks(
     status,
     store.onChange(() => {
       renderStatus();
-      for (const task of store.list()) transcripts.taskChanged(task.delegationId);
+      for (const task of store.list()) transcripts.taskChanged(task.taskId);
     }),
     vscode.workspace.registerTextDocumentContentProvider(TRANSCRIPT_SCHEME, transcripts),
     registerTaskCommands(kernel, store, transcripts, log, model),

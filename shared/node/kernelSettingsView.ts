@@ -30,7 +30,7 @@ export function kernelSettingsView(env: NodeJS.ProcessEnv): Record<string, strin
 }
 
 /** What a client's stricter settings take away from the runs it starts (applied by the kernel, sessionAgent.ts). */
-export interface RunNarrowing {
+export interface TurnNarrowing {
   approveReads?: true;
   /** Only these of the kernel's tools are offered. */
   tools?: string[];
@@ -40,7 +40,7 @@ export interface RunNarrowing {
 
 export interface SettingsComparison {
   /** The client's stricter settings, applied to its runs. */
-  narrowing: RunNarrowing;
+  narrowing: TurnNarrowing;
   /** One sentence per narrowed knob: what this client's runs get that the kernel's own settings would not. */
   narrowed: string[];
   /** Every other difference, one sentence each: it lasts until the kernel restarts under the client's settings. */
@@ -55,7 +55,7 @@ export function compareSettings(
   kernel: { settings: Record<string, string>; tools: readonly string[] },
   client: Record<string, string>,
 ): SettingsComparison {
-  const narrowing: RunNarrowing = {};
+  const narrowing: TurnNarrowing = {};
   const narrowed: string[] = [];
   const told: string[] = [];
   const theirs = (name: string) => kernel.settings[name] ?? "";

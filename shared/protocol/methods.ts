@@ -11,14 +11,14 @@ import {
   HistoryMessage,
   Id,
   ModelState,
-  RunSummary,
+  TurnSummary,
   SessionSummary,
   ToolCallRecord,
   TurnEvent,
 } from "./records.js";
 import { Attachment, MAX_ATTACHMENTS } from "./attachments.js";
 import { TaskSummary } from "./tasks.js";
-import { ApprovalDecisionRecord, ClientPrincipal, DecisionSurface, RunOrigin } from "./principals.js";
+import { ApprovalDecisionRecord, ClientPrincipal, DecisionSurface, TurnOrigin } from "./principals.js";
 import { TurnEdits, UndoFileOutcome } from "./undo.js";
 import { InstructionsInForce } from "./instructions.js";
 import { ModeImport, ModeList } from "./modes.js";
@@ -99,11 +99,11 @@ export const requests = {
     result: z.object({
       session: SessionSummary,
       messages: z.array(HistoryMessage),
-      runs: z.array(RunSummary),
+      runs: z.array(TurnSummary),
       condensations: z.array(Condensation),
       hasOlder: z.boolean().optional(),
       // issue 24: who started each run, and every approval decision of its calls (who, where, when).
-      origins: z.array(RunOrigin).optional(),
+      origins: z.array(TurnOrigin).optional(),
       decisions: z.array(ApprovalDecisionRecord).optional(),
       // issue 29: every rewind of the session, oldest first; a view folds the messages of one not undone under "rewound".
       rewinds: z.array(RewindRecord).optional(),
@@ -145,7 +145,7 @@ export const requests = {
       // .hearth/modes/NAME.md. It only narrows the tools offered, inside the session's ceiling.
       mode: z.string().min(1).max(40).optional(),
     }),
-    result: z.object({ runId: Id, attemptId: Id }),
+    result: z.object({ turnId: Id, attemptId: Id }),
   },
   // "Apply to file" on a chat code block (issue 15): a person's action, run as a turn of the session
   // whose one call is write_file(path, content). It takes the normal approval path (the proposal and
@@ -157,12 +157,12 @@ export const requests = {
       content: z.string().max(10_000_000),
       readOnly: z.boolean().optional(),
     }),
-    result: z.object({ runId: Id, attemptId: Id }),
+    result: z.object({ turnId: Id, attemptId: Id }),
   },
   "turn/cancel": {
-    params: z.object({ runId: Id }),
+    params: z.object({ turnId: Id }),
     result: z.object({
-      runId: Id,
+      turnId: Id,
       // control plane #13: cancellation acknowledgement is truthful; these two are separate facts.
       dispatchAttempted: z.boolean(),
       adapterAcknowledged: z.boolean(),
@@ -172,8 +172,8 @@ export const requests = {
   // are those the turn streamed so far (adjacent deltas joined), and its later events and approval
   // requests go to this client. following false: the run is not running (events empty).
   "turn/follow": {
-    params: z.object({ runId: Id }),
-    result: z.object({ runId: Id, following: z.boolean(), events: z.array(TurnEvent) }),
+    params: z.object({ turnId: Id }),
+    result: z.object({ turnId: Id, following: z.boolean(), events: z.array(TurnEvent) }),
   },
   // Undo of a turn's edits (issue 14 item 5): the turns of a session that wrote files, oldest first.
   "turn/edits": {
@@ -183,8 +183,8 @@ export const requests = {
   // A person's action, never automatic: puts every file the turn wrote back to its bytes before the
   // turn and removes files it created; a file changed since (or already undone) is refused alone.
   "turn/undoEdits": {
-    params: z.object({ runId: Id }),
-    result: z.object({ runId: Id, files: z.array(UndoFileOutcome) }),
+    params: z.object({ turnId: Id }),
+    result: z.object({ turnId: Id, files: z.array(UndoFileOutcome) }),
   },
   // MCP servers (issue 28, docs/mcp.md): every configured server with its state and tools, and the
   // configuration problems found. Reading the list starts nothing.
@@ -252,11 +252,11 @@ export const requests = {
   // answered false: the task waits for no approval now.
   "task/answer": {
     params: z.object({
-      delegationId: Id,
+      taskId: Id,
       decision: z.enum(["approve", "deny"]),
       reason: z.string().trim().min(1).max(MAX_REASON_CHARS).optional(),
     }),
-    result: z.object({ delegationId: Id, answered: z.boolean(), callId: Id.nullable() }),
+    result: z.object({ taskId: Id, answered: z.boolean(), callId: Id.nullable() }),
   },
   "task/list": {
     params: z.object({ limit: z.number().int().positive().max(1000).optional() }).optional(),
@@ -264,23 +264,23 @@ export const requests = {
   },
   // The task and its result (the final answer, recorded as an artifact); its transcript is session/history.
   "task/show": {
-    params: z.object({ delegationId: Id }),
+    params: z.object({ taskId: Id }),
     result: z.object({ task: TaskSummary, result: z.string().nullable() }),
   },
   "task/cancel": {
-    params: z.object({ delegationId: Id }),
+    params: z.object({ taskId: Id }),
     // control plane #13: cancellation acknowledgement is truthful, as for turn/cancel.
     result: z.object({ task: TaskSummary, dispatchAttempted: z.boolean(), adapterAcknowledged: z.boolean() }),
   },
   // An orphaned task (the kernel stopped while it ran): a new run of its session, told what the
   // interrupted one did; calls whose outcome is unknown are never re-run by the kernel.
   "task/resume": {
-    params: z.object({ delegationId: Id }),
+    params: z.object({ taskId: Id }),
     result: z.object({ task: TaskSummary }),
   },
   // An orphaned task the person will not resume: it ends cancelled.
   "task/dismiss": {
-    params: z.object({ delegationId: Id }),
+    params: z.object({ taskId: Id }),
     result: z.object({ task: TaskSummary }),
   },
   // Project instructions (issue 27, item 1): the instruction files and the person's own rules the next
@@ -391,7 +391,7 @@ export const requests = {
 
 /** Kernel → client notifications. */
 export const notifications = {
-  "turn/event": z.object({ sessionId: Id, runId: Id, seq: z.number().int().nonnegative(), event: TurnEvent }),
+  "turn/event": z.object({ sessionId: Id, turnId: Id, seq: z.number().int().nonnegative(), event: TurnEvent }),
   // Downloads also carry bytes, total, speed and time left (issue 10, item 4).
   "model/progress": z.object({
     spec: z.string(),
@@ -412,9 +412,9 @@ export const serverRequests = {
   "approval/request": {
     params: z.object({
       sessionId: Id,
-      runId: Id,
+      turnId: Id,
       /** Set when the call is a background task's: show it without taking the person's focus (issue 12). */
-      delegationId: Id.optional(),
+      taskId: Id.optional(),
       call: ToolCallRecord,
       inputHash: z.string(),
       effectClass: EffectClass,

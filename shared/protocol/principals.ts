@@ -28,21 +28,21 @@ export const DecisionSurface = z.enum(["lens", "card", "notification", "terminal
 export type DecisionSurface = z.infer<typeof DecisionSurface>;
 
 /** Who started a run: a window or terminal client, a background task, or a coordinator's delegation. */
-export const RunStarterKind = z.enum(["window", "terminal", "task", "delegation", "unnamed"]);
+export const TurnStarterKind = z.enum(["window", "terminal", "task", "delegation", "unnamed"]);
 
-export const RunOrigin = z.object({
-  runId: Id,
-  kind: RunStarterKind,
+export const TurnOrigin = z.object({
+  turnId: Id,
+  kind: TurnStarterKind,
   clientId: z.string(),
   /** Started by an untrusted client (Restricted Mode): offered read-only tools only, pinned for its life. */
   readOnly: z.boolean(),
   createdAt: z.string(),
 });
-export type RunOrigin = z.infer<typeof RunOrigin>;
+export type TurnOrigin = z.infer<typeof TurnOrigin>;
 
 /** One journaled approval decision (issue 24): the call, the decision, why, who and where, and when. */
 export const ApprovalDecisionRecord = z.object({
-  runId: Id,
+  turnId: Id,
   callId: Id,
   tool: z.string(),
   inputHash: z.string(),

@@ -7,8 +7,8 @@ export const Id = z.string().min(1).max(64);
 export const ExecutionRole = z.enum(["coordinator", "leaf"]);
 export type ExecutionRole = z.infer<typeof ExecutionRole>;
 
-export const RunStatus = z.enum(["active", "completed", "failed", "cancelled"]);
-export type RunStatus = z.infer<typeof RunStatus>;
+export const TurnStatus = z.enum(["active", "completed", "failed", "cancelled"]);
+export type TurnStatus = z.infer<typeof TurnStatus>;
 /** An attempt's statuses while it is still in progress; the four after them in `AttemptStatus` are terminal. */
 export const ACTIVE_ATTEMPT_STATUSES = ["queued", "starting", "running", "waiting_input", "waiting_approval", "cancelling"] as const;
 export const AttemptStatus = z.enum([...ACTIVE_ATTEMPT_STATUSES, "completed", "failed", "cancelled", "orphaned"]);
@@ -30,7 +30,7 @@ export const SessionSummary = z.object({
   model: z.string(),
   createdAt: z.string(),
   updatedAt: z.string(),
-  activeRunId: Id.nullable(),
+  activeTurnId: Id.nullable(),
   forkedFrom: ForkOrigin.optional(),
 });
 export type SessionSummary = z.infer<typeof SessionSummary>;
@@ -84,14 +84,14 @@ export const LedgerRow = z.object({
 
 export const AttemptSummary = z.object({ attemptId: Id, status: AttemptStatus, reason: z.string().nullable() });
 
-export const RunSummary = z.object({
-  runId: Id,
-  status: RunStatus,
+export const TurnSummary = z.object({
+  turnId: Id,
+  status: TurnStatus,
   startedAt: z.string(),
   attempts: z.array(AttemptSummary),
   ledger: z.array(LedgerRow),
 });
-export type RunSummary = z.infer<typeof RunSummary>;
+export type TurnSummary = z.infer<typeof TurnSummary>;
 
 /** What a tool call is about to do, shown to the person who approves it. */
 export const ApprovalPreview = z.discriminatedUnion("kind", [

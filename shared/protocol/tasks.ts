@@ -11,10 +11,10 @@ export const TaskState = z.enum(["queued", "running", "waiting_approval", "compl
 export type TaskState = z.infer<typeof TaskState>;
 
 export const TaskSummary = z.object({
-  delegationId: Id,
+  taskId: Id,
   sessionId: Id,
   /** The task's current run (a resumed task has a new one); its transcript is session/history. */
-  runId: Id.nullable(),
+  turnId: Id.nullable(),
   /** The coordinator session that delegated it; null when a person started it. */
   parentSessionId: Id.nullable(),
   workstreamId: Id.nullable(),

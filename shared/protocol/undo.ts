@@ -16,7 +16,7 @@ export const TurnEditedFile = z.object({
 export type TurnEditedFile = z.infer<typeof TurnEditedFile>;
 
 export const TurnEdits = z.object({
-  runId: Id,
+  turnId: Id,
   /** The write calls, in order: a view places the turn's Undo beside the last one it shows. */
   callIds: z.array(Id),
   files: z.array(TurnEditedFile),

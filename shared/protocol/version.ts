@@ -1,2 +1,2 @@
 /** Bumped on any incompatible change to a schema in this folder. */
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;

@@ -79,11 +79,11 @@ export const ToWebview = z.discriminatedUnion("type", [
   // A turn the kernel accepted: the view shows the person's message and streams the run's events.
   // message null: a turn already running when the view (re)loaded; its committed part is in the
   // transcript, the rest streams in.
-  z.object({ type: z.literal("chat/turn"), runId: Id, message: z.string().nullable(), attachments: z.array(Attachment).optional() }),
+  z.object({ type: z.literal("chat/turn"), turnId: Id, message: z.string().nullable(), attachments: z.array(Attachment).optional() }),
   // A context chip the extension resolved for the next message (issue 15 item 5): the current file,
   // the selection or a picked file, inside the workspace folder.
   z.object({ type: z.literal("context/add"), attachment: Attachment }),
-  z.object({ type: z.literal("chat/event"), runId: Id, event: TurnEvent }),
+  z.object({ type: z.literal("chat/event"), turnId: Id, event: TurnEvent }),
   // Something the person should read that is not part of a turn (no model set, a refused request).
   // kind modelMismatch: the chat was made with another model than the one set (issue 25 item 2): the
   // notice offers a new chat with the set model or the chat's own.
@@ -119,7 +119,7 @@ export const ToWebview = z.discriminatedUnion("type", [
   // `alwaysAllow`: the narrowest workspace rule the card may offer to write (issue 27), e.g. `npm test`.
   z.object({
     type: z.literal("approval/pending"),
-    runId: Id,
+    turnId: Id,
     call: ToolCallRecord,
     effectClass: EffectClass,
     ask: z.string(),

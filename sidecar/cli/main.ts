@@ -43,7 +43,7 @@ const commands: Record<string, Command> = {
     run: sessions,
   },
   show: {
-    summary: "show one session's history, runs, attempts and tool ledger",
+    summary: "show one session's history, turns, attempts and tool ledger",
     help: showHelp,
     run: show,
   },

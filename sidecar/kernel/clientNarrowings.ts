@@ -1,11 +1,11 @@
 // What each client's stricter settings take away from the runs it starts (issue 22, item 2; issue 24,
 // item 8): set when it initializes, read when it starts a turn or a task. Keyed by the connection's
 // channel, so it goes with the connection. A client that sent no settings gets the kernel's own alone.
-import { compareSettings, type RunNarrowing } from "../../shared/node/kernelSettingsView.js";
+import { compareSettings, type TurnNarrowing } from "../../shared/node/kernelSettingsView.js";
 import type { ClientChannel } from "./clientChannel.js";
 
 export class ClientNarrowings {
-  private readonly byClient = new WeakMap<ClientChannel, RunNarrowing>();
+  private readonly byClient = new WeakMap<ClientChannel, TurnNarrowing>();
 
   constructor(private readonly kernel: { settings: Record<string, string>; tools: () => readonly string[] }) {}
 
@@ -21,7 +21,7 @@ export class ClientNarrowings {
   }
 
   /** The narrowing for the runs this client starts; undefined when it narrows nothing. */
-  for(client: ClientChannel): RunNarrowing | undefined {
+  for(client: ClientChannel): TurnNarrowing | undefined {
     const n = this.byClient.get(client);
     return n && Object.keys(n).length ? n : undefined;
   }

@@ -200,7 +200,7 @@ export function createKernel(settings: KernelSettings, host: KernelHost): Kernel
         run,
         client,
       ),
-    releaseModel: (runId) => models.release(runId),
+    releaseModel: (turnId) => models.release(turnId),
     modelSettled: (sessionId) => models.settled(sessionId),
     turnStarting: () => condensing.yieldToTurn(),
     turnEnded: (sessionId) => condensing.turnEnded(sessionId),

@@ -26,9 +26,9 @@ function toolCallDriver(file: string) {
   const journal = openJournal(file);
   const control = new ControlPlane(journal, scope());
   const { sessionId } = control.createSession({ model: "scripted:bench" });
-  let { runId, attemptId } = control.admitRun(sessionId, "bench", { clientId: "b", requestId: "1" });
-  control.transitionAttempt(runId, attemptId, "starting");
-  control.transitionAttempt(runId, attemptId, "running");
+  let { turnId, attemptId } = control.admitTurn(sessionId, "bench", { clientId: "b", requestId: "1" });
+  control.transitionAttempt(turnId, attemptId, "starting");
+  control.transitionAttempt(turnId, attemptId, "running");
   let i = 0;
   const times: number[] = [];
   /** One tool call (ledger prepare + dispatched with FULL sync + batch commit); its time in ms. */
@@ -36,7 +36,7 @@ function toolCallDriver(file: string) {
     const t0 = process.hrtime.bigint();
     const callId = `call-${i}`;
     const claim = control.prepareInvocation({
-      runId,
+      turnId,
       attemptId,
       callId,
       tool: "write_file",
@@ -47,7 +47,7 @@ function toolCallDriver(file: string) {
     control.markDispatched(claim);
     control.appendMessages(
       sessionId,
-      runId,
+      turnId,
       [
         { role: "assistant", text: "", toolCalls: [{ callId, name: "write_file", arguments: { path: `f${i}.txt` } }] },
         { role: "tool", callId, name: "write_file", ok: true, output: "wrote 200 bytes" },
@@ -58,10 +58,10 @@ function toolCallDriver(file: string) {
     times.push(took);
     if (i % 100 === 99) {
       // a fresh run now and then, like real turns
-      control.finishRun(runId, "completed");
-      ({ runId, attemptId } = control.admitRun(sessionId, "bench", { clientId: "b", requestId: String(i) }));
-      control.transitionAttempt(runId, attemptId, "starting");
-      control.transitionAttempt(runId, attemptId, "running");
+      control.finishTurn(turnId, "completed");
+      ({ turnId, attemptId } = control.admitTurn(sessionId, "bench", { clientId: "b", requestId: String(i) }));
+      control.transitionAttempt(turnId, attemptId, "starting");
+      control.transitionAttempt(turnId, attemptId, "running");
     }
     i++;
     return took;
@@ -210,15 +210,15 @@ function seedInterrupted(file: string, runs: number, inputs: boolean): number {
         session.run(sessionId, at, at);
         profile.run(sessionId, at);
       }
-      const runId = uuidv7();
+      const turnId = uuidv7();
       const attemptId = uuidv7();
       const snapshotId = uuidv7();
       snap.run(snapshotId, sessionId, (i % perSession) + 1, at);
-      run.run(runId, sessionId, snapshotId, i % perSession === perSession - 1 ? "active" : "failed", at, at);
-      attempt.run(attemptId, runId, at, at);
+      run.run(turnId, sessionId, snapshotId, i % perSession === perSession - 1 ? "active" : "failed", at, at);
+      attempt.run(attemptId, turnId, at, at);
       const input = inputs ? JSON.stringify({ path: `f${i}.txt`, text: "x".repeat(200) }) : null;
-      inv.run(uuidv7(), runId, attemptId, inputs ? `call-${i}` : "c", input, at, at);
-      if (inputs) user.run(sessionId, (i % perSession) + 1, runId, JSON.stringify({ role: "user", text: `write f${i}.txt` }), at, at);
+      inv.run(uuidv7(), turnId, attemptId, inputs ? `call-${i}` : "c", input, at, at);
+      if (inputs) user.run(sessionId, (i % perSession) + 1, turnId, JSON.stringify({ role: "user", text: `write f${i}.txt` }), at, at);
     }
   });
   const seedMs = ms(t0);

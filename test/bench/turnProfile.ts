@@ -10,7 +10,7 @@
 //   with tokenizeMemo.ts (each piece between special tokens remembered);
 // - compare: the prompt against the tokens the sequence holds (chunkedPrefill.ts, and LlamaChat's
 //   compareContextTokens), over the whole prefix;
-// - journal: the kernel's view of the run before its first round (ControlPlane.runContext: the pinned
+// - journal: the kernel's view of the run before its first round (ControlPlane.turnContext: the pinned
 //   snapshot and the session's committed messages, replayed from a real SQLite journal).
 // usage: node --import tsx test/bench/turnProfile.ts [--quick]   (BENCH_MODEL=file.gguf)
 // Writes test/bench/results/turnProfile.json (`rows`).
@@ -69,19 +69,19 @@ function conversation(turn: number): ModelMessage[] {
 }
 
 /** The same conversation journaled as the kernel does: one run a turn, its answer committed with it; the run of `turn` admitted. */
-function journaled(turn: number): { runContext: () => unknown; close: () => void } {
+function journaled(turn: number): { turnContext: () => unknown; close: () => void } {
   const f = openFixture();
   const { sessionId } = f.control.createSession({ title: "depth", model: "scripted:demo" });
-  let runId = "";
+  let turnId = "";
   for (let t = 1; t <= turn; t++) {
-    const admitted = f.control.admitRun(sessionId, text(100 + t, 40), CLIENT);
-    runId = admitted.runId;
-    f.control.transitionAttempt(runId, admitted.attemptId, "starting");
-    f.control.transitionAttempt(runId, admitted.attemptId, "running");
+    const admitted = f.control.admitTurn(sessionId, text(100 + t, 40), CLIENT);
+    turnId = admitted.turnId;
+    f.control.transitionAttempt(turnId, admitted.attemptId, "starting");
+    f.control.transitionAttempt(turnId, admitted.attemptId, "running");
     if (t < turn)
-      f.control.finishRun(runId, "completed", undefined, { messages: [{ role: "assistant", text: text(500 + t, 18), toolCalls: [] }] });
+      f.control.finishTurn(turnId, "completed", undefined, { messages: [{ role: "assistant", text: text(500 + t, 18), toolCalls: [] }] });
   }
-  return { runContext: () => f.control.runContext(runId), close: () => f.close() };
+  return { turnContext: () => f.control.turnContext(turnId), close: () => f.close() };
 }
 
 type Part = "history" | "render" | "tokenize (node-llama-cpp)" | "tokenize (tokenizeMemo.ts)" | "compare" | "journal";
@@ -103,7 +103,7 @@ for (const turn of TURNS) {
     "tokenize (node-llama-cpp)": cpuOf(() => contextText.tokenize(plain.tokenizer)),
     "tokenize (tokenizeMemo.ts)": cpuOf(() => contextText.tokenize(memoized.tokenizer)),
     compare: cpuOf(() => commonPrefixLength(held.slice(), tokens)),
-    journal: cpuOf(journal.runContext),
+    journal: cpuOf(journal.turnContext),
   });
   journal.close();
 }

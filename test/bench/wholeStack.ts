@@ -360,7 +360,7 @@ try {
   // ---- cancel latency at the client: turn/cancel sent → completed(cancelled) received ----
   const cancelAt = async (kind: "prefill" | "decode") => {
     const id = await k.session(kind === "prefill" ? 4 : 400);
-    const { runId, timing } = await k.start(
+    const { turnId, timing } = await k.start(
       id,
       text(300 + Math.floor(Math.random() * 1000), kind === "prefill" ? CANCEL_PREFILL_WORDS : 16),
     );
@@ -372,7 +372,7 @@ try {
     }
     if (timing.done !== null) throw new Error(`the ${kind} turn finished before it was cancelled: lengthen it`);
     const sent = performance.now();
-    await k.kernel.client.request("turn/cancel", { runId });
+    await k.kernel.client.request("turn/cancel", { turnId });
     await k.until(() => timing.done !== null, "the cancelled turn");
     if (timing.status !== "cancelled") throw new Error(`a cancelled ${kind} turn ended ${timing.status}`);
     if (kind === "prefill" && timing.firstToken !== null)

@@ -65,10 +65,10 @@ describe("the folder's kernel is shared and outlives the window (issue 12, item 
     assert.equal(cli.status, 0, cli.stderr);
     clock.mark("hearth sessions answered");
     assert.match(cli.stderr, new RegExp(`hearth: joined kernel pid ${kernelPid} `), "the CLI joined the editor's kernel");
-    const { sessions } = JSON.parse(cli.stdout) as { sessions: { title: string; activeRunId: string | null }[] };
+    const { sessions } = JSON.parse(cli.stdout) as { sessions: { title: string; activeTurnId: string | null }[] };
     assert.equal(sessions.length, 1);
     assert.equal(sessions[0]!.title, MESSAGE, "the terminal lists the chat the editor made");
-    assert.ok(sessions[0]!.activeRunId, "with its turn running");
+    assert.ok(sessions[0]!.activeTurnId, "with its turn running");
     fs.writeFileSync(path.join(runDir, "hearth-sessions.json"), cli.stdout);
   });
 

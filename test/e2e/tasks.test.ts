@@ -116,11 +116,11 @@ describe("background tasks in the workbench (issue 12: Tasks view, notification 
     );
     assert.equal(cli.status, 0, cli.stderr);
     fs.writeFileSync(path.join(runDir, "hearth-tasks.json"), cli.stdout);
-    const { tasks } = JSON.parse(cli.stdout) as { tasks: { delegationId: string; title: string; state: string }[] };
+    const { tasks } = JSON.parse(cli.stdout) as { tasks: { taskId: string; title: string; state: string }[] };
     const started = /tasks: started task (\S+) "/.exec(readHearthLog(workbench.server!.userDataDir));
     assert.ok(started, "the editor logged the task it started");
     assert.deepEqual(
-      tasks.map((t) => [t.delegationId, t.title, t.state]),
+      tasks.map((t) => [t.taskId, t.title, t.state]),
       [[started[1], TITLE, "completed"]],
     );
   });

@@ -67,10 +67,10 @@ export function kernelParts(
     }
     return events.find((e) => e.type === "completed") as Extract<TurnEvent, { type: "completed" }>;
   };
-  const attemptRow = (runId: string) =>
+  const attemptRow = (turnId: string) =>
     journal.db
       .prepare(`SELECT status, cancel_dispatch_attempted AS d, cancel_adapter_acknowledged AS a FROM run_attempts WHERE run_id = ?`)
-      .get(runId);
+      .get(turnId);
   const close = () => kernel.shutdown();
   /** A session on a scripted model whose script (`rounds`) is written to `<root>/<file>`. */
   const scriptedSession = (rounds: unknown[], file = "script.json") => {

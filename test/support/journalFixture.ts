@@ -50,10 +50,10 @@ export const CLIENT = { clientId: "client-a", requestId: "1" };
 /** A session with one admitted run whose attempt is running. */
 export function runningRun(f: Fixture, opts: { role?: "coordinator" | "leaf"; model?: string } = {}) {
   const { sessionId } = f.control.createSession({ title: "t", role: opts.role, model: opts.model ?? "scripted:demo" });
-  const { runId, attemptId } = f.control.admitRun(sessionId, "hello", CLIENT);
-  f.control.transitionAttempt(runId, attemptId, "starting");
-  f.control.transitionAttempt(runId, attemptId, "running");
-  return { sessionId, runId, attemptId };
+  const { turnId, attemptId } = f.control.admitTurn(sessionId, "hello", CLIENT);
+  f.control.transitionAttempt(turnId, attemptId, "starting");
+  f.control.transitionAttempt(turnId, attemptId, "running");
+  return { sessionId, turnId, attemptId };
 }
 
 export function count(j: Journal, sql: string, ...params: unknown[]): number {
@@ -65,14 +65,14 @@ export function count(j: Journal, sql: string, ...params: unknown[]): number {
  * manifest digest "m", the effect class and, if given, the tool's declared retry policy.
  */
 export function invocation(
-  run: { runId: string; attemptId: string },
+  run: { turnId: string; attemptId: string },
   callId: string,
   tool: string,
   effectClass: EffectClass,
   opts: { input?: Record<string, unknown>; retryPolicy?: RetryPolicy } = {},
 ) {
   return {
-    runId: run.runId,
+    turnId: run.turnId,
     attemptId: run.attemptId,
     callId,
     tool,
@@ -86,7 +86,7 @@ export function invocation(
 /** A prepared `read_file {path: "a"}` claim in `run`, with the given effect class and optional retry policy. */
 export function prepareClaim(
   f: Fixture,
-  run: { runId: string; attemptId: string },
+  run: { turnId: string; attemptId: string },
   callId: string,
   effectClass: EffectClass = "read",
   retryPolicy?: RetryPolicy,
@@ -96,10 +96,10 @@ export function prepareClaim(
 
 /** One completed turn of `sessionId`: the user message `text`, then one assistant message; its run id. */
 export function completedTurn(f: Fixture, sessionId: string, text: string): string {
-  const { runId, attemptId } = f.control.admitRun(sessionId, text, CLIENT);
-  f.control.transitionAttempt(runId, attemptId, "starting");
-  f.control.transitionAttempt(runId, attemptId, "running");
-  f.control.appendMessages(sessionId, runId, [{ role: "assistant", text: `answer to ${text}` }]);
-  f.control.finishRun(runId, "completed");
-  return runId;
+  const { turnId, attemptId } = f.control.admitTurn(sessionId, text, CLIENT);
+  f.control.transitionAttempt(turnId, attemptId, "starting");
+  f.control.transitionAttempt(turnId, attemptId, "running");
+  f.control.appendMessages(sessionId, turnId, [{ role: "assistant", text: `answer to ${text}` }]);
+  f.control.finishTurn(turnId, "completed");
+  return turnId;
 }

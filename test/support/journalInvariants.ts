@@ -2,7 +2,7 @@
 // commits each batch and its ledger completions in one transaction, so these hold between any two
 // transactions, not only at rest (harness #6, #7; control plane #11, #9).
 import assert from "node:assert/strict";
-import type { HistoryMessage, RunSummary } from "../../shared/protocol/index.js";
+import type { HistoryMessage, TurnSummary } from "../../shared/protocol/index.js";
 import { assertCompleteBatches } from "./historyAssertions.js";
 
 /** control plane #11: the attempt statuses that hold execution authority. */
@@ -10,7 +10,7 @@ const ACTIVE_ATTEMPT = new Set(["queued", "starting", "running", "waiting_input"
 
 export interface SessionView {
   messages: HistoryMessage[];
-  runs: RunSummary[];
+  runs: TurnSummary[];
 }
 
 /** Every invariant below, on one session's history; `label` names the session and moment in failures. */
@@ -22,14 +22,14 @@ export function assertJournalInvariants(view: SessionView, label: string): void 
 }
 
 /** control plane #11: at most one attempt of a run holds execution authority, and a session has one active run at most. */
-export function assertOneActiveAttempt(runs: RunSummary[], label: string): void {
+export function assertOneActiveAttempt(runs: TurnSummary[], label: string): void {
   for (const run of runs) {
     const active = run.attempts.filter((a) => ACTIVE_ATTEMPT.has(a.status));
     assert.ok(
       active.length <= 1,
-      `${label}: run ${run.runId} has ${active.length} active attempts (${active.map((a) => a.status).join(", ")})`,
+      `${label}: run ${run.turnId} has ${active.length} active attempts (${active.map((a) => a.status).join(", ")})`,
     );
-    if (run.status !== "active") assert.equal(active.length, 0, `${label}: ${run.status} run ${run.runId} still has an active attempt`);
+    if (run.status !== "active") assert.equal(active.length, 0, `${label}: ${run.status} run ${run.turnId} still has an active attempt`);
   }
   const activeRuns = runs.filter((r) => r.status === "active");
   assert.ok(activeRuns.length <= 1, `${label}: ${activeRuns.length} runs of one session are active at once`);
@@ -56,7 +56,7 @@ export function assertLedgerMatchesHistory(view: SessionView, label: string): vo
       if (!row) {
         assert.ok(
           r.resultKind !== undefined && r.resultKind !== "claimed",
-          `${label}: result of ${r.name} call ${r.callId} has no ledger row in run ${run.runId} (kind ${String(r.resultKind)})`,
+          `${label}: result of ${r.name} call ${r.callId} has no ledger row in run ${run.turnId} (kind ${String(r.resultKind)})`,
         );
         assert.equal(r.ok, false, `${label}: an unclaimed result of call ${r.callId} says ok`);
         continue;
@@ -76,7 +76,7 @@ export function assertLedgerMatchesHistory(view: SessionView, label: string): vo
     for (const row of run.ledger.filter((l) => l.status === "succeeded")) {
       assert.ok(
         results.some((r) => r.callId === row.callId),
-        `${label}: ledger row ${row.callId} (${row.tool}) succeeded but its result is not in run ${run.runId}'s history`,
+        `${label}: ledger row ${row.callId} (${row.tool}) succeeded but its result is not in run ${run.turnId}'s history`,
       );
     }
   });

@@ -64,18 +64,20 @@ const EFFECTS: EffectClass[] = ["read", "idempotent_write", "non_idempotent_writ
 let sessionId = control.createSession({ title: "crash", model: "scripted:crash" }).sessionId;
 for (let i = 0; ; i++) {
   if (i % 3 === 0) sessionId = control.createSession({ title: `crash ${i}`, model: "scripted:crash" }).sessionId;
-  const { runId, attemptId } = step("admit", () => control.admitRun(sessionId, `task ${i}`, { clientId: "driver", requestId: String(i) }));
-  committed("admit", { k: "run", id: runId, s: "active", attempt: attemptId, session: sessionId });
-  step("starting", () => control.transitionAttempt(runId, attemptId, "starting"));
+  const { turnId, attemptId } = step("admit", () =>
+    control.admitTurn(sessionId, `task ${i}`, { clientId: "driver", requestId: String(i) }),
+  );
+  committed("admit", { k: "run", id: turnId, s: "active", attempt: attemptId, session: sessionId });
+  step("starting", () => control.transitionAttempt(turnId, attemptId, "starting"));
   committed("starting", { k: "attempt", id: attemptId, s: "starting" });
-  step("running", () => control.transitionAttempt(runId, attemptId, "running"));
+  step("running", () => control.transitionAttempt(turnId, attemptId, "running"));
   committed("running", { k: "attempt", id: attemptId, s: "running" });
   const calls = 1 + Math.floor(rand() * 3);
   for (let c = 0; c < calls; c++) {
     const callId = `call-${i}-${c}`;
     const claim = step("prepare", () =>
       control.prepareInvocation({
-        runId,
+        turnId,
         attemptId,
         callId,
         tool: "write_file",
@@ -91,7 +93,7 @@ for (let i = 0; ; i++) {
     const seqs = step("batch", () =>
       control.appendMessages(
         sessionId,
-        runId,
+        turnId,
         [
           { role: "assistant", text: "", toolCalls: [{ callId, name: "write_file", arguments: { i, c } }] },
           { role: "tool", callId, name: "write_file", ok, output: ok ? "done" : "error" },
@@ -104,8 +106,8 @@ for (let i = 0; ; i++) {
   const end = rand();
   const status = end < 0.7 ? "completed" : end < 0.85 ? "failed" : "cancelled";
   step("finish", () => {
-    if (status === "cancelled") control.requestCancel(runId, () => false);
-    control.finishRun(runId, status, status === "completed" ? undefined : "driver");
+    if (status === "cancelled") control.requestCancel(turnId, () => false);
+    control.finishTurn(turnId, status, status === "completed" ? undefined : "driver");
   });
-  committed("finish", { k: "run", id: runId, s: status });
+  committed("finish", { k: "run", id: turnId, s: status });
 }

@@ -14,7 +14,7 @@ export class TurnDriver {
     answer: ApprovalAnswer = () => ({ decision: "deny", reason: "denied by the test" }),
   ) {
     client.onNotification("turn/event", (n: NotificationParams<"turn/event">) => {
-      this.events.set(n.runId, [...(this.events.get(n.runId) ?? []), n.event]);
+      this.events.set(n.turnId, [...(this.events.get(n.turnId) ?? []), n.event]);
       this.waiters.splice(0).forEach((w) => {
         w();
       });
@@ -40,13 +40,13 @@ export class TurnDriver {
   }
 
   /** Waits for the run's `completed` event and returns it. */
-  async completion(runId: string): Promise<Extract<TurnEvent, { type: "completed" }>> {
-    await this.until(() => (this.events.get(runId) ?? []).some((e) => e.type === "completed"), `run ${runId} to complete`);
-    return this.events.get(runId)!.find((e) => e.type === "completed") as Extract<TurnEvent, { type: "completed" }>;
+  async completion(turnId: string): Promise<Extract<TurnEvent, { type: "completed" }>> {
+    await this.until(() => (this.events.get(turnId) ?? []).some((e) => e.type === "completed"), `run ${turnId} to complete`);
+    return this.events.get(turnId)!.find((e) => e.type === "completed") as Extract<TurnEvent, { type: "completed" }>;
   }
 
-  answerText(runId: string): string {
-    return (this.events.get(runId) ?? [])
+  answerText(turnId: string): string {
+    return (this.events.get(turnId) ?? [])
       .filter((e) => e.type === "answer_delta")
       .map((e) => (e as { text: string }).text)
       .join("");

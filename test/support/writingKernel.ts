@@ -28,10 +28,10 @@ export async function kernelWith(kernels: TestKernel[], rounds: Round[], files: 
   const driver = new TurnDriver(k.client, () => ({ decision: "approve", reason: "approved by the test" }));
   const { sessionId } = await k.client.request("session/create", { model: `scripted:${script}` });
   const turn = async (message: string) => {
-    const { runId } = await k.client.request("turn/start", { sessionId, message });
-    const done = await driver.completion(runId);
+    const { turnId } = await k.client.request("turn/start", { sessionId, message });
+    const done = await driver.completion(turnId);
     assert.equal(done.status, "completed", JSON.stringify(done));
-    return runId;
+    return turnId;
   };
   const read = (name: string) => fs.readFileSync(path.join(k.workspace, name));
   const exists = (name: string) => fs.existsSync(path.join(k.workspace, name));

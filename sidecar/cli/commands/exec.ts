@@ -114,13 +114,13 @@ export async function exec(argv: string[]): Promise<number> {
     const sessionId =
       sessionArg ?? (await kernel.unlessGone(kernel.client.request("session/create", { model, title: prompt.slice(0, 80) }))).sessionId;
     // --approve answers only this command's own run (issue 24); the kernel asks it for nothing else.
-    let ownRun: string | undefined;
+    let ownTurn: string | undefined;
     kernel.client.onServerRequest("approval/request", async (req, signal) =>
-      req.delegationId === undefined && req.sessionId === sessionId && (ownRun === undefined || req.runId === ownRun)
+      req.taskId === undefined && req.sessionId === sessionId && (ownTurn === undefined || req.turnId === ownTurn)
         ? askPerson(req, policy, signal)
         : {
             decision: "deny",
-            reason: `denied: hearth exec answers only its own run's calls (run ${ownRun ?? "not started"})`,
+            reason: `denied: hearth exec answers only its own run's calls (run ${ownTurn ?? "not started"})`,
             surface: "rule",
           },
     );
@@ -136,15 +136,15 @@ export async function exec(argv: string[]): Promise<number> {
       if (n.event.type === "completed") finished(n.event.status);
     });
     const message = implement ? implementPlanMessage(prompt || (await planOf(kernel, sessionId))) : prompt;
-    const { runId } = await kernel.unlessGone(
+    const { turnId } = await kernel.unlessGone(
       kernel.client.request("turn/start", { sessionId, message, ...(mode === undefined ? {} : { mode }) }),
     );
-    ownRun = runId;
+    ownTurn = turnId;
     let interrupts = 0;
     const onSigint = () => {
       if (++interrupts > 1) process.exit(ExitCode.Cancelled);
       process.stderr.write("\ncancelling… (Ctrl-C again to leave at once)\n");
-      void kernel.client.request("turn/cancel", { runId }).catch(() => {});
+      void kernel.client.request("turn/cancel", { turnId }).catch(() => {});
     };
     process.on("SIGINT", onSigint);
     const died = kernel.closed.then(() => {
@@ -154,7 +154,7 @@ export async function exec(argv: string[]): Promise<number> {
     });
     try {
       const status = await Promise.race([done, died]);
-      if (!json) process.stderr.write(`session ${sessionId} · run ${runId} · ${status}\n`);
+      if (!json) process.stderr.write(`session ${sessionId} · run ${turnId} · ${status}\n`);
       return status === "completed" ? ExitCode.Ok : status === "cancelled" ? ExitCode.Cancelled : ExitCode.Failed;
     } catch (e) {
       process.stderr.write(`hearth exec: ${errorMessage(e)}\n`);

@@ -19,7 +19,7 @@ export async function sessions(argv: string[]): Promise<number> {
   for (const s of sessions) {
     process.stdout.write(
       `${s.sessionId}  ${s.role.padEnd(11)} ${s.adapter.padEnd(8)} ${s.updatedAt}  ` +
-        `${s.activeRunId ? `active run ${s.activeRunId}  ` : ""}${s.title || "(untitled)"}${s.model ? `  [${s.model}]` : ""}` +
+        `${s.activeTurnId ? `active run ${s.activeTurnId}  ` : ""}${s.title || "(untitled)"}${s.model ? `  [${s.model}]` : ""}` +
         `${s.forkedFrom ? `  (forked from ${s.forkedFrom.title || s.forkedFrom.sessionId} at #${s.forkedFrom.atSeq})` : ""}\n`,
     );
   }

@@ -34,11 +34,11 @@ function render(h: History): string {
         ...r.files.map((f) => `    ${f.outcome} ${f.path}: ${f.message}`),
       );
   }
-  out.push("", "runs:");
+  out.push("", "turns:");
   for (const r of h.runs) {
-    out.push(`  run ${r.runId} ${r.status} (started ${r.startedAt})`);
+    out.push(`  run ${r.turnId} ${r.status} (started ${r.startedAt})`);
     for (const a of r.attempts) out.push(`    attempt ${a.attemptId} ${a.status}${a.reason ? ` (${a.reason})` : ""}`);
-    const origin = h.origins?.find((o) => o.runId === r.runId);
+    const origin = h.origins?.find((o) => o.turnId === r.turnId);
     if (origin)
       out.push(
         `    started by ${origin.kind}${origin.clientId ? ` ${origin.clientId}` : ""}${origin.readOnly ? " (read-only: Restricted Mode)" : ""}`,
@@ -46,7 +46,7 @@ function render(h: History): string {
     for (const l of r.ledger)
       out.push(`    tool ${l.tool} call ${l.callId} ${l.status} [${l.effectClass}, ${l.retryPolicy}]${l.reason ? ` (${l.reason})` : ""}`);
     // issue 24: every approval decision, who made it and where.
-    for (const d of h.decisions?.filter((x) => x.runId === r.runId) ?? [])
+    for (const d of h.decisions?.filter((x) => x.turnId === r.turnId) ?? [])
       out.push(
         `    ${d.decision === "approve" ? "approved" : "denied"} ${d.tool} call ${d.callId} by ${d.decidedBy.kind} ${d.decidedBy.clientId} ` +
           `(${d.surface}) at ${d.decidedAt}: ${d.reason}`,

@@ -32,7 +32,7 @@ type Subcommand = (typeof SUBCOMMANDS)[number];
 
 function line(t: TaskSummary): string {
   const readOnly = t.readOnly ? "  [read-only (started in Restricted Mode)]" : "";
-  return `${t.delegationId}  ${t.state.padEnd(16)} ${t.updatedAt}  ${t.title}${readOnly}${t.reason ? `  (${t.reason})` : ""}\n`;
+  return `${t.taskId}  ${t.state.padEnd(16)} ${t.updatedAt}  ${t.title}${readOnly}${t.reason ? `  (${t.reason})` : ""}\n`;
 }
 
 function print(args: ParsedArgs, value: unknown, human: string): number {
@@ -53,11 +53,11 @@ export async function task(argv: string[]): Promise<number> {
     throw new UsageError(`\`hearth task\` needs one of ${SUBCOMMANDS.join(", ")}; see \`hearth task --help\``);
   if (sub === "start") return start(rest);
   const args = parseArgs(rest, { workspace: true, db: true, json: false }, `task ${sub}`);
-  const [delegationId, ...extra] = args.positionals;
-  if (!delegationId || extra.length > 0) throw new UsageError(`give exactly one TASK_ID; list them with \`hearth tasks\``);
+  const [taskId, ...extra] = args.positionals;
+  if (!taskId || extra.length > 0) throw new UsageError(`give exactly one TASK_ID; list them with \`hearth tasks\``);
   switch (sub as Exclude<Subcommand, "start">) {
     case "show": {
-      const shown = await withKernel(args, (c) => c.request("task/show", { delegationId }));
+      const shown = await withKernel(args, (c) => c.request("task/show", { taskId }));
       return print(
         args,
         shown,
@@ -67,7 +67,7 @@ export async function task(argv: string[]): Promise<number> {
       );
     }
     case "cancel": {
-      const r = await withKernel(args, (c) => c.request("task/cancel", { delegationId }));
+      const r = await withKernel(args, (c) => c.request("task/cancel", { taskId }));
       return print(
         args,
         r,
@@ -76,24 +76,24 @@ export async function task(argv: string[]): Promise<number> {
       );
     }
     case "resume": {
-      const r = await withKernel(args, (c) => c.request("task/resume", { delegationId }));
+      const r = await withKernel(args, (c) => c.request("task/resume", { taskId }));
       return print(args, r, line(r.task));
     }
     case "dismiss": {
-      const r = await withKernel(args, (c) => c.request("task/dismiss", { delegationId }));
+      const r = await withKernel(args, (c) => c.request("task/dismiss", { taskId }));
       return print(args, r, line(r.task));
     }
     case "approve":
     case "deny": {
       const decision = sub === "approve" ? "approve" : "deny";
-      const r = await withKernel(args, (c) => c.request("task/answer", { delegationId, decision }));
+      const r = await withKernel(args, (c) => c.request("task/answer", { taskId, decision }));
       if (!r.answered && !args.flags.has("json")) {
         process.stderr.write(
-          `hearth task ${sub}: task ${delegationId} waits for no approval now; see its state with \`hearth task show ${delegationId}\`\n`,
+          `hearth task ${sub}: task ${taskId} waits for no approval now; see its state with \`hearth task show ${taskId}\`\n`,
         );
         return ExitCode.Failed;
       }
-      return print(args, r, `${decision === "approve" ? "approved" : "denied"} call ${r.callId} of task ${delegationId}\n`);
+      return print(args, r, `${decision === "approve" ? "approved" : "denied"} call ${r.callId} of task ${taskId}\n`);
     }
   }
 }

@@ -1,11 +1,11 @@
-// Artifacts a run produces (today: a task's result, delegations.ts): kernel-minted ids, owned by a session.
+// Artifacts a run produces (today: a task's result, tasks.ts): kernel-minted ids, owned by a session.
 import { uuidv7 } from "../../../shared/ids.js";
 import type { Db } from "../../journal/journal.js";
 import { appendEvent, nowIso } from "./transition.js";
 
 export interface NewArtifact {
   sessionId: string;
-  runId: string | null;
+  turnId: string | null;
   kind: string;
   title: string;
   body: unknown;
@@ -18,7 +18,7 @@ export function insertArtifact(db: Db, a: NewArtifact): string {
   db.prepare(`INSERT INTO artifacts (artifact_id, session_id, run_id, kind, title, body_json, created_at) VALUES (?,?,?,?,?,?,?)`).run(
     id,
     a.sessionId,
-    a.runId,
+    a.turnId,
     a.kind,
     a.title,
     JSON.stringify(a.body),
@@ -26,7 +26,14 @@ export function insertArtifact(db: Db, a: NewArtifact): string {
   );
   appendEvent(
     db,
-    { entityKind: "artifact", entityId: id, sessionId: a.sessionId, runId: a.runId, type: "artifact.recorded", payload: { kind: a.kind } },
+    {
+      entityKind: "artifact",
+      entityId: id,
+      sessionId: a.sessionId,
+      turnId: a.turnId,
+      type: "artifact.recorded",
+      payload: { kind: a.kind },
+    },
     at,
   );
   return id;

@@ -11,22 +11,22 @@ export interface AttachmentRecord {
 }
 
 /** One row per attachment, in order, in the caller's transaction. */
-export function insertAttachments(db: Db, runId: string, records: readonly AttachmentRecord[], at: string): void {
+export function insertAttachments(db: Db, turnId: string, records: readonly AttachmentRecord[], at: string): void {
   if (records.length === 0) return;
   const insert = db.prepare(
     `INSERT INTO message_attachments (run_id, ordinal, kind, path, start_line, end_line, bytes, sha256, created_at) VALUES (?,?,?,?,?,?,?,?,?)`,
   );
   records.forEach((r, i) => {
     const a = r.attachment;
-    insert.run(runId, i, a.kind, a.path, a.startLine ?? null, a.endLine ?? null, r.bytes, r.sha256, at);
+    insert.run(turnId, i, a.kind, a.path, a.startLine ?? null, a.endLine ?? null, r.bytes, r.sha256, at);
   });
 }
 
 /** What was attached to a run's message, in order. */
-export function attachmentsOf(db: Db, runId: string): AttachmentRecord[] {
+export function attachmentsOf(db: Db, turnId: string): AttachmentRecord[] {
   const rows = db
     .prepare(`SELECT kind, path, start_line, end_line, bytes, sha256 FROM message_attachments WHERE run_id = ? ORDER BY ordinal`)
-    .all(runId) as {
+    .all(turnId) as {
     kind: "file" | "selection";
     path: string;
     start_line: number | null;

@@ -114,7 +114,7 @@ FROM repaired CROSS JOIN (SELECT 0 AS step UNION ALL SELECT 1) ORDER BY session_
 const TOUCH_SESSIONS = `UPDATE sessions SET updated_at = @at WHERE session_id IN (SELECT session_id FROM temp.repair_calls)`;
 
 /** Notes the runs in flight; call before reconciliation closes them, in its transaction. */
-export function noteRunsInFlight(db: Db): void {
+export function noteTurnsInFlight(db: Db): void {
   db.exec(REPAIR_TABLES);
   db.prepare(NOTE_IN_FLIGHT).run();
 }

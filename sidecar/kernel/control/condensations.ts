@@ -7,7 +7,7 @@ import { appendEvent, nowIso } from "./transition.js";
 
 export interface NewCondensation {
   sessionId: string;
-  runId: string | null;
+  turnId: string | null;
   trigger: Condensation["trigger"];
   fromSeq: number | null;
   throughSeq: number | null;
@@ -39,7 +39,7 @@ export function recordCondensation(db: Db, c: NewCondensation): Condensation {
     VALUES (?,?,?,?, ?,?,?,?, ?,?,?)`).run(
     id,
     c.sessionId,
-    c.runId,
+    c.turnId,
     c.trigger,
     c.fromSeq,
     c.throughSeq,
@@ -55,7 +55,7 @@ export function recordCondensation(db: Db, c: NewCondensation): Condensation {
       entityKind: "journal",
       entityId: c.sessionId,
       sessionId: c.sessionId,
-      runId: c.runId,
+      turnId: c.turnId,
       type: "journal.condensed",
       payload: {
         condensationId: id,

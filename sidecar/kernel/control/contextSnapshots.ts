@@ -61,7 +61,7 @@ export function pinSnapshot(
 }
 
 /** What a run executes with: its pinned profile generation, the history before it, its user message, its condensed view. */
-export interface RunContext {
+export interface TurnContext {
   profile: ProfileRow;
   history: HistoryMessage[];
   userMessage: string;
@@ -74,7 +74,7 @@ export interface RunContext {
  * control plane #10: admission pins the snapshot a run uses; queue delay and retries never rebuild it from
  * newer sources (a later profile generation, messages committed or a view condensed after admission).
  */
-export function runContext(db: Db, run: { run_id: string; session_id: string; context_snapshot_id: string }): RunContext {
+export function turnContext(db: Db, run: { run_id: string; session_id: string; context_snapshot_id: string }): TurnContext {
   const row = db.prepare(`SELECT body_json FROM context_snapshots WHERE snapshot_id = ?`).get(run.context_snapshot_id) as {
     body_json: string;
   };

@@ -1,27 +1,27 @@
 // The control plane's API: every durable kernel decision goes through here, each method one
 // BEGIN IMMEDIATE transaction. The turn loop calls this; docs/control-plane.md documents it.
 import { ErrorCode, HearthError } from "../../../shared/errors.js";
-import type { Condensation, HistoryMessage, RunSummary, SessionSummary } from "../../../shared/protocol/records.js";
+import type { Condensation, HistoryMessage, TurnSummary, SessionSummary } from "../../../shared/protocol/records.js";
 import type { RewindRecord } from "../../../shared/protocol/rewind.js";
 import type { Db, Journal } from "../../journal/journal.js";
 import { attachmentsOf, type AttachmentRecord } from "./attachments.js";
 import { appendComplete, completeMessages, completeMessagesPage, replayMessages, type NewMessage } from "./conversation.js";
 import {
-  cancelIdleDelegation,
-  createDelegation,
-  delegationSummary,
-  delegationTools,
-  dismissDelegation,
-  listDelegations,
-  markDelegationRunning,
-  orphanDelegation,
-  ownedDelegation,
-  queuedDelegations,
+  cancelIdleTask,
+  createTask,
+  taskSummary,
+  taskTools,
+  dismissTask,
+  listTasks,
+  markTaskRunning,
+  orphanTask,
+  ownedTask,
+  queuedTasks,
   resultArtifact,
-  resumeDelegation,
-  settleDelegation,
-  type NewDelegation,
-} from "./delegations.js";
+  resumeTask,
+  settleTask,
+  type NewTask,
+} from "./tasks.js";
 import type { TaskSummary } from "../../../shared/protocol/tasks.js";
 import {
   completeInvocation,
@@ -35,17 +35,17 @@ import { reconcileStartup, type ReconcileReport } from "./reconcile.js";
 import {
   acknowledgeCancel,
   activeAttempt,
-  admitRun,
-  finishRun,
+  admitTurn,
+  finishTurn,
   requestCancel,
   transitionAttempt,
   type Admission,
   type AdmissionInputs,
   type CancelDispatchResult,
   type ClientContext,
-  type RunTerminal,
-} from "./runs.js";
-import { ownedRun, ownedSession, type KernelScope } from "./scope.js";
+  type TurnTerminal,
+} from "./turns.js";
+import { ownedTurn, ownedSession, type KernelScope } from "./scope.js";
 import {
   createSession,
   currentProfile,
@@ -59,7 +59,7 @@ import {
 import type { AttemptStatus } from "./stateMachines.js";
 import { runHistory } from "./history.js";
 import { pinAuthority, type AuthorityDigests } from "./authorityPins.js";
-import { runContext, type RunContext } from "./contextSnapshots.js";
+import { turnContext, type TurnContext } from "./contextSnapshots.js";
 import { recordToolsOffered, type ToolsOffered } from "./offeredTools.js";
 import { disabledInstructions, setInstructionEnabled } from "./instructionSwitches.js";
 import { recordCondensation, sessionCondensations, type NewCondensation } from "./condensations.js";
@@ -70,7 +70,7 @@ import { forkSession } from "./forks.js";
 export interface SessionHistory {
   session: SessionSummary;
   messages: HistoryMessage[];
-  runs: RunSummary[];
+  runs: TurnSummary[];
   condensations: Condensation[];
   /** issue 29: the session's rewinds, oldest first; a view folds the messages of one not undone. */
   rewinds: RewindRecord[];
@@ -124,9 +124,9 @@ export class ControlPlane {
    * Run + single active attempt + pinned context snapshot + the user message and its attachment
    * rows, in one transaction: a message is never journaled without what was attached to it.
    */
-  admitRun(sessionId: string, userMessage: string, client: ClientContext, inputs: AdmissionInputs = {}): Admission {
+  admitTurn(sessionId: string, userMessage: string, client: ClientContext, inputs: AdmissionInputs = {}): Admission {
     this.holds.assertFree(sessionId);
-    return this.journal.withTransaction((db) => admitRun(db, this.scope, sessionId, userMessage, client, inputs));
+    return this.journal.withTransaction((db) => admitTurn(db, this.scope, sessionId, userMessage, client, inputs));
   }
 
   /** The instruction files (and personal rules) the person turned off, by path (issue 27, item 1). */
@@ -166,13 +166,13 @@ export class ControlPlane {
   }
 
   /** What was attached to a run's user message, in order. */
-  attachmentsOf(runId: string): AttachmentRecord[] {
+  attachmentsOf(turnId: string): AttachmentRecord[] {
     const db = this.journal.db;
-    return attachmentsOf(db, ownedRun(db, this.scope, runId).run_id);
+    return attachmentsOf(db, ownedTurn(db, this.scope, turnId).run_id);
   }
 
-  transitionAttempt(runId: string, attemptId: string, to: AttemptStatus, reason?: string): AttemptStatus {
-    return this.journal.withTransaction((db) => transitionAttempt(db, this.scope, runId, attemptId, to, reason));
+  transitionAttempt(turnId: string, attemptId: string, to: AttemptStatus, reason?: string): AttemptStatus {
+    return this.journal.withTransaction((db) => transitionAttempt(db, this.scope, turnId, attemptId, to, reason));
   }
 
   /**
@@ -181,24 +181,24 @@ export class ControlPlane {
    */
   appendMessages(
     sessionId: string,
-    runId: string | null,
+    turnId: string | null,
     messages: readonly NewMessage[],
     completions: readonly { claim: InvocationClaim; outcome: InvocationOutcome }[] = [],
   ): number[] {
     return this.journal.withTransaction((db) => {
       ownedSession(db, this.scope, sessionId);
-      if (runId !== null) {
-        const run = ownedRun(db, this.scope, runId);
+      if (turnId !== null) {
+        const run = ownedTurn(db, this.scope, turnId);
         if (run.session_id !== sessionId)
-          throw new HearthError(ErrorCode.Refused, `refused: run ${runId} belongs to session ${run.session_id}, not ${sessionId}`);
+          throw new HearthError(ErrorCode.Refused, `refused: run ${turnId} belongs to session ${run.session_id}, not ${sessionId}`);
         if (run.status !== "active")
           throw new HearthError(
             ErrorCode.Conflict,
-            `refused: run ${runId} is ${run.status}; its history is closed, so nothing more can be appended to it`,
+            `refused: run ${turnId} is ${run.status}; its history is closed, so nothing more can be appended to it`,
           );
       }
       for (const c of completions) completeInvocation(db, this.scope, c.claim, c.outcome);
-      return appendComplete(db, sessionId, runId, messages);
+      return appendComplete(db, sessionId, turnId, messages);
     });
   }
 
@@ -219,94 +219,94 @@ export class ControlPlane {
    * The run's last messages (and the ledger completions they report), then its terminal state, in
    * one transaction (harness #10: a turn's close and its final checkpoint commit together).
    */
-  finishRun(
-    runId: string,
-    status: RunTerminal,
+  finishTurn(
+    turnId: string,
+    status: TurnTerminal,
     error?: string,
     final: { messages?: readonly NewMessage[]; completions?: readonly { claim: InvocationClaim; outcome: InvocationOutcome }[] } = {},
   ): void {
     this.journal.withTransaction((db) => {
-      const run = ownedRun(db, this.scope, runId);
+      const run = ownedTurn(db, this.scope, turnId);
       if (run.status !== "active")
-        throw new HearthError(ErrorCode.Conflict, `refused: run ${runId} is already ${run.status}; a terminal state is written once`);
+        throw new HearthError(ErrorCode.Conflict, `refused: run ${turnId} is already ${run.status}; a terminal state is written once`);
       for (const c of final.completions ?? []) completeInvocation(db, this.scope, c.claim, c.outcome);
-      if (final.messages?.length) appendComplete(db, run.session_id, runId, final.messages);
-      finishRun(db, this.scope, runId, status, error);
+      if (final.messages?.length) appendComplete(db, run.session_id, turnId, final.messages);
+      finishTurn(db, this.scope, turnId, status, error);
     });
   }
 
-  requestCancel(runId: string, dispatch?: (attemptId: string) => boolean): CancelDispatchResult {
-    return this.journal.withTransaction((db) => requestCancel(db, this.scope, runId, dispatch));
+  requestCancel(turnId: string, dispatch?: (attemptId: string) => boolean): CancelDispatchResult {
+    return this.journal.withTransaction((db) => requestCancel(db, this.scope, turnId, dispatch));
   }
 
   /** Evidence that the adapter stopped; true when the adapter's matrix lets it count as an acknowledgement. */
-  acknowledgeCancel(runId: string, attemptId: string): boolean {
-    return this.journal.withTransaction((db) => acknowledgeCancel(db, this.scope, runId, attemptId));
+  acknowledgeCancel(turnId: string, attemptId: string): boolean {
+    return this.journal.withTransaction((db) => acknowledgeCancel(db, this.scope, turnId, attemptId));
   }
 
-  createDelegation(input: NewDelegation, client: ClientContext): Admission & { delegationId: string; sessionId: string } {
-    return this.journal.withTransaction((db) => createDelegation(db, this.scope, input, client));
+  createTask(input: NewTask, client: ClientContext): Admission & { taskId: string; sessionId: string } {
+    return this.journal.withTransaction((db) => createTask(db, this.scope, input, client));
   }
 
   /** A background task (issue 12), as every client sees it. */
-  task(delegationId: string): TaskSummary {
+  task(taskId: string): TaskSummary {
     const db = this.journal.db;
-    return delegationSummary(db, ownedDelegation(db, this.scope, delegationId));
+    return taskSummary(db, ownedTask(db, this.scope, taskId));
   }
 
   tasks(limit = 200): TaskSummary[] {
     const db = this.journal.db;
-    return listDelegations(db, this.scope, limit).map((d) => delegationSummary(db, d));
+    return listTasks(db, this.scope, limit).map((d) => taskSummary(db, d));
   }
 
   /** The task's final answer (its result artifact), or null before it completed. */
-  taskResult(delegationId: string): string | null {
+  taskResult(taskId: string): string | null {
     const db = this.journal.db;
-    return resultArtifact(db, ownedDelegation(db, this.scope, delegationId))?.text ?? null;
+    return resultArtifact(db, ownedTask(db, this.scope, taskId))?.text ?? null;
   }
 
   /** Queued tasks, oldest first, with the run and attempt a free slot drives. */
-  queuedTasks(): { delegationId: string; sessionId: string; runId: string; attemptId: string }[] {
+  queuedTasks(): { taskId: string; sessionId: string; turnId: string; attemptId: string }[] {
     const db = this.journal.db;
-    return queuedDelegations(db, this.scope).flatMap((d) => {
+    return queuedTasks(db, this.scope).flatMap((d) => {
       const attempt = d.run_id ? activeAttempt(db, d.run_id) : undefined;
       return d.run_id && attempt
-        ? [{ delegationId: d.delegation_id, sessionId: d.child_session_id, runId: d.run_id, attemptId: attempt.attempt_id }]
+        ? [{ taskId: d.delegation_id, sessionId: d.child_session_id, turnId: d.run_id, attemptId: attempt.attempt_id }]
         : [];
     });
   }
 
   /** A task session's tool ceiling (names), or null for a session that is no task. */
   taskTools(sessionId: string): string[] | null {
-    return delegationTools(this.journal.db, sessionId);
+    return taskTools(this.journal.db, sessionId);
   }
 
-  markTaskRunning(delegationId: string): void {
-    this.journal.withTransaction((db) => markDelegationRunning(db, this.scope, delegationId));
+  markTaskRunning(taskId: string): void {
+    this.journal.withTransaction((db) => markTaskRunning(db, this.scope, taskId));
   }
 
-  settleTask(delegationId: string, outcome: { status: RunTerminal; reason?: string }): void {
-    this.journal.withTransaction((db) => settleDelegation(db, this.scope, delegationId, outcome));
+  settleTask(taskId: string, outcome: { status: TurnTerminal; reason?: string }): void {
+    this.journal.withTransaction((db) => settleTask(db, this.scope, taskId, outcome));
   }
 
   /** Cancels a queued or orphaned task (a running one is cancelled through its turn). */
-  cancelIdleTask(delegationId: string, reason: string): { dispatchAttempted: boolean; adapterAcknowledged: boolean } {
-    return this.journal.withTransaction((db) => cancelIdleDelegation(db, this.scope, delegationId, reason));
+  cancelIdleTask(taskId: string, reason: string): { dispatchAttempted: boolean; adapterAcknowledged: boolean } {
+    return this.journal.withTransaction((db) => cancelIdleTask(db, this.scope, taskId, reason));
   }
 
-  resumeTask(delegationId: string, client: ClientContext, instructions?: AdmissionInputs["instructions"]): void {
+  resumeTask(taskId: string, client: ClientContext, instructions?: AdmissionInputs["instructions"]): void {
     this.journal.withTransaction((db) => {
-      this.holds.assertFree(ownedDelegation(db, this.scope, delegationId).child_session_id);
-      resumeDelegation(db, this.scope, delegationId, client, instructions);
+      this.holds.assertFree(ownedTask(db, this.scope, taskId).child_session_id);
+      resumeTask(db, this.scope, taskId, client, instructions);
     });
   }
 
-  dismissTask(delegationId: string): void {
-    this.journal.withTransaction((db) => dismissDelegation(db, this.scope, delegationId));
+  dismissTask(taskId: string): void {
+    this.journal.withTransaction((db) => dismissTask(db, this.scope, taskId));
   }
 
-  orphanTask(delegationId: string, attemptId: string, reason: string): void {
-    this.journal.withTransaction((db) => orphanDelegation(db, this.scope, delegationId, attemptId, reason));
+  orphanTask(taskId: string, attemptId: string, reason: string): void {
+    this.journal.withTransaction((db) => orphanTask(db, this.scope, taskId, attemptId, reason));
   }
 
   /** The authority digests pinned by the session's first turn (harness #19), pinning `current` if none. */
@@ -316,13 +316,13 @@ export class ControlPlane {
 
   /** The run's pinned context (control plane #10): what a turn of this run is built from. */
   /** Journals the mode a run's harness was built in and the tools its model is offered (issue 27, item 2). */
-  recordToolsOffered(runId: string, offered: ToolsOffered): void {
-    this.journal.withTransaction((db) => recordToolsOffered(db, ownedRun(db, this.scope, runId), offered));
+  recordToolsOffered(turnId: string, offered: ToolsOffered): void {
+    this.journal.withTransaction((db) => recordToolsOffered(db, ownedTurn(db, this.scope, turnId), offered));
   }
 
-  runContext(runId: string): RunContext {
+  turnContext(turnId: string): TurnContext {
     const db = this.journal.db;
-    return runContext(db, ownedRun(db, this.scope, runId));
+    return turnContext(db, ownedTurn(db, this.scope, turnId));
   }
 
   /**
@@ -337,8 +337,8 @@ export class ControlPlane {
     const rewinds = sessionRewinds(db, sessionId);
     if (page?.limit === undefined)
       return { session, messages: completeMessages(db, sessionId), runs: runHistory(db, sessionId), condensations, rewinds };
-    const { messages, runIds, hasOlder } = completeMessagesPage(db, sessionId, { limit: page.limit, beforeSeq: page.beforeSeq });
-    return { session, messages, runs: runHistory(db, sessionId, runIds), condensations, rewinds, hasOlder };
+    const { messages, turnIds, hasOlder } = completeMessagesPage(db, sessionId, { limit: page.limit, beforeSeq: page.beforeSeq });
+    return { session, messages, runs: runHistory(db, sessionId, turnIds), condensations, rewinds, hasOlder };
   }
 
   /** Journals a condensed view of the session's history as its own event (issue 13). */

@@ -35,7 +35,7 @@ function insertComplete(
   db: Db,
   sessionId: string,
   seq: number,
-  runId: string | null,
+  turnId: string | null,
   message: NewMessage,
   at: string,
   resultKind: ToolResultKind | null,
@@ -48,17 +48,17 @@ function insertComplete(
     db,
     `INSERT INTO conversation_journal (session_id, seq, run_id, role, status, body_json, result_kind, created_at, updated_at)
      VALUES (?,?,?,?, 'complete', ?,?,?,?)`,
-  ).run(sessionId, seq, runId, message.role, JSON.stringify(body), resultKind, at, at);
+  ).run(sessionId, seq, turnId, message.role, JSON.stringify(body), resultKind, at, at);
 }
 
 /** Appends complete messages in order; returns their seqs. Caller holds the transaction. */
-export function appendComplete(db: Db, sessionId: string, runId: string | null, messages: readonly NewMessage[]): number[] {
-  const kinds = resultKinds(db, sessionId, runId, messages);
+export function appendComplete(db: Db, sessionId: string, turnId: string | null, messages: readonly NewMessage[]): number[] {
+  const kinds = resultKinds(db, sessionId, turnId, messages);
   const at = nowIso();
   // The batch's seqs follow the session's latest, read once (the caller's transaction holds the write lock).
   const first = messages.length > 0 ? nextSeq(db, sessionId) : 0;
   const seqs = messages.map((m, i) => {
-    insertComplete(db, sessionId, first + i, runId, m, at, m.role === "tool" ? kinds.get(m.callId)! : null);
+    insertComplete(db, sessionId, first + i, turnId, m, at, m.role === "tool" ? kinds.get(m.callId)! : null);
     return first + i;
   });
   if (seqs.length > 0)
@@ -68,7 +68,7 @@ export function appendComplete(db: Db, sessionId: string, runId: string | null, 
         entityKind: "journal",
         entityId: sessionId,
         sessionId,
-        runId,
+        turnId,
         type: "journal.appended",
         payload: { fromSeq: seqs[0], toSeq: seqs.at(-1) },
       },
@@ -95,7 +95,7 @@ export function completeMessagesPage(
   db: Db,
   sessionId: string,
   page: { limit: number; beforeSeq?: number },
-): { messages: HistoryMessage[]; runIds: Set<string>; hasOlder: boolean } {
+): { messages: HistoryMessage[]; turnIds: Set<string>; hasOlder: boolean } {
   const before = page.beforeSeq ?? Number.MAX_SAFE_INTEGER;
   const rows = prepared(
     db,
@@ -107,7 +107,7 @@ export function completeMessagesPage(
     sessionId,
     first,
   );
-  return { messages, runIds: new Set(rows.flatMap((r) => (r.run_id ? [r.run_id] : []))), hasOlder: older !== undefined };
+  return { messages, turnIds: new Set(rows.flatMap((r) => (r.run_id ? [r.run_id] : []))), hasOlder: older !== undefined };
 }
 
 /**
@@ -146,7 +146,7 @@ function toHistory(rows: unknown[]): HistoryMessage[] {
  * Returns each result's kind for its row (issue 22, item 3): "claimed" exactly when the ledger has its
  * claim; otherwise the kind the harness gave it. Nothing here reads the result's words.
  */
-function resultKinds(db: Db, sessionId: string, runId: string | null, messages: readonly NewMessage[]): Map<string, ToolResultKind> {
+function resultKinds(db: Db, sessionId: string, turnId: string | null, messages: readonly NewMessage[]): Map<string, ToolResultKind> {
   const kinds = new Map<string, ToolResultKind>();
   const calls = messages.flatMap((m) => (m.role === "assistant" ? (m.toolCalls ?? []).map((c) => c.callId) : []));
   for (const m of messages) {
@@ -157,11 +157,11 @@ function resultKinds(db: Db, sessionId: string, runId: string | null, messages: 
         `refused: the result of call ${m.callId} (${m.name}) cannot enter history: ${why}; a tool result is written only with its ledger claim`,
       );
     };
-    if (runId === null) refuse("it belongs to no run");
-    if (!calls.includes(m.callId) && !callIssuedByRun(db, sessionId, runId, m.callId)) refuse(`run ${runId} never made that call`);
+    if (turnId === null) refuse("it belongs to no run");
+    if (!calls.includes(m.callId) && !callIssuedByRun(db, sessionId, turnId, m.callId)) refuse(`run ${turnId} never made that call`);
     if (resultRecorded(db, sessionId, m.callId) || calls.indexOf(m.callId) !== calls.lastIndexOf(m.callId))
       refuse("the call already has a result");
-    const claim = prepared(db, `SELECT status FROM tool_invocations WHERE run_id = ? AND call_id = ?`).get(runId, m.callId) as
+    const claim = prepared(db, `SELECT status FROM tool_invocations WHERE run_id = ? AND call_id = ?`).get(turnId, m.callId) as
       | { status: string }
       | undefined;
     if (!claim) {
@@ -179,14 +179,14 @@ function resultKinds(db: Db, sessionId: string, runId: string | null, messages: 
   return kinds;
 }
 
-function callIssuedByRun(db: Db, sessionId: string, runId: string, callId: string): boolean {
+function callIssuedByRun(db: Db, sessionId: string, turnId: string, callId: string): boolean {
   return (
     prepared(
       db,
       `
     SELECT 1 FROM conversation_journal c, json_each(c.body_json, '$.toolCalls') j
     WHERE c.session_id = ? AND c.run_id = ? AND c.role = 'assistant' AND c.status = 'complete' AND json_extract(j.value, '$.callId') = ?`,
-    ).get(sessionId, runId, callId) !== undefined
+    ).get(sessionId, turnId, callId) !== undefined
   );
 }
 

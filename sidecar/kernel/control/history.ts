@@ -1,10 +1,10 @@
 // Runs as clients see them: each with its attempts and tool ledger rows, oldest first.
-import type { RunSummary } from "../../../shared/protocol/records.js";
+import type { TurnSummary } from "../../../shared/protocol/records.js";
 import type { Db } from "../../journal/journal.js";
 
 /** The session's runs, or with `only` just those runs (a page of history: the runs of its messages). */
-export function runHistory(db: Db, sessionId: string, only?: ReadonlySet<string>): RunSummary[] {
-  type Row = { run_id: string; status: RunSummary["status"]; created_at: string };
+export function runHistory(db: Db, sessionId: string, only?: ReadonlySet<string>): TurnSummary[] {
+  type Row = { run_id: string; status: TurnSummary["status"]; created_at: string };
   const runs = (
     only
       ? db
@@ -20,10 +20,10 @@ export function runHistory(db: Db, sessionId: string, only?: ReadonlySet<string>
      FROM tool_invocations WHERE run_id = ? ORDER BY created_at, invocation_id`,
   );
   return runs.map((r) => ({
-    runId: r.run_id,
+    turnId: r.run_id,
     status: r.status,
     startedAt: r.created_at,
-    attempts: attempts.all(r.run_id) as RunSummary["attempts"],
-    ledger: ledger.all(r.run_id) as RunSummary["ledger"],
+    attempts: attempts.all(r.run_id) as TurnSummary["attempts"],
+    ledger: ledger.all(r.run_id) as TurnSummary["ledger"],
   }));
 }

@@ -7,14 +7,14 @@ import type { EffectClass } from "../../../shared/protocol/records.js";
 import { inputHashOf } from "../../agent/canonicalJson.js";
 import type { Db } from "../../journal/journal.js";
 import { assertToolAllowedForRole } from "./roles.js";
-import { ownedRun, type KernelScope, type RunRow } from "./scope.js";
+import { ownedTurn, type KernelScope, type TurnRow } from "./scope.js";
 import { ACTIVE_ATTEMPT_STATUSES, invocationMachine } from "./stateMachines.js";
 import { transition, nowIso, appendEvent } from "./transition.js";
 
 /** The complete immutable claim a result must echo. */
 export interface InvocationClaim {
   invocationId: string;
-  runId: string;
+  turnId: string;
   attemptId: string;
   callId: string;
   tool: string;
@@ -25,7 +25,7 @@ export interface InvocationClaim {
 }
 
 export interface PrepareRequest {
-  runId: string;
+  turnId: string;
   attemptId: string;
   callId: string;
   tool: string;
@@ -46,7 +46,7 @@ export function retryPolicyFor(effect: EffectClass): RetryPolicy {
 
 function claimColumns(c: InvocationClaim): Record<string, string> {
   return {
-    run_id: c.runId,
+    run_id: c.turnId,
     attempt_id: c.attemptId,
     call_id: c.callId,
     tool: c.tool,
@@ -63,27 +63,27 @@ type ClaimStep = "prepare" | "dispatch" | "complete";
  * The run must be active and the attempt its active one; a `cancelling` attempt may still record
  * the result of an effect already dispatched, but it starts no new one.
  */
-function assertClaimAuthority(db: Db, scope: KernelScope, runId: string, attemptId: string, step: ClaimStep): RunRow {
-  const run = ownedRun(db, scope, runId);
+function assertClaimAuthority(db: Db, scope: KernelScope, turnId: string, attemptId: string, step: ClaimStep): TurnRow {
+  const run = ownedTurn(db, scope, turnId);
   if (run.status !== "active")
     throw new HearthError(
       ErrorCode.Conflict,
-      `refused to ${step} a tool call: run ${runId} is ${run.status}; a finished run cannot call tools`,
+      `refused to ${step} a tool call: run ${turnId} is ${run.status}; a finished run cannot call tools`,
     );
-  const attempt = db.prepare(`SELECT status FROM run_attempts WHERE attempt_id = ? AND run_id = ?`).get(attemptId, runId) as
+  const attempt = db.prepare(`SELECT status FROM run_attempts WHERE attempt_id = ? AND run_id = ?`).get(attemptId, turnId) as
     | { status: string }
     | undefined;
   if (!attempt || !(ACTIVE_ATTEMPT_STATUSES as readonly string[]).includes(attempt.status)) {
     throw new HearthError(
       ErrorCode.Refused,
-      `refused to ${step} a tool call: attempt ${attemptId} has no execution authority in run ${runId} ` +
+      `refused to ${step} a tool call: attempt ${attemptId} has no execution authority in run ${turnId} ` +
         `(${attempt?.status ?? "not this run's attempt"}); only the run's active attempt acts`,
     );
   }
   if (attempt.status === "cancelling" && step !== "complete") {
     throw new HearthError(
       ErrorCode.Refused,
-      `refused to ${step} a tool call: attempt ${attemptId} of run ${runId} is cancelling; a cancelled turn starts no new effects`,
+      `refused to ${step} a tool call: attempt ${attemptId} of run ${turnId} is cancelling; a cancelled turn starts no new effects`,
     );
   }
   return run;
@@ -102,22 +102,22 @@ function assertRecordedAuthority(db: Db, scope: KernelScope, claim: InvocationCl
  * active attempt, the session's persisted role allows the tool; the call id is single use per run.
  */
 export function prepareInvocation(db: Db, scope: KernelScope, req: PrepareRequest): InvocationClaim {
-  const run = assertClaimAuthority(db, scope, req.runId, req.attemptId, "prepare");
+  const run = assertClaimAuthority(db, scope, req.turnId, req.attemptId, "prepare");
   const { execution_role } = db.prepare(`SELECT execution_role FROM sessions WHERE session_id = ?`).get(run.session_id) as {
     execution_role: "coordinator" | "leaf";
   };
   assertToolAllowedForRole(execution_role, req.tool, run.session_id);
-  const dup = db.prepare(`SELECT status FROM tool_invocations WHERE run_id = ? AND call_id = ?`).get(req.runId, req.callId) as
+  const dup = db.prepare(`SELECT status FROM tool_invocations WHERE run_id = ? AND call_id = ?`).get(req.turnId, req.callId) as
     | { status: string }
     | undefined;
   if (dup)
     throw new HearthError(
       ErrorCode.Conflict,
-      `refused: call ${req.callId} of run ${req.runId} was already claimed (${dup.status}); a call id is single use, so it cannot run twice`,
+      `refused: call ${req.callId} of run ${req.turnId} was already claimed (${dup.status}); a call id is single use, so it cannot run twice`,
     );
   const claim: InvocationClaim = {
     invocationId: uuidv7(),
-    runId: req.runId,
+    turnId: req.turnId,
     attemptId: req.attemptId,
     callId: req.callId,
     tool: req.tool,
@@ -133,7 +133,7 @@ export function prepareInvocation(db: Db, scope: KernelScope, req: PrepareReques
      VALUES (?,?,?,?,?,?,?,?, 'prepared',?,?,?,?,?)`,
   ).run(
     claim.invocationId,
-    claim.runId,
+    claim.turnId,
     claim.attemptId,
     claim.callId,
     claim.tool,
@@ -152,7 +152,7 @@ export function prepareInvocation(db: Db, scope: KernelScope, req: PrepareReques
       entityKind: "tool_invocation",
       entityId: claim.invocationId,
       sessionId: run.session_id,
-      runId: run.run_id,
+      turnId: run.run_id,
       type: "tool.prepared",
       payload: { callId: claim.callId, tool: claim.tool },
     },
@@ -169,7 +169,7 @@ export function markDispatched(db: Db, scope: KernelScope, claim: InvocationClai
     to: "dispatched",
     from: ["prepared"],
     match: claimColumns(claim),
-    event: { type: "tool.dispatched", runId: claim.runId },
+    event: { type: "tool.dispatched", turnId: claim.turnId },
   });
 }
 
@@ -196,6 +196,6 @@ export function completeInvocation(db: Db, scope: KernelScope, claim: Invocation
       result_json: outcome.result === undefined ? null : JSON.stringify(outcome.result),
       reason: outcome.reason?.slice(0, MAX_REASON_CHARS) ?? null,
     },
-    event: { type: `tool.${outcome.status}`, runId: claim.runId },
+    event: { type: `tool.${outcome.status}`, turnId: claim.turnId },
   });
 }

@@ -18,7 +18,7 @@ export function recordToolsOffered(db: Db, run: { session_id: string; run_id: st
     entityKind: "run",
     entityId: run.run_id,
     sessionId: run.session_id,
-    runId: run.run_id,
+    turnId: run.run_id,
     type: TOOLS_OFFERED_EVENT,
     payload: { ...offered },
   });

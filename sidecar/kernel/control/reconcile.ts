@@ -5,8 +5,8 @@ import { uuidv7 } from "../../../shared/ids.js";
 import type { Db, Journal } from "../../journal/journal.js";
 import { attemptMachine, invocationMachine, runMachine, sourcesOf, type Machine } from "./stateMachines.js";
 import { nowIso } from "./transition.js";
-import { noteRunsInFlight, repairInterruptedBatches } from "./batchRepair.js";
-import { recordTaskResult } from "./delegations.js";
+import { noteTurnsInFlight, repairInterruptedBatches } from "./batchRepair.js";
+import { recordTaskResult } from "./tasks.js";
 import { BACKGROUND_CHECKPOINT_ROWS, checkpointInBackground } from "./walCheckpoint.js";
 
 export const REPAIR = {
@@ -22,7 +22,7 @@ export interface ReconcileReport {
   attemptsOrphaned: number;
   runsFailed: number;
   recoveryDispatches: number;
-  delegationsSettled: number;
+  tasksSettled: number;
   batchesRepaired: number;
 }
 
@@ -42,14 +42,14 @@ function bulkTransition<S extends string>(
   where: string,
   reason: string,
   at: string,
-  eventRun: string,
+  eventTurn: string,
   eventSession: string,
 ): number {
   for (const s of from)
     if (!machine.allowed[s].includes(to)) throw new Error(`reconcile: ${machine.entity} ${s} → ${to} is not in the machine`);
   const cond = `status IN ${list(from)}${where ? ` AND ${where}` : ""}`;
   db.prepare(`INSERT INTO events (entity_kind, entity_id, session_id, run_id, type, payload_json, created_at)
-    SELECT '${machine.entity}', ${machine.idColumn}, ${eventSession}, ${eventRun}, '${machine.entity}.${to}',
+    SELECT '${machine.entity}', ${machine.idColumn}, ${eventSession}, ${eventTurn}, '${machine.entity}.${to}',
       json_object('from', status, 'to', '${to}', 'reason', ?), ?
     FROM ${machine.table} WHERE ${cond} ORDER BY ${machine.idColumn}`).run(reason, at);
   return db.prepare(`UPDATE ${machine.table} SET status = '${to}', reason = ?, updated_at = ? WHERE ${cond}`).run(reason, at).changes;
@@ -106,7 +106,7 @@ function totalChanges(db: Db): number {
 
 function repair(db: Db): ReconcileReport {
   const at = nowIso();
-  noteRunsInFlight(db); // before they close: the only runs whose batches can be cut off
+  noteTurnsInFlight(db); // before they close: the only runs whose batches can be cut off
   const report: ReconcileReport = {
     invocationsFailed: bulkTransition(db, invocationMachine, "failed", ["prepared"], "", REPAIR.beforeDispatch, at, "run_id", "NULL"),
     invocationsOutcomeUnknown: bulkTransition(
@@ -134,7 +134,7 @@ function repair(db: Db): ReconcileReport {
       "NULL",
     ),
     // Before the runs close: an interrupted delegation is found by its run still being active.
-    recoveryDispatches: recoverDelegations(db, at),
+    recoveryDispatches: recoverTasks(db, at),
     // A run without an active attempt has ended: failed, not success. A delegation's too (issue 12
     // item 7): its task is orphaned and resumes as a new run, so its session never refuses turns.
     runsFailed: bulkTransition(
@@ -148,7 +148,7 @@ function repair(db: Db): ReconcileReport {
       "run_id",
       "session_id",
     ),
-    delegationsSettled: settleFinishedDelegations(db, at),
+    tasksSettled: settleFinishedTasks(db, at),
     // After the ledger and runs are closed: cut-off batches return to history with their outcome.
     batchesRepaired: 0,
   };
@@ -161,7 +161,7 @@ function repair(db: Db): ReconcileReport {
  * interrupted (UNIQUE), so reopening never adds a second. The run itself is failed next (like any
  * interrupted run); the person resumes the task (a new run of its session) or dismisses it.
  */
-function recoverDelegations(db: Db, at: string): number {
+function recoverTasks(db: Db, at: string): number {
   const interrupted = db
     .prepare(`
     SELECT d.delegation_id, d.run_id, d.child_session_id,
@@ -194,7 +194,7 @@ function recoverDelegations(db: Db, at: string): number {
  * task's settlement are two commits): the task takes its run's outcome, so it never stays running. A
  * completed one records its result (the run's final answer) as its settlement by the turn does.
  */
-function settleFinishedDelegations(db: Db, at: string): number {
+function settleFinishedTasks(db: Db, at: string): number {
   const rows = db
     .prepare(`SELECT d.delegation_id, d.child_session_id, d.run_id, d.title, r.status FROM delegations d JOIN runs r ON r.run_id = d.run_id
     WHERE d.status IN ('queued','running') AND r.status IN ('completed','failed','cancelled') ORDER BY d.delegation_id`)

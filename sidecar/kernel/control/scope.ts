@@ -1,7 +1,7 @@
 // What every control-plane write knows about the kernel that makes it: the owner it serves, the
 // workspace it is anchored at, and this process's boot epoch (part of every ledger claim).
 import { ErrorCode, HearthError } from "../../../shared/errors.js";
-import type { RunStatus } from "../../../shared/protocol/records.js";
+import type { TurnStatus } from "../../../shared/protocol/records.js";
 import type { Db } from "../../journal/journal.js";
 
 export interface KernelScope {
@@ -28,13 +28,13 @@ export interface SessionRow {
   updated_at: string;
 }
 
-export interface RunRow {
+export interface TurnRow {
   run_id: string;
   session_id: string;
   owner_id: string;
   profile_generation: number;
   context_snapshot_id: string;
-  status: RunStatus;
+  status: TurnStatus;
   reason: string | null;
   created_at: string;
 }
@@ -51,10 +51,10 @@ export function ownedSession(db: Db, scope: KernelScope, sessionId: string): Ses
   return s;
 }
 
-export function ownedRun(db: Db, scope: KernelScope, runId: string): RunRow {
-  const r = db.prepare(`SELECT * FROM runs WHERE run_id = ?`).get(runId) as RunRow | undefined;
-  if (!r) throw new HearthError(ErrorCode.NotFound, `no run ${runId} in this journal; check the id`);
+export function ownedTurn(db: Db, scope: KernelScope, turnId: string): TurnRow {
+  const r = db.prepare(`SELECT * FROM runs WHERE run_id = ?`).get(turnId) as TurnRow | undefined;
+  if (!r) throw new HearthError(ErrorCode.NotFound, `no run ${turnId} in this journal; check the id`);
   if (r.owner_id !== scope.ownerId)
-    throw new HearthError(ErrorCode.Refused, `refused: run ${runId} belongs to another owner; this kernel acts for ${scope.ownerId}`);
+    throw new HearthError(ErrorCode.Refused, `refused: run ${turnId} belongs to another owner; this kernel acts for ${scope.ownerId}`);
   return r;
 }

@@ -130,7 +130,7 @@ export function sessionSummary(db: Db, sessionId: string): SessionSummary {
     model: row.model_profile,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
-    activeRunId: row.active_run_id,
+    activeTurnId: row.active_run_id,
     // issue 29 item 2: History shows "forked from <title> at #N".
     ...(row.fork_parent ? { forkedFrom: { sessionId: row.fork_parent, title: row.fork_parent_title ?? "", atSeq: row.fork_at_seq! } } : {}),
   };

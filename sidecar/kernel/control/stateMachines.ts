@@ -1,10 +1,10 @@
 // Every status field's allowed transitions, as data (STYLE.md: state machines are data). The one
 // writer (`transition.ts`) and startup reconciliation read these tables; tests walk them. The
 // statuses clients see are the protocol's enums (shared/protocol/records.ts), named once there.
-import type { AttemptStatus, RunStatus, ToolInvocationStatus as InvocationStatus } from "../../../shared/protocol/records.js";
+import type { AttemptStatus, TurnStatus, ToolInvocationStatus as InvocationStatus } from "../../../shared/protocol/records.js";
 
 export { ACTIVE_ATTEMPT_STATUSES } from "../../../shared/protocol/records.js";
-export type { AttemptStatus, InvocationStatus, RunStatus };
+export type { AttemptStatus, InvocationStatus, TurnStatus };
 
 export interface Machine<S extends string> {
   readonly table: string;
@@ -33,7 +33,7 @@ export const attemptMachine = machine<AttemptStatus>("run_attempts", "attempt_id
   orphaned: [],
 });
 
-export const runMachine = machine<RunStatus>("runs", "run_id", "run", {
+export const runMachine = machine<TurnStatus>("runs", "run_id", "run", {
   active: ["completed", "failed", "cancelled"],
   completed: [],
   failed: [],
@@ -50,8 +50,8 @@ export const invocationMachine = machine<InvocationStatus>("tool_invocations", "
   outcome_unknown: [],
 });
 
-export type DelegationStatus = "queued" | "running" | "interrupted" | "completed" | "failed" | "cancelled";
-export const delegationMachine = machine<DelegationStatus>("delegations", "delegation_id", "delegation", {
+export type TaskStatus = "queued" | "running" | "interrupted" | "completed" | "failed" | "cancelled";
+export const taskMachine = machine<TaskStatus>("delegations", "delegation_id", "delegation", {
   queued: ["running", "interrupted", "failed", "cancelled"],
   running: ["interrupted", "completed", "failed", "cancelled"],
   // A person resumes an orphaned task: it queues for a task slot like a new one (issue 12).

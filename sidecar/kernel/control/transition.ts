@@ -14,7 +14,7 @@ export interface TransitionRequest<S extends string> {
   match?: Record<string, string | number | null>;
   /** Extra columns written with the status. */
   set?: Record<string, string | number | null>;
-  event: { type: string; sessionId?: string | null; runId?: string | null; payload?: Record<string, unknown> };
+  event: { type: string; sessionId?: string | null; turnId?: string | null; payload?: Record<string, unknown> };
 }
 
 export function nowIso(): string {
@@ -28,7 +28,7 @@ export function appendEvent(
     entityId: string;
     type: string;
     sessionId?: string | null;
-    runId?: string | null;
+    turnId?: string | null;
     payload?: Record<string, unknown>;
   },
   at = nowIso(),
@@ -40,7 +40,7 @@ export function appendEvent(
     event.entityKind,
     event.entityId,
     event.sessionId ?? null,
-    event.runId ?? null,
+    event.turnId ?? null,
     event.type,
     JSON.stringify(event.payload ?? {}),
     at,
@@ -98,7 +98,7 @@ export function transition<S extends string>(db: Db, machine: Machine<S>, req: T
       entityId: req.id,
       type: req.event.type,
       sessionId: req.event.sessionId,
-      runId: req.event.runId,
+      turnId: req.event.turnId,
       payload: { from, to: req.to, ...req.event.payload },
     },
     at,

@@ -1,5 +1,5 @@
 // control plane #4: workstream identity is the task-work boundary. Each background task gets its own
-// workstream (delegations.ts); its id is shown with the task (TaskSummary.workstreamId).
+// workstream (tasks.ts); its id is shown with the task (TaskSummary.workstreamId).
 import { uuidv7 } from "../../../shared/ids.js";
 import type { Db } from "../../journal/journal.js";
 import type { KernelScope } from "./scope.js";

@@ -2,7 +2,7 @@
 import type { ControlPlane } from "../control/controlPlane.js";
 import type { ShutdownGate } from "../shutdownGate.js";
 import type { TaskService } from "../tasks/taskService.js";
-import type { RunNarrowing } from "../../../shared/node/kernelSettingsView.js";
+import type { TurnNarrowing } from "../../../shared/node/kernelSettingsView.js";
 import type { ClientChannel, Handlers } from "./types.js";
 
 export function taskHandlers(deps: {
@@ -10,7 +10,7 @@ export function taskHandlers(deps: {
   control: ControlPlane;
   gate: ShutdownGate;
   /** The starting client's stricter settings apply to the task it starts (clientNarrowings.ts). */
-  narrowing: (client: ClientChannel) => RunNarrowing | undefined;
+  narrowing: (client: ClientChannel) => TurnNarrowing | undefined;
 }) {
   return {
     "task/start": async (params, ctx) => {
@@ -18,12 +18,12 @@ export function taskHandlers(deps: {
       return { task: await deps.tasks.start(params, ctx, deps.narrowing(ctx.client)) };
     },
     "task/list": async (params) => ({ tasks: deps.control.tasks(params?.limit ?? 200) }),
-    "task/show": async (params) => ({ task: deps.control.task(params.delegationId), result: deps.control.taskResult(params.delegationId) }),
-    "task/cancel": async (params) => deps.tasks.cancel(params.delegationId),
+    "task/show": async (params) => ({ task: deps.control.task(params.taskId), result: deps.control.taskResult(params.taskId) }),
+    "task/cancel": async (params) => deps.tasks.cancel(params.taskId),
     "task/resume": async (params, ctx) => {
       deps.gate.assertAccepting("task/resume");
-      return { task: await deps.tasks.resume(params.delegationId, ctx) };
+      return { task: await deps.tasks.resume(params.taskId, ctx) };
     },
-    "task/dismiss": async (params) => ({ task: deps.tasks.dismiss(params.delegationId) }),
+    "task/dismiss": async (params) => ({ task: deps.tasks.dismiss(params.taskId) }),
   } satisfies Handlers;
 }

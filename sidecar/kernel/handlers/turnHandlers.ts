@@ -8,7 +8,7 @@ import type { InstructionReader } from "../context/instructionReader.js";
 import type { ModeReader } from "../modes/modeCatalog.js";
 import type { SessionErase } from "../erase/sessionErase.js";
 import type { TurnService } from "../turns/turnService.js";
-import type { RunNarrowing } from "../../../shared/node/kernelSettingsView.js";
+import type { TurnNarrowing } from "../../../shared/node/kernelSettingsView.js";
 import type { ClientChannel, Handlers } from "./types.js";
 
 export function turnHandlers(deps: {
@@ -18,7 +18,7 @@ export function turnHandlers(deps: {
   gate: ShutdownGate;
   compact: (sessionId: string, client: ClientChannel) => Promise<Condensation | null>;
   /** The starting client's stricter settings, for its runs (clientNarrowings.ts). */
-  narrowing: (client: ClientChannel) => RunNarrowing | undefined;
+  narrowing: (client: ClientChannel) => TurnNarrowing | undefined;
   /** The project instructions as they are now (issue 27), pinned with each chat turn. */
   instructions: InstructionReader;
   /** The modes as they are now (issue 27, item 2): the one named is pinned with the turn. */
@@ -47,8 +47,8 @@ export function turnHandlers(deps: {
         ctx,
       );
     },
-    "turn/cancel": async (params) => deps.turns.cancel(params.runId),
-    "turn/follow": async (params, ctx) => deps.turns.follow(params.runId, ctx.client),
+    "turn/cancel": async (params) => deps.turns.cancel(params.turnId),
+    "turn/follow": async (params, ctx) => deps.turns.follow(params.turnId, ctx.client),
     "session/erase": async (params) => ({ sessionId: params.sessionId, erased: true as const, ...deps.erase.erase(params.sessionId) }),
     "session/compact": async (params, ctx) => {
       deps.gate.assertAccepting("session/compact");

@@ -8,7 +8,7 @@ export function undoHandlers(deps: { edits: TurnEditsService; gate: ShutdownGate
     "turn/edits": async (params) => ({ turns: deps.edits.list(params.sessionId) }),
     "turn/undoEdits": async (params) => {
       deps.gate.assertAccepting("turn/undoEdits");
-      return deps.edits.undo(params.runId);
+      return deps.edits.undo(params.turnId);
     },
   } satisfies Handlers;
 }

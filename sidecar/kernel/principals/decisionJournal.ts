@@ -34,7 +34,7 @@ export class DecisionJournal {
         .run(
           uuidv7(),
           req.sessionId,
-          req.runId,
+          req.turnId,
           req.call.callId,
           req.call.name,
           req.inputHash,
@@ -81,7 +81,7 @@ export function decisionsOf(db: Db, sessionId: string): ApprovalDecisionRecord[]
     decided_at: string;
   }[];
   return rows.map((r) => ({
-    runId: r.run_id,
+    turnId: r.run_id,
     callId: r.call_id,
     tool: r.tool,
     inputHash: r.input_hash,

@@ -9,7 +9,7 @@ import type { PendingTaskApprovals } from "../tasks/taskChannel.js";
 import type { TaskService } from "../tasks/taskService.js";
 import type { ClientPrincipals } from "./clientPrincipals.js";
 import { decisionsOf } from "./decisionJournal.js";
-import { recordRunOrigin, runOrigins } from "./runOrigins.js";
+import { recordTurnOrigin, runOrigins } from "./runOrigins.js";
 
 export interface PrincipalHandlerDeps {
   principals: ClientPrincipals;
@@ -44,10 +44,10 @@ export function withPrincipals(handlers: Handlers, deps: PrincipalHandlerDeps): 
   const cancel = required(handlers["turn/cancel"], "turn/cancel");
   handlers["turn/cancel"] = async (params, ctx) => {
     // A queued task's run has no turn yet: cancelling it cancels the task, one answer through either method.
-    const queued = deps.tasks.queuedTaskOfRun(params.runId);
+    const queued = deps.tasks.queuedTaskOfRun(params.turnId);
     if (!queued) return cancel(params, ctx);
     const { dispatchAttempted, adapterAcknowledged } = await deps.tasks.cancel(queued);
-    return { runId: params.runId, dispatchAttempted, adapterAcknowledged };
+    return { turnId: params.turnId, dispatchAttempted, adapterAcknowledged };
   };
 }
 
@@ -58,20 +58,20 @@ export function taskAnswerHandler(deps: Pick<PrincipalHandlerDeps, "principals" 
       const by = deps.principals.of(ctx.client);
       const verb = params.decision === "approve" ? "approved" : "denied";
       const reason = params.reason ?? `${verb} at the terminal (hearth task ${params.decision === "approve" ? "approve" : "deny"})`;
-      const r = deps.pending.answer(params.delegationId, { decision: params.decision, reason }, { kind: by.kind, clientId: by.clientId });
-      return { delegationId: params.delegationId, ...r };
+      const r = deps.pending.answer(params.taskId, { decision: params.decision, reason }, { kind: by.kind, clientId: by.clientId });
+      return { taskId: params.taskId, ...r };
     },
   } satisfies Handlers;
 }
 
-function recorded<T extends { runId: string }>(
+function recorded<T extends { turnId: string }>(
   deps: PrincipalHandlerDeps,
   ctx: RequestContext,
   readOnly: boolean | undefined,
   started: T,
 ): T {
   const { kind, clientId } = deps.principals.of(ctx.client);
-  deps.journal.withTransaction((db) => recordRunOrigin(db, started.runId, { kind, clientId, readOnly: readOnly === true }));
+  deps.journal.withTransaction((db) => recordTurnOrigin(db, started.turnId, { kind, clientId, readOnly: readOnly === true }));
   return started;
 }
 

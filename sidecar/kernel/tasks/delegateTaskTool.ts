@@ -52,15 +52,14 @@ export function delegateTaskTool(tasks: () => TaskService, parentSessionId: stri
         },
         { clientId: "kernel:delegate_task", requestId: ctx.callId },
       );
-      const onAbort = () => void tasks().cancel(task.delegationId);
+      const onAbort = () => void tasks().cancel(task.taskId);
       ctx.signal.addEventListener("abort", onAbort, { once: true });
       try {
-        const ended = await tasks().ended(task.delegationId);
-        const result = tasks().result(task.delegationId);
-        if (ended.state === "completed")
-          return succeed(`task ${task.delegationId} ("${ended.title}") completed:\n${result ?? "(no answer)"}`);
+        const ended = await tasks().ended(task.taskId);
+        const result = tasks().result(task.taskId);
+        if (ended.state === "completed") return succeed(`task ${task.taskId} ("${ended.title}") completed:\n${result ?? "(no answer)"}`);
         return fail(
-          `task ${task.delegationId} ("${ended.title}") ${ended.state}${ended.reason ? `: ${ended.reason}` : ""}; see it in the Tasks view`,
+          `task ${task.taskId} ("${ended.title}") ${ended.state}${ended.reason ? `: ${ended.reason}` : ""}; see it in the Tasks view`,
         );
       } finally {
         ctx.signal.removeEventListener("abort", onAbort);

@@ -36,24 +36,24 @@ interface Pending {
 export class PendingTaskApprovals {
   private readonly waiting = new Map<string, Pending>();
 
-  set(delegationId: string, pending: Pending): void {
-    this.waiting.set(delegationId, pending);
+  set(taskId: string, pending: Pending): void {
+    this.waiting.set(taskId, pending);
   }
 
-  clear(delegationId: string, pending: Pending): void {
-    if (this.waiting.get(delegationId) === pending) this.waiting.delete(delegationId);
+  clear(taskId: string, pending: Pending): void {
+    if (this.waiting.get(taskId) === pending) this.waiting.delete(taskId);
   }
 
   /** A person's answer from a terminal; false when the task waits for no approval now. */
-  answer(delegationId: string, answer: Answer, by: DecidedBy): { answered: boolean; callId: string | null } {
-    const pending = this.waiting.get(delegationId);
+  answer(taskId: string, answer: Answer, by: DecidedBy): { answered: boolean; callId: string | null } {
+    const pending = this.waiting.get(taskId);
     if (!pending) return { answered: false, callId: null };
     pending.answer(answer, { by, surface: "terminal" });
     return { answered: true, callId: pending.callId };
   }
 }
 
-export function taskChannel(deps: TaskChannelDeps, delegationId: string, onApprovalChange: () => void): ClientChannel {
+export function taskChannel(deps: TaskChannelDeps, taskId: string, onApprovalChange: () => void): ClientChannel {
   return {
     notify: (method, params) => deps.clients.notifyAll(method, params),
     request<M extends ServerRequestMethod>(
@@ -61,14 +61,14 @@ export function taskChannel(deps: TaskChannelDeps, delegationId: string, onAppro
       params: ServerRequestParams<M>,
       signal?: AbortSignal,
     ): Promise<ServerRequestResult<M>> {
-      return firstAnswer(deps, delegationId, { ...params, delegationId }, signal, onApprovalChange) as Promise<ServerRequestResult<M>>;
+      return firstAnswer(deps, taskId, { ...params, taskId }, signal, onApprovalChange) as Promise<ServerRequestResult<M>>;
     },
   };
 }
 
 function firstAnswer(
   deps: TaskChannelDeps,
-  delegationId: string,
+  taskId: string,
   params: Request,
   signal: AbortSignal | undefined,
   onChange: () => void,
@@ -94,7 +94,7 @@ function firstAnswer(
     };
     const finish = () => {
       settled = true;
-      deps.pending.clear(delegationId, pending);
+      deps.pending.clear(taskId, pending);
       listening.dispose();
       for (const ac of asked.values()) ac.abort(new Error("answered by another client"));
       // After the approval port has moved the attempt back to running (it does so as it resumes).
@@ -127,7 +127,7 @@ function firstAnswer(
         /* the journal is closing (a shutdown): the ledger keeps the call's own outcome */
       }
     };
-    deps.pending.set(delegationId, pending);
+    deps.pending.set(taskId, pending);
     listening.add(deps.clients.onArrive(ask));
     if (signal?.aborted) return onAbort();
     signal?.addEventListener("abort", onAbort, { once: true });

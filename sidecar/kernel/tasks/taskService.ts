@@ -7,14 +7,14 @@ import { singleLine } from "../../../shared/boundedText.js";
 import type { TaskSummary } from "../../../shared/protocol/index.js";
 import type { ControlPlane } from "../control/controlPlane.js";
 import { projectToolsForRole } from "../control/roles.js";
-import type { RunNarrowing } from "../../../shared/node/kernelSettingsView.js";
+import type { TurnNarrowing } from "../../../shared/node/kernelSettingsView.js";
 import type { RequestContext } from "../clientChannel.js";
 import type { TurnCompletion, TurnService } from "../turns/turnService.js";
 import type { Journal } from "../../journal/journal.js";
 import type { ClientChannel } from "../clientChannel.js";
 import type { ClientPrincipals } from "../principals/clientPrincipals.js";
 import type { DecisionJournal } from "../principals/decisionJournal.js";
-import { recordRunOrigin, recordTaskOrigin, taskReadOnly, type Origin } from "../principals/runOrigins.js";
+import { recordTurnOrigin, recordTaskOrigin, taskReadOnly, type Origin } from "../principals/runOrigins.js";
 import type { ClientRegistry } from "./clientRegistry.js";
 import { taskChannel, type PendingTaskApprovals } from "./taskChannel.js";
 import type { InstructionReader } from "../context/instructionReader.js";
@@ -57,13 +57,13 @@ const ENDED: ReadonlySet<TaskSummary["state"]> = new Set(["completed", "failed",
 const TITLE_CHARS = 80;
 
 export class TaskService {
-  /** delegationId → the attempt its running turn drives. */
-  private readonly running = new Map<string, { runId: string; attemptId: string }>();
+  /** taskId → the attempt its running turn drives. */
+  private readonly running = new Map<string, { turnId: string; attemptId: string }>();
   /** Callers waiting for a task to end (a coordinator's delegate_task call). */
   private readonly endWaiters = new Map<string, ((task: TaskSummary) => void)[]>();
   private stopping = false;
   /** The starting client's narrowing of each task's runs, while this kernel lives. */
-  private readonly narrowings = new Map<string, RunNarrowing>();
+  private readonly narrowings = new Map<string, TurnNarrowing>();
 
   constructor(private readonly deps: TaskServiceDeps) {}
 
@@ -71,7 +71,7 @@ export class TaskService {
    * `narrowing`: the starting client's stricter settings (issue 22, item 2). Its tool list narrows the
    * task's ceiling (journaled); the rest applies to the task's runs in this kernel's life.
    */
-  async start(params: StartTask, ctx: Starter, narrowing?: RunNarrowing): Promise<TaskSummary> {
+  async start(params: StartTask, ctx: Starter, narrowing?: TurnNarrowing): Promise<TaskSummary> {
     // A delegated task runs on its coordinator's model unless told otherwise.
     const parentModel = params.parentSessionId ? this.deps.control.profile(params.parentSessionId).model_profile : null;
     const model = params.model ?? parentModel ?? this.deps.defaultModel;
@@ -82,7 +82,7 @@ export class TaskService {
       );
     const tools = this.ceiling(params.tools, narrowing?.tools);
     const instructions = await this.deps.instructions?.(params.readOnly === true);
-    const { delegationId } = this.deps.control.createDelegation(
+    const { taskId } = this.deps.control.createTask(
       {
         parentSessionId: params.parentSessionId ?? null,
         title: params.title ?? titleOf(params.instruction),
@@ -100,13 +100,13 @@ export class TaskService {
     };
     // Before the task can take a slot (pump): its first run is launched with its pinned trust.
     this.deps.journal.withTransaction((db) => {
-      recordTaskOrigin(db, delegationId, origin);
-      recordRunOrigin(db, this.deps.control.task(delegationId).runId!, { ...origin, kind: "task" });
+      recordTaskOrigin(db, taskId, origin);
+      recordTurnOrigin(db, this.deps.control.task(taskId).turnId!, { ...origin, kind: "task" });
     });
-    if (narrowing) this.narrowings.set(delegationId, narrowing);
-    this.publish(delegationId);
+    if (narrowing) this.narrowings.set(taskId, narrowing);
+    this.publish(taskId);
     this.pump();
-    return this.deps.control.task(delegationId);
+    return this.deps.control.task(taskId);
   }
 
   /** A task's tools: what was asked, refused when it is wider than the ceiling; the ceiling when nothing was asked. */
@@ -129,49 +129,49 @@ export class TaskService {
     return [...new Set(asked)];
   }
 
-  async cancel(delegationId: string): Promise<{ task: TaskSummary; dispatchAttempted: boolean; adapterAcknowledged: boolean }> {
-    const live = this.running.get(delegationId);
+  async cancel(taskId: string): Promise<{ task: TaskSummary; dispatchAttempted: boolean; adapterAcknowledged: boolean }> {
+    const live = this.running.get(taskId);
     let result: { dispatchAttempted: boolean; adapterAcknowledged: boolean };
     if (live) {
       // The turn's truthful cancel (control plane #13); its completion settles the task before this returns.
-      const r = await this.deps.turns.cancel(live.runId);
+      const r = await this.deps.turns.cancel(live.turnId);
       result = { dispatchAttempted: r.dispatchAttempted, adapterAcknowledged: r.adapterAcknowledged };
     } else {
-      result = this.deps.control.cancelIdleTask(delegationId, "cancelled by the user");
-      this.publish(delegationId);
+      result = this.deps.control.cancelIdleTask(taskId, "cancelled by the user");
+      this.publish(taskId);
     }
-    return { task: this.deps.control.task(delegationId), ...result };
+    return { task: this.deps.control.task(taskId), ...result };
   }
 
-  async resume(delegationId: string, ctx: RequestContext): Promise<TaskSummary> {
+  async resume(taskId: string, ctx: RequestContext): Promise<TaskSummary> {
     // The resumed run is shown the instructions as they are now, read with the task's pinned trust.
-    const instructions = await this.deps.instructions?.(taskReadOnly(this.deps.journal.db, delegationId));
-    this.deps.control.resumeTask(delegationId, { clientId: ctx.clientId, requestId: ctx.requestId }, instructions);
+    const instructions = await this.deps.instructions?.(taskReadOnly(this.deps.journal.db, taskId));
+    this.deps.control.resumeTask(taskId, { clientId: ctx.clientId, requestId: ctx.requestId }, instructions);
     // The resumed run keeps the task's trust (pinned authority): resuming never widens it.
     this.deps.journal.withTransaction((db) =>
-      recordRunOrigin(db, this.deps.control.task(delegationId).runId!, {
+      recordTurnOrigin(db, this.deps.control.task(taskId).turnId!, {
         kind: "task",
         clientId: ctx.clientId,
-        readOnly: taskReadOnly(db, delegationId),
+        readOnly: taskReadOnly(db, taskId),
       }),
     );
-    this.publish(delegationId);
+    this.publish(taskId);
     this.pump();
-    return this.deps.control.task(delegationId);
+    return this.deps.control.task(taskId);
   }
 
   /** The queued task whose run this is, if any: a turn/cancel of that run cancels the task (issue 24, item 4). */
-  queuedTaskOfRun(runId: string): string | null {
-    const row = this.deps.journal.db.prepare(`SELECT delegation_id FROM delegations WHERE run_id = ? AND status = 'queued'`).get(runId) as
+  queuedTaskOfRun(turnId: string): string | null {
+    const row = this.deps.journal.db.prepare(`SELECT delegation_id FROM delegations WHERE run_id = ? AND status = 'queued'`).get(turnId) as
       | { delegation_id: string }
       | undefined;
     return row?.delegation_id ?? null;
   }
 
-  dismiss(delegationId: string): TaskSummary {
-    this.deps.control.dismissTask(delegationId);
-    this.publish(delegationId);
-    return this.deps.control.task(delegationId);
+  dismiss(taskId: string): TaskSummary {
+    this.deps.control.dismissTask(taskId);
+    this.publish(taskId);
+    return this.deps.control.task(taskId);
   }
 
   /**
@@ -191,58 +191,58 @@ export class TaskService {
     }
   }
 
-  private launch(q: { delegationId: string; sessionId: string; runId: string; attemptId: string }): void {
+  private launch(q: { taskId: string; sessionId: string; turnId: string; attemptId: string }): void {
     const { control, turns } = this.deps;
-    control.markTaskRunning(q.delegationId);
-    this.running.set(q.delegationId, { runId: q.runId, attemptId: q.attemptId });
-    this.publish(q.delegationId);
-    const { userMessage } = control.runContext(q.runId);
-    const channel = taskChannel(this.deps, q.delegationId, () => this.publish(q.delegationId));
-    const readOnly = taskReadOnly(this.deps.journal.db, q.delegationId);
-    const narrowing = this.narrowings.get(q.delegationId);
+    control.markTaskRunning(q.taskId);
+    this.running.set(q.taskId, { turnId: q.turnId, attemptId: q.attemptId });
+    this.publish(q.taskId);
+    const { userMessage } = control.turnContext(q.turnId);
+    const channel = taskChannel(this.deps, q.taskId, () => this.publish(q.taskId));
+    const readOnly = taskReadOnly(this.deps.journal.db, q.taskId);
+    const narrowing = this.narrowings.get(q.taskId);
     turns.launch(
-      { sessionId: q.sessionId, runId: q.runId, attemptId: q.attemptId, readOnly, ...(narrowing ? { narrowing } : {}) },
+      { sessionId: q.sessionId, turnId: q.turnId, attemptId: q.attemptId, readOnly, ...(narrowing ? { narrowing } : {}) },
       { message: userMessage },
       channel,
-      (completed) => this.settle(q.delegationId, q.attemptId, completed),
+      (completed) => this.settle(q.taskId, q.attemptId, completed),
       { everyClient: true },
     );
   }
 
-  private settle(delegationId: string, attemptId: string, completed: TurnCompletion): void {
-    this.running.delete(delegationId);
-    this.narrowings.delete(delegationId); // settled or orphaned by a shutdown: it never runs again in this kernel
+  private settle(taskId: string, attemptId: string, completed: TurnCompletion): void {
+    this.running.delete(taskId);
+    this.narrowings.delete(taskId); // settled or orphaned by a shutdown: it never runs again in this kernel
     const reason = completed.error ? singleLine(completed.error.message) : undefined;
     if (this.stopping && completed.status === "cancelled") {
-      this.deps.control.orphanTask(delegationId, attemptId, "the kernel shut down while it ran; resume it or dismiss it");
+      this.deps.control.orphanTask(taskId, attemptId, "the kernel shut down while it ran; resume it or dismiss it");
     } else {
-      this.deps.control.settleTask(delegationId, { status: completed.status === "stopped" ? "failed" : completed.status, reason });
+      this.deps.control.settleTask(taskId, { status: completed.status === "stopped" ? "failed" : completed.status, reason });
     }
-    this.deps.log(`task ${delegationId} ${completed.status}${reason ? `: ${reason}` : ""}`);
-    this.publish(delegationId);
+    this.deps.log(`task ${taskId} ${completed.status}${reason ? `: ${reason}` : ""}`);
+    this.publish(taskId);
     this.pump();
   }
 
   /** A completed task's final answer (its task_result artifact), or null. */
-  result(delegationId: string): string | null {
-    return this.deps.control.taskResult(delegationId);
+  result(taskId: string): string | null {
+    return this.deps.control.taskResult(taskId);
   }
 
   /** Resolves with the task once it has completed, failed or been cancelled. */
-  ended(delegationId: string): Promise<TaskSummary> {
-    const now = this.deps.control.task(delegationId);
+  ended(taskId: string): Promise<TaskSummary> {
+    const now = this.deps.control.task(taskId);
     if (ENDED.has(now.state)) return Promise.resolve(now);
-    return new Promise((resolve) => this.endWaiters.set(delegationId, [...(this.endWaiters.get(delegationId) ?? []), resolve]));
+    return new Promise((resolve) => this.endWaiters.set(taskId, [...(this.endWaiters.get(taskId) ?? []), resolve]));
   }
 
-  private publish(delegationId: string): void {
+  private publish(taskId: string): void {
     try {
-      const task = this.deps.control.task(delegationId);
-      if (ENDED.has(task.state)) for (const wake of this.endWaiters.get(delegationId) ?? []) wake(task);
-      if (ENDED.has(task.state)) this.endWaiters.delete(delegationId);
+      const task = this.deps.control.task(taskId);
+      if (ENDED.has(task.state)) for (const wake of this.endWaiters.get(taskId) ?? []) wake(task);
+      if (ENDED.has(task.state)) this.endWaiters.delete(taskId);
       this.deps.clients.notifyAll("task/updated", { task });
     } catch (e) {
-      this.deps.log(`task ${delegationId}: could not publish its state: ${errorMessage(e)}`);
+      this.deps.log(`task ${taskId}: could not publish its state: ${errorMessage(e)}`);
     }
   }
 }

@@ -16,7 +16,7 @@ export class ClientApproval implements ApprovalPort {
   constructor(
     private readonly client: ClientChannel,
     private readonly control: ControlPlane,
-    private readonly run: { sessionId: string; runId: string; attemptId: string },
+    private readonly run: { sessionId: string; turnId: string; attemptId: string },
     /** The person's and a trusted workspace's approval rules (issue 27): they decide before anyone is asked. */
     private readonly rules?: RuleSet,
     /** Where every automatic decision is journaled, naming its rule (issue 27, item 4); asked ones are journaled by the asker. */
@@ -41,13 +41,13 @@ export class ClientApproval implements ApprovalPort {
     }
     const echo = { callId: req.call.callId, inputHash: req.inputHash };
     const offer = await this.alwaysAllowOffer(req);
-    this.control.transitionAttempt(this.run.runId, this.run.attemptId, "waiting_approval");
+    this.control.transitionAttempt(this.run.turnId, this.run.attemptId, "waiting_approval");
     try {
       const answer = await this.client.request(
         "approval/request",
         {
           sessionId: this.run.sessionId,
-          runId: this.run.runId,
+          turnId: this.run.turnId,
           call: req.call,
           inputHash: req.inputHash,
           effectClass: req.effectClass,
@@ -59,7 +59,7 @@ export class ClientApproval implements ApprovalPort {
       if (answer.decision === "approve" && answer.alwaysAllow === true && offer && this.editText) {
         // The person asked for the rule on this call's card: this call is approved whether or not it is written.
         const written = appendAllowRule(this.editText, offer);
-        this.log?.(`run ${this.run.runId}: Always allow \`${offer}\`: ${written.message}`);
+        this.log?.(`run ${this.run.turnId}: Always allow \`${offer}\`: ${written.message}`);
         return { ...echo, decision: "approve", reason: singleLine(`${answer.reason}; ${written.message}`) };
       }
       return { ...echo, decision: answer.decision, reason: singleLine(answer.reason) };
@@ -70,7 +70,7 @@ export class ClientApproval implements ApprovalPort {
         reason: singleLine(`denied: the client could not answer the approval request (${errorMessage(e)})`),
       };
     } finally {
-      if (!req.signal.aborted) this.control.transitionAttempt(this.run.runId, this.run.attemptId, "running");
+      if (!req.signal.aborted) this.control.transitionAttempt(this.run.turnId, this.run.attemptId, "running");
     }
   }
 

@@ -10,7 +10,7 @@ export class JournalCondensations implements CondensationStore {
   constructor(
     private readonly control: ControlPlane,
     private readonly sessionId: string,
-    private readonly runId: string | null,
+    private readonly turnId: string | null,
     private readonly base: readonly HistoryMessage[],
   ) {}
 
@@ -21,7 +21,7 @@ export class JournalCondensations implements CondensationStore {
       throw new Error(`a condensed view replaces ${view.replacedCount} messages of ${this.base.length} journaled`);
     this.control.recordCondensation({
       sessionId: this.sessionId,
-      runId: this.runId,
+      turnId: this.turnId,
       trigger: record.trigger,
       fromSeq: view.replacedCount > 0 ? this.base[0]!.seq : null,
       throughSeq: view.replacedCount > 0 ? this.base[view.replacedCount - 1]!.seq : null,

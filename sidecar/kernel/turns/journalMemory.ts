@@ -17,19 +17,19 @@ export class JournalMemory implements AgentMemory {
 
   constructor(
     private readonly control: ControlPlane,
-    private readonly run: { sessionId: string; runId: string; attemptId: string },
+    private readonly run: { sessionId: string; turnId: string; attemptId: string },
   ) {}
 
   async beginTurn(_start: TurnStart): Promise<void> {
     // Admission already journaled the run, its attempt and the user message (control plane #9: the kernel
     // is the only conversation writer); the turn now holds execution authority.
-    this.control.transitionAttempt(this.run.runId, this.run.attemptId, "starting");
-    this.control.transitionAttempt(this.run.runId, this.run.attemptId, "running");
+    this.control.transitionAttempt(this.run.turnId, this.run.attemptId, "starting");
+    this.control.transitionAttempt(this.run.turnId, this.run.attemptId, "running");
   }
 
   async recordPrepared(claim: InvocationClaim): Promise<void> {
     const ledger = this.control.prepareInvocation({
-      runId: this.run.runId,
+      turnId: this.run.turnId,
       attemptId: this.run.attemptId,
       callId: claim.callId,
       tool: claim.tool,
@@ -59,13 +59,13 @@ export class JournalMemory implements AgentMemory {
 
   async checkpoint(_turnId: string, messages: AgentMessage[]): Promise<void> {
     this.commitWithCompletions((completions) =>
-      this.control.appendMessages(this.run.sessionId, this.run.runId, withoutAdmittedUser(messages), completions),
+      this.control.appendMessages(this.run.sessionId, this.run.turnId, withoutAdmittedUser(messages), completions),
     );
   }
 
   async closeTurn(_turnId: string, close: TurnClose): Promise<void> {
     this.commitWithCompletions((completions) =>
-      this.control.finishRun(this.run.runId, close.status, close.status === "completed" ? undefined : close.reason, {
+      this.control.finishTurn(this.run.turnId, close.status, close.status === "completed" ? undefined : close.reason, {
         messages: withoutAdmittedUser(close.messages),
         completions,
       }),

@@ -8,7 +8,7 @@ import type { AgentModel } from "../../agent/ports/model.js";
 import type { Tool } from "../../agent/ports/tools.js";
 import type { ControlPlane } from "../control/controlPlane.js";
 import { projectToolsForRole } from "../control/roles.js";
-import type { RunNarrowing } from "../../../shared/node/kernelSettingsView.js";
+import type { TurnNarrowing } from "../../../shared/node/kernelSettingsView.js";
 import type { ClientChannel } from "../clientChannel.js";
 import type { ModelHost } from "../model/modelHost.js";
 import type { ApprovalRule } from "../policy/approvalRules.js";
@@ -47,14 +47,14 @@ export interface TurnPolicy {
   repeatedFailureLimit?: number;
 }
 
-export interface RunRef {
+export interface TurnRef {
   sessionId: string;
-  runId: string;
+  turnId: string;
   attemptId: string;
   /** Offer read-only tools only (an untrusted folder); the authority ceiling stays as pinned. */
   readOnly?: boolean;
   /** The starting client's stricter settings (issue 22, item 2): fewer tools, reads asking, lower limits. */
-  narrowing?: RunNarrowing;
+  narrowing?: TurnNarrowing;
   /** "Apply to file" (issue 15): the run's one call is this write, proposed by the kernel, not a model. */
   apply?: ApplyRequest;
 }
@@ -67,18 +67,18 @@ export function leaseModel(models: ModelHost, spec: string, holder: string, clie
   return models.lease(spec, holder, (p) => client.notify("model/progress", p));
 }
 
-export async function buildSessionAgent(deps: SessionAgentDeps, run: RunRef, client: ClientChannel): Promise<AgentSession> {
+export async function buildSessionAgent(deps: SessionAgentDeps, run: TurnRef, client: ClientChannel): Promise<AgentSession> {
   // control plane #10: the run's pinned snapshot (its profile generation and the history before its own user
   // message, which is the turn's input), never the session as it is now.
-  const { profile, history: pinnedHistory, condensation, instructions, mode } = deps.control.runContext(run.runId);
-  const model = run.apply ? new ApplyProposal(run.apply) : await leaseModel(deps.models, profile.model_profile, run.runId, client);
+  const { profile, history: pinnedHistory, condensation, instructions, mode } = deps.control.turnContext(run.turnId);
+  const model = run.apply ? new ApplyProposal(run.apply) : await leaseModel(deps.models, profile.model_profile, run.turnId, client);
   const history: AgentMessage[] = pinnedHistory.map(({ seq: _seq, ...m }) => m as AgentMessage);
   const { workspace, ceilings } = deps.tools;
   // issue 28: a server's tools enter the ceiling here, at build; a changed tool list is a new authority (harness #19).
   const mcpTools = (await deps.mcp?.sessionTools(run.readOnly === true)) ?? [];
   const tools = sessionTools(deps, [...deps.offered, ...mcpTools], profile.execution_role, run.sessionId);
   const rules = deps.approvalRules && (await ruleSetForRun(deps.approvalRules.user, deps.tools.readText, run.readOnly === true));
-  if (rules?.problem) deps.approvalRules?.log(`run ${run.runId}: ${rules.problem}`);
+  if (rules?.problem) deps.approvalRules?.log(`run ${run.turnId}: ${rules.problem}`);
   const builder = new AgentSessionBuilder()
     .sessionKey(run.sessionId)
     .model(model)
@@ -94,7 +94,7 @@ export async function buildSessionAgent(deps: SessionAgentDeps, run: RunRef, cli
     // issue 13: the session's condensed view, as journaled and pinned at admission (issue 23 item 9);
     // new views are journaled before use.
     .condensedView(viewFromJournal(condensation, pinnedHistory))
-    .condensationStore(new JournalCondensations(deps.control, run.sessionId, run.runId, pinnedHistory))
+    .condensationStore(new JournalCondensations(deps.control, run.sessionId, run.turnId, pinnedHistory))
     .options(JSON.parse(profile.options_json) as GenerationOptions)
     .authorityInputs({
       workspacePath: workspace.canonicalPath,
@@ -124,7 +124,7 @@ export async function buildSessionAgent(deps: SessionAgentDeps, run: RunRef, cli
     );
     agent.disableTools(tools.map((t) => t.definition.name).filter((n) => !offered.has(n)));
   }
-  deps.control.recordToolsOffered(run.runId, {
+  deps.control.recordToolsOffered(run.turnId, {
     mode: mode?.name ?? DEFAULT_MODE,
     modeSource: mode?.source ?? "built-in",
     tools: agent.activeTools(),

@@ -14,12 +14,12 @@ import { untilAborted } from "../../agent/cancellation.js";
 import { isStop, type AgentSession, type TurnOutcome } from "../../agent/index.js";
 import type { AttachmentRecord } from "../control/attachments.js";
 import type { ControlPlane } from "../control/controlPlane.js";
-import type { RunNarrowing } from "../../../shared/node/kernelSettingsView.js";
+import type { TurnNarrowing } from "../../../shared/node/kernelSettingsView.js";
 import type { ClientChannel, RequestContext } from "../clientChannel.js";
 import { EventCoalescer } from "./eventCoalescer.js";
 import { recordEvent } from "./turnReplay.js";
 import type { ApplyRequest } from "./applyProposal.js";
-import type { RunRef } from "./sessionAgent.js";
+import type { TurnRef } from "./sessionAgent.js";
 import type { PinnedInstructions } from "../context/projectInstructions.js";
 import type { PinnedMode } from "../modes/modeCatalog.js";
 
@@ -28,7 +28,7 @@ const CANCEL_ACK_WAIT_MS = 3000;
 
 export type TurnCompletion = Extract<TurnEvent, { type: "completed" }>;
 
-interface ActiveTurn extends RunRef {
+interface ActiveTurn extends TurnRef {
   controller: AbortController;
   done: Promise<void>;
   /** Who gets the turn's events and approval requests: its starter (or a reloaded window that took it over). */
@@ -45,10 +45,10 @@ interface ActiveTurn extends RunRef {
 
 export interface TurnServiceDeps {
   control: ControlPlane;
-  buildAgent: (run: RunRef, client: ClientChannel) => Promise<AgentSession>;
+  buildAgent: (run: TurnRef, client: ClientChannel) => Promise<AgentSession>;
   log: (line: string) => void;
   /** Lets go of the model a run's agent holds (ModelHost.lease), once the run has ended. */
-  releaseModel?: (runId: string) => void;
+  releaseModel?: (turnId: string) => void;
   /** Resolves once the model runs no native work for the session (harness #18, #22): a cancel is acknowledged only then. */
   modelSettled?: (sessionId: string) => Promise<void>;
   /** How full a session's context is now (issue 13: sent with the turn's completion); null when unknown. */
@@ -81,30 +81,30 @@ export class TurnService {
       options?: GenerationOptions;
       readOnly?: boolean;
       apply?: ApplyRequest;
-      narrowing?: RunNarrowing;
+      narrowing?: TurnNarrowing;
       /** The project instructions read just before (issue 27): pinned in the run's snapshot. */
       instructions?: PinnedInstructions;
       /** The mode the person chose for this message (issue 27, item 2): pinned in the run's snapshot. */
       mode?: PinnedMode;
     },
     ctx: RequestContext,
-  ): { runId: string; attemptId: string } {
+  ): { turnId: string; attemptId: string } {
     const client = { clientId: ctx.clientId, requestId: ctx.requestId };
-    const admission = this.deps.control.admitRun(params.sessionId, params.message, client, {
+    const admission = this.deps.control.admitTurn(params.sessionId, params.message, client, {
       attachments: params.attachments,
       instructions: params.instructions,
       mode: params.mode,
     });
-    const run: RunRef = {
+    const run: TurnRef = {
       sessionId: params.sessionId,
-      runId: admission.runId,
+      turnId: admission.turnId,
       attemptId: admission.attemptId,
       readOnly: params.readOnly === true,
       ...(params.narrowing ? { narrowing: params.narrowing } : {}),
       ...(params.apply ? { apply: params.apply } : {}),
     };
     this.launch(run, params, ctx.client);
-    return { runId: run.runId, attemptId: run.attemptId };
+    return { turnId: run.turnId, attemptId: run.attemptId };
   }
 
   /**
@@ -112,7 +112,7 @@ export class TurnService {
    * normal turn. `onCompleted` hears its completion before `cancel` and `stopAll` see it end.
    */
   launch(
-    run: RunRef,
+    run: TurnRef,
     params: { message: string; options?: GenerationOptions },
     client: ClientChannel,
     onCompleted?: (completed: TurnCompletion) => void,
@@ -136,18 +136,18 @@ export class TurnService {
     };
     turn.done = this.drive(turn, params, channel)
       .then((completed) => onCompleted?.(completed))
-      .catch((e: Error) => this.deps.log(`turn ${run.runId}: completion handler failed: ${e.stack ?? e.message}`))
+      .catch((e: Error) => this.deps.log(`turn ${run.turnId}: completion handler failed: ${e.stack ?? e.message}`))
       .finally(() => {
-        this.active.delete(run.runId);
+        this.active.delete(run.turnId);
         this.deps.turnEnded?.(run.sessionId);
       });
-    this.active.set(run.runId, turn);
+    this.active.set(run.turnId, turn);
   }
 
-  async cancel(runId: string): Promise<{ runId: string; dispatchAttempted: boolean; adapterAcknowledged: boolean }> {
-    const turn = this.active.get(runId);
+  async cancel(turnId: string): Promise<{ turnId: string; dispatchAttempted: boolean; adapterAcknowledged: boolean }> {
+    const turn = this.active.get(turnId);
     // Handed over after the cancel transaction commits (below): the abort's listeners write to the journal.
-    const result = this.deps.control.requestCancel(runId, turn ? () => false : undefined);
+    const result = this.deps.control.requestCancel(turnId, turn ? () => false : undefined);
     if (!turn) return result;
     // The local turn stops also when its attempt never reached an adapter (still queued behind a
     // model load): the journal already says cancelled, so the stream must say it too (issue 11 item 8).
@@ -161,7 +161,7 @@ export class TurnService {
     if (!result.dispatchAttempted) return result;
     // control plane #13: the turn reaching its completion barrier is evidence; whether it proves the adapter
     // stopped is the adapter matrix's call (an HTTP server may keep generating after a disconnect).
-    const adapterAcknowledged = stopped && this.deps.control.acknowledgeCancel(runId, turn.attemptId);
+    const adapterAcknowledged = stopped && this.deps.control.acknowledgeCancel(turnId, turn.attemptId);
     return { ...result, adapterAcknowledged };
   }
 
@@ -171,15 +171,15 @@ export class TurnService {
    * unless the follower is a reloaded window whose starter window has gone (mayTakeOver).
    * Correlation only (control plane #6): any client of this kernel may follow a turn, as any may cancel it.
    */
-  follow(runId: string, client: ClientChannel): { runId: string; following: boolean; events: TurnEvent[] } {
-    const turn = this.active.get(runId);
-    if (!turn || turn.completionSent) return { runId, following: false, events: [] };
+  follow(turnId: string, client: ClientChannel): { turnId: string; following: boolean; events: TurnEvent[] } {
+    const turn = this.active.get(turnId);
+    if (!turn || turn.completionSent) return { turnId, following: false, events: [] };
     // In one tick: the events so far come back here, every later one goes to the follower too.
     if (this.deps.mayTakeOver?.(turn.client, client)) {
       turn.client = client;
       turn.watchers.delete(client);
     } else if (!turn.everyClient && client !== turn.client) turn.watchers.add(client);
-    return { runId, following: true, events: [...turn.sent] };
+    return { turnId, following: true, events: [...turn.sent] };
   }
 
   /** True while any turn runs: a detached kernel with no clients stays up until its turns end. */
@@ -206,19 +206,19 @@ export class TurnService {
   ): Promise<TurnCompletion> {
     const coalescer = new EventCoalescer((seq, event) => {
       recordEvent(turn.sent, event);
-      client.notify("turn/event", { sessionId: turn.sessionId, runId: turn.runId, seq, event });
+      client.notify("turn/event", { sessionId: turn.sessionId, turnId: turn.turnId, seq, event });
     });
     let completed: TurnCompletion;
     const building = this.deps.buildAgent(turn, client);
     // The model is released once the run has ended and its build has settled (a cancel can end the
     // run while the build still waits for the model).
-    const releaseModel = () => void building.catch(() => undefined).finally(() => this.deps.releaseModel?.(turn.runId));
+    const releaseModel = () => void building.catch(() => undefined).finally(() => this.deps.releaseModel?.(turn.turnId));
     try {
       // A cancel while the model loads ends the turn at once; the load goes on for the next turn.
       const agent = await untilAborted(building, turn.controller.signal);
       const outcome = await agent.runTurn(params.message, {
         signal: turn.controller.signal,
-        turnId: turn.runId,
+        turnId: turn.turnId,
         overrides: params.options,
         onEvent: (e) => coalescer.push(e),
       });
@@ -228,9 +228,9 @@ export class TurnService {
       // Refused before the harness journaled anything (model unavailable, resume refused, …):
       // the kernel still writes the run's terminal state, never leaving it to reconciliation.
       const message = singleLine(errorMessage(e), 2000);
-      this.deps.log(`turn ${turn.runId} refused: ${message}`);
+      this.deps.log(`turn ${turn.turnId} refused: ${message}`);
       const status = turn.controller.signal.aborted ? "cancelled" : "failed";
-      this.finishIfActive(turn.runId, status, message);
+      this.finishIfActive(turn.turnId, status, message);
       const code = status === "cancelled" ? ErrorCode.Refused : isHearthError(e) ? e.code : ErrorCode.InternalError;
       completed = { type: "completed", status, error: { code, message } };
     }
@@ -241,9 +241,9 @@ export class TurnService {
     return completed;
   }
 
-  private finishIfActive(runId: string, status: "failed" | "cancelled", reason: string): void {
+  private finishIfActive(turnId: string, status: "failed" | "cancelled", reason: string): void {
     try {
-      this.deps.control.finishRun(runId, status, reason);
+      this.deps.control.finishTurn(turnId, status, reason);
     } catch (e) {
       if (!(isHearthError(e) && e.code === ErrorCode.Conflict)) throw e; // already terminal
     }

@@ -7,7 +7,7 @@ import { uuidv7 } from "../../../shared/ids.js";
 import type { TurnEdits, UndoFileOutcome } from "../../../shared/protocol/undo.js";
 import type { Db, Journal } from "../../journal/journal.js";
 import type { FileRestorer } from "../../tools/fileRestore.js";
-import { ownedRun, ownedSession, type KernelScope } from "../control/scope.js";
+import { ownedTurn, ownedSession, type KernelScope } from "../control/scope.js";
 import { appendEvent, nowIso } from "../control/transition.js";
 import { PRE_IMAGE_MAX_BYTES } from "./fileWriteJournal.js";
 
@@ -45,38 +45,38 @@ export class TurnEditsService {
           .all(sessionId) as { run_id: string; path: string }[]
       ).map((u) => key(u.run_id, u.path)),
     );
-    const byRun = new Map<string, WriteRow[]>();
-    for (const row of rows) byRun.set(row.run_id, [...(byRun.get(row.run_id) ?? []), row]);
-    return [...byRun].map(([runId, runRows]) => ({
-      runId,
+    const byTurn = new Map<string, WriteRow[]>();
+    for (const row of rows) byTurn.set(row.run_id, [...(byTurn.get(row.run_id) ?? []), row]);
+    return [...byTurn].map(([turnId, runRows]) => ({
+      turnId,
       callIds: [...new Set(runRows.map((r) => r.call_id))],
       files: spansOf(runRows).map((f) => ({
         path: f.path,
         change: f.created ? ("created" as const) : ("modified" as const),
-        undone: undone.has(key(runId, f.path)),
+        undone: undone.has(key(turnId, f.path)),
         notUndoable: f.created || f.before ? null : notKept(f.path),
       })),
     }));
   }
 
   /** Undoes what the run wrote, file by file; journaled as `turn.edits_undone` with every outcome. */
-  undo(runId: string): { runId: string; files: UndoFileOutcome[] } {
+  undo(turnId: string): { turnId: string; files: UndoFileOutcome[] } {
     const { journal, scope, restorer } = this.deps;
-    const run = ownedRun(journal.db, scope, runId);
+    const run = ownedTurn(journal.db, scope, turnId);
     if (run.status === "active") {
       throw new HearthError(
         ErrorCode.Conflict,
-        `refused: run ${runId} is still running; its edits can be undone once it ends (stop it or wait for it)`,
+        `refused: run ${turnId} is still running; its edits can be undone once it ends (stop it or wait for it)`,
       );
     }
-    const spans = spansOf(writeRows(journal.db, `w.run_id = ?`, runId));
+    const spans = spansOf(writeRows(journal.db, `w.run_id = ?`, turnId));
     if (spans.length === 0) {
       throw new HearthError(
         ErrorCode.NotFound,
-        `refused: run ${runId} wrote no files with write_file or edit_file, so there is nothing to undo (files changed by shell commands are not tracked)`,
+        `refused: run ${turnId} wrote no files with write_file or edit_file, so there is nothing to undo (files changed by shell commands are not tracked)`,
       );
     }
-    const done = undoneAt(journal.db, runId);
+    const done = undoneAt(journal.db, turnId);
     const files = spans.map((f): UndoFileOutcome => {
       const at = done.get(f.path);
       if (at)
@@ -90,14 +90,14 @@ export class TurnEditsService {
       const undoId = uuidv7();
       const at = nowIso();
       const insert = db.prepare(`INSERT INTO file_undos (undo_id, run_id, path, outcome, message, created_at) VALUES (?,?,?,?,?,?)`);
-      for (const f of files) insert.run(undoId, runId, f.path, f.outcome, f.message, at);
+      for (const f of files) insert.run(undoId, turnId, f.path, f.outcome, f.message, at);
       appendEvent(
         db,
-        { entityKind: "run", entityId: runId, sessionId: run.session_id, runId, type: "turn.edits_undone", payload: { undoId, files } },
+        { entityKind: "run", entityId: turnId, sessionId: run.session_id, turnId, type: "turn.edits_undone", payload: { undoId, files } },
         at,
       );
     });
-    return { runId, files };
+    return { turnId, files };
   }
 }
 
@@ -123,8 +123,8 @@ function spansOf(rows: readonly WriteRow[]): FileSpan[] {
 }
 
 /** When each file of the run was undone, if it was. */
-function undoneAt(db: Db, runId: string): Map<string, string> {
-  const rows = db.prepare(`SELECT path, created_at FROM file_undos WHERE run_id = ? AND outcome <> 'refused'`).all(runId) as {
+function undoneAt(db: Db, turnId: string): Map<string, string> {
+  const rows = db.prepare(`SELECT path, created_at FROM file_undos WHERE run_id = ? AND outcome <> 'refused'`).all(turnId) as {
     path: string;
     created_at: string;
   }[];
@@ -142,6 +142,6 @@ function notKept(path: string): string {
   );
 }
 
-function key(runId: string, path: string): string {
-  return `${runId}\u0000${path}`;
+function key(turnId: string, path: string): string {
+  return `${turnId}\u0000${path}`;
 }

@@ -67,12 +67,12 @@ export class Bench {
     });
     return sessionId;
   }
-  async start(sessionId: string, message: string, maxTokens?: number): Promise<{ runId: string; timing: TurnTiming }> {
+  async start(sessionId: string, message: string, maxTokens?: number): Promise<{ turnId: string; timing: TurnTiming }> {
     const timing: TurnTiming = { sent: performance.now(), firstToken: null, lastDelta: null, done: null, status: null, deltas: [] };
     this.timings.set(sessionId, timing);
     const options = maxTokens === undefined ? undefined : { temperature: 0, maxTokens };
-    const { runId } = await this.kernel.client.request("turn/start", { sessionId, message, options });
-    return { runId, timing };
+    const { turnId } = await this.kernel.client.request("turn/start", { sessionId, message, options });
+    return { turnId, timing };
   }
   async until(pred: () => boolean, what: string, timeoutMs = 300_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;

@@ -43,7 +43,7 @@ before(async () => {
   // One handler for the whole file; each case says how approvals are answered.
   k.client.onServerRequest("approval/request", (req, signal) => approver(req, signal));
   k.client.onNotification("turn/event", (n) => {
-    if (n.event.type === "completed") completedAt.set(n.runId, performance.now());
+    if (n.event.type === "completed") completedAt.set(n.turnId, performance.now());
   });
 });
 after(async () => {
@@ -63,12 +63,12 @@ async function session(model: string, options?: { maxTokens: number; temperature
 }
 
 /** Sends turn/cancel and waits for the run's `completed` event; both timed from the send. */
-async function cancelTimed(t: TestContext, runId: string, expected: { dispatchAttempted: boolean; adapterAcknowledged: boolean }) {
+async function cancelTimed(t: TestContext, turnId: string, expected: { dispatchAttempted: boolean; adapterAcknowledged: boolean }) {
   const sent = performance.now();
-  const answer = await k.client.request("turn/cancel", { runId });
+  const answer = await k.client.request("turn/cancel", { turnId });
   const answerMs = performance.now() - sent;
-  const completed = await driver.completion(runId);
-  const completedMs = completedAt.get(runId)! - sent;
+  const completed = await driver.completion(turnId);
+  const completedMs = completedAt.get(turnId)! - sent;
   t.diagnostic(
     `turn/cancel answered in ${answerMs.toFixed(1)} ms; completed(${completed.status}) arrived ${completedMs.toFixed(1)} ms after the send`,
   );
@@ -77,13 +77,13 @@ async function cancelTimed(t: TestContext, runId: string, expected: { dispatchAt
     answerMs < CONTROL_BOUND_MS && completedMs < CONTROL_BOUND_MS,
     `control came back after ${answerMs.toFixed(0)} / ${completedMs.toFixed(0)} ms`,
   );
-  assert.deepEqual(answer, { runId, ...expected });
+  assert.deepEqual(answer, { turnId, ...expected });
   // The answer is the journal's: the attempt row records the same two facts.
   const db = new Database(k.journalPath, { readonly: true });
   try {
     const row = db
       .prepare(`SELECT status, cancel_dispatch_attempted AS d, cancel_adapter_acknowledged AS a FROM run_attempts WHERE run_id = ?`)
-      .all(runId);
+      .all(turnId);
     assert.deepEqual(row, [{ status: "cancelled", d: Number(expected.dispatchAttempted), a: Number(expected.adapterAcknowledged) }]);
   } finally {
     db.close();
@@ -101,32 +101,32 @@ async function history(sessionId: string) {
 const roles = (messages: HistoryMessage[]) => messages.map((m) => m.role);
 
 /** Waits until the run's attempt is `running`: the turn began (model built, history loaded). */
-async function untilRunning(sessionId: string, runId: string): Promise<void> {
+async function untilRunning(sessionId: string, turnId: string): Promise<void> {
   const deadline = Date.now() + 20_000;
   for (;;) {
     const h = await k.client.request("session/history", { sessionId });
-    if (h.runs.find((r) => r.runId === runId)?.attempts.some((a) => a.status === "running")) return;
-    if (Date.now() > deadline) throw new Error(`run ${runId} never began: ${JSON.stringify(h.runs)}`);
+    if (h.runs.find((r) => r.turnId === turnId)?.attempts.some((a) => a.status === "running")) return;
+    if (Date.now() > deadline) throw new Error(`run ${turnId} never began: ${JSON.stringify(h.runs)}`);
     await new Promise((r) => setTimeout(r, 5));
   }
 }
 
-const hasDelta = (runId: string) => (driver.events.get(runId) ?? []).some((e) => e.type === "answer_delta");
+const hasDelta = (turnId: string) => (driver.events.get(turnId) ?? []).some((e) => e.type === "answer_delta");
 
 describe("turn/cancel at every place a turn can be (issue 16 item 3; harness #10, #13, #21, #22; control plane #13)", () => {
   it("during prefill: no answer, the long message is never shown to the model again, acknowledged (harness #10, #13)", async (t) => {
     approver = approve;
     // A warm model, so the turn below is in prefill as soon as it is running (~0.5 s of prefill on one thread).
     const warm = await session(models.chat, { maxTokens: 4, temperature: 0 });
-    await driver.completion((await k.client.request("turn/start", { sessionId: warm, message: "hi" })).runId);
+    await driver.completion((await k.client.request("turn/start", { sessionId: warm, message: "hi" })).turnId);
     const sessionId = await session(models.chat, { maxTokens: 4, temperature: 0 });
     const long = Array.from({ length: 1800 }, (_, i) => `w${i % 97}`).join(" "); // ~5,200 tokens: with the tool definitions, most of the 8,192 context
-    const { runId } = await k.client.request("turn/start", { sessionId, message: long });
-    await untilRunning(sessionId, runId);
+    const { turnId } = await k.client.request("turn/start", { sessionId, message: long });
+    await untilRunning(sessionId, turnId);
     await new Promise((r) => setTimeout(r, 50));
-    assert.equal(hasDelta(runId), false, "the first token came before the cancel: the prefill was too short to hit");
-    await cancelTimed(t, runId, { dispatchAttempted: true, adapterAcknowledged: true });
-    assert.equal(hasDelta(runId), false, "no token after the cancel either");
+    assert.equal(hasDelta(turnId), false, "the first token came before the cancel: the prefill was too short to hit");
+    await cancelTimed(t, turnId, { dispatchAttempted: true, adapterAcknowledged: true });
+    assert.equal(hasDelta(turnId), false, "no token after the cancel either");
     assert.deepEqual(
       roles((await history(sessionId)).messages),
       ["user"],
@@ -138,7 +138,7 @@ describe("turn/cancel at every place a turn can be (issue 16 item 3; harness #10
         .filter((l) => l.includes("llama round "))
         .map((l) => JSON.parse(l.slice(l.indexOf("llama round ") + 12)) as { sessionKey: string; promptTokens: number });
     const next = await k.client.request("turn/start", { sessionId, message: "And now?" });
-    assert.equal((await driver.completion(next.runId)).status, "completed");
+    assert.equal((await driver.completion(next.turnId)).status, "completed");
     const prompt = rounds()
       .filter((r) => r.sessionKey === sessionId)
       .at(-1)!;
@@ -153,11 +153,11 @@ describe("turn/cancel at every place a turn can be (issue 16 item 3; harness #10
   it("during decode: the streamed text never becomes history, acknowledged (harness #3, #10)", async (t) => {
     approver = approve;
     const sessionId = await session(models.chat, { maxTokens: 3000, temperature: 0 });
-    const { runId } = await k.client.request("turn/start", { sessionId, message: "Tell me a long story." });
-    await driver.until(() => hasDelta(runId), "the first token");
+    const { turnId } = await k.client.request("turn/start", { sessionId, message: "Tell me a long story." });
+    await driver.until(() => hasDelta(turnId), "the first token");
     await new Promise((r) => setTimeout(r, 200));
-    await cancelTimed(t, runId, { dispatchAttempted: true, adapterAcknowledged: true });
-    assert.ok(driver.answerText(runId).length > 0, "text was streamed before the cancel");
+    await cancelTimed(t, turnId, { dispatchAttempted: true, adapterAcknowledged: true });
+    assert.ok(driver.answerText(turnId).length > 0, "text was streamed before the cancel");
     assert.deepEqual(
       roles((await history(sessionId)).messages),
       ["user"],
@@ -172,11 +172,11 @@ describe("turn/cancel at every place a turn can be (issue 16 item 3; harness #10
     const sessionId = await session(
       scripted("shell", [{ text: ["Running it."], toolCalls: [{ name: "shell", arguments: { command } }] }, { text: ["never reached"] }]),
     );
-    const { runId } = await k.client.request("turn/start", { sessionId, message: "run the long job" });
+    const { turnId } = await k.client.request("turn/start", { sessionId, message: "run the long job" });
     const sleeps = () => liveProcessesWith(marker).filter((p) => p.cmdline.startsWith("sleep "));
     await driver.until(() => sleeps().length === 3, "the three sleeps (two of them grandchildren) to start");
     try {
-      await cancelTimed(t, runId, { dispatchAttempted: true, adapterAcknowledged: true });
+      await cancelTimed(t, turnId, { dispatchAttempted: true, adapterAcknowledged: true });
       assert.deepEqual(liveProcessesWith(marker), [], "a process of the cancelled command survived");
     } finally {
       for (const p of liveProcessesWith(marker)) process.kill(p.pid, "SIGKILL");
@@ -207,12 +207,12 @@ describe("turn/cancel at every place a turn can be (issue 16 item 3; harness #10
     approver = async (req) => {
       // The cancel leaves right behind the approval: the kernel gets it while the write is in flight.
       setImmediate(() => {
-        cancelledMidWrite = !(driver.events.get(req.runId) ?? []).some((e) => e.type === "tool_result");
-        cancel = cancelTimed(t, req.runId, { dispatchAttempted: true, adapterAcknowledged: true }).then(() => undefined);
+        cancelledMidWrite = !(driver.events.get(req.turnId) ?? []).some((e) => e.type === "tool_result");
+        cancel = cancelTimed(t, req.turnId, { dispatchAttempted: true, adapterAcknowledged: true }).then(() => undefined);
       });
       return { decision: "approve", reason: "approved by the test" };
     };
-    const { runId } = await k.client.request("turn/start", { sessionId, message: "write the big file" });
+    const { turnId } = await k.client.request("turn/start", { sessionId, message: "write the big file" });
     await driver.until(() => cancel !== undefined, "the approval and the cancel");
     await cancel;
     assert.ok(cancelledMidWrite, "the cancel left before the write's result came back");
@@ -229,7 +229,7 @@ describe("turn/cancel at every place a turn can be (issue 16 item 3; harness #10
       h.runs[0]!.ledger.map((l) => l.status),
       ["succeeded"],
     );
-    assert.equal(driver.answerText(runId).includes("never reached"), false, "no model round after the cancel");
+    assert.equal(driver.answerText(turnId).includes("never reached"), false, "no model round after the cancel");
   });
 
   it("during an approval wait: the request is withdrawn, a late approval runs nothing, the turn rolls back (harness #8, #10)", async (t) => {
@@ -255,9 +255,9 @@ describe("turn/cancel at every place a turn can be (issue 16 item 3; harness #10
           { once: true },
         );
       });
-    const { runId } = await k.client.request("turn/start", { sessionId, message: "touch the file" });
+    const { turnId } = await k.client.request("turn/start", { sessionId, message: "touch the file" });
     await driver.until(() => asked, "the approval request");
-    await cancelTimed(t, runId, { dispatchAttempted: true, adapterAcknowledged: true });
+    await cancelTimed(t, turnId, { dispatchAttempted: true, adapterAcknowledged: true });
     await driver.until(() => withdrawn, "the kernel to withdraw its approval request", 2000);
     await new Promise((r) => setTimeout(r, 200));
     assert.equal(fs.existsSync(effect), false, "the late approval ran the command");
@@ -282,15 +282,15 @@ describe("turn/cancel at every place a turn can be (issue 16 item 3; harness #10
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     try {
       const sessionId = await session(`openai:http://127.0.0.1:${(server.address() as AddressInfo).port}/v1#m`);
-      const { runId } = await k.client.request("turn/start", { sessionId, message: "hello" });
+      const { turnId } = await k.client.request("turn/start", { sessionId, message: "hello" });
       await driver.until(() => held.length > 0, "the load's probe request");
-      await cancelTimed(t, runId, { dispatchAttempted: false, adapterAcknowledged: false });
+      await cancelTimed(t, turnId, { dispatchAttempted: false, adapterAcknowledged: false });
       for (const res of held.splice(0)) {
         res.writeHead(200, { "content-type": "application/json" });
         res.end(JSON.stringify({ choices: [{ message: { content: "OK" } }] }));
       }
       await new Promise((r) => setTimeout(r, 300));
-      assert.equal(driver.events.get(runId)!.filter((e) => e.type === "completed").length, 1, "one completion, never a later one");
+      assert.equal(driver.events.get(turnId)!.filter((e) => e.type === "completed").length, 1, "one completion, never a later one");
       assert.equal(streamed, 0, "the cancelled turn never asked the model for a generation");
       const h = await history(sessionId);
       assert.deepEqual(roles(h.messages), ["user"]);

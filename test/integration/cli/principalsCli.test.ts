@@ -65,17 +65,17 @@ it("an `exec --approve all` beside a task waiting for approval answers none of t
     const started = await t.hearth(["task", "start", "--model", t.model, "--json", "write pwned"]);
     assert.equal(started.code, 0, started.stderr);
     const { task } = JSON.parse(started.stdout) as { task: TaskSummary };
-    await untilTask(t.hearth, task.delegationId, "waiting_approval");
+    await untilTask(t.hearth, task.taskId, "waiting_approval");
 
     const hello = await t.hearth(["exec", "--session", sessionId, "--approve", "all", "--json", "hello"]);
     assert.equal(hello.code, 0, hello.stderr);
-    assert.equal((await untilTask(t.hearth, task.delegationId, "waiting_approval")).state, "waiting_approval", "the task still waits");
+    assert.equal((await untilTask(t.hearth, task.taskId, "waiting_approval")).state, "waiting_approval", "the task still waits");
     assert.equal(fs.existsSync(path.join(t.workspace, "pwned.txt")), false, "the unrelated exec's policy answered nothing of the task's");
 
-    const approved = await t.hearth(["task", "approve", task.delegationId]);
+    const approved = await t.hearth(["task", "approve", task.taskId]);
     assert.equal(approved.code, 0, approved.stderr);
     assert.match(approved.stdout, /approved call .* of task/);
-    await untilTask(t.hearth, task.delegationId, "completed");
+    await untilTask(t.hearth, task.taskId, "completed");
     assert.equal(fs.readFileSync(path.join(t.workspace, "pwned.txt"), "utf8"), "pwned\n");
 
     const shown = await t.hearth(["show", task.sessionId]);
@@ -159,7 +159,7 @@ it("erase erases: after `hearth erase` and a stop, the erased chat's and task's 
     const started = await t.hearth(["task", "start", "--model", t.model, "--title", `title ${secret}`, "--json", `instruction ${secret}`]);
     assert.equal(started.code, 0, started.stderr);
     const { task } = JSON.parse(started.stdout) as { task: TaskSummary };
-    await untilTask(t.hearth, task.delegationId, "completed");
+    await untilTask(t.hearth, task.taskId, "completed");
     for (const id of [sessionId, task.sessionId]) {
       const erased = await t.hearth(["erase", "--yes", id]);
       assert.equal(erased.code, 0, erased.stderr);

@@ -91,7 +91,7 @@ it("a background task is shown the project instructions too (issue 27: a task's 
   let shown: { task: TaskSummary; result: string | null } | undefined;
   for (let i = 0; i < 100 && !["completed", "failed", "cancelled"].includes(shown?.task.state ?? ""); i++) {
     if (i > 0) await new Promise((r) => setTimeout(r, 200));
-    shown = JSON.parse((await cli("task", "show", task.delegationId)).stdout) as typeof shown;
+    shown = JSON.parse((await cli("task", "show", task.taskId)).stdout) as typeof shown;
   }
   assert.equal(shown?.task.state, "completed", JSON.stringify(shown));
   assert.equal(shown?.result, "Styled.");

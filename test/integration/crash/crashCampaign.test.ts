@@ -9,7 +9,7 @@ import Database from "better-sqlite3";
 import fs from "node:fs";
 import path from "node:path";
 import { it } from "node:test";
-import type { HistoryMessage, RunSummary } from "../../../shared/protocol/index.js";
+import type { HistoryMessage, TurnSummary } from "../../../shared/protocol/index.js";
 import { assertCompleteBatches } from "../../support/historyAssertions.js";
 import { startTestKernel, tempDir, type TestKernel } from "../../support/kernelProcess.js";
 import { TurnDriver } from "../../support/turnDriver.js";
@@ -53,7 +53,7 @@ function sessionScript(dir: string, s: number, marker: string): string {
   return `scripted:${file}`;
 }
 
-type Snapshot = { messages: HistoryMessage[]; runs: RunSummary[] }[];
+type Snapshot = { messages: HistoryMessage[]; runs: TurnSummary[] }[];
 
 async function snapshot(k: TestKernel, sessionIds: string[]): Promise<Snapshot> {
   await k.client.initialize("crash-campaign", "0");
@@ -87,9 +87,9 @@ it(`kill -9 at random moments of concurrent sessions loses no committed message 
       .map(async (sessionId, s) => {
         for (let turn = 0; turn < TURNS; turn++) {
           const message = `session ${s} turn ${turn}`;
-          const { runId } = await first.client.request("turn/start", { sessionId, message });
+          const { turnId } = await first.client.request("turn/start", { sessionId, message });
           admitted.push({ sessionId, message }); // turn/start answers after the user message is committed
-          await driver.completion(runId);
+          await driver.completion(turnId);
         }
       })
       .map((p) => p.catch(() => undefined)); // the kill ends them mid-flight
@@ -121,9 +121,9 @@ it(`kill -9 at random moments of concurrent sessions loses no committed message 
         assert.ok(users.includes(a.message), `${label}: committed message "${a.message}" lost`);
       assertCompleteBatches(after[i]!.messages);
       for (const run of after[i]!.runs) {
-        assert.ok(["completed", "failed", "cancelled"].includes(run.status), `${label}: run ${run.runId} left ${run.status}`);
+        assert.ok(["completed", "failed", "cancelled"].includes(run.status), `${label}: run ${run.turnId} left ${run.status}`);
         for (const a of run.attempts)
-          assert.ok(TERMINAL_ATTEMPTS.has(a.status), `${label}: an attempt of run ${run.runId} left ${a.status}`);
+          assert.ok(TERMINAL_ATTEMPTS.has(a.status), `${label}: an attempt of run ${run.turnId} left ${a.status}`);
         for (const row of run.ledger) assert.ok(TERMINAL_CALLS.has(row.status), `${label}: call ${row.callId} left ${row.status}`);
         if (run.ledger.some((row) => row.status === "outcome_unknown")) killPoints.callInFlight++;
         else if (run.status === "failed") killPoints.betweenCalls++;

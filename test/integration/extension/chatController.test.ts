@@ -391,7 +391,7 @@ describe("chat controller with a real kernel", () => {
       { sessionId: shown[0].sessionId, messages: shown[0].messages },
       { sessionId: h.store.get(), messages: [{ seq: 1, role: "user", text: "count" }] },
     );
-    assert.deepEqual({ ...shown[1], runId: "" }, { type: "chat/turn", runId: "", message: null }, "the view is told a turn is running");
+    assert.deepEqual({ ...shown[1], turnId: "" }, { type: "chat/turn", turnId: "", message: null }, "the view is told a turn is running");
     const answer = shown.flatMap((m) => (m.type === "chat/event" && m.event.type === "answer_delta" ? [m.event.text] : [])).join("");
     assert.equal(answer, "one two three four");
     assert.deepEqual(reloaded.posted.at(-1), { type: "chat/busy", busy: false });

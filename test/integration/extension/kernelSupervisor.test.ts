@@ -216,7 +216,7 @@ describe("kernel supervisor (extension side) with real kernels", () => {
     fs.writeFileSync(script, JSON.stringify({ rounds: [{ text: ["slow ", "answer ", "that ", "never ", "ends"], delayMs: 1000 }] }));
     const client = await h.supervisor.ensureStarted();
     const { sessionId } = await client.request("session/create", { model: `scripted:${script}`, title: "crash" });
-    const { runId } = await client.request("turn/start", { sessionId, message: "go" });
+    const { turnId } = await client.request("turn/start", { sessionId, message: "go" });
     const delays: number[] = [];
     for (let crash = 0; crash < 2; crash++) {
       const pid = h.supervisor.pid!;
@@ -230,7 +230,7 @@ describe("kernel supervisor (extension side) with real kernels", () => {
     assert.deepEqual(delays, [50, 100]);
     assert.match(h.lines.join("\n"), /warn the kernel \(pid \d+\) exited unexpectedly after [\d.]+ s; restarting in 0\.1 s/);
     const history = await (await h.supervisor.ensureStarted()).request("session/history", { sessionId });
-    const run = history.runs.find((r) => r.runId === runId);
+    const run = history.runs.find((r) => r.turnId === turnId);
     assert.equal(run?.status, "failed", "the new kernel reconciled the run the killed one was running");
   });
 

@@ -66,11 +66,11 @@ describe("sessions over the protocol and the CLI", () => {
       bootEpoch: uuidv7(),
     });
     const { sessionId } = control.createSession({ title: "cli", model: "scripted:demo" });
-    const { runId, attemptId } = control.admitRun(sessionId, "list files", { clientId: "t", requestId: "1" });
-    control.transitionAttempt(runId, attemptId, "starting");
-    control.transitionAttempt(runId, attemptId, "running");
+    const { turnId, attemptId } = control.admitTurn(sessionId, "list files", { clientId: "t", requestId: "1" });
+    control.transitionAttempt(turnId, attemptId, "starting");
+    control.transitionAttempt(turnId, attemptId, "running");
     const claim = control.prepareInvocation({
-      runId,
+      turnId,
       attemptId,
       callId: "call-1",
       tool: "write_file",

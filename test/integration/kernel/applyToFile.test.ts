@@ -28,32 +28,32 @@ it("turn/apply asks approval with the write's diff; approve writes exactly the b
   }));
 
   const applied = await k.client.request("turn/apply", { sessionId, path: "a.ts", content: "export const a = 1;\n" });
-  assert.equal((await driver.completion(applied.runId)).status, "completed");
+  assert.equal((await driver.completion(applied.turnId)).status, "completed");
   assert.equal(driver.approvals.length, 1, "one approval request, as for a model's write_file");
   const req = driver.approvals[0]!;
   assert.equal(req.call.name, "write_file");
   assert.equal(req.preview.kind, "diff");
   assert.equal(fs.readFileSync(path.join(k.workspace, "a.ts"), "utf8"), "export const a = 1;\n", "approved: the file is the block");
-  assert.match(driver.answerText(applied.runId), /^Applied to a\.ts: /);
+  assert.match(driver.answerText(applied.turnId), /^Applied to a\.ts: /);
 
   decision = "deny";
   const denied = await k.client.request("turn/apply", { sessionId, path: "a.ts", content: "nope\n" });
-  await driver.completion(denied.runId);
+  await driver.completion(denied.turnId);
   assert.equal(fs.readFileSync(path.join(k.workspace, "a.ts"), "utf8"), "export const a = 1;\n", "denied: nothing written");
-  assert.match(driver.answerText(denied.runId), /^Not applied to a\.ts: denied/);
+  assert.match(driver.answerText(denied.turnId), /^Not applied to a\.ts: denied/);
 
   decision = "approve";
   const outside = await k.client.request("turn/apply", { sessionId, path: "../escape.ts", content: "x\n" });
-  await driver.completion(outside.runId);
+  await driver.completion(outside.turnId);
   assert.equal(fs.existsSync(path.join(k.workspace, "..", "escape.ts")), false, "nothing outside the workspace");
-  assert.match(driver.answerText(outside.runId), /^Not applied to \.\.\/escape\.ts: refused/);
+  assert.match(driver.answerText(outside.turnId), /^Not applied to \.\.\/escape\.ts: refused/);
 
   const history = await k.client.request("session/history", { sessionId });
   assert.equal(history.messages.filter((m) => m.role === "user")[0]!.text, applyMessage("a.ts"), "the person's action is journaled");
   const { turns } = await k.client.request("turn/edits", { sessionId });
   assert.deepEqual(
-    turns.map((t) => t.runId),
-    [applied.runId],
+    turns.map((t) => t.turnId),
+    [applied.turnId],
     "the applied write is undoable like any turn's",
   );
 });

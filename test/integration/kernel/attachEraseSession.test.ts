@@ -45,8 +45,8 @@ it("attached context: the model is shown the file and the selected lines the ker
     { kind: "file" as const, path: "notes.md" },
     { kind: "selection" as const, path: "a.ts", startLine: 2, endLine: 3 },
   ];
-  const { runId } = await k.client.request("turn/start", { sessionId, message: "Explain this", attachments });
-  const done = await driver.completion(runId);
+  const { turnId } = await k.client.request("turn/start", { sessionId, message: "Explain this", attachments });
+  const done = await driver.completion(turnId);
   assert.equal(done.status, "completed", JSON.stringify(done));
   const user = (await k.client.request("session/history", { sessionId })).messages.find((m) => m.role === "user")!;
   assert.deepEqual(
@@ -59,7 +59,7 @@ it("attached context: the model is shown the file and the selected lines the ker
   try {
     const rows = db
       .prepare(`SELECT kind, path, start_line, end_line, bytes FROM message_attachments WHERE run_id = ? ORDER BY ordinal`)
-      .all(runId);
+      .all(turnId);
     assert.deepEqual(rows, [
       { kind: "file", path: "notes.md", start_line: null, end_line: null, bytes: 8 },
       { kind: "selection", path: "a.ts", start_line: 2, end_line: 3, bytes: 13 },
@@ -81,9 +81,9 @@ it("erase is refused while the chat's turn runs, then removes its messages for g
   const model = scripted([{ text: ["slow ", "answer ", "here."], delayMs: 700 }, { text: ["again"] }]);
   const { sessionId } = await k.client.request("session/create", { title: "to erase", model });
   const driver = new TurnDriver(k.client);
-  const { runId } = await k.client.request("turn/start", { sessionId, message: "private words" });
+  const { turnId } = await k.client.request("turn/start", { sessionId, message: "private words" });
   await assert.rejects(k.client.request("session/erase", { sessionId }), /refused: a turn of chat .* is running.*press Stop/);
-  await driver.completion(runId);
+  await driver.completion(turnId);
 
   assert.deepEqual(await k.client.request("session/erase", { sessionId }), { sessionId, erased: true, messages: 2 });
   const history = await k.client.request("session/history", { sessionId });

@@ -200,19 +200,19 @@ it("clients connecting, half-closing and leaving at once while a task streams ne
     for (const listed of await Promise.race([Promise.all(commands), died])) {
       assert.equal(listed.code, 0, listed.stderr);
       assert.deepEqual(
-        (JSON.parse(listed.stdout) as { tasks: TaskSummary[] }).tasks.map((t) => t.delegationId),
-        [task.delegationId],
+        (JSON.parse(listed.stdout) as { tasks: TaskSummary[] }).tasks.map((t) => t.taskId),
+        [task.taskId],
       );
     }
     assert.ok(alive(info.kernelPid), "the kernel is still up after every client left");
 
     churnDone();
     await Promise.race([
-      waitFor(() => latest?.delegationId === task.delegationId && latest.state === "completed", "the task to complete", 60_000),
+      waitFor(() => latest?.taskId === task.taskId && latest.state === "completed", "the task to complete", 60_000),
       died,
     ]);
     assert.equal(streamed, `${parts.join("")}Done.`, "the steady client heard every delta, whatever the others did");
-    assert.equal((await kernel.client.request("task/show", { delegationId: task.delegationId })).result, "Done.");
+    assert.equal((await kernel.client.request("task/show", { taskId: task.taskId })).result, "Done.");
     assert.equal(Number(fs.readFileSync(journalLockPath(journalPath), "utf8")), info.kernelPid, "the same kernel owns the journal");
     process.kill(info.kernelPid, "SIGTERM");
     await waitFor(() => !alive(info.kernelPid), "the kernel to stop");

@@ -41,8 +41,8 @@ it("delegate_task runs a leaf task on the chat's model and returns its answer to
       req.call.name === "delegate_task" ? { decision: "approve", reason: "approved by the test" } : { decision: "deny", reason: "no" },
     );
     const { sessionId } = await k.client.request("session/create", { model: `scripted:${script}` });
-    const { runId } = await k.client.request("turn/start", { sessionId, message: "how many files?" });
-    assert.equal((await driver.completion(runId)).status, "completed");
+    const { turnId } = await k.client.request("turn/start", { sessionId, message: "how many files?" });
+    assert.equal((await driver.completion(turnId)).status, "completed");
 
     assert.deepEqual(
       driver.approvals.map((a) => [a.call.name, a.preview.kind === "text" ? a.preview.text : ""]),

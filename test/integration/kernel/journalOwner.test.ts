@@ -43,14 +43,14 @@ it("a second client on a live journal leaves the live run alone: the call ends s
     await owner.client.initialize("test", "0");
     const driver = new TurnDriver(owner.client, () => ({ decision: "approve", reason: "approved by the test" }));
     const { sessionId } = await owner.client.request("session/create", { model: t.model });
-    const { runId } = await owner.client.request("turn/start", { sessionId, message: "build it" });
+    const { turnId } = await owner.client.request("turn/start", { sessionId, message: "build it" });
     await driver.until(() => fs.existsSync(t.marker), "the shell call to start");
 
     // `hearth sessions` while the shell runs: it joins the owner and sees the live run.
     const listed = await runCli(["sessions", "--workspace", t.workspace, "--db", t.journalPath, "--json"], t.env);
     assert.equal(listed.code, 0, listed.stderr);
-    const sessions = (JSON.parse(listed.stdout) as { sessions: { sessionId: string; activeRunId: string | null }[] }).sessions;
-    assert.equal(sessions.find((s) => s.sessionId === sessionId)?.activeRunId, runId);
+    const sessions = (JSON.parse(listed.stdout) as { sessions: { sessionId: string; activeTurnId: string | null }[] }).sessions;
+    assert.equal(sessions.find((s) => s.sessionId === sessionId)?.activeTurnId, turnId);
 
     // A kernel of its own on the same journal is refused and names the owner.
     const rivalErr: string[] = [];
@@ -67,7 +67,7 @@ it("a second client on a live journal leaves the live run alone: the call ends s
     rival.client.dispose();
     assert.match(rivalErr.join("\n"), new RegExp(`refused: the journal .* is owned by the Hearth kernel with pid ${owner.child.pid}`));
 
-    assert.equal((await driver.completion(runId)).status, "completed");
+    assert.equal((await driver.completion(turnId)).status, "completed");
     const history = await owner.client.request("session/history", { sessionId });
     assert.equal(history.runs[0]!.status, "completed");
     assert.deepEqual(

@@ -25,8 +25,8 @@ function setup(prefix: string, rounds: unknown[], extraEnv: Record<string, strin
 const window = (folder: string): ClientPrincipal => ({ kind: "window", folder, asksPerson: true });
 const terminal = (folder: string): ClientPrincipal => ({ kind: "terminal", folder, asksPerson: false });
 
-async function taskState(client: { request: (m: "task/show", p: { delegationId: string }) => Promise<{ task: TaskSummary }> }, id: string) {
-  return (await client.request("task/show", { delegationId: id })).task;
+async function taskState(client: { request: (m: "task/show", p: { taskId: string }) => Promise<{ task: TaskSummary }> }, id: string) {
+  return (await client.request("task/show", { taskId: id })).task;
 }
 
 it("following a task's run is read-only: the follower leaving never denies the task's next call, and a window still hears its events and answers it (issue 24, item 4)", async () => {
@@ -39,12 +39,12 @@ it("following a task's run is read-only: the follower leaving never denies the t
   try {
     await k.client.initialize("test", "0", { client: terminal(t.workspace) });
     const task = (await k.client.request("task/start", { instruction: "log twice", model: t.model })).task;
-    let state = await taskState(k.client, task.delegationId);
-    while (state.state !== "waiting_approval") state = await taskState(k.client, task.delegationId);
+    let state = await taskState(k.client, task.taskId);
+    while (state.state !== "waiting_approval") state = await taskState(k.client, task.taskId);
 
     const follower = await connectOrStartKernel({ distDir: DIST, workspace: t.workspace, journalPath: t.journalPath, env: t.env });
     await follower.client.initialize("follower", "0", { client: terminal(t.workspace) });
-    const followed = await follower.client.request("turn/follow", { runId: task.runId! });
+    const followed = await follower.client.request("turn/follow", { turnId: task.turnId! });
     assert.equal(followed.following, true);
     follower.dispose();
 
@@ -53,7 +53,7 @@ it("following a task's run is read-only: the follower leaving never denies the t
       await win.client.initialize("window", "0", { client: window(t.workspace) });
       const driver = new TurnDriver(win.client, () => ({ decision: "approve", reason: "approved on the card", surface: "card" }));
       await driver.until(
-        () => (driver.events.get(task.runId!) ?? []).some((e) => e.type === "completed"),
+        () => (driver.events.get(task.turnId!) ?? []).some((e) => e.type === "completed"),
         "the task's run to complete",
         30_000,
       );
@@ -63,7 +63,7 @@ it("following a task's run is read-only: the follower leaving never denies the t
         "both calls ran: none was denied for the follower",
       );
       assert.equal(driver.approvals.length, 2, "the window was asked for both calls");
-      assert.equal((await taskState(win.client, task.delegationId)).state, "completed");
+      assert.equal((await taskState(win.client, task.taskId)).state, "completed");
       const history = await win.client.request("session/history", { sessionId: task.sessionId });
       assert.deepEqual(
         history.decisions?.map((d) => [d.tool, d.decision, d.decidedBy.kind, d.surface]),
@@ -97,9 +97,9 @@ it("a chat turn's approvals go only to the client that started it: another clien
     const otherDriver = new TurnDriver(other.client, () => ({ decision: "approve", reason: "not mine to approve" }));
     const driver = new TurnDriver(k.client, () => ({ decision: "deny", reason: "denied in the file", surface: "lens" }));
     const { sessionId } = await k.client.request("session/create", { model: t.model });
-    const { runId } = await k.client.request("turn/start", { sessionId, message: "write a" });
-    await other.client.request("turn/follow", { runId });
-    assert.equal((await driver.completion(runId)).status, "completed");
+    const { turnId } = await k.client.request("turn/start", { sessionId, message: "write a" });
+    await other.client.request("turn/follow", { turnId });
+    assert.equal((await driver.completion(turnId)).status, "completed");
     assert.equal(otherDriver.approvals.length, 0, "the follower was never asked");
     assert.equal(fs.existsSync(path.join(t.workspace, "a.txt")), false, "the starter's denial held");
     const history = await k.client.request("session/history", { sessionId });
@@ -108,8 +108,8 @@ it("a chat turn's approvals go only to the client that started it: another clien
       [["deny", "denied in the file", "window", "lens"]],
     );
     assert.deepEqual(
-      history.origins?.map((o) => [o.runId, o.kind, o.readOnly]),
-      [[runId, "window", false]],
+      history.origins?.map((o) => [o.turnId, o.kind, o.readOnly]),
+      [[turnId, "window", false]],
       "the run records who started it",
     );
   } finally {
@@ -129,7 +129,7 @@ it("a task started by an untrusted client is offered read-only tools only, and s
     const driver = new TurnDriver(k.client, () => ({ decision: "approve", reason: "approved by the test" }));
     const task = (await k.client.request("task/start", { instruction: "write pwned", model: t.model, readOnly: true })).task;
     assert.equal(task.readOnly, true);
-    await driver.until(() => (driver.events.get(task.runId!) ?? []).some((e) => e.type === "completed"), "the task to end", 30_000);
+    await driver.until(() => (driver.events.get(task.turnId!) ?? []).some((e) => e.type === "completed"), "the task to end", 30_000);
     assert.equal(fs.existsSync(path.join(t.workspace, "pwned.txt")), false, "no write ran");
     assert.equal(driver.approvals.length, 0, "a write was never even proposed for approval");
     const listed = await runCli(["tasks", "--workspace", t.workspace, "--db", t.journalPath], t.env);
@@ -155,14 +155,14 @@ it("turn/cancel of a queued task's run cancels the task: task/show says cancelle
     const running = (await k.client.request("task/start", { instruction: "slow", model: t.model })).task;
     const queued = (await k.client.request("task/start", { instruction: "waits", model: t.model })).task;
     assert.equal(queued.state, "queued");
-    const r = await k.client.request("turn/cancel", { runId: queued.runId! });
+    const r = await k.client.request("turn/cancel", { turnId: queued.turnId! });
     assert.deepEqual([r.dispatchAttempted, r.adapterAcknowledged], [false, false]);
-    assert.equal((await taskState(k.client, queued.delegationId)).state, "cancelled");
+    assert.equal((await taskState(k.client, queued.taskId)).state, "cancelled");
     await waitFor(
-      () => updates.some((u) => u.task.delegationId === queued.delegationId && u.task.state === "cancelled"),
+      () => updates.some((u) => u.task.taskId === queued.taskId && u.task.state === "cancelled"),
       "task/updated to say cancelled",
     );
-    await k.client.request("task/cancel", { delegationId: running.delegationId });
+    await k.client.request("task/cancel", { taskId: running.taskId });
   } finally {
     await k.stop();
   }

@@ -27,8 +27,8 @@ function watchTasks(client: { onNotification: (m: "task/updated", h: (n: Notific
   const latest = new Map<string, TaskSummary>();
   const seen = new Map<string, string[]>();
   client.onNotification("task/updated", (n) => {
-    latest.set(n.task.delegationId, n.task);
-    seen.set(n.task.delegationId, [...(seen.get(n.task.delegationId) ?? []), n.task.state]);
+    latest.set(n.task.taskId, n.task);
+    seen.set(n.task.taskId, [...(seen.get(n.task.taskId) ?? []), n.task.state]);
   });
   return { latest, seen };
 }
@@ -41,7 +41,7 @@ it("tasks run beside a chat turn, HEARTH_MAX_TASKS=2 queues the third, each resu
     const driver = new TurnDriver(k.client);
     const watch = watchTasks(k.client);
     const { sessionId } = await k.client.request("session/create", { model: t.model });
-    const { runId: chatRun } = await k.client.request("turn/start", { sessionId, message: "chat" });
+    const { turnId: chatRun } = await k.client.request("turn/start", { sessionId, message: "chat" });
     const started: TaskSummary[] = [];
     for (const n of [1, 2, 3]) started.push((await k.client.request("task/start", { instruction: `task ${n}`, model: t.model })).task);
     assert.deepEqual(
@@ -57,14 +57,14 @@ it("tasks run beside a chat turn, HEARTH_MAX_TASKS=2 queues the third, each resu
 
     assert.equal((await driver.completion(chatRun)).status, "completed");
     const whileChat = (await k.client.request("task/list", {})).tasks;
-    await waitFor(() => started.every((s) => watch.latest.get(s.delegationId)?.state === "completed"), "every task to complete", 30_000);
+    await waitFor(() => started.every((s) => watch.latest.get(s.taskId)?.state === "completed"), "every task to complete", 30_000);
     assert.ok(
       whileChat.some((x) => x.state === "running" || x.state === "completed"),
       "tasks ran while the chat turn ran",
     );
-    assert.ok(watch.seen.get(started[2]!.delegationId)!.includes("running"), "the queued task ran once a slot freed");
+    assert.ok(watch.seen.get(started[2]!.taskId)!.includes("running"), "the queued task ran once a slot freed");
     for (const s of started) {
-      const shown = await k.client.request("task/show", { delegationId: s.delegationId });
+      const shown = await k.client.request("task/show", { taskId: s.taskId });
       assert.equal(shown.result, "Working on it.");
       assert.ok(shown.task.resultArtifactId);
       const history = await k.client.request("session/history", { sessionId: s.sessionId });
@@ -92,18 +92,18 @@ it("cancel is truthful: a running task's cancel reaches the model and is acknowl
     const queued = (await k.client.request("task/start", { instruction: "waits", model: t.model })).task;
     assert.equal(queued.state, "queued");
     await driver.until(
-      () => (driver.events.get(running.runId!) ?? []).some((e) => e.type === "answer_delta"),
+      () => (driver.events.get(running.turnId!) ?? []).some((e) => e.type === "answer_delta"),
       "the running task to stream",
     );
 
-    const q = await k.client.request("task/cancel", { delegationId: queued.delegationId });
+    const q = await k.client.request("task/cancel", { taskId: queued.taskId });
     assert.deepEqual([q.task.state, q.dispatchAttempted, q.adapterAcknowledged], ["cancelled", false, false]);
-    const r = await k.client.request("task/cancel", { delegationId: running.delegationId });
+    const r = await k.client.request("task/cancel", { taskId: running.taskId });
     assert.deepEqual([r.task.state, r.dispatchAttempted, r.adapterAcknowledged], ["cancelled", true, true]);
     const history = await k.client.request("session/history", { sessionId: running.sessionId });
     assert.equal(history.runs[0]!.status, "cancelled");
-    assert.equal((await k.client.request("task/show", { delegationId: running.delegationId })).result, null);
-    await assert.rejects(k.client.request("task/resume", { delegationId: running.delegationId }), /only an orphaned task can be resumed/);
+    assert.equal((await k.client.request("task/show", { taskId: running.taskId })).result, null);
+    await assert.rejects(k.client.request("task/resume", { taskId: running.taskId }), /only an orphaned task can be resumed/);
   } finally {
     await k.stop();
   }
@@ -147,7 +147,7 @@ it("a task's approval waits for a person while no client is connected, reaches a
     const info = await kernel.client.initialize("test", "0", { client: { kind: "window", folder: t.workspace, asksPerson: true } });
     const driver = new TurnDriver(kernel.client, () => ({ decision: "approve", reason: "approved by the test" }));
     await waitFor(() => fs.existsSync(marker), "the approved shell call to start");
-    assert.equal(driver.approvals[0]!.delegationId, task.delegationId, "the request is marked with its task");
+    assert.equal(driver.approvals[0]!.taskId, task.taskId, "the request is marked with its task");
     process.kill(info.kernelPid, "SIGKILL");
     await waitFor(() => !alive(info.kernelPid), "the kernel to die");
     kernel.dispose();
@@ -161,12 +161,12 @@ it("a task's approval waits for a person while no client is connected, reaches a
       ["outcome_unknown"],
     );
 
-    const resumed = await cli("task", "resume", task.delegationId);
+    const resumed = await cli("task", "resume", task.taskId);
     assert.equal(resumed.code, 0, resumed.stderr);
     let shown: { task: TaskSummary; result: string | null } | undefined;
     const until = Date.now() + 20_000;
     while (Date.now() < until) {
-      shown = JSON.parse((await cli("task", "show", task.delegationId)).stdout) as typeof shown;
+      shown = JSON.parse((await cli("task", "show", task.taskId)).stdout) as typeof shown;
       if (shown!.task.state === "completed") break;
       await new Promise((r) => setTimeout(r, 200));
     }
@@ -206,13 +206,13 @@ it("a task still queued when the kernel is killed never ran, so it stays queued 
   try {
     await next.client.initialize("test", "0");
     const watch = watchTasks(next.client);
-    const state = async (id: string) => (await next.client.request("task/show", { delegationId: id })).task.state;
-    assert.equal(await state(running.delegationId), "orphaned", "the interrupted task waits for a person to resume it");
+    const state = async (id: string) => (await next.client.request("task/show", { taskId: id })).task.state;
+    assert.equal(await state(running.taskId), "orphaned", "the interrupted task waits for a person to resume it");
     const deadline = Date.now() + 30_000;
-    while ((await state(queued.delegationId)) !== "completed" && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    assert.equal(await state(queued.delegationId), "completed", "the queued task ran at the next start");
-    assert.equal((await next.client.request("task/show", { delegationId: queued.delegationId })).result, "Slow work.");
-    assert.ok(!watch.seen.get(queued.delegationId)?.includes("orphaned"), "the queued task was never orphaned");
+    while ((await state(queued.taskId)) !== "completed" && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    assert.equal(await state(queued.taskId), "completed", "the queued task ran at the next start");
+    assert.equal((await next.client.request("task/show", { taskId: queued.taskId })).result, "Slow work.");
+    assert.ok(!watch.seen.get(queued.taskId)?.includes("orphaned"), "the queued task was never orphaned");
   } finally {
     await next.stop();
   }

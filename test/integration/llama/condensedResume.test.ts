@@ -34,10 +34,10 @@ async function start(env: Record<string, string>, files: { workspace: string; jo
 }
 
 async function turn(k: TestKernel, driver: TurnDriver, sessionId: string, message: string): Promise<string> {
-  const { runId } = await k.client.request("turn/start", { sessionId, message });
-  const done = await driver.completion(runId);
+  const { turnId } = await k.client.request("turn/start", { sessionId, message });
+  const done = await driver.completion(turnId);
   assert.equal(done.status, "completed", JSON.stringify(done));
-  return driver.answerText(runId);
+  return driver.answerText(turnId);
 }
 
 /** The journal as it is now (the kernel that wrote it has exited): a cold kernel resumes from the copy. */

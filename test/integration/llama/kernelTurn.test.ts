@@ -23,8 +23,8 @@ it("native tool call → approval → anchored tool → result fed back → stre
   await k.client.initialize("test", "0");
   const driver = new TurnDriver(k.client, () => ({ decision: "approve", reason: "approved by the test" }));
   const { sessionId } = await k.client.request("session/create", { model: models.tool, options: { maxTokens: 64 } });
-  const { runId } = await k.client.request("turn/start", { sessionId, message: "Look around the workspace, please." });
-  const done = await driver.completion(runId);
+  const { turnId } = await k.client.request("turn/start", { sessionId, message: "Look around the workspace, please." });
+  const done = await driver.completion(turnId);
   assert.equal(done.status, "completed", JSON.stringify(done));
   const history = await k.client.request("session/history", { sessionId });
   assertCompleteBatches(history.messages);
@@ -34,7 +34,7 @@ it("native tool call → approval → anchored tool → result fed back → stre
   const last = history.messages.at(-1)!;
   assert.equal(last.role, "assistant");
   assert.equal((last as { text: string }).text, TOOL_MODEL_ANSWER);
-  assert.equal(driver.answerText(runId).endsWith(TOOL_MODEL_ANSWER), true, "the answer was streamed");
+  assert.equal(driver.answerText(turnId).endsWith(TOOL_MODEL_ANSWER), true, "the answer was streamed");
   assert.ok(driver.approvals.length >= 1, "the write was put to the client for approval");
   const ledger = history.runs[0]!.ledger;
   assert.ok(ledger.length >= 1, `no call reached the ledger: ${JSON.stringify(history.messages)}`);
@@ -71,7 +71,7 @@ it("a restarted kernel resumes a session from saved KV state without re-evaluati
   let driver = new TurnDriver(first.client, approve);
   const { sessionId } = await first.client.request("session/create", { model: models.tool, options: { maxTokens: 64 } });
   const one = await first.client.request("turn/start", { sessionId, message: `${history}\nPlease write a summary.` });
-  assert.equal((await driver.completion(one.runId)).status, "completed");
+  assert.equal((await driver.completion(one.turnId)).status, "completed");
   await first.client.request("kernel/shutdown", undefined); // unloading saves every session's KV state
   await first.exited;
 
@@ -80,7 +80,7 @@ it("a restarted kernel resumes a session from saved KV state without re-evaluati
   await second.client.initialize("test", "0");
   driver = new TurnDriver(second.client, approve);
   const two = await second.client.request("turn/start", { sessionId, message: "And now?" });
-  assert.equal((await driver.completion(two.runId)).status, "completed");
+  assert.equal((await driver.completion(two.turnId)).status, "completed");
   const [resumed] = rounds(second.stderr);
   assert.ok(resumed, `no round logged: ${second.stderr.join("\n")}`);
   assert.ok(resumed.restoredTokens > 200, `restored only ${resumed.restoredTokens} tokens: ${JSON.stringify(resumed)}`);

@@ -25,8 +25,8 @@ it("the completed event of an answer cut at the token cap carries stoppedAtToken
   const driver = new TurnDriver(k.client, () => ({ decision: "deny", reason: "no tools in this test" }));
   const turn = async (maxTokens: number) => {
     const { sessionId } = await k.client.request("session/create", { model: models.copy, options: { maxTokens } });
-    const { runId } = await k.client.request("turn/start", { sessionId, message: "Spell the alphabet." });
-    return { done: await driver.completion(runId), text: driver.answerText(runId) };
+    const { turnId } = await k.client.request("turn/start", { sessionId, message: "Spell the alphabet." });
+    return { done: await driver.completion(turnId), text: driver.answerText(turnId) };
   };
   const cut = await turn(4);
   assert.equal(cut.done.status, "completed", JSON.stringify(cut.done));
@@ -44,10 +44,10 @@ it("a tool call shows as tool_call_started (its name) before its arguments are c
   const k = await kernelWith("list_dir");
   const driver = new TurnDriver(k.client);
   const { sessionId } = await k.client.request("session/create", { model: models.tool, options: { maxTokens: 64 } });
-  const { runId } = await k.client.request("turn/start", { sessionId, message: "Look around the workspace, please." });
-  assert.equal((await driver.completion(runId)).status, "completed");
-  assert.ok(driver.answerText(runId).endsWith(TOOL_MODEL_ANSWER));
-  const events = driver.events.get(runId)!;
+  const { turnId } = await k.client.request("turn/start", { sessionId, message: "Look around the workspace, please." });
+  assert.equal((await driver.completion(turnId)).status, "completed");
+  assert.ok(driver.answerText(turnId).endsWith(TOOL_MODEL_ANSWER));
+  const events = driver.events.get(turnId)!;
   const started = events.findIndex((e) => e.type === "tool_call_started");
   const call = events.findIndex((e) => e.type === "tool_call");
   assert.ok(call >= 0, `the model called no tool: ${JSON.stringify(events)}`);

@@ -36,7 +36,7 @@ interface TurnTiming {
 function timeEvents(k: TestKernel): Map<string, TurnTiming> {
   const timings = new Map<string, TurnTiming>();
   k.client.onNotification("turn/event", (n: NotificationParams<"turn/event">) => {
-    const t = timings.get(n.runId);
+    const t = timings.get(n.turnId);
     if (!t) return;
     const now = performance.now();
     t.first ??= now;
@@ -64,9 +64,9 @@ async function runWorkload(t: TestContext, k: TestKernel, w: Workload): Promise<
     w.sessionIds.map(async (sessionId, s) => {
       for (let turn = 0; turn < w.turns; turn++) {
         const timing: TurnTiming = { sent: performance.now() };
-        const { runId } = await k.client.request("turn/start", { sessionId, message: w.message(s, turn) });
-        timings.set(runId, timing);
-        const done = await driver.completion(runId);
+        const { turnId } = await k.client.request("turn/start", { sessionId, message: w.message(s, turn) });
+        timings.set(turnId, timing);
+        const done = await driver.completion(turnId);
         assert.equal(done.status, "completed", `session ${s} turn ${turn}: ${JSON.stringify(done)}`);
       }
     }),
@@ -155,7 +155,7 @@ it(`${SESSIONS} sessions x ${TURNS} turns with reads, approved writes and shell 
       assert.deepEqual(
         run.attempts.map((a) => a.status),
         ["completed"],
-        `run ${run.runId} took one attempt`,
+        `run ${run.turnId} took one attempt`,
       );
       assert.deepEqual(
         run.ledger.map((l) => l.tool),

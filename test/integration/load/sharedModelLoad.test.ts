@@ -22,7 +22,7 @@ async function firstTurnsAtOnce(modelSpecs: string[]) {
     modelSpecs.map((model) => k.client.request("session/create", { model, options: { maxTokens: 8, temperature: 0 } })),
   );
   const runs = await Promise.all(sessions.map(({ sessionId }) => k.client.request("turn/start", { sessionId, message: "Hello there." })));
-  return { k, done: await Promise.all(runs.map(({ runId }) => driver.completion(runId))) };
+  return { k, done: await Promise.all(runs.map(({ turnId }) => driver.completion(turnId))) };
 }
 
 it("first turns of two sessions on one model, started at once, both complete on one load (issue 6: one model per kernel)", async () => {

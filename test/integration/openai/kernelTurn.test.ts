@@ -32,7 +32,7 @@ describe("a kernel whose model is on llama-server: cancel and a server killed mi
     kernelPid = (await k.client.initialize("openai-kernel", "0")).kernelPid;
     driver = new TurnDriver(k.client);
     k.client.onNotification("turn/event", (n) => {
-      if (n.event.type === "completed") completedAt.set(n.runId, performance.now());
+      if (n.event.type === "completed") completedAt.set(n.turnId, performance.now());
     });
   });
   after(async () => {
@@ -40,14 +40,14 @@ describe("a kernel whose model is on llama-server: cancel and a server killed mi
     await server?.stop();
   });
 
-  async function longTurn(): Promise<{ sessionId: string; runId: string }> {
+  async function longTurn(): Promise<{ sessionId: string; turnId: string }> {
     const { sessionId } = await k.client.request("session/create", {
       model: `openai:${server.baseUrl}#tiny`,
       options: { maxTokens: 100_000, temperature: 0 },
     });
-    const { runId } = await k.client.request("turn/start", { sessionId, message: "Tell me a long story." });
-    await driver.until(() => driver.answerText(runId).length > 0, "the first streamed words");
-    return { sessionId, runId };
+    const { turnId } = await k.client.request("turn/start", { sessionId, message: "Tell me a long story." });
+    await driver.until(() => driver.answerText(turnId).length > 0, "the first streamed words");
+    return { sessionId, turnId };
   }
 
   async function history(sessionId: string) {
@@ -57,17 +57,17 @@ describe("a kernel whose model is on llama-server: cancel and a server killed mi
   }
 
   it("turn/cancel mid-stream: control returns at once, the server stops generating, nothing streamed is committed, the next turn completes (harness #10, #18)", async (t) => {
-    const { sessionId, runId } = await longTurn();
+    const { sessionId, turnId } = await longTurn();
     const cancelsBefore = server.cancelledTasks();
     const sent = performance.now();
-    const answer = await k.client.request("turn/cancel", { runId });
-    const completed = await driver.completion(runId);
-    const completedMs = completedAt.get(runId)! - sent;
+    const answer = await k.client.request("turn/cancel", { turnId });
+    const completed = await driver.completion(turnId);
+    const completedMs = completedAt.get(turnId)! - sent;
     t.diagnostic(`turn/cancel → completed(${completed.status}) in ${completedMs.toFixed(1)} ms`);
     assert.equal(completed.status, "cancelled");
     // control plane #13: a closed HTTP stream does not prove the server stopped, so the
     // kernel does not claim it (docs/control-plane.md, known limitations); the server log below does.
-    assert.deepEqual(answer, { runId, dispatchAttempted: true, adapterAcknowledged: false });
+    assert.deepEqual(answer, { turnId, dispatchAttempted: true, adapterAcknowledged: false });
     assert.ok(completedMs < CONTROL_BOUND_MS, `control came back after ${completedMs.toFixed(0)} ms`);
     // llama-server logs the task it dropped when the kernel closed the request.
     await driver.until(() => server.cancelledTasks() === cancelsBefore + 1, "llama-server to cancel its task", 5000);
@@ -75,17 +75,17 @@ describe("a kernel whose model is on llama-server: cancel and a server killed mi
     assert.deepEqual(liveChildrenOf(kernelPid), [], "the kernel has no child process left");
 
     const next = await k.client.request("turn/start", { sessionId, message: "A short one?", options: { maxTokens: 16 } });
-    const done = await driver.completion(next.runId);
+    const done = await driver.completion(next.turnId);
     assert.equal(done.status, "completed", JSON.stringify(done));
     assert.deepEqual(roles((await history(sessionId)).messages), ["user", "user", "assistant"]);
   });
 
   it("llama-server SIGKILLed mid-turn: the turn fails saying what happened and what to do, the message is kept, and after a restart the session goes on (harness #10, #13)", async (t) => {
-    const { sessionId, runId } = await longTurn();
+    const { sessionId, turnId } = await longTurn();
     const killed = performance.now();
     await server.kill("SIGKILL");
-    const completed = await driver.completion(runId);
-    t.diagnostic(`completed(${completed.status}) ${(completedAt.get(runId)! - killed).toFixed(1)} ms after SIGKILL`);
+    const completed = await driver.completion(turnId);
+    t.diagnostic(`completed(${completed.status}) ${(completedAt.get(turnId)! - killed).toFixed(1)} ms after SIGKILL`);
     assert.equal(completed.status, "failed", JSON.stringify(completed));
     const failure = JSON.stringify(completed);
     assert.ok(failure.includes(server.baseUrl), `the failure does not name the server: ${failure}`);
@@ -93,11 +93,11 @@ describe("a kernel whose model is on llama-server: cancel and a server killed mi
     const h = await history(sessionId);
     assert.deepEqual(roles(h.messages), ["user"], "the typed message stays; no partial answer is committed");
     assert.equal((h.messages[0] as { text: string }).text, "Tell me a long story.");
-    assert.equal(h.runs.find((r) => r.runId === runId)?.status, "failed");
+    assert.equal(h.runs.find((r) => r.turnId === turnId)?.status, "failed");
 
     await server.restart();
     const next = await k.client.request("turn/start", { sessionId, message: "Again, please.", options: { maxTokens: 16 } });
-    const done = await driver.completion(next.runId);
+    const done = await driver.completion(next.turnId);
     assert.equal(done.status, "completed", JSON.stringify(done));
     assert.deepEqual(roles((await history(sessionId)).messages), ["user", "user", "assistant"]);
   });

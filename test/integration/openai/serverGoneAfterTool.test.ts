@@ -40,7 +40,7 @@ it("llama-server killed while an approved write runs: the turn fails, the write 
   });
   const { sessionId } = await k.client.request("session/create", { model: `openai:${server.baseUrl}#tiny`, options: { maxTokens: 64 } });
   const first = await k.client.request("turn/start", { sessionId, message: "Write it down, please." });
-  const failed = await driver.completion(first.runId);
+  const failed = await driver.completion(first.turnId);
   assert.equal(failed.status, "failed", JSON.stringify(failed));
   assert.match(JSON.stringify(failed), /cannot reach the model server .*start the server/);
 
@@ -70,7 +70,7 @@ it("llama-server killed while an approved write runs: the turn fails, the write 
 
   await server.restart();
   const second = await k.client.request("turn/start", { sessionId, message: "Go on." });
-  const done = await driver.completion(second.runId);
+  const done = await driver.completion(second.turnId);
   assert.equal(done.status, "completed", JSON.stringify(done));
   h = await k.client.request("session/history", { sessionId });
   assertJournalInvariants(h, "after the restart");

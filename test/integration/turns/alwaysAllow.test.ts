@@ -39,7 +39,7 @@ it("Always allow writes the narrowest rule; the next `npm test` runs unasked, `n
   const { sessionId } = await k.client.request("session/create", { model: `scripted:${script}` });
 
   const first = await k.client.request("turn/start", { sessionId, message: "test it" });
-  assert.equal((await driver.completion(first.runId)).status, "completed");
+  assert.equal((await driver.completion(first.turnId)).status, "completed");
   assert.deepEqual(
     driver.approvals.map((a) => a.alwaysAllow),
     ["npm test"],
@@ -50,7 +50,7 @@ it("Always allow writes the narrowest rule; the next `npm test` runs unasked, `n
   });
 
   const second = await k.client.request("turn/start", { sessionId, message: "again, and clean up" });
-  assert.equal((await driver.completion(second.runId)).status, "completed");
+  assert.equal((await driver.completion(second.turnId)).status, "completed");
   assert.equal(driver.approvals.length, 2, "the second `npm test` did not ask; the chained command did");
   assert.equal(driver.approvals[1]!.call.arguments.command, "npm test; rm -rf x");
   assert.equal(driver.approvals[1]!.alwaysAllow, undefined, "no rule is offered for a command list");

@@ -27,8 +27,8 @@ it("with reads needing approval, read_file asks and a denied read returns no con
   await k.client.initialize("test", "0");
   const driver = new TurnDriver(k.client);
   const { sessionId } = await k.client.request("session/create", { model: `scripted:${file}` });
-  const { runId } = await k.client.request("turn/start", { sessionId, message: "read secret.txt" });
-  assert.equal((await driver.completion(runId)).status, "completed");
+  const { turnId } = await k.client.request("turn/start", { sessionId, message: "read secret.txt" });
+  assert.equal((await driver.completion(turnId)).status, "completed");
   assert.deepEqual(
     driver.approvals.map((a) => [a.call.name, a.effectClass]),
     [["read_file", "read"]],

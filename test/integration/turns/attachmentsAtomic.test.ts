@@ -33,15 +33,15 @@ it("a failing attachment insert leaves neither the message, its run nor any atta
   assert.equal(k.turns.running(sessionId), false, "no turn was started");
 
   k.journal.db.exec(`DROP TRIGGER temp.fail_second_attachment`);
-  const { runId } = await start({ sessionId, message: "Explain this", attachments }, requestContext(k.client));
+  const { turnId } = await start({ sessionId, message: "Explain this", attachments }, requestContext(k.client));
   assert.equal((await k.completion()).status, "completed");
   assert.deepEqual(
-    k.control.attachmentsOf(runId).map((r) => [r.attachment, r.bytes]),
+    k.control.attachmentsOf(turnId).map((r) => [r.attachment, r.bytes]),
     [
       [attachments[0], 8],
       [attachments[1], 8],
     ],
   );
-  assert.equal(count(k.journal, `SELECT count(*) AS n FROM conversation_journal WHERE run_id = ? AND role = 'user'`, runId), 1);
+  assert.equal(count(k.journal, `SELECT count(*) AS n FROM conversation_journal WHERE run_id = ? AND role = 'user'`, turnId), 1);
   await k.close();
 });

@@ -20,8 +20,8 @@ it("a resume under a narrower tool ceiling is refused; the same ceiling resumes 
       await k.client.initialize("test", "0");
       const driver = new TurnDriver(k.client);
       const id = sessionId ?? (await k.client.request("session/create", { model: `scripted:${scriptFile}` })).sessionId;
-      const { runId } = await k.client.request("turn/start", { sessionId: id, message: "go" });
-      return { sessionId: id, done: await driver.completion(runId) };
+      const { turnId } = await k.client.request("turn/start", { sessionId: id, message: "go" });
+      return { sessionId: id, done: await driver.completion(turnId) };
     } finally {
       await k.stop();
     }

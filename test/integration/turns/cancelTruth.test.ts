@@ -19,16 +19,16 @@ describe("turn/cancel tells one truth (control plane #13)", () => {
   it("issue 11 item 8: cancelling a run whose model is still loading answers, streams and journals `cancelled`", async () => {
     const { k, loaded } = kernelPartsLoadingModel();
     const { sessionId } = k.scriptedSession([{ text: ["never shown"] }]);
-    const { runId } = k.turns.start({ sessionId, message: "hello" }, requestContext(k.client));
-    const answer = k.turns.cancel(runId);
+    const { turnId } = k.turns.start({ sessionId, message: "hello" }, requestContext(k.client));
+    const answer = k.turns.cancel(turnId);
     setTimeout(loaded, 100); // the load finishes right after the cancel
-    assert.deepEqual(await answer, { runId, dispatchAttempted: false, adapterAcknowledged: false });
+    assert.deepEqual(await answer, { turnId, dispatchAttempted: false, adapterAcknowledged: false });
     const completed = await k.completion();
     assert.equal(completed.status, "cancelled", "the stream says what the journal says (the CLI maps it to exit 130)");
     await new Promise((r) => setTimeout(r, 300));
     assert.deepEqual(k.events.filter((e) => e.type === "completed").length, 1, "one completion, never a later `failed`");
     assert.equal(k.control.history(sessionId).runs[0]!.status, "cancelled");
-    assert.deepEqual(k.attemptRow(runId), { status: "cancelled", d: 0, a: 0 });
+    assert.deepEqual(k.attemptRow(turnId), { status: "cancelled", d: 0, a: 0 });
     await k.close();
   });
 
@@ -39,35 +39,35 @@ describe("turn/cancel tells one truth (control plane #13)", () => {
     });
     const k = kernelParts(undefined, {}, () => native);
     const { sessionId } = k.scriptedSession([{ text: ["a", "b", "c", "d", "e", "f"], delayMs: 200 }]);
-    const { runId } = k.turns.start({ sessionId, message: "hello" }, requestContext(k.client));
+    const { turnId } = k.turns.start({ sessionId, message: "hello" }, requestContext(k.client));
     const deadline = Date.now() + 10_000;
     while (!k.events.some((e) => e.type === "answer_delta")) {
       if (Date.now() > deadline) throw new Error("no answer delta");
       await new Promise((r) => setTimeout(r, 20));
     }
     let answered = false;
-    const answer = k.turns.cancel(runId).finally(() => {
+    const answer = k.turns.cancel(turnId).finally(() => {
       answered = true;
     });
     assert.equal((await k.completion()).status, "cancelled", "the turn itself stopped at once");
     for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
     assert.equal(answered, false, "the acknowledgement waits for the native work of the cancelled round");
     nativeEnds();
-    assert.deepEqual(await answer, { runId, dispatchAttempted: true, adapterAcknowledged: true });
-    assert.deepEqual(k.attemptRow(runId), { status: "cancelled", d: 1, a: 1 });
+    assert.deepEqual(await answer, { turnId, dispatchAttempted: true, adapterAcknowledged: true });
+    assert.deepEqual(k.attemptRow(turnId), { status: "cancelled", d: 1, a: 1 });
     await k.close();
   });
 
   it("a cancelled turn's reason names the cancel once, in the stream and in the journal: never `cancelled: cancelled: …` (issue 23, item 16)", async () => {
     const k = kernelParts();
     const { sessionId } = k.scriptedSession([{ text: ["Long", " answer", " coming"], delayMs: 200 }]);
-    const { runId } = k.turns.start({ sessionId, message: "hello" }, requestContext(k.client));
+    const { turnId } = k.turns.start({ sessionId, message: "hello" }, requestContext(k.client));
     const deadline = Date.now() + 10_000;
     while (!k.events.some((e) => e.type === "answer_delta")) {
       if (Date.now() > deadline) throw new Error("no answer delta");
       await new Promise((r) => setTimeout(r, 20));
     }
-    await k.turns.cancel(runId);
+    await k.turns.cancel(turnId);
     const completed = await k.completion();
     assert.equal(completed.status, "cancelled");
     assert.equal(completed.error?.message, "the turn was cancelled; completed tool batches stay committed");
@@ -110,18 +110,18 @@ describe("turn/cancel tells one truth (control plane #13)", () => {
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     const k = kernelParts();
     const { sessionId } = k.control.createSession({ model: `openai:http://127.0.0.1:${(server.address() as AddressInfo).port}/v1#m` });
-    const { runId } = k.turns.start({ sessionId, message: "write a long story" }, requestContext(k.client));
+    const { turnId } = k.turns.start({ sessionId, message: "write a long story" }, requestContext(k.client));
     const deadline = Date.now() + 10_000;
     while (!k.events.some((e) => e.type === "answer_delta")) {
       if (Date.now() > deadline) throw new Error("no answer delta");
       await new Promise((r) => setTimeout(r, 20));
     }
-    const answer = await k.turns.cancel(runId);
-    assert.deepEqual(answer, { runId, dispatchAttempted: true, adapterAcknowledged: false });
+    const answer = await k.turns.cancel(turnId);
+    assert.deepEqual(answer, { turnId, dispatchAttempted: true, adapterAcknowledged: false });
     assert.equal((await k.completion()).status, "cancelled");
     for (let i = 0; i < 100 && !disconnected; i++) await new Promise((r) => setTimeout(r, 20));
     assert.ok(disconnected, "the local turn did stop: it closed the stream");
-    assert.deepEqual(k.attemptRow(runId), { status: "cancelled", d: 1, a: 0 }, "the journal records no acknowledgement either");
+    assert.deepEqual(k.attemptRow(turnId), { status: "cancelled", d: 1, a: 0 }, "the journal records no acknowledgement either");
     await k.close();
   });
 });

@@ -65,7 +65,7 @@ it("control plane #10: a run sees the condensed view pinned at its admission, no
   // kernel itself refuses to compact a session with an active run).
   k.control.recordCondensation({
     sessionId,
-    runId: null,
+    turnId: null,
     trigger: "on_demand",
     fromSeq: earlier!.seq,
     throughSeq: earlier!.seq,

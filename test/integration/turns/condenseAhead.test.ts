@@ -72,9 +72,9 @@ it(
     let background = 0;
     for (let i = 0; i < MAX_TURNS && background < 2; i++) {
       const from = k.stderr.length;
-      const { runId } = await k.client.request("turn/start", { sessionId, message: message(i) });
-      runs.push(runId);
-      const done = await driver.completion(runId);
+      const { turnId } = await k.client.request("turn/start", { sessionId, message: message(i) });
+      runs.push(turnId);
+      const done = await driver.completion(turnId);
       assert.equal(done.status, "completed", `turn ${i}: ${JSON.stringify(done)}`);
       assert.ok(done.context && done.context.usedTokens <= CONTEXT, `turn ${i}: ${JSON.stringify(done.context)}`);
       // The person reads the answer: the kernel is idle, and condenses when the turn passed the threshold.
@@ -107,21 +107,21 @@ it(
     // Turn after turn until one arrives while the background summary is still being written.
     for (; i < MAX_TURNS && !cancelled; i++) {
       const from = k.stderr.length;
-      const { runId } = await k.client.request("turn/start", { sessionId, message: message(i) });
-      const done = await driver.completion(runId);
+      const { turnId } = await k.client.request("turn/start", { sessionId, message: message(i) });
+      const done = await driver.completion(turnId);
       assert.equal(done.status, "completed", `turn ${i}: ${JSON.stringify(done)}`);
       if (!done.context || !crossed(done.context.usedTokens)) continue;
       await logLine(k, new RegExp(`background condensing of session ${sessionId} started`), from);
       const before = condensationRows(k.journalPath, sessionId).length;
       const next = await k.client.request("turn/start", { sessionId, message: message(++i) });
-      const nextDone = await driver.completion(next.runId);
+      const nextDone = await driver.completion(next.turnId);
       assert.equal(nextDone.status, "completed", JSON.stringify(nextDone));
       const outcome = await logLine(k, new RegExp(`background condensing of session ${sessionId} (cancelled|journaled)`), from);
       cancelled = /cancelled: a turn started/.test(k.stderr[outcome]!);
       if (cancelled) {
         const made = condensationRows(k.journalPath, sessionId).slice(before);
         assert.ok(
-          made.every((r) => r.run_id === next.runId),
+          made.every((r) => r.run_id === next.turnId),
           `the cancelled condensing journaled nothing (only the turn itself may have): ${JSON.stringify(made)}`,
         );
       }
@@ -135,8 +135,8 @@ it(
     let from = k.stderr.length;
     for (; ; i++) {
       from = k.stderr.length;
-      const { runId } = await k.client.request("turn/start", { sessionId, message: message(i) });
-      const done = await driver.completion(runId);
+      const { turnId } = await k.client.request("turn/start", { sessionId, message: message(i) });
+      const done = await driver.completion(turnId);
       assert.equal(done.status, "completed");
       if (done.context && crossed(done.context.usedTokens)) break;
       assert.ok(i < MAX_TURNS * 2, "the session crossed the threshold again");
@@ -154,7 +154,7 @@ it(
     assert.ok(rowsAtKill.length >= rowsBefore.length && history.messages.length <= kept.messages.length);
     assert.deepEqual(condensationRows(again.journalPath, sessionId), rowsAtKill, "the killed condensing journaled nothing");
     const last = await again.client.request("turn/start", { sessionId, message: "And one more." });
-    const lastDone = await new TurnDriver(again.client).completion(last.runId);
+    const lastDone = await new TurnDriver(again.client).completion(last.turnId);
     assert.equal(lastDone.status, "completed", JSON.stringify(lastDone));
     assert.ok(lastDone.context && lastDone.context.usedTokens <= CONTEXT);
   },

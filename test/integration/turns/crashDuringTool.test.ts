@@ -62,8 +62,8 @@ it("a kernel killed during a tool call leaves the call outcome_unknown in a comp
     assert.equal(interrupted.status, "failed");
     assert.equal(interrupted.ledger[0]!.status, "outcome_unknown");
     assertCompleteBatches(before.messages);
-    const { runId } = await second.client.request("turn/start", { sessionId, message: "what happened?" });
-    assert.equal((await driver.completion(runId)).status, "completed");
+    const { turnId } = await second.client.request("turn/start", { sessionId, message: "what happened?" });
+    assert.equal((await driver.completion(turnId)).status, "completed");
     const after = await second.client.request("session/history", { sessionId });
     assertCompleteBatches(after.messages);
     assert.deepEqual(

@@ -22,9 +22,9 @@ const result = (ok: boolean, output: string, id = CALL, resultKind?: "denied" | 
 });
 const refused = (e: unknown) => e instanceof HearthError && (e.code === ErrorCode.Refused || e.code === ErrorCode.Conflict);
 
-function claimed(f: Fixture, run: { runId: string; attemptId: string }, id = CALL) {
+function claimed(f: Fixture, run: { turnId: string; attemptId: string }, id = CALL) {
   const claim = f.control.prepareInvocation({
-    runId: run.runId,
+    turnId: run.turnId,
     attemptId: run.attemptId,
     callId: id,
     tool: "read_file",
@@ -39,16 +39,20 @@ function claimed(f: Fixture, run: { runId: string; attemptId: string }, id = CAL
 describe("tool results and ledger claims", () => {
   it("a tool result with no ledger claim never enters history (control plane #8, issue 11 item 12)", () => {
     const f = openFixture();
-    const { sessionId, runId } = runningRun(f);
+    const { sessionId, turnId } = runningRun(f);
     const before = f.control.history(sessionId).messages.length;
-    assert.throws(() => f.control.appendMessages(sessionId, runId, [call(), result(true, "A")]), refused, "a success the ledger never saw");
     assert.throws(
-      () => f.control.appendMessages(sessionId, runId, [call(), result(false, "failed: it broke")]),
+      () => f.control.appendMessages(sessionId, turnId, [call(), result(true, "A")]),
+      refused,
+      "a success the ledger never saw",
+    );
+    assert.throws(
+      () => f.control.appendMessages(sessionId, turnId, [call(), result(false, "failed: it broke")]),
       refused,
       "a failure that claims the tool ran",
     );
     assert.throws(
-      () => f.control.finishRun(runId, "failed", "x", { messages: [call(), result(true, "A")] }),
+      () => f.control.finishTurn(turnId, "failed", "x", { messages: [call(), result(true, "A")] }),
       refused,
       "the closing commit is checked too",
     );
@@ -61,7 +65,7 @@ describe("tool results and ledger claims", () => {
     const run = runningRun(f);
     const claim = claimed(f, run);
     assert.throws(
-      () => f.control.appendMessages(run.sessionId, run.runId, [call(), result(true, "A")]),
+      () => f.control.appendMessages(run.sessionId, run.turnId, [call(), result(true, "A")]),
       refused,
       "the claim is still dispatched",
     );
@@ -69,24 +73,24 @@ describe("tool results and ledger claims", () => {
       () =>
         f.control.appendMessages(
           run.sessionId,
-          run.runId,
+          run.turnId,
           [call(), result(true, "A")],
           [{ claim, outcome: { status: "failed", reason: "x" } }],
         ),
       refused,
       "ok disagrees with the ledger",
     );
-    f.control.appendMessages(run.sessionId, run.runId, [call(), result(true, "A")], [{ claim, outcome: { status: "succeeded" } }]);
-    assert.throws(() => f.control.appendMessages(run.sessionId, run.runId, [result(true, "again")]), refused, "a call gets one result");
+    f.control.appendMessages(run.sessionId, run.turnId, [call(), result(true, "A")], [{ claim, outcome: { status: "succeeded" } }]);
+    assert.throws(() => f.control.appendMessages(run.sessionId, run.turnId, [result(true, "again")]), refused, "a call gets one result");
     f.close();
   });
 
   it("a call that never reached the ledger may be answered only by a refusal (harness #5 #8, issue 11 item 12)", () => {
     const f = openFixture();
-    const { sessionId, runId } = runningRun(f);
-    f.control.appendMessages(sessionId, runId, [call(), result(false, "denied: not now", CALL, "denied")]);
+    const { sessionId, turnId } = runningRun(f);
+    f.control.appendMessages(sessionId, turnId, [call(), result(false, "denied: not now", CALL, "denied")]);
     assert.throws(
-      () => f.control.appendMessages(sessionId, runId, [result(false, "refused: x", "0190a4c2-7a3e-7c11-8d3f-2b1e4f5a6b7d", "refused")]),
+      () => f.control.appendMessages(sessionId, turnId, [result(false, "refused: x", "0190a4c2-7a3e-7c11-8d3f-2b1e4f5a6b7d", "refused")]),
       refused,
       "a result for a call this run never made",
     );

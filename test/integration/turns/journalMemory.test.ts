@@ -23,18 +23,18 @@ class BusyOnceControlPlane extends ControlPlane {
 
   override appendMessages(
     sessionId: string,
-    runId: string | null,
+    turnId: string | null,
     messages: readonly NewMessage[],
     completions: readonly { claim: InvocationClaim; outcome: InvocationOutcome }[] = [],
   ): number[] {
-    if (this.busyHits > 0) return super.appendMessages(sessionId, runId, messages, completions);
+    if (this.busyHits > 0) return super.appendMessages(sessionId, turnId, messages, completions);
     this.busyHits++;
     const other = new Database(this.f.file);
     const timeout = this.f.journal.db.pragma("busy_timeout", { simple: true }) as number;
     other.exec("BEGIN IMMEDIATE");
     this.f.journal.db.pragma("busy_timeout = 0");
     try {
-      return super.appendMessages(sessionId, runId, messages, completions);
+      return super.appendMessages(sessionId, turnId, messages, completions);
     } finally {
       other.exec("ROLLBACK");
       other.close();
@@ -48,16 +48,16 @@ describe("journal memory", () => {
     const f = openFixture();
     const control = new BusyOnceControlPlane(f);
     const { sessionId } = control.createSession({ title: "t", model: "scripted:demo" });
-    const { runId, attemptId } = control.admitRun(sessionId, "count", CLIENT);
+    const { turnId, attemptId } = control.admitTurn(sessionId, "count", CLIENT);
     const tool = new CounterTool({ effectClass: "idempotent_write" });
     const model = scripted([{ toolCalls: [{ name: "counter", arguments: { by: 2 } }] }, { text: ["done"] }]);
     const session = new AgentSessionBuilder()
       .model(model)
       .tools([tool])
-      .memory(new JournalMemory(control, { sessionId, runId, attemptId }))
+      .memory(new JournalMemory(control, { sessionId, turnId, attemptId }))
       .authorityInputs(AUTHORITY)
       .build();
-    const out = await session.runTurn("count", { turnId: runId });
+    const out = await session.runTurn("count", { turnId: turnId });
     assert.equal(control.busyHits, 1);
     assert.equal(out.status === "failed" && out.failure.kind, "memory_failed");
     assert.match(out.status === "failed" ? out.failure.message : "", /database is locked/);
@@ -69,7 +69,7 @@ describe("journal memory", () => {
       [[true, "counter=2"]],
       "history holds the real result",
     );
-    const run = history.runs.find((r) => r.runId === runId)!;
+    const run = history.runs.find((r) => r.turnId === turnId)!;
     assert.equal(run.status, "failed");
     assert.deepEqual(
       run.ledger.map((l) => l.status),

@@ -28,8 +28,8 @@ it("60 turns in a 2,048-token context all complete; the journal keeps every mess
   for (let i = 0; i < TURNS; i++) {
     const message = `Turn ${i}: please remember that box ${i} holds ${i * 7} marbles and a note about item ${i}.`;
     asked.push(message);
-    const { runId } = await k.client.request("turn/start", { sessionId, message });
-    const done = await driver.completion(runId);
+    const { turnId } = await k.client.request("turn/start", { sessionId, message });
+    const done = await driver.completion(turnId);
     assert.equal(done.status, "completed", `turn ${i}: ${JSON.stringify(done)}`);
     assert.ok(
       done.context && done.context.usedTokens <= 2048 && done.context.contextSize === 2048,
@@ -55,7 +55,7 @@ it("60 turns in a 2,048-token context all complete; the journal keeps every mess
   await k.client.initialize("test", "0");
   driver = new TurnDriver(k.client);
   const again = await k.client.request("turn/start", { sessionId, message: "And one more." });
-  assert.equal((await driver.completion(again.runId)).status, "completed");
+  assert.equal((await driver.completion(again.turnId)).status, "completed");
   const resumed = await k.client.request("session/history", { sessionId });
   assert.ok(resumed.condensations.length <= history.condensations.length + 1);
 

@@ -35,11 +35,11 @@ it("committed history always replays: a resumed task whose model called a made-u
       ],
     }),
   );
-  const task = k.control.createDelegation(
+  const task = k.control.createTask(
     { parentSessionId: null, title: "t", prompt: "look around", model: `scripted:${script}`, tools: ["list_dir", "write_file"] },
     { clientId: "c", requestId: "1" },
   );
-  k.control.markTaskRunning(task.delegationId);
+  k.control.markTaskRunning(task.taskId);
   const nobodyAnswers = { notify: k.client.notify, request: () => new Promise<never>(() => undefined) };
   k.turns.launch(task, { message: "look around" }, nobodyAnswers);
   const deadline = Date.now() + 20_000;
@@ -52,8 +52,8 @@ it("committed history always replays: a resumed task whose model called a made-u
   const control = new ControlPlane(journal, { ownerId: "local:tester", workspace: path.join(k.root, "ws"), bootEpoch: uuidv7() });
   control.reconcile();
   await k.close();
-  assert.equal(control.task(task.delegationId).state, "orphaned");
-  control.resumeTask(task.delegationId, { clientId: "c", requestId: "2" });
+  assert.equal(control.task(task.taskId).state, "orphaned");
+  control.resumeTask(task.taskId, { clientId: "c", requestId: "2" });
   const [resumed] = control.queuedTasks();
   assert.ok(resumed, "the resumed task is queued as a new run");
   const models = new ModelHost({
@@ -63,7 +63,7 @@ it("committed history always replays: a resumed task whose model called a made-u
   });
   const tools = buildWorkspaceTools({ workspaceRoot: path.join(k.root, "ws"), shell: false });
   const agent = await buildSessionAgent({ control, models, tools, offered: tools.tools }, resumed, k.client);
-  const out = await agent.runTurn(control.runContext(resumed.runId).userMessage, { turnId: resumed.runId });
+  const out = await agent.runTurn(control.turnContext(resumed.turnId).userMessage, { turnId: resumed.turnId });
   assert.equal(out.status, "completed", out.status === "completed" ? "" : out.failure.message);
   await models.unload();
   tools.close();

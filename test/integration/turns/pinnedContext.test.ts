@@ -9,7 +9,7 @@ it("issue 11 item 13: a queued run executes with its pinned snapshot, not with s
   // The round fails unless the request's user messages are exactly these (what the model is shown).
   const { sessionId } = k.scriptedSession([{ expectUsers: ["earlier", "the question"], text: ["answered"] }], "pinned.json");
   k.control.appendMessages(sessionId, null, [{ role: "user", text: "earlier" }]);
-  const { runId } = k.turns.start({ sessionId, message: "the question" }, requestContext(k.client));
+  const { turnId } = k.turns.start({ sessionId, message: "the question" }, requestContext(k.client));
   // While the model loads: a session-level message, and a newer profile generation naming another
   // model (written directly: the API refuses a migration while a run is active).
   k.control.appendMessages(sessionId, null, [{ role: "user", text: "committed after admission" }]);
@@ -20,6 +20,6 @@ it("issue 11 item 13: a queued run executes with its pinned snapshot, not with s
   loaded();
   const completed = await k.completion();
   assert.equal(completed.status, "completed", completed.error?.message);
-  assert.equal(k.control.history(sessionId).runs.find((r) => r.runId === runId)!.status, "completed");
+  assert.equal(k.control.history(sessionId).runs.find((r) => r.turnId === turnId)!.status, "completed");
   await k.close();
 });

@@ -39,7 +39,7 @@ it("a read-only turn offers only read tools and refuses a write; the next truste
   const { sessionId } = await k.client.request("session/create", { model: `scripted:${file}` });
 
   const restricted = await k.client.request("turn/start", { sessionId, message: "write x.txt", readOnly: true });
-  const first = await driver.completion(restricted.runId);
+  const first = await driver.completion(restricted.turnId);
   assert.equal(first.status, "completed", JSON.stringify(first));
   assert.equal(fs.existsSync(path.join(k.workspace, "x.txt")), false, "nothing written in Restricted Mode");
   assert.equal(driver.approvals.length, 0, "a disabled tool never reaches the person");
@@ -50,7 +50,7 @@ it("a read-only turn offers only read tools and refuses a write; the next truste
 
   const trusted = await k.client.request("turn/start", { sessionId, message: "and now?" });
   assert.equal(
-    (await driver.completion(trusted.runId)).status,
+    (await driver.completion(trusted.turnId)).status,
     "completed",
     "the same session resumes with every tool: no authority drift",
   );

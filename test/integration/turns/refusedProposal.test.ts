@@ -25,7 +25,7 @@ it("a refused proposal asks no one; the call fails with the refusal and its ledg
     },
   };
   const { sessionId } = k.scriptedSession([{ toolCalls: calls }, { text: ["done"] }]);
-  const { runId } = k.turns.start({ sessionId, message: "edit a.txt" }, requestContext(client));
+  const { turnId } = k.turns.start({ sessionId, message: "edit a.txt" }, requestContext(client));
   assert.equal((await k.completion()).status, "completed");
   assert.deepEqual(asked, [], "no approval/request for calls that cannot run");
   const results = k.control.history(sessionId).messages.flatMap((m) => (m.role === "tool" ? [{ ok: m.ok, output: m.output }] : []));
@@ -36,7 +36,7 @@ it("a refused proposal asks no one; the call fails with the refusal and its ledg
   assert.match(results[1]!.output, /^refused: /);
   const ledger = k.journal.db
     .prepare(`SELECT tool, status, reason FROM tool_invocations WHERE run_id = ? ORDER BY created_at, rowid`)
-    .all(runId) as { tool: string; status: string; reason: string }[];
+    .all(turnId) as { tool: string; status: string; reason: string }[];
   assert.deepEqual(
     ledger.map((r) => [r.tool, r.status, r.reason]),
     results.map((r, i) => [calls[i]!.name, "failed", r.output]),

@@ -25,22 +25,22 @@ it("a turn repeating a failing call ends 'stopped' within the guard's limit, jou
   const driver = new TurnDriver(k.client);
   const { sessionId } = await k.client.request("session/create", { model: models.tool });
   const first = await k.client.request("turn/start", { sessionId, message: "What does src/math.js do?" });
-  const stopped = await driver.completion(first.runId);
+  const stopped = await driver.completion(first.turnId);
   assert.equal(stopped.status, "stopped", JSON.stringify(stopped));
   assert.match(stopped.error?.message ?? "", /^the model made the same failing call 3 times \(list_dir /);
   // The default context: the fixture model's trained 8192 tokens (issue 13, item 4).
   assert.ok(stopped.context && stopped.context.contextSize === 8192 && stopped.context.usedTokens > 0, JSON.stringify(stopped.context));
-  const calls = (driver.events.get(first.runId) ?? []).filter((e) => e.type === "tool_call").length;
+  const calls = (driver.events.get(first.turnId) ?? []).filter((e) => e.type === "tool_call").length;
   assert.ok(calls >= 3 && calls < 25, `${calls} calls before the stop`);
 
   let history = await k.client.request("session/history", { sessionId });
-  const run = history.runs.find((r) => r.runId === first.runId)!;
+  const run = history.runs.find((r) => r.turnId === first.turnId)!;
   assert.equal(run.status, "failed");
   assert.match(run.attempts.at(-1)?.reason ?? "", /^stopped: the model made the same failing call 3 times/);
   assertCompleteBatches(history.messages);
 
   const second = await k.client.request("turn/start", { sessionId, message: "hello" });
-  const answered = await driver.completion(second.runId);
+  const answered = await driver.completion(second.turnId);
   assert.equal(answered.status, "completed", JSON.stringify(answered));
   history = await k.client.request("session/history", { sessionId });
   assert.equal((history.messages.at(-1) as { text: string }).text, TOOL_MODEL_ANSWER);

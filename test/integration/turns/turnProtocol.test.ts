@@ -43,14 +43,14 @@ describe("turns over the protocol", () => {
       { text: ["It says ", "alpha and beta."] },
     ]);
     const { sessionId } = await k.client.request("session/create", { model });
-    const { runId } = await k.client.request("turn/start", { sessionId, message: "what is in notes.txt?" });
-    assert.equal((await driver.completion(runId)).status, "completed");
+    const { turnId } = await k.client.request("turn/start", { sessionId, message: "what is in notes.txt?" });
+    assert.equal((await driver.completion(turnId)).status, "completed");
     const history = await k.client.request("session/history", { sessionId });
     const assistantText = history.messages
       .filter((m) => m.role === "assistant")
       .map((m) => (m as { text: string }).text)
       .join("");
-    assert.equal(driver.answerText(runId), assistantText, "concatenated deltas equal the committed text");
+    assert.equal(driver.answerText(turnId), assistantText, "concatenated deltas equal the committed text");
     assert.deepEqual(
       history.messages.map((m) => m.role),
       ["user", "assistant", "tool", "tool", "assistant"],
@@ -59,7 +59,7 @@ describe("turns over the protocol", () => {
     const read = history.messages[2] as Extract<HistoryMessage, { role: "tool" }>;
     assert.equal(read.ok, true);
     assert.match(read.output, /alpha/);
-    const run = history.runs.find((r) => r.runId === runId)!;
+    const run = history.runs.find((r) => r.turnId === turnId)!;
     assert.equal(run.status, "completed");
     assert.deepEqual(
       run.ledger.map((l) => l.status),
@@ -85,10 +85,10 @@ describe("turns over the protocol", () => {
     ]);
     const { sessionId } = await k.client.request("session/create", { model });
     const first = await k.client.request("turn/start", { sessionId, message: "write it" });
-    assert.equal((await driver.completion(first.runId)).status, "completed");
+    assert.equal((await driver.completion(first.turnId)).status, "completed");
     assert.equal(fs.existsSync(path.join(k.workspace, "out.txt")), false, "a denied write touches nothing");
     const second = await k.client.request("turn/start", { sessionId, message: "please, write it" });
-    assert.equal((await driver.completion(second.runId)).status, "completed");
+    assert.equal((await driver.completion(second.turnId)).status, "completed");
     assert.equal(fs.readFileSync(path.join(k.workspace, "out.txt"), "utf8"), "hello\n");
     assert.equal(driver.approvals.length, 2);
     const [req] = driver.approvals;
@@ -113,14 +113,14 @@ describe("turns over the protocol", () => {
       { text: ["never"] },
     ]);
     const { sessionId } = await k.client.request("session/create", { model });
-    const { runId } = await k.client.request("turn/start", { sessionId, message: "run it" });
+    const { turnId } = await k.client.request("turn/start", { sessionId, message: "run it" });
     await driver.until(() => fs.existsSync(marker), "the shell command to start");
-    const cancel = await k.client.request("turn/cancel", { runId });
+    const cancel = await k.client.request("turn/cancel", { turnId });
     assert.equal(cancel.dispatchAttempted, true);
     assert.equal(cancel.adapterAcknowledged, true);
-    assert.equal((await driver.completion(runId)).status, "cancelled");
+    assert.equal((await driver.completion(turnId)).status, "cancelled");
     const history = await k.client.request("session/history", { sessionId });
-    assert.equal(history.runs.find((r) => r.runId === runId)!.status, "cancelled");
+    assert.equal(history.runs.find((r) => r.turnId === turnId)!.status, "cancelled");
     assertCompleteBatches(history.messages);
     const sleepers = fs
       .readdirSync("/proc")
@@ -142,9 +142,9 @@ describe("turns over the protocol", () => {
     const driver = new TurnDriver(k.client);
     const model = script([{ text: ["slow ", "answer"], delayMs: 400 }]);
     const { sessionId } = await k.client.request("session/create", { model });
-    const { runId } = await k.client.request("turn/start", { sessionId, message: "one" });
+    const { turnId } = await k.client.request("turn/start", { sessionId, message: "one" });
     await assert.rejects(k.client.request("turn/start", { sessionId, message: "two" }), /already has an active run/);
-    assert.equal((await driver.completion(runId)).status, "completed");
+    assert.equal((await driver.completion(turnId)).status, "completed");
   });
 
   it("a turn that fails before any effect is rolled back from the model's view but kept in the journal (harness #13)", async () => {
@@ -158,12 +158,12 @@ describe("turns over the protocol", () => {
     ]);
     const { sessionId } = await k.client.request("session/create", { model });
     const first = await k.client.request("turn/start", { sessionId, message: "first" });
-    const failed = await driver.completion(first.runId);
+    const failed = await driver.completion(first.turnId);
     assert.equal(failed.status, "failed");
     const second = await k.client.request("turn/start", { sessionId, message: "second" });
-    assert.equal((await driver.completion(second.runId)).status, "completed", "the failed turn's message was not replayed to the model");
+    assert.equal((await driver.completion(second.turnId)).status, "completed", "the failed turn's message was not replayed to the model");
     const third = await k.client.request("turn/start", { sessionId, message: "third" });
-    assert.equal((await driver.completion(third.runId)).status, "completed", "a completed turn's message stays in the model's view");
+    assert.equal((await driver.completion(third.turnId)).status, "completed", "a completed turn's message stays in the model's view");
     const history = await k.client.request("session/history", { sessionId });
     assert.deepEqual(
       history.messages.map((m) => [m.role, "text" in m ? m.text : m.output]),
@@ -176,6 +176,6 @@ describe("turns over the protocol", () => {
       ],
       "nothing a person typed is lost",
     );
-    assert.equal(history.runs.find((r) => r.runId === first.runId)?.status, "failed");
+    assert.equal(history.runs.find((r) => r.turnId === first.turnId)?.status, "failed");
   });
 });

@@ -232,12 +232,12 @@ it("rewinding both, undone at once, puts the files and the conversation back as 
 it("a rewind is refused while a turn of the session runs, and for a message the session does not have (issue 29 item 1)", async () => {
   const { k, sessionId, driver, turn } = await kernelWith([{ text: ["quick"] }, { text: ["slow ", "answer"], delayMs: 1500 }]);
   await turn("first");
-  const { runId } = await k.client.request("turn/start", { sessionId, message: "second" });
+  const { turnId } = await k.client.request("turn/start", { sessionId, message: "second" });
   await assert.rejects(
     k.client.request("session/rewind", { sessionId, toSeq: 1, scope: "conversation" }),
     refusedWith(ErrorCode.Conflict, /has an active run .*rewind it once the run has finished/),
   );
-  assert.equal((await driver.completion(runId)).status, "completed");
+  assert.equal((await driver.completion(turnId)).status, "completed");
   await assert.rejects(
     k.client.request("session/rewindPreview", { sessionId, toSeq: 99 }),
     refusedWith(ErrorCode.NotFound, /no message #99 in session/),

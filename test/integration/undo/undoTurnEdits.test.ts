@@ -27,15 +27,15 @@ it("undo puts a modified file back to its exact bytes before the turn and remove
     ],
     { "app.txt": before },
   );
-  const runId = await turn("change app.txt and create new/created.txt");
+  const turnId = await turn("change app.txt and create new/created.txt");
   assert.equal(read("app.txt").toString(), "rewritten\n");
 
   const listed = await k.client.request("turn/edits", { sessionId });
   assert.deepEqual(
-    listed.turns.map((t) => [t.runId, t.callIds.length, t.files]),
+    listed.turns.map((t) => [t.turnId, t.callIds.length, t.files]),
     [
       [
-        runId,
+        turnId,
         3,
         [
           { path: "app.txt", change: "modified", undone: false, notUndoable: null },
@@ -45,7 +45,7 @@ it("undo puts a modified file back to its exact bytes before the turn and remove
     ],
   );
 
-  const undo = await k.client.request("turn/undoEdits", { runId });
+  const undo = await k.client.request("turn/undoEdits", { turnId });
   assert.deepEqual(
     undo.files.map((f) => [f.path, f.outcome]),
     [
@@ -62,7 +62,7 @@ it("undo puts a modified file back to its exact bytes before the turn and remove
 
   await k.stop();
   const db = new Database(k.journalPath, { readonly: true });
-  const events = db.prepare(`SELECT payload_json FROM events WHERE run_id = ? AND type = 'turn.edits_undone'`).all(runId) as {
+  const events = db.prepare(`SELECT payload_json FROM events WHERE run_id = ? AND type = 'turn.edits_undone'`).all(turnId) as {
     payload_json: string;
   }[];
   db.close();
@@ -78,10 +78,10 @@ it("a file changed since the turn is refused alone, the rest undo, and a second 
     [{ toolCalls: [write("a.txt", "turn a\n"), write("b.txt", "turn b\n"), write("c.txt", "turn c\n")] }, { text: ["Done."] }],
     { "a.txt": "old a\n", "b.txt": "old b\n" },
   );
-  const runId = await turn("write three files");
+  const turnId = await turn("write three files");
   fs.writeFileSync(path.join(k.workspace, "b.txt"), "the person's edit\n");
 
-  const first = await k.client.request("turn/undoEdits", { runId });
+  const first = await k.client.request("turn/undoEdits", { turnId });
   assert.deepEqual(
     first.files.map((f) => [f.path, f.outcome]),
     [
@@ -95,7 +95,7 @@ it("a file changed since the turn is refused alone, the rest undo, and a second 
   assert.equal(read("b.txt").toString(), "the person's edit\n", "a refused file is untouched");
   assert.equal(fs.existsSync(path.join(k.workspace, "c.txt")), false);
 
-  const second = await k.client.request("turn/undoEdits", { runId });
+  const second = await k.client.request("turn/undoEdits", { turnId });
   assert.deepEqual(
     second.files.map((f) => f.outcome),
     ["refused", "refused", "refused"],
@@ -108,14 +108,14 @@ it("a file changed since the turn is refused alone, the rest undo, and a second 
 
 it("undo never follows a path out of the workspace: a folder swapped for a symlink is refused (issue 14 item 5, harness #9)", async () => {
   const { k, turn } = await kernelWith([{ toolCalls: [write("sub/x.txt", "turn x\n")] }, { text: ["Done."] }], { "sub/x.txt": "old x\n" });
-  const runId = await turn("write sub/x.txt");
+  const turnId = await turn("write sub/x.txt");
   // The same bytes outside, behind a link where the folder was: a path-following undo would overwrite them.
   const outside = tempDir("outside");
   fs.writeFileSync(path.join(outside, "x.txt"), "turn x\n");
   fs.renameSync(path.join(k.workspace, "sub"), path.join(k.workspace, "sub-moved"));
   fs.symlinkSync(outside, path.join(k.workspace, "sub"));
 
-  const undo = await k.client.request("turn/undoEdits", { runId });
+  const undo = await k.client.request("turn/undoEdits", { turnId });
   assert.equal(undo.files[0]!.outcome, "refused");
   assert.match(undo.files[0]!.message, /symbolic link/);
   assert.equal(fs.readFileSync(path.join(outside, "x.txt"), "utf8"), "turn x\n", "nothing outside the workspace changed");
@@ -127,8 +127,8 @@ it("a file over the pre-image bound keeps only its hash: undo refuses it with a 
     [{ toolCalls: [edit("big.txt", "END", "FIN"), write("small.txt", "new\n")] }, { text: ["Done."] }],
     { "big.txt": big, "small.txt": "old\n" },
   );
-  const runId = await turn("edit big.txt");
-  const undo = await k.client.request("turn/undoEdits", { runId });
+  const turnId = await turn("edit big.txt");
+  const undo = await k.client.request("turn/undoEdits", { turnId });
   assert.deepEqual(
     undo.files.map((f) => [f.path, f.outcome]),
     [
@@ -143,9 +143,9 @@ it("a file over the pre-image bound keeps only its hash: undo refuses it with a 
 
 it("undo is refused for a turn that wrote no files (issue 14 item 5)", async () => {
   const { k, turn } = await kernelWith([{ text: ["Nothing to write."] }], {});
-  const runId = await turn("say hi");
+  const turnId = await turn("say hi");
   await assert.rejects(
-    k.client.request("turn/undoEdits", { runId }),
+    k.client.request("turn/undoEdits", { turnId }),
     (e: unknown) =>
       e instanceof KernelRequestError && e.code === ErrorCode.NotFound && /wrote no files with write_file or edit_file/.test(e.message),
   );
@@ -156,19 +156,19 @@ it("undo is refused while the turn still runs, and works once it ended (issue 14
     [{ toolCalls: [write("a.txt", "turn\n")] }, { text: ["Still ", "answering."], delayMs: 1500 }],
     { "a.txt": "before\n" },
   );
-  const { runId } = await k.client.request("turn/start", { sessionId, message: "write a.txt slowly" });
+  const { turnId } = await k.client.request("turn/start", { sessionId, message: "write a.txt slowly" });
   await driver.until(() => read("a.txt").toString() === "turn\n", "the write");
   await assert.rejects(
-    k.client.request("turn/undoEdits", { runId }),
+    k.client.request("turn/undoEdits", { turnId }),
     (e: unknown) =>
       e instanceof KernelRequestError &&
       e.code === ErrorCode.Conflict &&
       /is still running; its edits can be undone once it ends/.test(e.message),
   );
   assert.equal(read("a.txt").toString(), "turn\n");
-  assert.equal((await driver.completion(runId)).status, "completed");
+  assert.equal((await driver.completion(turnId)).status, "completed");
   assert.deepEqual(
-    (await k.client.request("turn/undoEdits", { runId })).files.map((f) => f.outcome),
+    (await k.client.request("turn/undoEdits", { turnId })).files.map((f) => f.outcome),
     ["restored"],
   );
   assert.equal(read("a.txt").toString(), "before\n");

@@ -12,7 +12,7 @@ const { ApprovalCards } = await import("../../../webview/approvalCards.js");
 const call = (callId: string) => ({ callId, name: "shell", arguments: { command: "npm test" } }) as unknown as ToolCallRecord;
 const pending = (callId: string, alwaysAllow?: string) => ({
   type: "approval/pending" as const,
-  runId: "01900000-0000-7000-8000-000000000001",
+  turnId: "01900000-0000-7000-8000-000000000001",
   call: call(callId),
   effectClass: "non_idempotent_write" as const,
   ask: "npm test\nin /ws",

@@ -115,7 +115,7 @@ describe("the mode picker (issue 27, item 2)", () => {
     p.hear({ type: "workspace/trust", restricted: false });
     p.hear({
       type: "chat/event",
-      runId: "01a23491-578c-7007-a5c6-2c7feee51ecc",
+      turnId: "01a23491-578c-7007-a5c6-2c7feee51ecc",
       event: { type: "completed", status: "completed" },
     } as never);
     assert.deepEqual(sent, [{ type: "modes/refresh" }, { type: "modes/refresh" }]);

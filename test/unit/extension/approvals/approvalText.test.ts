@@ -10,7 +10,7 @@ import { serverRequests } from "../../../../shared/protocol/index.js";
 const request = (name: string, args: Record<string, unknown>, preview: unknown) =>
   serverRequests["approval/request"].params.parse({
     sessionId: "s",
-    runId: "r",
+    turnId: "r",
     call: { callId: "c", name, arguments: args },
     inputHash: "h",
     effectClass: "idempotent_write",

@@ -5,10 +5,10 @@ import { it } from "node:test";
 import type { RequestResult } from "../../../../shared/protocol/index.js";
 import { transcriptMessage } from "../../../../extension/chat/transcriptMessage.js";
 
-const runId = "0190d3c3-0000-7000-8000-000000000001";
+const turnId = "0190d3c3-0000-7000-8000-000000000001";
 const call = (callId: string) => ({ callId, status: "succeeded", reason: null });
 const decision = (callId: string, d: "approve" | "deny", surface: "card" | "lens", decidedAt: string) => ({
-  runId,
+  turnId,
   callId,
   tool: "shell",
   inputHash: "h",
@@ -24,7 +24,7 @@ it("carries each call's ledger state and its last approval decision; a call nobo
     session: { sessionId: "0190d3c3-0000-7000-8000-0000000000aa" },
     messages: [],
     condensations: [],
-    runs: [{ runId, ledger: [call("c1"), call("c2")] }],
+    runs: [{ turnId, ledger: [call("c1"), call("c2")] }],
     decisions: [decision("c1", "deny", "card", "2026-12-01T10:00:00Z"), decision("c1", "approve", "lens", "2026-12-01T10:01:00Z")],
   } as unknown as RequestResult<"session/history">;
   const calls = transcriptMessage(history).calls ?? {};

@@ -20,5 +20,5 @@ it("in Restricted Mode undo is refused with what to do, and the kernel is never 
   assert.deepEqual(result.files, []);
   assert.match(result.error ?? "", /Restricted Mode.*trust the folder/);
   assert.equal(asked, 0);
-  assert.deepEqual(shown, [{ type: "edits/result", runId: "01a22e22-e42a-7000-aa2e-e74c9e777278", files: [], error: result.error }]);
+  assert.deepEqual(shown, [{ type: "edits/result", turnId: "01a22e22-e42a-7000-aa2e-e74c9e777278", files: [], error: result.error }]);
 });

@@ -8,7 +8,7 @@ const file = (path: string, change: "modified" | "created", undone = false) => (
 
 test("the question names each file still to undo: restored if modified, removed if created; undone ones are left out", () => {
   const text = confirmText({
-    runId: "r",
+    turnId: "r",
     callIds: ["c"],
     files: [file("a.txt", "modified"), file("b.txt", "modified", true), file("new.txt", "created")],
   });

@@ -11,9 +11,9 @@ import {
 } from "../../../../extension/tasks/taskText.js";
 
 const task = (over: Partial<TaskSummary> = {}): TaskSummary => ({
-  delegationId: "d1",
+  taskId: "d1",
   sessionId: "s1",
-  runId: "r1",
+  turnId: "r1",
   parentSessionId: null,
   workstreamId: "w1",
   title: "Add tests",

@@ -110,7 +110,7 @@ describe("journal size over time (issue 26, item 5)", () => {
   it("content deleted from the journal gives its pages back to the disk, the file does not keep its peak size", () => {
     const f = openFixture();
     const run = runningRun(f);
-    for (let i = 0; i < 96; i++) f.control.appendMessages(run.sessionId, run.runId, [{ role: "assistant", text: "x".repeat(64 * 1024) }]);
+    for (let i = 0; i < 96; i++) f.control.appendMessages(run.sessionId, run.turnId, [{ role: "assistant", text: "x".repeat(64 * 1024) }]);
     const peak = onDisk(f.file, f.journal.db);
     // What an erase commits: the session's messages are deleted.
     f.journal.withTransaction((db) => db.prepare(`DELETE FROM conversation_journal WHERE session_id = ?`).run(run.sessionId));
@@ -131,7 +131,7 @@ describe("journal size over time (issue 26, item 5)", () => {
     old.close();
     const j = openJournal(file);
     assert.equal(j.db.pragma("auto_vacuum", { simple: true }), 2, "auto_vacuum is INCREMENTAL");
-    assert.equal((j.db.prepare(`SELECT COUNT(*) AS n FROM runs WHERE run_id = ?`).get(run.runId) as { n: number }).n, 1);
+    assert.equal((j.db.prepare(`SELECT COUNT(*) AS n FROM runs WHERE run_id = ?`).get(run.turnId) as { n: number }).n, 1);
     j.close();
   });
 

@@ -31,7 +31,7 @@ it("issue 22 item 3: v10 fills the typed result kind of every tool row written b
     ["not run: stopped: the model made the same failing call 3 times", "stopped"],
     ["not run: the turn was cancelled", "not_run"],
   ] as const;
-  f.control.appendMessages(run.sessionId, run.runId, [
+  f.control.appendMessages(run.sessionId, run.turnId, [
     { role: "assistant", text: "", toolCalls: IDS.map((callId) => ({ callId, name: "read_file", arguments: {} })) },
     { role: "tool", callId: IDS[0]!, name: "read_file", ok: false, output: "refused: outside the workspace" },
     ...unclaimed.map(

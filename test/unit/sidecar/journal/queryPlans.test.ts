@@ -146,13 +146,13 @@ function dayOfUse(f: Fixture): Fixture {
   c.renameSession(run.sessionId, "renamed");
   c.pinAuthority(run.sessionId, { tools: "d1" });
   c.pinAuthority(run.sessionId, { tools: "d1" });
-  c.runContext(run.runId);
+  c.turnContext(run.turnId);
   c.disabledInstructions(); // read as each turn is admitted (issue 27)
   const read = c.prepareInvocation(invocation(run, "c1", "read_file", "read", { input: { path: "a" } }));
   c.markDispatched(read);
   c.appendMessages(
     run.sessionId,
-    run.runId,
+    run.turnId,
     [
       { role: "assistant", text: "", toolCalls: [{ callId: "c1", name: "read_file", arguments: { path: "a" } }] },
       { role: "tool", callId: "c1", name: "read_file", ok: true, output: "text" },
@@ -161,20 +161,20 @@ function dayOfUse(f: Fixture): Fixture {
   );
   // A result of an earlier batch's call, committed on its own (callIssuedByRun).
   const late = c.prepareInvocation(invocation(run, "c2", "read_file", "read", { input: { path: "b" } }));
-  c.appendMessages(run.sessionId, run.runId, [
+  c.appendMessages(run.sessionId, run.turnId, [
     { role: "assistant", text: "", toolCalls: [{ callId: "c2", name: "read_file", arguments: { path: "b" } }] },
   ]);
   c.markDispatched(late);
   c.completeInvocation(late, { status: "succeeded" });
-  c.appendMessages(run.sessionId, run.runId, [{ role: "tool", callId: "c2", name: "read_file", ok: true, output: "b" }]);
-  c.finishRun(run.runId, "completed", undefined, { messages: [{ role: "assistant", text: "done" }] });
+  c.appendMessages(run.sessionId, run.turnId, [{ role: "tool", callId: "c2", name: "read_file", ok: true, output: "b" }]);
+  c.finishTurn(run.turnId, "completed", undefined, { messages: [{ role: "assistant", text: "done" }] });
   c.history(run.sessionId);
   c.history(run.sessionId, { limit: 2 });
   c.history(run.sessionId, { limit: 2, beforeSeq: 3 });
   c.listSessions();
   c.recordCondensation({
     sessionId: run.sessionId,
-    runId: null,
+    turnId: null,
     trigger: "on_demand",
     fromSeq: 1,
     throughSeq: 2,
@@ -186,53 +186,53 @@ function dayOfUse(f: Fixture): Fixture {
   c.condensationContext(run.sessionId);
   c.latestCondensation(run.sessionId);
   // A cancelled turn.
-  const second = c.admitRun(run.sessionId, "again", CLIENT);
-  c.transitionAttempt(second.runId, second.attemptId, "starting");
-  c.requestCancel(second.runId, () => true);
-  c.acknowledgeCancel(second.runId, second.attemptId);
-  c.finishRun(second.runId, "cancelled");
+  const second = c.admitTurn(run.sessionId, "again", CLIENT);
+  c.transitionAttempt(second.turnId, second.attemptId, "starting");
+  c.requestCancel(second.turnId, () => true);
+  c.acknowledgeCancel(second.turnId, second.attemptId);
+  c.finishTurn(second.turnId, "cancelled");
   // A background task, settled; another orphaned, resumed, dismissed.
-  const task = c.createDelegation({ parentSessionId: run.sessionId, title: "t", prompt: "p", model: "scripted:x" }, CLIENT);
+  const task = c.createTask({ parentSessionId: run.sessionId, title: "t", prompt: "p", model: "scripted:x" }, CLIENT);
   c.queuedTasks();
   c.taskTools(task.sessionId);
-  c.markTaskRunning(task.delegationId);
-  c.transitionAttempt(task.runId, task.attemptId, "starting");
-  c.transitionAttempt(task.runId, task.attemptId, "running");
-  c.appendMessages(task.sessionId, task.runId, [{ role: "assistant", text: "answer" }]);
-  c.finishRun(task.runId, "completed");
-  c.settleTask(task.delegationId, { status: "completed" });
-  c.task(task.delegationId);
+  c.markTaskRunning(task.taskId);
+  c.transitionAttempt(task.turnId, task.attemptId, "starting");
+  c.transitionAttempt(task.turnId, task.attemptId, "running");
+  c.appendMessages(task.sessionId, task.turnId, [{ role: "assistant", text: "answer" }]);
+  c.finishTurn(task.turnId, "completed");
+  c.settleTask(task.taskId, { status: "completed" });
+  c.task(task.taskId);
   c.tasks();
-  c.taskResult(task.delegationId);
-  const other = c.createDelegation({ parentSessionId: null, title: "o", prompt: "p", model: "scripted:x" }, CLIENT);
-  c.markTaskRunning(other.delegationId);
-  c.transitionAttempt(other.runId, other.attemptId, "starting");
-  c.transitionAttempt(other.runId, other.attemptId, "running");
-  c.requestCancel(other.runId);
-  c.finishRun(other.runId, "cancelled");
-  c.orphanTask(other.delegationId, other.attemptId, "shut down");
-  c.resumeTask(other.delegationId, CLIENT);
-  c.cancelIdleTask(other.delegationId, "not wanted");
+  c.taskResult(task.taskId);
+  const other = c.createTask({ parentSessionId: null, title: "o", prompt: "p", model: "scripted:x" }, CLIENT);
+  c.markTaskRunning(other.taskId);
+  c.transitionAttempt(other.turnId, other.attemptId, "starting");
+  c.transitionAttempt(other.turnId, other.attemptId, "running");
+  c.requestCancel(other.turnId);
+  c.finishTurn(other.turnId, "cancelled");
+  c.orphanTask(other.taskId, other.attemptId, "shut down");
+  c.resumeTask(other.taskId, CLIENT);
+  c.cancelIdleTask(other.taskId, "not wanted");
   // The crash shape: a run cut off with a dispatched write and its input, and a running task.
-  const cut = c.admitRun(run.sessionId, "write it", CLIENT);
-  c.transitionAttempt(cut.runId, cut.attemptId, "starting");
-  c.transitionAttempt(cut.runId, cut.attemptId, "running");
+  const cut = c.admitTurn(run.sessionId, "write it", CLIENT);
+  c.transitionAttempt(cut.turnId, cut.attemptId, "starting");
+  c.transitionAttempt(cut.turnId, cut.attemptId, "running");
   const write = c.prepareInvocation(invocation(cut, "w1", "write_file", "non_idempotent_write", { input: { path: "f.txt", text: "x" } }));
   c.markDispatched(write);
   c.prepareInvocation(invocation(cut, "w2", "write_file", "non_idempotent_write", { input: { path: "g.txt", text: "y" } }));
-  const crashed = c.createDelegation({ parentSessionId: run.sessionId, title: "c", prompt: "p", model: "scripted:x" }, CLIENT);
-  c.markTaskRunning(crashed.delegationId);
-  c.transitionAttempt(crashed.runId, crashed.attemptId, "starting");
-  c.transitionAttempt(crashed.runId, crashed.attemptId, "running");
-  const finished = c.createDelegation({ parentSessionId: null, title: "f", prompt: "p", model: "scripted:x" }, CLIENT);
-  c.markTaskRunning(finished.delegationId);
-  c.transitionAttempt(finished.runId, finished.attemptId, "starting");
-  c.transitionAttempt(finished.runId, finished.attemptId, "running");
-  c.appendMessages(finished.sessionId, finished.runId, [{ role: "assistant", text: "answer" }]);
-  c.finishRun(finished.runId, "completed"); // the kernel died before settling the task
+  const crashed = c.createTask({ parentSessionId: run.sessionId, title: "c", prompt: "p", model: "scripted:x" }, CLIENT);
+  c.markTaskRunning(crashed.taskId);
+  c.transitionAttempt(crashed.turnId, crashed.attemptId, "starting");
+  c.transitionAttempt(crashed.turnId, crashed.attemptId, "running");
+  const finished = c.createTask({ parentSessionId: null, title: "f", prompt: "p", model: "scripted:x" }, CLIENT);
+  c.markTaskRunning(finished.taskId);
+  c.transitionAttempt(finished.turnId, finished.attemptId, "starting");
+  c.transitionAttempt(finished.turnId, finished.attemptId, "running");
+  c.appendMessages(finished.sessionId, finished.turnId, [{ role: "assistant", text: "answer" }]);
+  c.finishTurn(finished.turnId, "completed"); // the kernel died before settling the task
   const restarted = f.restart();
   restarted.control.reconcile();
-  restarted.control.dismissTask(crashed.delegationId);
+  restarted.control.dismissTask(crashed.taskId);
   return restarted;
 }
 

@@ -123,7 +123,7 @@ it("a write to a client that left kills nothing: its notifications are dropped a
     await assert.rejects(
       departed.client.request("approval/request", {
         sessionId: "s",
-        runId: "r",
+        turnId: "r",
         call: { callId: "c", name: "shell", arguments: { command: "true" } },
         inputHash: "h",
         effectClass: "non_idempotent_write",

@@ -12,14 +12,14 @@ it("issue 15: attachments read back in order, a selection with both its lines, a
     { attachment: { kind: "file", path: "notes.md" }, bytes: 8, sha256: "bb" },
     { attachment: { kind: "selection", path: "src/b.ts", startLine: 4 }, bytes: 10, sha256: "cc" },
   ];
-  const { runId } = f.control.admitRun(sessionId, "look", CLIENT, { attachments: records });
-  assert.deepEqual(f.control.attachmentsOf(runId), [
+  const { turnId } = f.control.admitTurn(sessionId, "look", CLIENT, { attachments: records });
+  assert.deepEqual(f.control.attachmentsOf(turnId), [
     records[0],
     records[1],
     { attachment: { kind: "selection", path: "src/b.ts", startLine: 4, endLine: 4 }, bytes: 10, sha256: "cc" },
   ]);
   assert.deepEqual(
-    f.journal.db.prepare(`SELECT ordinal, start_line, end_line FROM message_attachments WHERE run_id = ? ORDER BY ordinal`).all(runId),
+    f.journal.db.prepare(`SELECT ordinal, start_line, end_line FROM message_attachments WHERE run_id = ? ORDER BY ordinal`).all(turnId),
     [
       { ordinal: 0, start_line: 3, end_line: 7 },
       { ordinal: 1, start_line: null, end_line: null },
@@ -32,8 +32,8 @@ it("issue 15: attachments read back in order, a selection with both its lines, a
 it("issue 15: a message with nothing attached has no attachment rows", () => {
   const f = openFixture();
   const { sessionId } = f.control.createSession({ model: "scripted:x" });
-  const { runId } = f.control.admitRun(sessionId, "plain", CLIENT);
-  assert.deepEqual(f.control.attachmentsOf(runId), []);
+  const { turnId } = f.control.admitTurn(sessionId, "plain", CLIENT);
+  assert.deepEqual(f.control.attachmentsOf(turnId), []);
   assert.equal(count(f.journal, `SELECT COUNT(*) AS n FROM message_attachments`), 0);
   f.close();
 });

@@ -70,9 +70,9 @@ describe("repairInterruptedBatches (harness #6, control plane #21)", () => {
       .all();
     const expected = (b: typeof first) => ({
       entity_kind: "run",
-      entity_id: b.runId,
+      entity_id: b.turnId,
       session_id: b.sessionId,
-      run_id: b.runId,
+      run_id: b.turnId,
       payload_json: JSON.stringify({ calls: [b.notStarted, b.running] }),
     });
     assert.deepEqual(
@@ -94,7 +94,7 @@ describe("repairInterruptedBatches (harness #6, control plane #21)", () => {
       const callId = uuidv7();
       const claim = f.control.prepareInvocation(invocation(run, callId, "edit_file", "idempotent_write", { input: { path: "a.txt" } }));
       f.control.completeInvocation(claim, { status: "failed", reason: why });
-      f.control.finishRun(run.runId, "failed", why, { messages: [], completions: [] });
+      f.control.finishTurn(run.turnId, "failed", why, { messages: [], completions: [] });
       return run;
     };
     const runs = [rolledBack("oldText was not found in a.txt"), rolledBack("cancelled before dispatch")];

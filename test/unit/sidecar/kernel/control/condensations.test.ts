@@ -6,25 +6,25 @@ import { uuidv7 } from "../../../../../shared/ids.js";
 import { CLIENT, openFixture, type Fixture } from "../../../../support/journalFixture.js";
 
 /** A session with one completed turn: user (seq 1), assistant (seq 2). */
-function sessionWithTurn(f: Fixture): { sessionId: string; runId: string } {
+function sessionWithTurn(f: Fixture): { sessionId: string; turnId: string } {
   const { sessionId } = f.control.createSession({ title: "t", model: "scripted:demo" });
-  const { runId, attemptId } = f.control.admitRun(sessionId, "what is in src?", CLIENT);
-  f.control.transitionAttempt(runId, attemptId, "starting");
-  f.control.transitionAttempt(runId, attemptId, "running");
-  f.control.appendMessages(sessionId, runId, [{ role: "assistant", text: "three files" }]);
-  f.control.finishRun(runId, "completed");
-  return { sessionId, runId };
+  const { turnId, attemptId } = f.control.admitTurn(sessionId, "what is in src?", CLIENT);
+  f.control.transitionAttempt(turnId, attemptId, "starting");
+  f.control.transitionAttempt(turnId, attemptId, "running");
+  f.control.appendMessages(sessionId, turnId, [{ role: "assistant", text: "three files" }]);
+  f.control.finishTurn(turnId, "completed");
+  return { sessionId, turnId };
 }
 
 describe("condensed views of a session's history (issue 13, docs/harness.md)", () => {
   it("issue 13: a condensation is its own row and journal.condensed event naming the range it replaces; the messages stay", () => {
     const f = openFixture();
-    const { sessionId, runId } = sessionWithTurn(f);
+    const { sessionId, turnId } = sessionWithTurn(f);
     const before = f.control.history(sessionId).messages;
     const elided = [uuidv7(), uuidv7()];
     const c = f.control.recordCondensation({
       sessionId,
-      runId,
+      turnId,
       trigger: "automatic",
       fromSeq: 1,
       throughSeq: 2,
@@ -58,7 +58,7 @@ describe("condensed views of a session's history (issue 13, docs/harness.md)", (
         entity_kind: "journal",
         entity_id: sessionId,
         session_id: sessionId,
-        run_id: runId,
+        run_id: turnId,
         type: "journal.condensed",
         payload_json: {
           condensationId: c.condensationId,
@@ -82,7 +82,7 @@ describe("condensed views of a session's history (issue 13, docs/harness.md)", (
     const { sessionId } = sessionWithTurn(f);
     const c = f.control.recordCondensation({
       sessionId,
-      runId: null,
+      turnId: null,
       trigger: "on_demand",
       fromSeq: null,
       throughSeq: null,
@@ -101,7 +101,7 @@ describe("condensed views of a session's history (issue 13, docs/harness.md)", (
 
   it("issue 13: a resumed run and session/compact see the latest condensation, or none", () => {
     const f = openFixture();
-    const { sessionId, runId } = sessionWithTurn(f);
+    const { sessionId, turnId } = sessionWithTurn(f);
     assert.equal(f.control.latestCondensation(sessionId), null);
     const ctx0 = f.control.condensationContext(sessionId);
     assert.equal(ctx0.latest, null);
@@ -109,7 +109,7 @@ describe("condensed views of a session's history (issue 13, docs/harness.md)", (
     const record = (n: number) =>
       f.control.recordCondensation({
         sessionId,
-        runId,
+        turnId,
         trigger: "automatic",
         fromSeq: 1,
         throughSeq: 2,

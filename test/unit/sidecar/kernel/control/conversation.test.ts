@@ -25,7 +25,7 @@ const result = (callId: string, ok: boolean, output: string, resultKind?: ToolRe
 });
 const conflict = (e: unknown) => e instanceof HearthError && e.code === ErrorCode.Conflict;
 type F = ReturnType<typeof openFixture>;
-const claim = (f: F, run: { runId: string; attemptId: string }, callId: string) => {
+const claim = (f: F, run: { turnId: string; attemptId: string }, callId: string) => {
   const c = prepareClaim(f, run, callId);
   f.control.markDispatched(c);
   return c;
@@ -36,15 +36,15 @@ describe("conversation journal records (docs/control-plane.md, harness #4 #6)", 
   it("docs/control-plane.md: each append files one journal.appended event naming its first and last seq; an empty append files none", () => {
     const f = openFixture();
     const run = runningRun(f);
-    const seqs = f.control.appendMessages(run.sessionId, run.runId, [
+    const seqs = f.control.appendMessages(run.sessionId, run.turnId, [
       { role: "assistant", text: "a" },
       { role: "assistant", text: "b" },
       { role: "assistant", text: "c" },
     ]);
-    f.control.appendMessages(run.sessionId, run.runId, []);
+    f.control.appendMessages(run.sessionId, run.turnId, []);
     const ev = f.journal.db
       .prepare(`SELECT entity_kind, entity_id, payload_json FROM events WHERE type = 'journal.appended' AND run_id = ? ORDER BY event_seq`)
-      .all(run.runId) as { entity_kind: string; entity_id: string; payload_json: string }[];
+      .all(run.turnId) as { entity_kind: string; entity_id: string; payload_json: string }[];
     assert.equal(ev.length, 2, "admission's user message, then the three messages; the empty append files nothing");
     assert.deepEqual(
       { ...ev[1], payload_json: JSON.parse(ev[1]!.payload_json) },
@@ -62,7 +62,7 @@ describe("conversation journal records (docs/control-plane.md, harness #4 #6)", 
       () =>
         f.control.appendMessages(
           run.sessionId,
-          run.runId,
+          run.turnId,
           [call(ID1, ID1), result(ID1, true, "x")],
           [{ claim: c, outcome: { status: "succeeded" } }],
         ),
@@ -80,7 +80,7 @@ describe("conversation journal records (docs/control-plane.md, harness #4 #6)", 
     const before = rows(f);
     for (const id of [ID1, ID2])
       assert.throws(
-        () => f.control.appendMessages(run.sessionId, run.runId, [call(id), result(id, false, "not run: cancelled")]),
+        () => f.control.appendMessages(run.sessionId, run.turnId, [call(id), result(id, false, "not run: cancelled")]),
         conflict,
       );
     assert.equal(rows(f), before);
@@ -107,12 +107,12 @@ describe("conversation journal records (docs/control-plane.md, harness #4 #6)", 
   it("harness #6 (batch repair): a result may land in a later commit than its call when the same run made the call", () => {
     const f = openFixture();
     const run = runningRun(f);
-    f.control.appendMessages(run.sessionId, run.runId, [call(ID1)]);
+    f.control.appendMessages(run.sessionId, run.turnId, [call(ID1)]);
     const c = claim(f, run, ID1);
     const before = rows(f);
     f.control.appendMessages(
       run.sessionId,
-      run.runId,
+      run.turnId,
       [result(ID1, false, "not run: the kernel restarted")],
       [{ claim: c, outcome: { status: "failed", reason: "restart" } }],
     );
@@ -125,14 +125,14 @@ describe("conversation journal records (docs/control-plane.md, harness #4 #6)", 
     const kinds = ["refused", "denied", "not_run", "stopped"] as const;
     const ids = kinds.map((_, i) => `0190a4c2-7a3e-7c11-8d3f-2b1e4f5a6c7${i}`);
     // Words no refusal, denial or stop has ever begun with: only the typed kind says what happened.
-    f.control.appendMessages(run.sessionId, run.runId, [
+    f.control.appendMessages(run.sessionId, run.turnId, [
       call(...ids),
       ...kinds.map((resultKind, i): NewMessage => result(ids[i]!, false, `Reworded ${i}: the call was held back`, resultKind)),
     ]);
     const c = claim(f, run, ID1);
     f.control.appendMessages(
       run.sessionId,
-      run.runId,
+      run.turnId,
       [call(ID1), result(ID1, false, "Reworded: it broke", "claimed")],
       [{ claim: c, outcome: { status: "failed", reason: "broke" } }],
     );
@@ -146,9 +146,9 @@ describe("conversation journal records (docs/control-plane.md, harness #4 #6)", 
     const before = rows(f);
     // The old prefixes mean nothing now: an untyped result with no claim is refused whatever it says.
     for (const words of ["refused: no such tool", "denied: not now", "not run: stopped: the model looped"])
-      assert.throws(() => f.control.appendMessages(run.sessionId, run.runId, [call(ID2), result(ID2, false, words)]), conflict, words);
+      assert.throws(() => f.control.appendMessages(run.sessionId, run.turnId, [call(ID2), result(ID2, false, words)]), conflict, words);
     assert.throws(
-      () => f.control.appendMessages(run.sessionId, run.runId, [call(ID2), result(ID2, false, "x", "claimed")]),
+      () => f.control.appendMessages(run.sessionId, run.turnId, [call(ID2), result(ID2, false, "x", "claimed")]),
       conflict,
       "a result that says it answers a claim the ledger has not",
     );
@@ -157,7 +157,7 @@ describe("conversation journal records (docs/control-plane.md, harness #4 #6)", 
       () =>
         f.control.appendMessages(
           run.sessionId,
-          run.runId,
+          run.turnId,
           [call(ID2), result(ID2, false, "x", "denied")],
           [{ claim: claimed, outcome: { status: "failed", reason: "x" } }],
         ),

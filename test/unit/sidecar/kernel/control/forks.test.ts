@@ -31,7 +31,7 @@ it("a fork's first run is shown the original's history before the forked message
   assert.equal(f.control.profile(forkId).system_prompt, "be brief", "the fork keeps the original's model and system prompt");
 
   const run = turn(f, forkId, "third, differently");
-  const seen = f.control.runContext(run).history;
+  const seen = f.control.turnContext(run).history;
   assert.deepEqual(
     seen.map(body),
     originalBefore.filter((m) => m.seq < 5).map(body),
@@ -56,7 +56,7 @@ it("a fork leaves out what a rewind took out of the original's view, and refuses
   const forked = f.control.forkSession(sessionId, 5);
   const run = turn(f, forked.session.sessionId, "again, differently");
   assert.deepEqual(
-    f.control.runContext(run).history.map((m) => (m.role === "user" || m.role === "assistant" ? m.text : m.role)),
+    f.control.turnContext(run).history.map((m) => (m.role === "user" || m.role === "assistant" ? m.text : m.role)),
     ["first", "answer to first"],
     "the rewound turn stays out of the fork, as it is out of the original's view",
   );

@@ -10,10 +10,10 @@ function longSession(turns: number) {
   const f = openFixture();
   const { sessionId } = f.control.createSession({ title: "long", model: "scripted:demo" });
   for (let t = 0; t < turns; t++) {
-    const { runId, attemptId } = f.control.admitRun(sessionId, `question ${t}`, { ...CLIENT, requestId: String(t) });
-    f.control.transitionAttempt(runId, attemptId, "starting");
-    f.control.transitionAttempt(runId, attemptId, "running");
-    f.control.finishRun(runId, "completed", undefined, { messages: [{ role: "assistant", text: `answer ${t}` }] });
+    const { turnId, attemptId } = f.control.admitTurn(sessionId, `question ${t}`, { ...CLIENT, requestId: String(t) });
+    f.control.transitionAttempt(turnId, attemptId, "starting");
+    f.control.transitionAttempt(turnId, attemptId, "running");
+    f.control.finishTurn(turnId, "completed", undefined, { messages: [{ role: "assistant", text: `answer ${t}` }] });
   }
   return { f, sessionId };
 }
@@ -31,8 +31,8 @@ describe("session history pages (issue 26, item 4)", () => {
       [23, 24, 25, 26, 27, 28, 29, 30],
     );
     assert.deepEqual(
-      page.runs.map((r) => r.runId),
-      all.runs.slice(-4).map((r) => r.runId),
+      page.runs.map((r) => r.turnId),
+      all.runs.slice(-4).map((r) => r.turnId),
     );
     assert.equal(page.hasOlder, true);
     for (;;) {

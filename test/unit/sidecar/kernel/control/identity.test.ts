@@ -16,8 +16,8 @@ const isCode = (code: number) => (e: unknown) => e instanceof HearthError && e.c
 describe("kernel ids (control plane #1)", () => {
   it("session, run and attempt ids are kernel-minted UUIDv7", () => {
     const f = openFixture();
-    const { sessionId, runId, attemptId } = runningRun(f);
-    for (const id of [sessionId, runId, attemptId]) assert.ok(isUuidv7(id), id);
+    const { sessionId, turnId, attemptId } = runningRun(f);
+    for (const id of [sessionId, turnId, attemptId]) assert.ok(isUuidv7(id), id);
     f.close();
   });
 });
@@ -81,10 +81,10 @@ describe("execution role owns agent-management authority (control plane #18)", (
 
   it("the kernel independently rejects every leaf-restricted tool from a leaf, even when forged", () => {
     const f = openFixture();
-    const { runId, attemptId } = runningRun(f, { role: "leaf" });
+    const { turnId, attemptId } = runningRun(f, { role: "leaf" });
     for (const tool of LEAF_RESTRICTED_TOOLS) {
       assert.throws(
-        () => f.control.prepareInvocation(invocation({ runId, attemptId }, tool, tool, "network")),
+        () => f.control.prepareInvocation(invocation({ turnId, attemptId }, tool, tool, "network")),
         isCode(ErrorCode.Refused),
         tool,
       );
@@ -96,10 +96,10 @@ describe("execution role owns agent-management authority (control plane #18)", (
   it("role and provider boundary persist; delegations are leaves and a leaf cannot spawn", () => {
     const f = openFixture();
     const { sessionId } = f.control.createSession({ model: "scripted:x" });
-    const task = f.control.createDelegation({ parentSessionId: sessionId, title: "t", prompt: "do it", model: "scripted:x" }, CLIENT);
+    const task = f.control.createTask({ parentSessionId: sessionId, title: "t", prompt: "do it", model: "scripted:x" }, CLIENT);
     assert.equal(f.control.history(task.sessionId).session.role, "leaf");
     assert.throws(
-      () => f.control.createDelegation({ parentSessionId: task.sessionId, title: "t2", prompt: "p", model: "scripted:x" }, CLIENT),
+      () => f.control.createTask({ parentSessionId: task.sessionId, title: "t2", prompt: "p", model: "scripted:x" }, CLIENT),
       isCode(ErrorCode.Refused),
     );
     f.close();
@@ -109,13 +109,16 @@ describe("execution role owns agent-management authority (control plane #18)", (
 describe("authority (control plane #5)", () => {
   it("owner authority comes from the kernel context: another owner's session and run are refused", () => {
     const f = openFixture();
-    const { sessionId, runId, attemptId } = runningRun(f);
+    const { sessionId, turnId, attemptId } = runningRun(f);
     f.journal.close();
     const g = openFixture(f.file, "local:someone-else");
     assert.throws(() => g.control.history(sessionId), isCode(ErrorCode.Refused));
-    assert.throws(() => g.control.admitRun(sessionId, "x", CLIENT), isCode(ErrorCode.Refused));
-    assert.throws(() => g.control.requestCancel(runId), isCode(ErrorCode.Refused));
-    assert.throws(() => g.control.prepareInvocation(invocation({ runId, attemptId }, "c", "read_file", "read")), isCode(ErrorCode.Refused));
+    assert.throws(() => g.control.admitTurn(sessionId, "x", CLIENT), isCode(ErrorCode.Refused));
+    assert.throws(() => g.control.requestCancel(turnId), isCode(ErrorCode.Refused));
+    assert.throws(
+      () => g.control.prepareInvocation(invocation({ turnId, attemptId }, "c", "read_file", "read")),
+      isCode(ErrorCode.Refused),
+    );
     assert.deepEqual(g.control.listSessions(), []);
     g.close();
   });

@@ -6,9 +6,9 @@ import { retryPolicyFor, type InvocationClaim } from "../../../../../sidecar/ker
 import { inputHashOf } from "../../../../../sidecar/agent/canonicalJson.js";
 import { count, openFixture, runningRun, invocation } from "../../../../support/journalFixture.js";
 
-function prepare(f: ReturnType<typeof openFixture>, runId: string, attemptId: string, callId = "call-1", tool = "write_file") {
+function prepare(f: ReturnType<typeof openFixture>, turnId: string, attemptId: string, callId = "call-1", tool = "write_file") {
   return f.control.prepareInvocation({
-    runId,
+    turnId,
     attemptId,
     callId,
     tool,
@@ -23,8 +23,8 @@ const isCode = (code: number) => (e: unknown) => e instanceof HearthError && e.c
 describe("tool ledger (control plane #8)", () => {
   it("prepared → dispatched → succeeded persists the claim tuple and retry policy", () => {
     const f = openFixture();
-    const { runId, attemptId } = runningRun(f);
-    const claim = prepare(f, runId, attemptId);
+    const { turnId, attemptId } = runningRun(f);
+    const claim = prepare(f, turnId, attemptId);
     assert.equal(claim.inputHash, inputHashOf({ text: "x", path: "a.txt" }), "input hash is canonical (key order does not matter)");
     f.control.markDispatched(claim);
     f.control.completeInvocation(claim, { status: "succeeded", result: { bytes: 1 } });
@@ -46,9 +46,11 @@ describe("tool ledger (control plane #8)", () => {
 
   it("a tool's declared never_auto_retry tightens a read, but nothing loosens a non-idempotent write", () => {
     const f = openFixture();
-    const { runId, attemptId } = runningRun(f);
-    f.control.prepareInvocation(invocation({ runId, attemptId }, "r", "fetch", "read", { retryPolicy: "never_auto_retry" }));
-    f.control.prepareInvocation(invocation({ runId, attemptId }, "w", "write_file", "non_idempotent_write", { retryPolicy: "safe_retry" }));
+    const { turnId, attemptId } = runningRun(f);
+    f.control.prepareInvocation(invocation({ turnId, attemptId }, "r", "fetch", "read", { retryPolicy: "never_auto_retry" }));
+    f.control.prepareInvocation(
+      invocation({ turnId, attemptId }, "w", "write_file", "non_idempotent_write", { retryPolicy: "safe_retry" }),
+    );
     assert.deepEqual(f.journal.db.prepare(`SELECT call_id, retry_policy FROM tool_invocations ORDER BY call_id`).all(), [
       { call_id: "r", retry_policy: "never_auto_retry" },
       { call_id: "w", retry_policy: "never_auto_retry" },
@@ -65,10 +67,10 @@ describe("tool ledger (control plane #8)", () => {
 
   it("no result is accepted unless it echoes the complete claim tuple (exact result claims)", () => {
     const f = openFixture();
-    const { runId, attemptId } = runningRun(f);
-    const claim = prepare(f, runId, attemptId);
+    const { turnId, attemptId } = runningRun(f);
+    const claim = prepare(f, turnId, attemptId);
     f.control.markDispatched(claim);
-    const forged: (keyof InvocationClaim)[] = ["runId", "attemptId", "callId", "tool", "inputHash", "manifestDigest", "bootEpoch"];
+    const forged: (keyof InvocationClaim)[] = ["turnId", "attemptId", "callId", "tool", "inputHash", "manifestDigest", "bootEpoch"];
     for (const field of forged) {
       const bad = { ...claim, [field]: `${claim[field]}-forged` };
       assert.throws(() => f.control.completeInvocation(bad, { status: "succeeded" }), isCode(ErrorCode.Conflict), field);
@@ -85,8 +87,8 @@ describe("tool ledger (control plane #8)", () => {
 
   it("a claim from a previous boot cannot complete after restart (replay denial, restart reconciliation)", () => {
     let f = openFixture();
-    const { runId, attemptId } = runningRun(f);
-    const claim = prepare(f, runId, attemptId);
+    const { turnId, attemptId } = runningRun(f);
+    const claim = prepare(f, turnId, attemptId);
     f.control.markDispatched(claim);
     f = f.restart();
     assert.throws(() => f.control.completeInvocation(claim, { status: "succeeded" }), isCode(ErrorCode.Conflict));
@@ -99,25 +101,25 @@ describe("tool ledger (control plane #8)", () => {
 
   it("a call id is single use per run (replay denial)", () => {
     const f = openFixture();
-    const { runId, attemptId } = runningRun(f);
-    prepare(f, runId, attemptId);
-    assert.throws(() => prepare(f, runId, attemptId), isCode(ErrorCode.Conflict));
+    const { turnId, attemptId } = runningRun(f);
+    prepare(f, turnId, attemptId);
+    assert.throws(() => prepare(f, turnId, attemptId), isCode(ErrorCode.Conflict));
     f.close();
   });
 
   it("authorization re-reads durable state: no claim for a finished run or an attempt without authority", () => {
     const f = openFixture();
-    const { runId, attemptId } = runningRun(f);
-    assert.throws(() => prepare(f, runId, "not-an-attempt"), isCode(ErrorCode.Refused));
-    f.control.finishRun(runId, "completed");
-    assert.throws(() => prepare(f, runId, attemptId, "call-2"), isCode(ErrorCode.Conflict));
+    const { turnId, attemptId } = runningRun(f);
+    assert.throws(() => prepare(f, turnId, "not-an-attempt"), isCode(ErrorCode.Refused));
+    f.control.finishTurn(turnId, "completed");
+    assert.throws(() => prepare(f, turnId, attemptId, "call-2"), isCode(ErrorCode.Conflict));
     f.close();
   });
 
   it("dispatch requires prepared: a dispatched or terminal row cannot be dispatched again", () => {
     const f = openFixture();
-    const { runId, attemptId } = runningRun(f);
-    const claim = prepare(f, runId, attemptId);
+    const { turnId, attemptId } = runningRun(f);
+    const claim = prepare(f, turnId, attemptId);
     f.control.markDispatched(claim);
     assert.throws(() => f.control.markDispatched(claim), isCode(ErrorCode.Conflict));
     f.close();
@@ -125,8 +127,8 @@ describe("tool ledger (control plane #8)", () => {
 
   it("a call/result batch commits atomically with its messages: a bad completion rolls the messages back", () => {
     const f = openFixture();
-    const { sessionId, runId, attemptId } = runningRun(f);
-    const claim = prepare(f, runId, attemptId);
+    const { sessionId, turnId, attemptId } = runningRun(f);
+    const claim = prepare(f, turnId, attemptId);
     f.control.markDispatched(claim);
     const before = count(f.journal, `SELECT COUNT(*) AS n FROM conversation_journal`);
     const msgs = [
@@ -134,10 +136,10 @@ describe("tool ledger (control plane #8)", () => {
       { role: "tool" as const, callId: "call-1", name: "write_file", ok: true, output: "ok" },
     ];
     assert.throws(() =>
-      f.control.appendMessages(sessionId, runId, msgs, [{ claim: { ...claim, inputHash: "x" }, outcome: { status: "succeeded" } }]),
+      f.control.appendMessages(sessionId, turnId, msgs, [{ claim: { ...claim, inputHash: "x" }, outcome: { status: "succeeded" } }]),
     );
     assert.equal(count(f.journal, `SELECT COUNT(*) AS n FROM conversation_journal`), before);
-    f.control.appendMessages(sessionId, runId, msgs, [{ claim, outcome: { status: "succeeded" } }]);
+    f.control.appendMessages(sessionId, turnId, msgs, [{ claim, outcome: { status: "succeeded" } }]);
     assert.equal(count(f.journal, `SELECT COUNT(*) AS n FROM conversation_journal`), before + 2);
     f.close();
   });

@@ -11,14 +11,14 @@ const isCode = (code: number) => (e: unknown) => e instanceof HearthError && e.c
 describe("exactly one non-terminal attempt per run (control plane #11)", () => {
   it("SQLite enforces run_attempts_one_active_per_run_uq even when the kernel is bypassed", () => {
     const f = openFixture();
-    const { runId } = runningRun(f);
+    const { turnId } = runningRun(f);
     assert.throws(
       () =>
         f.journal.db
           .prepare(
             `INSERT INTO run_attempts (attempt_id, run_id, attempt_number, status, created_at, updated_at) VALUES ('x', ?, 9, 'queued', 'now', 'now')`,
           )
-          .run(runId),
+          .run(turnId),
       /UNIQUE constraint failed: run_attempts.run_id/,
     );
     const idx = f.journal.db.prepare(`SELECT sql FROM sqlite_master WHERE name = 'run_attempts_one_active_per_run_uq'`).get() as {
@@ -30,12 +30,15 @@ describe("exactly one non-terminal attempt per run (control plane #11)", () => {
 });
 
 describe("admission (control plane #10)", () => {
-  it("admitRun writes run + single attempt + pinned snapshot + user message in one transaction and refuses a second active run", () => {
+  it("admitTurn writes run + single attempt + pinned snapshot + user message in one transaction and refuses a second active run", () => {
     const f = openFixture();
     const { sessionId } = f.control.createSession({ model: "scripted:x" });
-    const a = f.control.admitRun(sessionId, "first", CLIENT);
-    assert.equal(count(f.journal, `SELECT COUNT(*) AS n FROM runs WHERE run_id = ? AND context_snapshot_id = ?`, a.runId, a.snapshotId), 1);
-    assert.throws(() => f.control.admitRun(sessionId, "second", CLIENT), isCode(ErrorCode.Conflict));
+    const a = f.control.admitTurn(sessionId, "first", CLIENT);
+    assert.equal(
+      count(f.journal, `SELECT COUNT(*) AS n FROM runs WHERE run_id = ? AND context_snapshot_id = ?`, a.turnId, a.snapshotId),
+      1,
+    );
+    assert.throws(() => f.control.admitTurn(sessionId, "second", CLIENT), isCode(ErrorCode.Conflict));
     assert.equal(
       count(f.journal, `SELECT COUNT(*) AS n FROM conversation_journal WHERE session_id = ?`, sessionId),
       1,
@@ -51,15 +54,15 @@ describe("admission (control plane #10)", () => {
       inForce: { sources: [], notes: [], tokens: 1, bounds: { perFileBytes: 1, totalBytes: 1 } },
       text,
     });
-    const first = f.control.admitRun(sessionId, "one", CLIENT, { instructions: pinned("AGENTS says one") });
-    assert.equal(f.control.runContext(first.runId).instructions?.text, "AGENTS says one");
-    f.control.transitionAttempt(first.runId, first.attemptId, "starting");
-    f.control.transitionAttempt(first.runId, first.attemptId, "running");
-    f.control.appendMessages(sessionId, first.runId, [{ role: "assistant", text: "done" }]);
-    f.control.finishRun(first.runId, "completed");
-    const second = f.control.admitRun(sessionId, "two", CLIENT, { instructions: pinned("AGENTS says two") });
-    assert.equal(f.control.runContext(first.runId).instructions?.text, "AGENTS says one", "a run keeps what it was admitted with");
-    assert.equal(f.control.runContext(second.runId).instructions?.text, "AGENTS says two");
+    const first = f.control.admitTurn(sessionId, "one", CLIENT, { instructions: pinned("AGENTS says one") });
+    assert.equal(f.control.turnContext(first.turnId).instructions?.text, "AGENTS says one");
+    f.control.transitionAttempt(first.turnId, first.attemptId, "starting");
+    f.control.transitionAttempt(first.turnId, first.attemptId, "running");
+    f.control.appendMessages(sessionId, first.turnId, [{ role: "assistant", text: "done" }]);
+    f.control.finishTurn(first.turnId, "completed");
+    const second = f.control.admitTurn(sessionId, "two", CLIENT, { instructions: pinned("AGENTS says two") });
+    assert.equal(f.control.turnContext(first.turnId).instructions?.text, "AGENTS says one", "a run keeps what it was admitted with");
+    assert.equal(f.control.turnContext(second.turnId).instructions?.text, "AGENTS says two");
     f.close();
   });
 
@@ -81,16 +84,16 @@ describe("admission (control plane #10)", () => {
 describe("cancellation acknowledgement is truthful (control plane #13)", () => {
   it("dispatchAttempted and adapterAcknowledged are separate; cancelled is terminal even with partial text", () => {
     const f = openFixture();
-    const { sessionId, runId, attemptId } = runningRun(f);
-    const r = f.control.requestCancel(runId, () => false);
-    assert.deepEqual(r, { runId, dispatchAttempted: true, adapterAcknowledged: false });
-    f.control.appendMessages(sessionId, runId, [{ role: "assistant", text: "partial answer" }]);
-    f.control.finishRun(runId, "cancelled");
+    const { sessionId, turnId, attemptId } = runningRun(f);
+    const r = f.control.requestCancel(turnId, () => false);
+    assert.deepEqual(r, { turnId, dispatchAttempted: true, adapterAcknowledged: false });
+    f.control.appendMessages(sessionId, turnId, [{ role: "assistant", text: "partial answer" }]);
+    f.control.finishTurn(turnId, "cancelled");
     const h = f.control.history(sessionId);
     assert.equal(h.runs[0]!.status, "cancelled");
     assert.equal(h.runs[0]!.attempts[0]!.status, "cancelled");
     assert.throws(
-      () => f.control.finishRun(runId, "completed"),
+      () => f.control.finishTurn(turnId, "completed"),
       isCode(ErrorCode.Conflict),
       "partial text does not make a cancelled run complete",
     );
@@ -103,13 +106,13 @@ describe("cancellation acknowledgement is truthful (control plane #13)", () => {
 
   it("adapterAcknowledged is true only when the adapter confirms", () => {
     const f = openFixture();
-    const { runId, attemptId } = runningRun(f);
-    assert.equal(f.control.requestCancel(runId, () => true).adapterAcknowledged, true);
+    const { turnId, attemptId } = runningRun(f);
+    assert.equal(f.control.requestCancel(turnId, () => true).adapterAcknowledged, true);
     const g = openFixture();
     const other = runningRun(g);
-    assert.deepEqual(g.control.requestCancel(other.runId), { runId: other.runId, dispatchAttempted: false, adapterAcknowledged: false });
-    assert.throws(() => g.control.acknowledgeCancel(other.runId, other.attemptId), isCode(ErrorCode.Conflict));
-    f.control.finishRun(runId, "cancelled");
+    assert.deepEqual(g.control.requestCancel(other.turnId), { turnId: other.turnId, dispatchAttempted: false, adapterAcknowledged: false });
+    assert.throws(() => g.control.acknowledgeCancel(other.turnId, other.attemptId), isCode(ErrorCode.Conflict));
+    f.control.finishTurn(turnId, "cancelled");
     assert.equal(count(f.journal, `SELECT COUNT(*) AS n FROM run_attempts WHERE attempt_id = ? AND status = 'cancelled'`, attemptId), 1);
     f.close();
     g.close();
@@ -118,10 +121,10 @@ describe("cancellation acknowledgement is truthful (control plane #13)", () => {
   it("a queued attempt is cancelled without dispatching anything", () => {
     const f = openFixture();
     const { sessionId } = f.control.createSession({ model: "scripted:x" });
-    const { runId } = f.control.admitRun(sessionId, "x", CLIENT);
+    const { turnId } = f.control.admitTurn(sessionId, "x", CLIENT);
     assert.deepEqual(
-      f.control.requestCancel(runId, () => true),
-      { runId, dispatchAttempted: false, adapterAcknowledged: false },
+      f.control.requestCancel(turnId, () => true),
+      { turnId, dispatchAttempted: false, adapterAcknowledged: false },
     );
     assert.equal(f.control.history(sessionId).runs[0]!.status, "cancelled");
     f.close();
@@ -131,29 +134,29 @@ describe("cancellation acknowledgement is truthful (control plane #13)", () => {
 describe("open tool calls cannot become successful runs (control plane #12)", () => {
   it("a run with a tool call still in flight cannot complete; failing it closes the call truthfully", () => {
     const f = openFixture();
-    const { runId, attemptId } = runningRun(f);
-    const claim = f.control.prepareInvocation(invocation({ runId, attemptId }, "c", "shell", "network"));
+    const { turnId, attemptId } = runningRun(f);
+    const claim = f.control.prepareInvocation(invocation({ turnId, attemptId }, "c", "shell", "network"));
     f.control.markDispatched(claim);
-    assert.throws(() => f.control.finishRun(runId, "completed"), isCode(ErrorCode.Conflict));
-    f.control.finishRun(runId, "failed", "model error");
+    assert.throws(() => f.control.finishTurn(turnId, "completed"), isCode(ErrorCode.Conflict));
+    f.control.finishTurn(turnId, "failed", "model error");
     assert.equal(count(f.journal, `SELECT COUNT(*) AS n FROM tool_invocations WHERE status = 'outcome_unknown'`), 1);
     f.close();
   });
 });
 
 describe("a run's close and its last messages commit together (harness #10)", () => {
-  it("finishRun with final messages writes both or neither, and a terminal state is written once", () => {
+  it("finishTurn with final messages writes both or neither, and a terminal state is written once", () => {
     const f = openFixture();
-    const { sessionId, runId, attemptId } = runningRun(f);
-    const claim = f.control.prepareInvocation(invocation({ runId, attemptId }, "c", "read_file", "read"));
+    const { sessionId, turnId, attemptId } = runningRun(f);
+    const claim = f.control.prepareInvocation(invocation({ turnId, attemptId }, "c", "read_file", "read"));
     f.control.markDispatched(claim);
     const before = count(f.journal, `SELECT COUNT(*) AS n FROM conversation_journal`);
     assert.throws(
-      () => f.control.finishRun(runId, "completed", undefined, { messages: [{ role: "assistant", text: "done" }] }),
+      () => f.control.finishTurn(turnId, "completed", undefined, { messages: [{ role: "assistant", text: "done" }] }),
       isCode(ErrorCode.Conflict),
     );
     assert.equal(count(f.journal, `SELECT COUNT(*) AS n FROM conversation_journal`), before, "the refused close left no message behind");
-    f.control.finishRun(runId, "completed", undefined, {
+    f.control.finishTurn(turnId, "completed", undefined, {
       messages: [
         { role: "assistant", text: "", toolCalls: [{ callId: "c", name: "read_file", arguments: {} }] },
         { role: "tool", callId: "c", name: "read_file", ok: true, output: "x" },
@@ -162,7 +165,7 @@ describe("a run's close and its last messages commit together (harness #10)", ()
       completions: [{ claim, outcome: { status: "succeeded" } }],
     });
     assert.equal(f.control.history(sessionId).messages.at(-1)!.seq, before + 3);
-    assert.throws(() => f.control.finishRun(runId, "failed"), isCode(ErrorCode.Conflict));
+    assert.throws(() => f.control.finishTurn(turnId, "failed"), isCode(ErrorCode.Conflict));
     f.close();
   });
 });
@@ -170,22 +173,22 @@ describe("a run's close and its last messages commit together (harness #10)", ()
 describe("conversation durability has one sequence owner (control plane #9)", () => {
   it("seq is monotonic per session and history replays complete messages in order in the HistoryMessage shape", () => {
     const f = openFixture();
-    const { sessionId, runId, attemptId } = runningRun(f);
+    const { sessionId, turnId, attemptId } = runningRun(f);
     const other = f.control.createSession({ model: "scripted:x" });
     f.control.appendMessages(other.sessionId, null, [{ role: "system", text: "other" }]);
     // A tool result enters history only with its ledger claim (issue 11 item 12).
-    const claim = prepareClaim(f, { runId, attemptId }, "c1");
+    const claim = prepareClaim(f, { turnId, attemptId }, "c1");
     f.control.markDispatched(claim);
     const seqs = f.control.appendMessages(
       sessionId,
-      runId,
+      turnId,
       [
         { role: "assistant", text: "", toolCalls: [{ callId: "c1", name: "read_file", arguments: { path: "a" } }] },
         { role: "tool", callId: "c1", name: "read_file", ok: true, output: "A" },
       ],
       [{ claim, outcome: { status: "succeeded" } }],
     );
-    const [last] = f.control.appendMessages(sessionId, runId, [{ role: "assistant", text: "done", reasoning: "r" }]);
+    const [last] = f.control.appendMessages(sessionId, turnId, [{ role: "assistant", text: "done", reasoning: "r" }]);
     assert.deepEqual([...seqs, last], [2, 3, 4]);
     const h = f.control.history(sessionId);
     assert.deepEqual(
@@ -204,13 +207,13 @@ describe("conversation durability has one sequence owner (control plane #9)", ()
     });
     assert.deepEqual(h.messages[3], { seq: 4, role: "assistant", text: "done", reasoning: "r", toolCalls: [] });
     assert.throws(
-      () => f.control.appendMessages(other.sessionId, runId, [{ role: "user", text: "x" }]),
+      () => f.control.appendMessages(other.sessionId, turnId, [{ role: "user", text: "x" }]),
       isCode(ErrorCode.Refused),
       "a run writes only its own session",
     );
-    f.control.finishRun(runId, "completed");
+    f.control.finishTurn(turnId, "completed");
     assert.throws(
-      () => f.control.appendMessages(sessionId, runId, [{ role: "assistant", text: "late" }]),
+      () => f.control.appendMessages(sessionId, turnId, [{ role: "assistant", text: "late" }]),
       isCode(ErrorCode.Conflict),
       "a finished run's history is closed",
     );

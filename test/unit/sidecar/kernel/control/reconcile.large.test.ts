@@ -30,7 +30,7 @@ function seed(file: string, runs: number): void {
            VALUES (?, 1, 'scripted', 'local_user', 'scripted:x', '/ws', 'coordinator', '', '{}', ?)`,
         ).run(sessionId, at);
       }
-      const [runId, attemptId, snapshotId] = [uuidv7(), uuidv7(), uuidv7()];
+      const [turnId, attemptId, snapshotId] = [uuidv7(), uuidv7(), uuidv7()];
       db.prepare(
         `INSERT INTO context_snapshots (snapshot_id, session_id, generation, content_version, renderer_fingerprint, body_json, created_at)
          VALUES (?, ?, ?, 'v', 'f', '{}', ?)`,
@@ -39,21 +39,21 @@ function seed(file: string, runs: number): void {
       db.prepare(
         `INSERT INTO runs (run_id, session_id, owner_id, profile_generation, context_snapshot_id, status, created_at, updated_at)
          VALUES (?, ?, 'local:tester', 1, ?, ?, ?, ?)`,
-      ).run(runId, sessionId, snapshotId, i % perSession === perSession - 1 || i === runs - 1 ? "active" : "failed", at, at);
+      ).run(turnId, sessionId, snapshotId, i % perSession === perSession - 1 || i === runs - 1 ? "active" : "failed", at, at);
       db.prepare(
         `INSERT INTO run_attempts (attempt_id, run_id, attempt_number, status, created_at, updated_at) VALUES (?, ?, 1, 'running', ?, ?)`,
-      ).run(attemptId, runId, at, at);
+      ).run(attemptId, turnId, at, at);
       db.prepare(
         `INSERT INTO conversation_journal (session_id, seq, run_id, role, status, body_json, created_at, updated_at)
          VALUES (?, ?, ?, 'user', 'complete', ?, ?, ?)`,
-      ).run(sessionId, (i % perSession) + 1, runId, JSON.stringify({ role: "user", text: `write f${i % perSession}` }), at, at);
+      ).run(sessionId, (i % perSession) + 1, turnId, JSON.stringify({ role: "user", text: `write f${i % perSession}` }), at, at);
       db.prepare(
         `INSERT INTO tool_invocations (invocation_id, run_id, attempt_id, call_id, tool, input_hash, manifest_digest, boot_epoch, status,
            effect_class, retry_policy, input_json, created_at, updated_at)
          VALUES (?, ?, ?, ?, 'write_file', 'h', 'm', 'old', 'dispatched', 'non_idempotent_write', 'never_auto_retry', ?, ?, ?)`,
       ).run(
         uuidv7(),
-        runId,
+        turnId,
         attemptId,
         `call-${i % perSession}`,
         JSON.stringify({ path: `f${i % perSession}.txt`, text: "é\n\u0001" }),

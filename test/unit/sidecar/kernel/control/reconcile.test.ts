@@ -29,9 +29,9 @@ function reopenedWithDispatchedWrite() {
 describe("reconcileStartup (control plane #21)", () => {
   it("prepared → failed, dispatched → outcome_unknown, active attempts → orphaned, interrupted runs → failed", () => {
     let f = openFixture();
-    const { sessionId, runId, attemptId } = runningRun(f);
-    const a = f.control.prepareInvocation(invocation({ runId, attemptId }, "a", "read_file", "read"));
-    const b = f.control.prepareInvocation(invocation({ runId, attemptId }, "b", "write_file", "non_idempotent_write"));
+    const { sessionId, turnId, attemptId } = runningRun(f);
+    const a = f.control.prepareInvocation(invocation({ turnId, attemptId }, "a", "read_file", "read"));
+    const b = f.control.prepareInvocation(invocation({ turnId, attemptId }, "b", "write_file", "non_idempotent_write"));
     f.control.markDispatched(b);
     f = f.restart();
     const status = (id: string) => f.journal.db.prepare(`SELECT status, reason FROM tool_invocations WHERE invocation_id = ?`).get(id);
@@ -53,8 +53,8 @@ describe("reconcileStartup (control plane #21)", () => {
 
   it("is idempotent: a second open changes nothing", () => {
     let f = openFixture();
-    const { runId, attemptId } = runningRun(f);
-    f.control.markDispatched(f.control.prepareInvocation(invocation({ runId, attemptId }, "a", "t", "read")));
+    const { turnId, attemptId } = runningRun(f);
+    f.control.markDispatched(f.control.prepareInvocation(invocation({ turnId, attemptId }, "a", "t", "read")));
     f = f.restart();
     const once = snapshotTables(f);
     f = f.restart();
@@ -64,17 +64,17 @@ describe("reconcileStartup (control plane #21)", () => {
 
   it("exactly one recovery dispatch per interrupted delegation, however often the kernel reopens", () => {
     let f = openFixture();
-    const task = f.control.createDelegation({ parentSessionId: null, title: "bg", prompt: "work", model: "scripted:x" }, CLIENT);
-    f.control.transitionAttempt(task.runId, task.attemptId, "starting");
+    const task = f.control.createTask({ parentSessionId: null, title: "bg", prompt: "work", model: "scripted:x" }, CLIENT);
+    f.control.transitionAttempt(task.turnId, task.attemptId, "starting");
     f = f.restart();
     f = f.restart();
     f = f.restart();
     const rec = f.journal.db
-      .prepare(`SELECT delegation_id AS delegationId, interrupted_attempt_id AS interruptedAttemptId
+      .prepare(`SELECT delegation_id AS taskId, interrupted_attempt_id AS interruptedAttemptId
         FROM recovery_dispatches WHERE status = 'pending'`)
-      .all() as { delegationId: string; interruptedAttemptId: string }[];
+      .all() as { taskId: string; interruptedAttemptId: string }[];
     assert.equal(rec.length, 1);
-    assert.deepEqual([rec[0]!.delegationId, rec[0]!.interruptedAttemptId], [task.delegationId, task.attemptId]);
+    assert.deepEqual([rec[0]!.taskId, rec[0]!.interruptedAttemptId], [task.taskId, task.attemptId]);
     assert.equal(
       f.control.history(task.sessionId).runs[0]!.status,
       "failed",
@@ -85,8 +85,8 @@ describe("reconcileStartup (control plane #21)", () => {
 
   it("finished work is left alone", () => {
     let f = openFixture();
-    const { runId } = runningRun(f);
-    f.control.finishRun(runId, "completed");
+    const { turnId } = runningRun(f);
+    f.control.finishTurn(turnId, "completed");
     const before = snapshotTables(f);
     f = f.restart();
     const after = snapshotTables(f);
@@ -97,7 +97,7 @@ describe("reconcileStartup (control plane #21)", () => {
 
   it("control plane #21 (docs/tasks.md): a task still queued when the kernel stopped never ran, so it stays queued with its run active and gets no recovery", () => {
     let f = openFixture();
-    const queued = f.control.createDelegation({ parentSessionId: null, title: "q", prompt: "later", model: "scripted:x" }, CLIENT);
+    const queued = f.control.createTask({ parentSessionId: null, title: "q", prompt: "later", model: "scripted:x" }, CLIENT);
     f = f.restart();
     const row = (sql: string, id: string) => f.journal.db.prepare(sql).get(id) as { status: string };
     assert.equal(
@@ -105,12 +105,12 @@ describe("reconcileStartup (control plane #21)", () => {
       "queued",
       "its attempt is not orphaned",
     );
-    assert.equal(row(`SELECT status FROM runs WHERE run_id = ?`, queued.runId).status, "active", "its run is not failed");
-    assert.equal(row(`SELECT status FROM delegations WHERE delegation_id = ?`, queued.delegationId).status, "queued");
+    assert.equal(row(`SELECT status FROM runs WHERE run_id = ?`, queued.turnId).status, "active", "its run is not failed");
+    assert.equal(row(`SELECT status FROM delegations WHERE delegation_id = ?`, queued.taskId).status, "queued");
     assert.equal(count(f.journal, `SELECT COUNT(*) AS n FROM recovery_dispatches`), 0);
     assert.deepEqual(
-      f.control.queuedTasks().map((t) => [t.delegationId, t.attemptId]),
-      [[queued.delegationId, queued.attemptId]],
+      f.control.queuedTasks().map((t) => [t.taskId, t.attemptId]),
+      [[queued.taskId, queued.attemptId]],
       "a free slot takes it as it was",
     );
     f.close();
@@ -119,11 +119,11 @@ describe("reconcileStartup (control plane #21)", () => {
   it("control plane #21: a task whose run ended just before the kernel died takes its run's outcome, with its event", () => {
     let f = openFixture();
     const ended = (status: "completed" | "failed") => {
-      const t = f.control.createDelegation({ parentSessionId: null, title: status, prompt: "work", model: "scripted:x" }, CLIENT);
-      f.control.markTaskRunning(t.delegationId);
-      f.control.transitionAttempt(t.runId, t.attemptId, "starting");
-      f.control.transitionAttempt(t.runId, t.attemptId, "running");
-      f.control.finishRun(t.runId, status, status === "failed" ? "boom" : undefined); // the task's settlement never committed
+      const t = f.control.createTask({ parentSessionId: null, title: status, prompt: "work", model: "scripted:x" }, CLIENT);
+      f.control.markTaskRunning(t.taskId);
+      f.control.transitionAttempt(t.turnId, t.attemptId, "starting");
+      f.control.transitionAttempt(t.turnId, t.attemptId, "running");
+      f.control.finishTurn(t.turnId, status, status === "failed" ? "boom" : undefined); // the task's settlement never committed
       return t;
     };
     const done = ended("completed");
@@ -134,7 +134,7 @@ describe("reconcileStartup (control plane #21)", () => {
       [failed, "failed"],
     ] as const) {
       assert.equal(
-        (f.journal.db.prepare(`SELECT status FROM delegations WHERE delegation_id = ?`).get(t.delegationId) as { status: string }).status,
+        (f.journal.db.prepare(`SELECT status FROM delegations WHERE delegation_id = ?`).get(t.taskId) as { status: string }).status,
         status,
       );
       assert.deepEqual(
@@ -142,17 +142,17 @@ describe("reconcileStartup (control plane #21)", () => {
           .prepare(
             `SELECT entity_kind, session_id, run_id, type, payload_json FROM events WHERE entity_id = ? ORDER BY event_seq DESC LIMIT 1`,
           )
-          .get(t.delegationId),
+          .get(t.taskId),
         {
           entity_kind: "delegation",
           session_id: t.sessionId,
-          run_id: t.runId,
+          run_id: t.turnId,
           type: `delegation.${status}`,
           payload_json: JSON.stringify({ reason: "daemon_restart_settled_from_run" }),
         },
       );
     }
-    assert.equal(f.control.taskResult(failed.delegationId), null, "a failed task has no result");
+    assert.equal(f.control.taskResult(failed.taskId), null, "a failed task has no result");
     f.close();
   });
 
@@ -161,10 +161,10 @@ describe("reconcileStartup (control plane #21)", () => {
     const run = runningRun(f);
     f.control.prepareInvocation(invocation(run, "a", "read_file", "read"));
     f.control.markDispatched(f.control.prepareInvocation(invocation(run, "b", "write_file", "non_idempotent_write")));
-    const interrupted = f.control.createDelegation({ parentSessionId: null, title: "i", prompt: "work", model: "scripted:x" }, CLIENT);
-    f.control.transitionAttempt(interrupted.runId, interrupted.attemptId, "starting");
-    const finished = f.control.createDelegation({ parentSessionId: null, title: "f", prompt: "work", model: "scripted:x" }, CLIENT);
-    f.control.finishRun(finished.runId, "cancelled");
+    const interrupted = f.control.createTask({ parentSessionId: null, title: "i", prompt: "work", model: "scripted:x" }, CLIENT);
+    f.control.transitionAttempt(interrupted.turnId, interrupted.attemptId, "starting");
+    const finished = f.control.createTask({ parentSessionId: null, title: "f", prompt: "work", model: "scripted:x" }, CLIENT);
+    f.control.finishTurn(finished.turnId, "cancelled");
     f.close();
     f = openFixture(f.file);
     assert.deepEqual(f.control.reconcile(), {
@@ -173,7 +173,7 @@ describe("reconcileStartup (control plane #21)", () => {
       attemptsOrphaned: 2,
       recoveryDispatches: 1,
       runsFailed: 2,
-      delegationsSettled: 1,
+      tasksSettled: 1,
       batchesRepaired: 1,
     });
     assert.deepEqual(Object.values(f.control.reconcile()), [0, 0, 0, 0, 0, 0, 0]);
@@ -237,16 +237,16 @@ describe("reconcileStartup (control plane #21)", () => {
 
   it("docs/tasks.md: a task completed by reconciliation has its result, the run's final answer, like one settled by its turn", () => {
     let f = openFixture();
-    const t = f.control.createDelegation({ parentSessionId: null, title: "answer", prompt: "work", model: "scripted:x" }, CLIENT);
-    f.control.markTaskRunning(t.delegationId);
-    f.control.transitionAttempt(t.runId, t.attemptId, "starting");
-    f.control.transitionAttempt(t.runId, t.attemptId, "running");
-    f.control.finishRun(t.runId, "completed", undefined, { messages: [{ role: "assistant", text: "the answer is 42" }] });
+    const t = f.control.createTask({ parentSessionId: null, title: "answer", prompt: "work", model: "scripted:x" }, CLIENT);
+    f.control.markTaskRunning(t.taskId);
+    f.control.transitionAttempt(t.turnId, t.attemptId, "starting");
+    f.control.transitionAttempt(t.turnId, t.attemptId, "running");
+    f.control.finishTurn(t.turnId, "completed", undefined, { messages: [{ role: "assistant", text: "the answer is 42" }] });
     f = f.restart(); // the kernel died before settleTask committed
-    assert.equal(f.control.task(t.delegationId).state, "completed");
-    assert.equal(f.control.taskResult(t.delegationId), "the answer is 42");
+    assert.equal(f.control.task(t.taskId).state, "completed");
+    assert.equal(f.control.taskResult(t.taskId), "the answer is 42");
     f = f.restart();
-    assert.equal(count(f.journal, `SELECT COUNT(*) AS n FROM artifacts WHERE run_id = ?`, t.runId), 1, "recorded once");
+    assert.equal(count(f.journal, `SELECT COUNT(*) AS n FROM artifacts WHERE run_id = ?`, t.turnId), 1, "recorded once");
     f.close();
   });
 });

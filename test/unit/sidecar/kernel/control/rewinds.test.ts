@@ -10,7 +10,7 @@ import { RewindService } from "../../../../../sidecar/kernel/undo/rewindService.
 const condense = (f: Fixture, sessionId: string, throughSeq: number) =>
   f.control.recordCondensation({
     sessionId,
-    runId: null,
+    turnId: null,
     trigger: "on_demand",
     fromSeq: 1,
     throughSeq,
@@ -32,7 +32,7 @@ it("a run after a rewind sees the history before the rewind point and the conden
   const rewound = rewinds.rewind(sessionId, 3, "conversation");
   assert.deepEqual([rewound.fromSeq, rewound.throughSeq], [3, 4]);
   const after = turn(f, sessionId, "third"); // #5, #6
-  const pinned = f.control.runContext(after);
+  const pinned = f.control.turnContext(after);
   assert.deepEqual(
     pinned.history.map((m) => m.seq),
     [1, 2],
@@ -42,12 +42,12 @@ it("a run after a rewind sees the history before the rewind point and the conden
 
   rewinds.undo(rewound.rewindId);
   assert.deepEqual(
-    f.control.runContext(after).history.map((m) => m.seq),
+    f.control.turnContext(after).history.map((m) => m.seq),
     [1, 2],
     "control plane #10: an undo after admission does not change a run's pinned view",
   );
   const next = turn(f, sessionId, "fourth");
-  const view = f.control.runContext(next);
+  const view = f.control.turnContext(next);
   assert.deepEqual(
     view.history.map((m) => m.seq),
     [1, 2, 3, 4, 5, 6],

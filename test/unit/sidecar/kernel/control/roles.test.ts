@@ -37,7 +37,10 @@ it("control plane #18: a leaf may still call ordinary tools, and a coordinator m
   f.control.prepareInvocation(invocation(leaf, "call-read", "read_file", "read", { input: { path: "a" } }));
   const coordinator = runningRun(f, { role: "coordinator" });
   for (const tool of AGENT_MANAGEMENT) f.control.prepareInvocation(invocation(coordinator, `call-${tool}`, tool, "network"));
-  assert.equal(count(f.journal, `SELECT COUNT(*) AS n FROM tool_invocations WHERE run_id = ?`, leaf.runId), 1);
-  assert.equal(count(f.journal, `SELECT COUNT(*) AS n FROM tool_invocations WHERE run_id = ?`, coordinator.runId), AGENT_MANAGEMENT.length);
+  assert.equal(count(f.journal, `SELECT COUNT(*) AS n FROM tool_invocations WHERE run_id = ?`, leaf.turnId), 1);
+  assert.equal(
+    count(f.journal, `SELECT COUNT(*) AS n FROM tool_invocations WHERE run_id = ?`, coordinator.turnId),
+    AGENT_MANAGEMENT.length,
+  );
   f.close();
 });

@@ -14,7 +14,7 @@ it("control plane #5: a session id the journal never issued is NotFound, naming 
   const notFound = refusal(ErrorCode.NotFound, missing);
   assert.throws(() => f.control.history(missing), notFound);
   assert.throws(() => f.control.profile(missing), notFound);
-  assert.throws(() => f.control.admitRun(missing, "x", CLIENT), notFound);
+  assert.throws(() => f.control.admitTurn(missing, "x", CLIENT), notFound);
   assert.throws(() => f.control.renameSession(missing, "t"), notFound);
   assert.throws(() => f.control.hideSession(missing), notFound);
   f.close();
@@ -26,14 +26,14 @@ it("control plane #5: a run id the journal never issued is NotFound, naming it, 
   const notFound = refusal(ErrorCode.NotFound, missing);
   assert.throws(() => f.control.requestCancel(missing), notFound);
   assert.throws(() => f.control.attachmentsOf(missing), notFound);
-  assert.throws(() => f.control.runContext(missing), notFound);
-  assert.throws(() => f.control.finishRun(missing, "cancelled"), notFound);
+  assert.throws(() => f.control.turnContext(missing), notFound);
+  assert.throws(() => f.control.finishTurn(missing, "cancelled"), notFound);
   f.close();
 });
 
 it("control plane #5: another owner's session and run are Refused, naming them and the owner this kernel acts for", () => {
   const f = openFixture();
-  const { sessionId, runId } = runningRun(f);
+  const { sessionId, turnId } = runningRun(f);
   f.journal.close();
   const g = openFixture(f.file, "local:someone-else");
   assert.throws(
@@ -41,8 +41,8 @@ it("control plane #5: another owner's session and run are Refused, naming them a
     (e: unknown) => refusal(ErrorCode.Refused, sessionId)(e) && (e as Error).message.includes("local:someone-else"),
   );
   assert.throws(
-    () => g.control.attachmentsOf(runId),
-    (e: unknown) => refusal(ErrorCode.Refused, runId)(e) && (e as Error).message.includes("local:someone-else"),
+    () => g.control.attachmentsOf(turnId),
+    (e: unknown) => refusal(ErrorCode.Refused, turnId)(e) && (e as Error).message.includes("local:someone-else"),
   );
   g.close();
 });

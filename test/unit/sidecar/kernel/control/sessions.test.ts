@@ -78,7 +78,7 @@ it("session/list: this owner's sessions, each as its summary", () => {
   const f = openFixture();
   const a = f.control.createSession({ title: "first", model: "scripted:a" }).sessionId;
   const b = f.control.createSession({ title: "second", model: "scripted:b", role: "leaf" }).sessionId;
-  const listed = f.control.listSessions().map((s) => [s.sessionId, s.title, s.role, s.adapter, s.model, s.activeRunId]);
+  const listed = f.control.listSessions().map((s) => [s.sessionId, s.title, s.role, s.adapter, s.model, s.activeTurnId]);
   assert.deepEqual(
     listed.sort((x, y) => String(x[1]).localeCompare(String(y[1]))),
     [

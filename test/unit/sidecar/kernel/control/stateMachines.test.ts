@@ -21,20 +21,20 @@ describe("state machines as data", () => {
     let checked = 0;
     for (const from of attemptMachine.statuses) {
       for (const to of attemptMachine.statuses) {
-        const { runId, attemptId } = f.control.admitRun(sessionId, "m", CLIENT);
+        const { turnId, attemptId } = f.control.admitTurn(sessionId, "m", CLIENT);
         // Force the row to `from` directly: this test walks the table, not the paths to it.
         f.journal.db.prepare(`UPDATE run_attempts SET status = ? WHERE attempt_id = ?`).run(from, attemptId);
         const before = count(f.journal, `SELECT COUNT(*) AS n FROM events WHERE entity_id = ?`, attemptId);
         const ok = attemptMachine.allowed[from].includes(to);
         if (ok) {
-          f.control.transitionAttempt(runId, attemptId, to);
+          f.control.transitionAttempt(turnId, attemptId, to);
           assert.equal(
             count(f.journal, `SELECT COUNT(*) AS n FROM events WHERE entity_id = ? AND type = ?`, attemptId, `attempt.${to}`),
             1,
           );
         } else {
           assert.throws(
-            () => f.control.transitionAttempt(runId, attemptId, to),
+            () => f.control.transitionAttempt(turnId, attemptId, to),
             (e: unknown) => e instanceof HearthError && e.code === ErrorCode.Conflict,
           );
           assert.equal(
@@ -44,8 +44,8 @@ describe("state machines as data", () => {
           );
         }
         checked++;
-        f.journal.db.prepare(`UPDATE run_attempts SET status = 'failed' WHERE run_id = ?`).run(runId);
-        f.journal.db.prepare(`UPDATE runs SET status = 'failed' WHERE run_id = ?`).run(runId);
+        f.journal.db.prepare(`UPDATE run_attempts SET status = 'failed' WHERE run_id = ?`).run(turnId);
+        f.journal.db.prepare(`UPDATE runs SET status = 'failed' WHERE run_id = ?`).run(turnId);
       }
     }
     assert.equal(checked, attemptMachine.statuses.length ** 2);
@@ -55,14 +55,14 @@ describe("state machines as data", () => {
   it("every ledger transition in the table is accepted through the full claim, and every other one refused", () => {
     const f = openFixture();
     const { sessionId } = f.control.createSession({ model: "scripted:x" });
-    const { runId, attemptId } = f.control.admitRun(sessionId, "m", CLIENT);
+    const { turnId, attemptId } = f.control.admitTurn(sessionId, "m", CLIENT);
     let n = 0;
     for (const from of invocationMachine.statuses) {
       for (const to of invocationMachine.statuses) {
-        const claim = f.control.prepareInvocation(invocation({ runId, attemptId }, `c${n++}`, "t", "read"));
+        const claim = f.control.prepareInvocation(invocation({ turnId, attemptId }, `c${n++}`, "t", "read"));
         f.journal.db.prepare(`UPDATE tool_invocations SET status = ? WHERE invocation_id = ?`).run(from, claim.invocationId);
         const match = {
-          run_id: claim.runId,
+          run_id: claim.turnId,
           attempt_id: claim.attemptId,
           call_id: claim.callId,
           tool: claim.tool,

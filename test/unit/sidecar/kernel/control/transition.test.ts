@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ErrorCode, HearthError } from "../../../../../shared/errors.js";
-import { attemptMachine, delegationMachine, invocationMachine, runMachine } from "../../../../../sidecar/kernel/control/stateMachines.js";
+import { attemptMachine, taskMachine, invocationMachine, runMachine } from "../../../../../sidecar/kernel/control/stateMachines.js";
 import { transition } from "../../../../../sidecar/kernel/control/transition.js";
 import { count, openFixture, runningRun } from "../../../../support/journalFixture.js";
 
@@ -20,16 +20,16 @@ const attemptRow = (f: F, id: string) =>
 describe("transition: the one writer of status fields (control plane #20)", () => {
   it("a landed transition writes the status, its extra columns and a fresh updated_at, returns the status it left, and files one event saying from and to", () => {
     const f = openFixture();
-    const { sessionId, runId, attemptId } = runningRun(f);
+    const { sessionId, turnId, attemptId } = runningRun(f);
     const before = attemptRow(f, attemptId);
     const left = f.journal.withTransaction((db) =>
       transition(db, attemptMachine, {
         id: attemptId,
         to: "failed",
         from: ["running"],
-        match: { run_id: runId },
+        match: { run_id: turnId },
         set: { reason: "the model server went away" },
-        event: { type: "attempt.failed", sessionId, runId, payload: { why: "test" } },
+        event: { type: "attempt.failed", sessionId, turnId, payload: { why: "test" } },
       }),
     );
     assert.equal(left, "running");
@@ -43,22 +43,22 @@ describe("transition: the one writer of status fields (control plane #20)", () =
     assert.equal(ev.length, 1);
     assert.deepEqual(
       { ...ev[0], payload_json: JSON.parse(ev[0]!.payload_json) },
-      { entity_kind: "attempt", session_id: sessionId, run_id: runId, payload_json: { from: "running", to: "failed", why: "test" } },
+      { entity_kind: "attempt", session_id: sessionId, run_id: turnId, payload_json: { from: "running", to: "failed", why: "test" } },
     );
     f.close();
   });
 
   it("an unknown id is NotFound, a row outside `from` or not matching the claimed columns is a Conflict, and none of them writes", () => {
     const f = openFixture();
-    const { runId, attemptId } = runningRun(f);
+    const { turnId, attemptId } = runningRun(f);
     const events = () => count(f.journal, `SELECT COUNT(*) AS n FROM events`);
     const n = events();
     const go = (req: Partial<Parameters<typeof transition>[2]>) => () =>
       f.journal.withTransaction((db) => transition(db, attemptMachine, { id: attemptId, to: "failed", event: { type: "t" }, ...req }));
     assert.throws(go({ id: "0190a4c2-7a3e-7c11-8d3f-000000000000" }), isCode(ErrorCode.NotFound));
     assert.throws(go({ from: ["queued", "starting"] }), isCode(ErrorCode.Conflict));
-    assert.throws(go({ match: { run_id: `${runId}-other` } }), isCode(ErrorCode.Conflict));
-    assert.throws(go({ match: { run_id: runId, reason: "not the reason it holds" } }), isCode(ErrorCode.Conflict));
+    assert.throws(go({ match: { run_id: `${turnId}-other` } }), isCode(ErrorCode.Conflict));
+    assert.throws(go({ match: { run_id: turnId, reason: "not the reason it holds" } }), isCode(ErrorCode.Conflict));
     assert.equal(attemptRow(f, attemptId).status, "running");
     assert.equal(events(), n, "a refused transition writes no event");
     f.close();
@@ -66,14 +66,14 @@ describe("transition: the one writer of status fields (control plane #20)", () =
 
   it("a column name that is not a plain identifier is refused before any SQL runs", () => {
     const f = openFixture();
-    const { runId } = runningRun(f);
+    const { turnId } = runningRun(f);
     for (const bad of [{ set: { "(1) OR status": "y" } }, { match: { "run_id OR 1=1 --": "z" } }]) {
       assert.throws(
-        () => f.journal.withTransaction((db) => transition(db, runMachine, { id: runId, to: "failed", event: { type: "t" }, ...bad })),
+        () => f.journal.withTransaction((db) => transition(db, runMachine, { id: turnId, to: "failed", event: { type: "t" }, ...bad })),
         /bad column name/,
       );
     }
-    assert.equal((f.journal.db.prepare(`SELECT status FROM runs WHERE run_id = ?`).get(runId) as { status: string }).status, "active");
+    assert.equal((f.journal.db.prepare(`SELECT status FROM runs WHERE run_id = ?`).get(turnId) as { status: string }).status, "active");
     f.close();
   });
 });
@@ -123,7 +123,7 @@ describe("the state machines are docs/control-plane.md's tables", () => {
         outcome_unknown: [],
       },
     });
-    assert.deepEqual(shape(delegationMachine), {
+    assert.deepEqual(shape(taskMachine), {
       table: "delegations",
       idColumn: "delegation_id",
       entity: "delegation",

@@ -9,8 +9,8 @@ it("control plane #4: each task gets a new workstream (owner, workspace, title, 
   const f = openFixture();
   const parent = f.control.createSession({ model: "scripted:x" }).sessionId;
   const made = ["first task", "second task"].map((title) => {
-    const t = f.control.createDelegation({ parentSessionId: parent, title, prompt: "do it", model: "scripted:x" }, CLIENT);
-    return { title, sessionId: t.sessionId, workstreamId: f.control.task(t.delegationId).workstreamId };
+    const t = f.control.createTask({ parentSessionId: parent, title, prompt: "do it", model: "scripted:x" }, CLIENT);
+    return { title, sessionId: t.sessionId, workstreamId: f.control.task(t.taskId).workstreamId };
   });
   assert.notEqual(made[0]!.workstreamId, made[1]!.workstreamId, "no task reuses another's workstream");
   for (const { title, sessionId, workstreamId } of made) {

@@ -1,5 +1,5 @@
-// Delegations (background tasks, issue 12): a leaf session in its own workstream, started by a
-// coordinator run or by the user. The row is the task: queued until a slot frees, running with its
+// Background tasks (issue 12; the journal's table keeps spec 004's name, `delegations`): a leaf
+// session in its own workstream, started by a coordinator turn or by the user. The row is the task: queued until a slot frees, running with its
 // run, orphaned (`interrupted`) when the kernel stopped under it, then resumed, dismissed or ended.
 import { MAX_REASON_CHARS } from "../../../shared/boundedText.js";
 import { ErrorCode, HearthError } from "../../../shared/errors.js";
@@ -10,21 +10,21 @@ import { taskReadOnly } from "../principals/runOrigins.js";
 import { insertArtifact } from "./artifacts.js";
 import {
   activeAttempt,
-  admitRun,
-  finishRun,
+  admitTurn,
+  finishTurn,
   requestCancel,
   type Admission,
   type AdmissionInputs,
   type ClientContext,
-  type RunTerminal,
-} from "./runs.js";
+  type TurnTerminal,
+} from "./turns.js";
 import { ownedSession, type KernelScope } from "./scope.js";
 import { createSession } from "./sessions.js";
-import { delegationMachine, type DelegationStatus } from "./stateMachines.js";
+import { taskMachine, type TaskStatus } from "./stateMachines.js";
 import { appendEvent, nowIso, transition } from "./transition.js";
 import { createWorkstream } from "./workstreams.js";
 
-export interface NewDelegation {
+export interface NewTask {
   /** The coordinator session that spawns it; null for an explicit spawn by the user. */
   parentSessionId: string | null;
   title: string;
@@ -36,14 +36,14 @@ export interface NewDelegation {
   instructions?: AdmissionInputs["instructions"];
 }
 
-export interface DelegationRow {
+export interface TaskRow {
   delegation_id: string;
   parent_session_id: string | null;
   child_session_id: string;
   run_id: string | null;
   workstream_id: string | null;
   title: string;
-  status: DelegationStatus;
+  status: TaskStatus;
   instruction: string | null;
   tools_json: string | null;
   reason: string | null;
@@ -55,12 +55,12 @@ export interface DelegationRow {
 const TASK_RESULT_KIND = "task_result";
 
 /** control plane #18: spawning requires a coordinator caller session or an explicit trusted-user spawn. */
-export function createDelegation(
+export function createTask(
   db: Db,
   scope: KernelScope,
-  input: NewDelegation,
+  input: NewTask,
   client: ClientContext,
-): Admission & { delegationId: string; sessionId: string } {
+): Admission & { taskId: string; sessionId: string } {
   if (input.parentSessionId !== null) {
     const parent = ownedSession(db, scope, input.parentSessionId);
     if (parent.execution_role !== "coordinator") {
@@ -72,8 +72,8 @@ export function createDelegation(
   }
   const workstreamId = createWorkstream(db, scope, input.title);
   const { sessionId } = createSession(db, scope, { title: input.title, model: input.model, role: "leaf", workstreamId });
-  const admission = admitRun(db, scope, sessionId, input.prompt, client, { instructions: input.instructions });
-  const delegationId = uuidv7();
+  const admission = admitTurn(db, scope, sessionId, input.prompt, client, { instructions: input.instructions });
+  const taskId = uuidv7();
   const at = nowIso();
   db.prepare(
     `INSERT INTO delegations (
@@ -81,10 +81,10 @@ export function createDelegation(
        status, instruction, tools_json, created_at, updated_at)
      VALUES (?,?,?,?,?,?, 'queued',?,?,?,?)`,
   ).run(
-    delegationId,
+    taskId,
     input.parentSessionId,
     sessionId,
-    admission.runId,
+    admission.turnId,
     workstreamId,
     input.title,
     input.prompt,
@@ -92,36 +92,35 @@ export function createDelegation(
     at,
     at,
   );
-  appendEvent(db, { entityKind: "delegation", entityId: delegationId, sessionId, runId: admission.runId, type: "delegation.created" }, at);
-  return { ...admission, delegationId, sessionId };
+  appendEvent(db, { entityKind: "delegation", entityId: taskId, sessionId, turnId: admission.turnId, type: "delegation.created" }, at);
+  return { ...admission, taskId, sessionId };
 }
 
 /** The delegation, if this owner's (its child session is checked against the kernel's owner). */
-export function ownedDelegation(db: Db, scope: KernelScope, delegationId: string): DelegationRow {
-  const row = db.prepare(`SELECT * FROM delegations WHERE delegation_id = ?`).get(delegationId) as DelegationRow | undefined;
-  if (!row)
-    throw new HearthError(ErrorCode.NotFound, `no task ${delegationId} in this workspace's journal; list them with \`hearth tasks\``);
+export function ownedTask(db: Db, scope: KernelScope, taskId: string): TaskRow {
+  const row = db.prepare(`SELECT * FROM delegations WHERE delegation_id = ?`).get(taskId) as TaskRow | undefined;
+  if (!row) throw new HearthError(ErrorCode.NotFound, `no task ${taskId} in this workspace's journal; list them with \`hearth tasks\``);
   ownedSession(db, scope, row.child_session_id);
   return row;
 }
 
-export function listDelegations(db: Db, scope: KernelScope, limit: number): DelegationRow[] {
+export function listTasks(db: Db, scope: KernelScope, limit: number): TaskRow[] {
   return db
     .prepare(`SELECT d.* FROM delegations d JOIN sessions s ON s.session_id = d.child_session_id WHERE s.owner_id = ?
     ORDER BY d.created_at DESC, d.delegation_id DESC LIMIT ?`)
-    .all(scope.ownerId, limit) as DelegationRow[];
+    .all(scope.ownerId, limit) as TaskRow[];
 }
 
 /** Queued tasks, oldest first: the order they take free slots in. */
-export function queuedDelegations(db: Db, scope: KernelScope): DelegationRow[] {
+export function queuedTasks(db: Db, scope: KernelScope): TaskRow[] {
   return db
     .prepare(`SELECT d.* FROM delegations d JOIN sessions s ON s.session_id = d.child_session_id WHERE s.owner_id = ? AND d.status = 'queued'
     ORDER BY d.updated_at, d.delegation_id`)
-    .all(scope.ownerId) as DelegationRow[];
+    .all(scope.ownerId) as TaskRow[];
 }
 
 /** The tool ceiling of a task session, or null for a session that is no task. */
-export function delegationTools(db: Db, sessionId: string): string[] | null {
+export function taskTools(db: Db, sessionId: string): string[] | null {
   const row = db.prepare(`SELECT tools_json FROM delegations WHERE child_session_id = ?`).get(sessionId) as
     | { tools_json: string | null }
     | undefined;
@@ -133,30 +132,25 @@ function ceilingOf(toolsJson: string | null): string[] {
   return toolsJson === null ? [] : (JSON.parse(toolsJson) as string[]);
 }
 
-function move(db: Db, d: DelegationRow, to: DelegationStatus, reason: string | null, set: Record<string, string | null> = {}): void {
-  transition(db, delegationMachine, {
+function move(db: Db, d: TaskRow, to: TaskStatus, reason: string | null, set: Record<string, string | null> = {}): void {
+  transition(db, taskMachine, {
     id: d.delegation_id,
     to,
     set: { reason, ...set },
-    event: { type: `delegation.${to}`, sessionId: d.child_session_id, runId: set.run_id ?? d.run_id, payload: reason ? { reason } : {} },
+    event: { type: `delegation.${to}`, sessionId: d.child_session_id, turnId: set.run_id ?? d.run_id, payload: reason ? { reason } : {} },
   });
 }
 
 /** A free slot takes the task: queued → running. */
-export function markDelegationRunning(db: Db, scope: KernelScope, delegationId: string): DelegationRow {
-  const d = ownedDelegation(db, scope, delegationId);
+export function markTaskRunning(db: Db, scope: KernelScope, taskId: string): TaskRow {
+  const d = ownedTask(db, scope, taskId);
   move(db, d, "running", null);
   return { ...d, status: "running" };
 }
 
 /** The task's run ended: the task takes its outcome; a completed one records its final answer as an artifact. */
-export function settleDelegation(
-  db: Db,
-  scope: KernelScope,
-  delegationId: string,
-  outcome: { status: RunTerminal; reason?: string },
-): void {
-  const d = ownedDelegation(db, scope, delegationId);
+export function settleTask(db: Db, scope: KernelScope, taskId: string, outcome: { status: TurnTerminal; reason?: string }): void {
+  const d = ownedTask(db, scope, taskId);
   if (d.status !== "running" && d.status !== "queued") return; // already settled (a cancel, a shutdown)
   if (outcome.status === "completed" && d.run_id) recordTaskResult(db, { ...d, run_id: d.run_id });
   move(db, d, outcome.status, outcome.reason?.slice(0, MAX_REASON_CHARS) ?? null);
@@ -167,23 +161,23 @@ export function settleDelegation(
 export function recordTaskResult(db: Db, d: { child_session_id: string; run_id: string; title: string }): void {
   insertArtifact(db, {
     sessionId: d.child_session_id,
-    runId: d.run_id,
+    turnId: d.run_id,
     kind: TASK_RESULT_KIND,
     title: d.title,
     body: { text: finalAnswer(db, d.run_id) },
   });
 }
 
-function finalAnswer(db: Db, runId: string): string {
+function finalAnswer(db: Db, turnId: string): string {
   const row = db
     .prepare(
       `SELECT body_json FROM conversation_journal WHERE run_id = ? AND role = 'assistant' AND status = 'complete' ORDER BY seq DESC LIMIT 1`,
     )
-    .get(runId) as { body_json: string } | undefined;
+    .get(turnId) as { body_json: string } | undefined;
   return row ? ((JSON.parse(row.body_json) as { text?: string }).text ?? "") : "";
 }
 
-export function resultArtifact(db: Db, d: DelegationRow): { artifactId: string; text: string } | null {
+export function resultArtifact(db: Db, d: TaskRow): { artifactId: string; text: string } | null {
   if (!d.run_id) return null;
   const row = db
     .prepare(`SELECT artifact_id, body_json FROM artifacts WHERE run_id = ? AND kind = ? ORDER BY created_at DESC LIMIT 1`)
@@ -195,31 +189,31 @@ export function resultArtifact(db: Db, d: DelegationRow): { artifactId: string; 
  * A queued task is cancelled at once with its run (nothing reached an adapter); an orphaned one
  * ends cancelled and its recovery is abandoned. A running task is cancelled through its turn.
  */
-export function cancelIdleDelegation(
+export function cancelIdleTask(
   db: Db,
   scope: KernelScope,
-  delegationId: string,
+  taskId: string,
   reason: string,
 ): { dispatchAttempted: boolean; adapterAcknowledged: boolean } {
-  const d = ownedDelegation(db, scope, delegationId);
+  const d = ownedTask(db, scope, taskId);
   if (d.status === "queued") {
     const r = d.run_id ? requestCancel(db, scope, d.run_id) : { dispatchAttempted: false, adapterAcknowledged: false };
     move(db, d, "cancelled", reason);
     return { dispatchAttempted: r.dispatchAttempted, adapterAcknowledged: r.adapterAcknowledged };
   }
   if (d.status === "interrupted") {
-    abandonRecoveries(db, delegationId);
+    abandonRecoveries(db, taskId);
     move(db, d, "cancelled", reason);
     return { dispatchAttempted: false, adapterAcknowledged: false };
   }
   throw new HearthError(
     ErrorCode.Conflict,
-    `refused: task ${delegationId} is ${d.status}; only a queued, running or orphaned task can be cancelled`,
+    `refused: task ${taskId} is ${d.status}; only a queued, running or orphaned task can be cancelled`,
   );
 }
 
-function abandonRecoveries(db: Db, delegationId: string): void {
-  db.prepare(`UPDATE recovery_dispatches SET status = 'abandoned' WHERE delegation_id = ? AND status = 'pending'`).run(delegationId);
+function abandonRecoveries(db: Db, taskId: string): void {
+  db.prepare(`UPDATE recovery_dispatches SET status = 'abandoned' WHERE delegation_id = ? AND status = 'pending'`).run(taskId);
 }
 
 /** What the resumed run is told, before the task's instruction: the kernel never re-runs a call itself. */
@@ -235,56 +229,56 @@ export function resumeMessage(instruction: string): string {
  * control plane #21: an orphaned task takes its pending recovery dispatch and a new run of its
  * session (pinned to the history as the interrupted run left it), then queues for a slot.
  */
-export function resumeDelegation(
+export function resumeTask(
   db: Db,
   scope: KernelScope,
-  delegationId: string,
+  taskId: string,
   client: ClientContext,
   instructions?: AdmissionInputs["instructions"],
-): DelegationRow {
-  const d = ownedDelegation(db, scope, delegationId);
+): TaskRow {
+  const d = ownedTask(db, scope, taskId);
   if (d.status !== "interrupted") {
     const state = d.status === "queued" || d.status === "running" ? d.status : `${d.status} (ended)`;
-    throw new HearthError(ErrorCode.Conflict, `refused: task ${delegationId} is ${state}; only an orphaned task can be resumed`);
+    throw new HearthError(ErrorCode.Conflict, `refused: task ${taskId} is ${state}; only an orphaned task can be resumed`);
   }
   if (d.run_id) {
     const run = db.prepare(`SELECT status FROM runs WHERE run_id = ?`).get(d.run_id) as { status: string };
     // A run still active here holds no attempt (reconciliation of an older journal): close it first.
     if (run.status === "active" && !activeAttempt(db, d.run_id))
-      finishRun(db, scope, d.run_id, "failed", "interrupted; the task was resumed as a new run");
+      finishTurn(db, scope, d.run_id, "failed", "interrupted; the task was resumed as a new run");
   }
-  const admission = admitRun(db, scope, d.child_session_id, resumeMessage(d.instruction ?? d.title), client, { instructions });
-  db.prepare(`UPDATE recovery_dispatches SET status = 'dispatched' WHERE delegation_id = ? AND status = 'pending'`).run(delegationId);
-  move(db, d, "queued", null, { run_id: admission.runId });
-  return { ...d, status: "queued", run_id: admission.runId, reason: null };
+  const admission = admitTurn(db, scope, d.child_session_id, resumeMessage(d.instruction ?? d.title), client, { instructions });
+  db.prepare(`UPDATE recovery_dispatches SET status = 'dispatched' WHERE delegation_id = ? AND status = 'pending'`).run(taskId);
+  move(db, d, "queued", null, { run_id: admission.turnId });
+  return { ...d, status: "queued", run_id: admission.turnId, reason: null };
 }
 
 /** An orphaned task the person will not resume ends cancelled. */
-export function dismissDelegation(db: Db, scope: KernelScope, delegationId: string): void {
-  const d = ownedDelegation(db, scope, delegationId);
+export function dismissTask(db: Db, scope: KernelScope, taskId: string): void {
+  const d = ownedTask(db, scope, taskId);
   if (d.status !== "interrupted")
     throw new HearthError(
       ErrorCode.Conflict,
-      `refused: task ${delegationId} is ${d.status}; only an orphaned task can be dismissed (cancel a queued or running one)`,
+      `refused: task ${taskId} is ${d.status}; only an orphaned task can be dismissed (cancel a queued or running one)`,
     );
-  cancelIdleDelegation(db, scope, delegationId, "dismissed by the user after the kernel stopped under it");
+  cancelIdleTask(db, scope, taskId, "dismissed by the user after the kernel stopped under it");
 }
 
 /**
  * The kernel is shutting down under a running task (SIGTERM, kernel/shutdown): like a crash, the
  * task is orphaned with a recovery dispatch, resumable by a person, instead of silently cancelled.
  */
-export function orphanDelegation(db: Db, scope: KernelScope, delegationId: string, attemptId: string, reason: string): void {
-  const d = ownedDelegation(db, scope, delegationId);
+export function orphanTask(db: Db, scope: KernelScope, taskId: string, attemptId: string, reason: string): void {
+  const d = ownedTask(db, scope, taskId);
   if (d.status !== "running" && d.status !== "queued") return;
   move(db, d, "interrupted", reason);
   db.prepare(
     `INSERT OR IGNORE INTO recovery_dispatches (recovery_id, delegation_id, interrupted_attempt_id, status, created_at) VALUES (?,?,?, 'pending', ?)`,
-  ).run(uuidv7(), delegationId, attemptId, nowIso());
+  ).run(uuidv7(), taskId, attemptId, nowIso());
 }
 
 /** The task as every client sees it (the Tasks view, `hearth tasks`): its row, its run's attempt, its result. */
-export function delegationSummary(db: Db, d: DelegationRow): TaskSummary {
+export function taskSummary(db: Db, d: TaskRow): TaskSummary {
   const { model_profile } = db
     .prepare(
       `SELECT p.model_profile FROM sessions s
@@ -294,9 +288,9 @@ export function delegationSummary(db: Db, d: DelegationRow): TaskSummary {
     .get(d.child_session_id) as { model_profile: string };
   const waiting = d.status === "running" && d.run_id !== null && activeAttempt(db, d.run_id)?.status === "waiting_approval";
   return {
-    delegationId: d.delegation_id,
+    taskId: d.delegation_id,
     sessionId: d.child_session_id,
-    runId: d.run_id,
+    turnId: d.run_id,
     parentSessionId: d.parent_session_id,
     workstreamId: d.workstream_id,
     title: d.title,
@@ -312,7 +306,7 @@ export function delegationSummary(db: Db, d: DelegationRow): TaskSummary {
   };
 }
 
-const TASK_STATE: Record<DelegationStatus, TaskState> = {
+const TASK_STATE: Record<TaskStatus, TaskState> = {
   queued: "queued",
   running: "running",
   interrupted: "orphaned",

@@ -1,4 +1,5 @@
-// Runs and attempts: admission, attempt lifecycle, terminal state and cancellation truth.
+// Turns (the journal's `runs` table keeps spec 004's name) and attempts: admission, attempt
+// lifecycle, terminal state and cancellation truth.
 import { MAX_REASON_CHARS } from "../../../shared/boundedText.js";
 import { ErrorCode, HearthError } from "../../../shared/errors.js";
 import { uuidv7 } from "../../../shared/ids.js";
@@ -8,7 +9,7 @@ import { appendComplete, nextSeq } from "./conversation.js";
 import { pinSnapshot, type SnapshotBody } from "./contextSnapshots.js";
 import { activeRewoundRanges, viewableCondensationId } from "./rewinds.js";
 import { currentProfile } from "./sessions.js";
-import { ownedRun, ownedSession, type KernelScope, type RunRow } from "./scope.js";
+import { ownedTurn, ownedSession, type KernelScope, type TurnRow } from "./scope.js";
 import { ACTIVE_ATTEMPT_STATUSES, attemptMachine, invocationMachine, isTerminal, runMachine, type AttemptStatus } from "./stateMachines.js";
 import { adapterDeclaration } from "./adapterCapabilities.js";
 import { appendEvent, nowIso, transition } from "./transition.js";
@@ -27,7 +28,7 @@ export interface AdmissionInputs {
 }
 
 export interface Admission {
-  runId: string;
+  turnId: string;
   attemptId: string;
   snapshotId: string;
   userSeq: number;
@@ -35,8 +36,8 @@ export interface Admission {
 
 const ACTIVE_SQL = `(${ACTIVE_ATTEMPT_STATUSES.map((s) => `'${s}'`).join(",")})`;
 
-export function activeAttempt(db: Db, runId: string): { attempt_id: string; status: AttemptStatus } | undefined {
-  return db.prepare(`SELECT attempt_id, status FROM run_attempts WHERE run_id = ? AND status IN ${ACTIVE_SQL}`).get(runId) as
+export function activeAttempt(db: Db, turnId: string): { attempt_id: string; status: AttemptStatus } | undefined {
+  return db.prepare(`SELECT attempt_id, status FROM run_attempts WHERE run_id = ? AND status IN ${ACTIVE_SQL}`).get(turnId) as
     | { attempt_id: string; status: AttemptStatus }
     | undefined;
 }
@@ -45,12 +46,12 @@ export function activeAttempt(db: Db, runId: string): { attempt_id: string; stat
  * A run's one attempt (a resumed task gets a new run, never a second attempt). control plane #11: one active
  * attempt per run; the partial unique index run_attempts_one_active_per_run_uq enforces it.
  */
-function insertAttempt(db: Db, runId: string, at: string): string {
+function insertAttempt(db: Db, turnId: string, at: string): string {
   const attemptId = uuidv7();
   db.prepare(
     `INSERT INTO run_attempts (attempt_id, run_id, attempt_number, status, created_at, updated_at) VALUES (?,?, 1, 'queued', ?, ?)`,
-  ).run(attemptId, runId, at, at);
-  appendEvent(db, { entityKind: "attempt", entityId: attemptId, runId, type: "attempt.created", payload: { attemptNumber: 1 } }, at);
+  ).run(attemptId, turnId, at, at);
+  appendEvent(db, { entityKind: "attempt", entityId: attemptId, turnId, type: "attempt.created", payload: { attemptNumber: 1 } }, at);
   return attemptId;
 }
 
@@ -58,7 +59,7 @@ function insertAttempt(db: Db, runId: string, at: string): string {
  * Run + its single active attempt + pinned context snapshot + the user message and what was
  * attached to it, in the caller's transaction.
  */
-export function admitRun(
+export function admitTurn(
   db: Db,
   scope: KernelScope,
   sessionId: string,
@@ -76,7 +77,7 @@ export function admitRun(
       `refused: session ${sessionId} already has an active run ${busy.run_id}; wait for it to finish or cancel it first`,
     );
   const profile = currentProfile(db, sessionId);
-  const runId = uuidv7();
+  const turnId = uuidv7();
   const at = nowIso();
   const userSeq = nextSeq(db, sessionId); // the snapshot pins it before the run row exists
   const snapshot = pinSnapshot(db, sessionId, {
@@ -94,80 +95,80 @@ export function admitRun(
        run_id, session_id, owner_id, profile_generation, context_snapshot_id,
        status, client_id, request_id, created_at, updated_at)
      VALUES (?,?,?,?,?, 'active',?,?,?,?)`,
-  ).run(runId, sessionId, session.owner_id, profile.generation, snapshot.snapshotId, client.clientId, client.requestId, at, at);
+  ).run(turnId, sessionId, session.owner_id, profile.generation, snapshot.snapshotId, client.clientId, client.requestId, at, at);
   appendEvent(
     db,
-    { entityKind: "run", entityId: runId, sessionId, runId, type: "run.admitted", payload: { snapshotGeneration: snapshot.generation } },
+    { entityKind: "run", entityId: turnId, sessionId, turnId, type: "run.admitted", payload: { snapshotGeneration: snapshot.generation } },
     at,
   );
-  const [written] = appendComplete(db, sessionId, runId, [{ role: "user", text: userMessage }]);
+  const [written] = appendComplete(db, sessionId, turnId, [{ role: "user", text: userMessage }]);
   if (written !== userSeq) throw new Error(`journal seq moved during admission (${userSeq} → ${String(written)})`);
-  insertAttachments(db, runId, attachments, at);
-  const attemptId = insertAttempt(db, runId, at);
-  return { runId, attemptId, snapshotId: snapshot.snapshotId, userSeq };
+  insertAttachments(db, turnId, attachments, at);
+  const attemptId = insertAttempt(db, turnId, at);
+  return { turnId, attemptId, snapshotId: snapshot.snapshotId, userSeq };
 }
 
 export function transitionAttempt(
   db: Db,
   scope: KernelScope,
-  runId: string,
+  turnId: string,
   attemptId: string,
   to: AttemptStatus,
   reason?: string,
 ): AttemptStatus {
-  const run = ownedRun(db, scope, runId);
+  const run = ownedTurn(db, scope, turnId);
   const from = transition(db, attemptMachine, {
     id: attemptId,
     to,
-    match: { run_id: runId },
+    match: { run_id: turnId },
     set: reason === undefined ? {} : { reason: reason.slice(0, MAX_REASON_CHARS) },
-    event: { type: `attempt.${to}`, sessionId: run.session_id, runId, payload: reason ? { reason } : {} },
+    event: { type: `attempt.${to}`, sessionId: run.session_id, turnId, payload: reason ? { reason } : {} },
   });
   // control plane #8: a claim's authority ends with its attempt, so its open calls close with it.
-  if (isTerminal(attemptMachine, to)) closeOpenInvocations(db, runId, attemptId);
+  if (isTerminal(attemptMachine, to)) closeOpenInvocations(db, turnId, attemptId);
   return from;
 }
 
-export type RunTerminal = "completed" | "failed" | "cancelled";
+export type TurnTerminal = "completed" | "failed" | "cancelled";
 
 /**
  * The kernel alone writes a run's terminal state (control plane #12). The active attempt ends with it; open
  * ledger rows are closed truthfully.
  */
-export function finishRun(db: Db, scope: KernelScope, runId: string, status: RunTerminal, error?: string): void {
-  const run: RunRow = ownedRun(db, scope, runId);
+export function finishTurn(db: Db, scope: KernelScope, turnId: string, status: TurnTerminal, error?: string): void {
+  const run: TurnRow = ownedTurn(db, scope, turnId);
   if (status === "completed") {
     const { open } = db
       .prepare(`SELECT COUNT(*) AS open FROM tool_invocations WHERE run_id = ? AND status IN ('prepared','dispatched')`)
-      .get(runId) as { open: number };
+      .get(turnId) as { open: number };
     if (open > 0)
       throw new HearthError(
         ErrorCode.Conflict,
-        `refused: run ${runId} still has ${open} tool call(s) without a result; complete them before completing the run`,
+        `refused: run ${turnId} still has ${open} tool call(s) without a result; complete them before completing the run`,
       );
   }
-  const live = activeAttempt(db, runId);
+  const live = activeAttempt(db, turnId);
   // control plane #12: a run completes only through an attempt that completes; silence is not success.
   if (status === "completed" && !live)
     throw new HearthError(
       ErrorCode.Conflict,
-      `refused: run ${runId} has no attempt that can complete (its attempt already ended); finish the run as failed`,
+      `refused: run ${turnId} has no attempt that can complete (its attempt already ended); finish the run as failed`,
     );
   if (live) {
     if (status === "cancelled" && live.status !== "cancelling" && live.status !== "queued")
-      transitionAttempt(db, scope, runId, live.attempt_id, "cancelling");
-    transitionAttempt(db, scope, runId, live.attempt_id, status, error);
+      transitionAttempt(db, scope, turnId, live.attempt_id, "cancelling");
+    transitionAttempt(db, scope, turnId, live.attempt_id, status, error);
   }
   transition(db, runMachine, {
-    id: runId,
+    id: turnId,
     to: status,
     set: { reason: error?.slice(0, MAX_REASON_CHARS) ?? null },
-    event: { type: `run.${status}`, sessionId: run.session_id, runId, payload: error ? { error } : {} },
+    event: { type: `run.${status}`, sessionId: run.session_id, turnId, payload: error ? { error } : {} },
   });
 }
 
 /** An attempt that ends with calls in flight: never dispatched → failed; dispatched → outcome_unknown. */
-function closeOpenInvocations(db: Db, runId: string, attemptId: string): void {
+function closeOpenInvocations(db: Db, turnId: string, attemptId: string): void {
   const open = db
     .prepare(`SELECT invocation_id, status FROM tool_invocations WHERE attempt_id = ? AND status IN ('prepared','dispatched')`)
     .all(attemptId) as { invocation_id: string; status: string }[];
@@ -177,13 +178,13 @@ function closeOpenInvocations(db: Db, runId: string, attemptId: string): void {
       id: o.invocation_id,
       to: prepared ? "failed" : "outcome_unknown",
       set: { reason: prepared ? "attempt_ended_before_dispatch" : "attempt_ended_during_dispatch" },
-      event: { type: prepared ? "tool.failed" : "tool.outcome_unknown", runId },
+      event: { type: prepared ? "tool.failed" : "tool.outcome_unknown", turnId },
     });
   }
 }
 
 export interface CancelDispatchResult {
-  runId: string;
+  turnId: string;
   /** The kernel handed the cancellation to the adapter. */
   dispatchAttempted: boolean;
   /** The adapter independently confirmed it stopped (or its worker is known terminated). */
@@ -195,16 +196,16 @@ export interface CancelDispatchResult {
  * `dispatch` hands the cancel to the adapter and returns whether the adapter confirmed it. A queued
  * attempt never reached an adapter: the run is cancelled at once with nothing dispatched.
  */
-export function requestCancel(db: Db, scope: KernelScope, runId: string, dispatch?: (attemptId: string) => boolean): CancelDispatchResult {
-  const run = ownedRun(db, scope, runId);
+export function requestCancel(db: Db, scope: KernelScope, turnId: string, dispatch?: (attemptId: string) => boolean): CancelDispatchResult {
+  const run = ownedTurn(db, scope, turnId);
   if (run.status !== "active")
-    throw new HearthError(ErrorCode.Conflict, `refused: run ${runId} is already ${run.status}; nothing to cancel`);
-  const live = activeAttempt(db, runId);
+    throw new HearthError(ErrorCode.Conflict, `refused: run ${turnId} is already ${run.status}; nothing to cancel`);
+  const live = activeAttempt(db, turnId);
   if (!live || live.status === "queued") {
-    finishRun(db, scope, runId, "cancelled", "cancelled before it started");
-    return { runId, dispatchAttempted: false, adapterAcknowledged: false };
+    finishTurn(db, scope, turnId, "cancelled", "cancelled before it started");
+    return { turnId, dispatchAttempted: false, adapterAcknowledged: false };
   }
-  if (live.status !== "cancelling") transitionAttempt(db, scope, runId, live.attempt_id, "cancelling");
+  if (live.status !== "cancelling") transitionAttempt(db, scope, turnId, live.attempt_id, "cancelling");
   const dispatchAttempted = dispatch !== undefined;
   let confirmed = false;
   try {
@@ -222,39 +223,39 @@ export function requestCancel(db: Db, scope: KernelScope, runId: string, dispatc
     entityKind: "attempt",
     entityId: live.attempt_id,
     sessionId: run.session_id,
-    runId,
+    turnId,
     type: "attempt.cancel_requested",
     payload: { dispatchAttempted, adapterAcknowledged },
   });
-  return { runId, dispatchAttempted, adapterAcknowledged };
+  return { turnId, dispatchAttempted, adapterAcknowledged };
 }
 
 /**
  * Evidence, later, that the adapter stopped (the in-process worker reached its completion barrier).
  * Recorded only where the adapter's matrix says such evidence proves it; returns whether it was.
  */
-export function acknowledgeCancel(db: Db, scope: KernelScope, runId: string, attemptId: string): boolean {
-  const run = ownedRun(db, scope, runId);
+export function acknowledgeCancel(db: Db, scope: KernelScope, turnId: string, attemptId: string): boolean {
+  const run = ownedTurn(db, scope, turnId);
   const dispatched = db
     .prepare(`SELECT 1 FROM run_attempts WHERE attempt_id = ? AND run_id = ? AND cancel_dispatch_attempted = 1`)
-    .get(attemptId, runId);
+    .get(attemptId, turnId);
   if (!dispatched)
     throw new HearthError(
       ErrorCode.Conflict,
-      `refused: attempt ${attemptId} of run ${runId} had no cancellation dispatched; an acknowledgement needs a dispatch`,
+      `refused: attempt ${attemptId} of run ${turnId} had no cancellation dispatched; an acknowledgement needs a dispatch`,
     );
   if (!canAcknowledge(db, run)) {
     appendEvent(db, {
       entityKind: "attempt",
       entityId: attemptId,
-      runId,
+      turnId,
       type: "attempt.cancel_unacknowledged",
       payload: { reason: "the adapter's capability matrix lists cancel acknowledgement as a known limitation" },
     });
     return false;
   }
   db.prepare(`UPDATE run_attempts SET cancel_adapter_acknowledged = 1 WHERE attempt_id = ?`).run(attemptId);
-  appendEvent(db, { entityKind: "attempt", entityId: attemptId, runId, type: "attempt.cancel_acknowledged" });
+  appendEvent(db, { entityKind: "attempt", entityId: attemptId, turnId, type: "attempt.cancel_acknowledged" });
   return true;
 }
 
@@ -262,7 +263,7 @@ export function acknowledgeCancel(db: Db, scope: KernelScope, runId: string, att
  * control plane #13: acknowledgement comes from the adapter's declared capability, never from "the local
  * turn finished": closing an HTTP stream does not prove a remote server stopped generating.
  */
-function canAcknowledge(db: Db, run: RunRow): boolean {
+function canAcknowledge(db: Db, run: TurnRow): boolean {
   const { adapter } = db
     .prepare(`SELECT adapter FROM session_execution_profiles WHERE session_id = ? AND generation = ?`)
     .get(run.session_id, run.profile_generation) as { adapter: string };

@@ -1,4 +1,4 @@
-// runs.ts: what the run/attempt lifecycle writes beside the status (events, reasons, cancellation records),
+// turns.ts: what the run/attempt lifecycle writes beside the status (events, reasons, cancellation records),
 // on real SQLite journals in temporary folders (issue 11, mutation survivors).
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -14,10 +14,10 @@ interface EventRow {
   payload: unknown;
 }
 
-function events(f: Fixture, runId: string): EventRow[] {
+function events(f: Fixture, turnId: string): EventRow[] {
   const rows = f.journal.db
     .prepare(`SELECT entity_kind, entity_id, session_id, run_id, type, payload_json FROM events WHERE run_id = ? ORDER BY event_seq`)
-    .all(runId) as (Omit<EventRow, "payload"> & { payload_json: string })[];
+    .all(turnId) as (Omit<EventRow, "payload"> & { payload_json: string })[];
   return rows.map(({ payload_json, ...r }) => ({ ...r, payload: JSON.parse(payload_json) }));
 }
 
@@ -29,16 +29,16 @@ function attemptRow(f: Fixture, attemptId: string) {
     .get(attemptId) as { status: string; reason: string | null; dispatched: number; acked: number };
 }
 
-describe("runs.ts lifecycle records", () => {
+describe("turns.ts lifecycle records", () => {
   it("admission files run.admitted under the session and attempt.created under its attempt (control plane #11)", () => {
     const f = openFixture();
     const { sessionId } = f.control.createSession({ title: "t", model: "scripted:demo" });
-    const a = f.control.admitRun(sessionId, "hello", CLIENT);
-    const ev = events(f, a.runId);
+    const a = f.control.admitTurn(sessionId, "hello", CLIENT);
+    const ev = events(f, a.turnId);
     const admitted = ev.find((e) => e.type === "run.admitted");
     assert.deepEqual(
       { kind: admitted?.entity_kind, id: admitted?.entity_id, session: admitted?.session_id },
-      { kind: "run", id: a.runId, session: sessionId },
+      { kind: "run", id: a.turnId, session: sessionId },
     );
     assert.ok(admitted);
     assert.equal(typeof (admitted.payload as { snapshotGeneration?: unknown }).snapshotGeneration, "number");
@@ -58,14 +58,14 @@ describe("runs.ts lifecycle records", () => {
     const f = openFixture();
     const run = runningRun(f);
     const reason = `x${"y".repeat(MAX_REASON_CHARS + 50)}`;
-    f.control.transitionAttempt(run.runId, run.attemptId, "failed", reason);
+    f.control.transitionAttempt(run.turnId, run.attemptId, "failed", reason);
     assert.equal(attemptRow(f, run.attemptId).reason, reason.slice(0, MAX_REASON_CHARS));
-    const e = events(f, run.runId).find((x) => x.type === "attempt.failed");
+    const e = events(f, run.turnId).find((x) => x.type === "attempt.failed");
     assert.deepEqual(
       { session: e?.session_id, payload: e?.payload },
       { session: run.sessionId, payload: { from: "running", to: "failed", reason } },
     );
-    const started = events(f, run.runId).find((x) => x.type === "attempt.running");
+    const started = events(f, run.turnId).find((x) => x.type === "attempt.running");
     assert.deepEqual(started?.payload, { from: "starting", to: "running" });
     f.close();
   });
@@ -74,13 +74,13 @@ describe("runs.ts lifecycle records", () => {
     const f = openFixture();
     const run = runningRun(f);
     const error = `e${"z".repeat(MAX_REASON_CHARS + 10)}`;
-    f.control.finishRun(run.runId, "failed", error);
-    const row = f.journal.db.prepare(`SELECT status, reason FROM runs WHERE run_id = ?`).get(run.runId) as {
+    f.control.finishTurn(run.turnId, "failed", error);
+    const row = f.journal.db.prepare(`SELECT status, reason FROM runs WHERE run_id = ?`).get(run.turnId) as {
       status: string;
       reason: string;
     };
     assert.deepEqual(row, { status: "failed", reason: error.slice(0, MAX_REASON_CHARS) });
-    const e = events(f, run.runId).find((x) => x.type === "run.failed");
+    const e = events(f, run.turnId).find((x) => x.type === "run.failed");
     assert.deepEqual(
       { kind: e?.entity_kind, session: e?.session_id, payload: e?.payload },
       {
@@ -95,15 +95,15 @@ describe("runs.ts lifecycle records", () => {
   it("cancelling a running run passes its attempt through cancelling; a queued one is cancelled at once (control plane #13)", () => {
     const f = openFixture();
     const run = runningRun(f);
-    f.control.finishRun(run.runId, "cancelled");
-    const types = events(f, run.runId).map((e) => e.type);
+    f.control.finishTurn(run.turnId, "cancelled");
+    const types = events(f, run.turnId).map((e) => e.type);
     assert.deepEqual(types.slice(-3), ["attempt.cancelling", "attempt.cancelled", "run.cancelled"]);
     assert.equal(attemptRow(f, run.attemptId).status, "cancelled");
 
     const { sessionId } = f.control.createSession({ title: "q", model: "scripted:demo" });
-    const queued = f.control.admitRun(sessionId, "hi", CLIENT);
-    f.control.finishRun(queued.runId, "cancelled");
-    assert.ok(!events(f, queued.runId).some((e) => e.type === "attempt.cancelling"));
+    const queued = f.control.admitTurn(sessionId, "hi", CLIENT);
+    f.control.finishTurn(queued.turnId, "cancelled");
+    assert.ok(!events(f, queued.turnId).some((e) => e.type === "attempt.cancelling"));
     assert.equal(attemptRow(f, queued.attemptId).status, "cancelled");
     f.close();
   });
@@ -114,7 +114,7 @@ describe("runs.ts lifecycle records", () => {
     const prepared = prepareClaim(f, run, "call-prepared");
     const dispatched = prepareClaim(f, run, "call-dispatched");
     f.control.markDispatched(dispatched);
-    f.control.transitionAttempt(run.runId, run.attemptId, "failed", "model error");
+    f.control.transitionAttempt(run.turnId, run.attemptId, "failed", "model error");
     const inv = (id: string) =>
       f.journal.db.prepare(`SELECT status, reason FROM tool_invocations WHERE invocation_id = ?`).get(id) as {
         status: string;
@@ -122,7 +122,7 @@ describe("runs.ts lifecycle records", () => {
       };
     assert.deepEqual(inv(prepared.invocationId), { status: "failed", reason: "attempt_ended_before_dispatch" });
     assert.deepEqual(inv(dispatched.invocationId), { status: "outcome_unknown", reason: "attempt_ended_during_dispatch" });
-    const ev = events(f, run.runId);
+    const ev = events(f, run.turnId);
     assert.ok(ev.some((e) => e.type === "tool.failed" && e.entity_id === prepared.invocationId));
     assert.ok(ev.some((e) => e.type === "tool.outcome_unknown" && e.entity_id === dispatched.invocationId));
     f.close();
@@ -131,12 +131,12 @@ describe("runs.ts lifecycle records", () => {
   it("a cancel request is recorded truthfully and may be repeated (control plane #13)", () => {
     const f = openFixture();
     const run = runningRun(f);
-    assert.deepEqual(f.control.requestCancel(run.runId), { runId: run.runId, dispatchAttempted: false, adapterAcknowledged: false });
+    assert.deepEqual(f.control.requestCancel(run.turnId), { turnId: run.turnId, dispatchAttempted: false, adapterAcknowledged: false });
     assert.equal(attemptRow(f, run.attemptId).dispatched, 0);
-    const again = f.control.requestCancel(run.runId, () => false);
-    assert.deepEqual(again, { runId: run.runId, dispatchAttempted: true, adapterAcknowledged: false });
+    const again = f.control.requestCancel(run.turnId, () => false);
+    assert.deepEqual(again, { turnId: run.turnId, dispatchAttempted: true, adapterAcknowledged: false });
     assert.equal(attemptRow(f, run.attemptId).status, "cancelling");
-    const requests = events(f, run.runId).filter((e) => e.type === "attempt.cancel_requested");
+    const requests = events(f, run.turnId).filter((e) => e.type === "attempt.cancel_requested");
     assert.deepEqual(
       requests.map((e) => ({ kind: e.entity_kind, id: e.entity_id, session: e.session_id, payload: e.payload })),
       [
@@ -144,8 +144,8 @@ describe("runs.ts lifecycle records", () => {
         { kind: "attempt", id: run.attemptId, session: run.sessionId, payload: { dispatchAttempted: true, adapterAcknowledged: false } },
       ],
     );
-    assert.equal(f.control.acknowledgeCancel(run.runId, run.attemptId), true);
-    const ack = events(f, run.runId).find((e) => e.type === "attempt.cancel_acknowledged");
+    assert.equal(f.control.acknowledgeCancel(run.turnId, run.attemptId), true);
+    const ack = events(f, run.turnId).find((e) => e.type === "attempt.cancel_acknowledged");
     assert.deepEqual({ kind: ack?.entity_kind, id: ack?.entity_id }, { kind: "attempt", id: run.attemptId });
     f.close();
   });
@@ -153,7 +153,7 @@ describe("runs.ts lifecycle records", () => {
     const f = openFixture();
     const a = runningRun(f);
     const b = runningRun(f);
-    assert.throws(() => f.control.transitionAttempt(a.runId, b.attemptId, "failed"));
+    assert.throws(() => f.control.transitionAttempt(a.turnId, b.attemptId, "failed"));
     assert.equal(attemptRow(f, b.attemptId).status, "running");
     f.close();
   });
@@ -163,12 +163,12 @@ describe("runs.ts lifecycle records", () => {
     const f = openFixture();
     const run = runningRun(f, { model: "openai:http://127.0.0.1:9/v1#m" });
     assert.deepEqual(
-      f.control.requestCancel(run.runId, () => true),
-      { runId: run.runId, dispatchAttempted: true, adapterAcknowledged: false },
+      f.control.requestCancel(run.turnId, () => true),
+      { turnId: run.turnId, dispatchAttempted: true, adapterAcknowledged: false },
     );
-    assert.equal(f.control.acknowledgeCancel(run.runId, run.attemptId), false);
+    assert.equal(f.control.acknowledgeCancel(run.turnId, run.attemptId), false);
     assert.equal(attemptRow(f, run.attemptId).acked, 0);
-    const ev = events(f, run.runId);
+    const ev = events(f, run.turnId);
     assert.equal(ev.filter((e) => e.type === "attempt.cancel_acknowledged").length, 0);
     const unack = ev.filter((e) => e.type === "attempt.cancel_unacknowledged");
     assert.deepEqual(
@@ -182,10 +182,10 @@ describe("runs.ts lifecycle records", () => {
   it("a cancel dispatch that throws was attempted and acknowledged nothing (control plane #13)", () => {
     const f = openFixture();
     const run = runningRun(f);
-    const r = f.control.requestCancel(run.runId, () => {
+    const r = f.control.requestCancel(run.turnId, () => {
       throw new Error("adapter gone");
     });
-    assert.deepEqual(r, { runId: run.runId, dispatchAttempted: true, adapterAcknowledged: false });
+    assert.deepEqual(r, { turnId: run.turnId, dispatchAttempted: true, adapterAcknowledged: false });
     assert.deepEqual([attemptRow(f, run.attemptId).dispatched, attemptRow(f, run.attemptId).acked], [1, 0]);
     f.close();
   });

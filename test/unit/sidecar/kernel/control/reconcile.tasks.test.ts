@@ -7,12 +7,12 @@ import { CLIENT, openFixture } from "../../../../support/journalFixture.js";
 describe("interrupted delegations after a kernel restart (issue 12 item 7)", () => {
   it("the child session of an interrupted delegation accepts a new turn: its run does not stay active forever", () => {
     let f = openFixture();
-    const task = f.control.createDelegation({ parentSessionId: null, title: "bg", prompt: "work", model: "scripted:x" }, CLIENT);
-    f.control.transitionAttempt(task.runId, task.attemptId, "starting");
-    f.control.transitionAttempt(task.runId, task.attemptId, "running");
+    const task = f.control.createTask({ parentSessionId: null, title: "bg", prompt: "work", model: "scripted:x" }, CLIENT);
+    f.control.transitionAttempt(task.turnId, task.attemptId, "starting");
+    f.control.transitionAttempt(task.turnId, task.attemptId, "running");
     f = f.restart();
     assert.equal(f.control.history(task.sessionId).runs[0]!.status, "failed", "the interrupted run is closed, never completed");
-    assert.doesNotThrow(() => f.control.admitRun(task.sessionId, "go on", CLIENT));
+    assert.doesNotThrow(() => f.control.admitTurn(task.sessionId, "go on", CLIENT));
     f.close();
   });
 });
