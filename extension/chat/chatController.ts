@@ -420,7 +420,7 @@ export class ChatController {
     if (n.turnId !== this.turnId) return;
     this.post({ type: "chat/event", turnId: n.turnId, event: n.event });
     if (n.event.type === "completed") {
-      this.deps.log.info(`chat: run ${n.turnId} ${n.event.status}${n.event.error ? `: ${n.event.error.message}` : ""}`);
+      this.deps.log.info(`chat: turn ${n.turnId} ${n.event.status}${n.event.error ? `: ${n.event.error.message}` : ""}`);
       this.turnId = undefined;
       this.turn.moveTo("idle");
     }

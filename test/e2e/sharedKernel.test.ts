@@ -112,8 +112,8 @@ describe("the folder's kernel is shared and outlives the window (issue 12, item 
     const log = readHearthLog(started.server!.userDataDir);
     assert.match(log, new RegExp(`started kernel pid ${kernelPid}`), "the first window started the kernel");
     assert.match(log, new RegExp(`joined kernel pid ${kernelPid}`), "the reloaded window joined it");
-    assert.match(log, /chat: following run \S+, which runs in the kernel \([1-9]\d* events so far\)/);
-    assert.match(log, /chat: run \S+ completed/);
+    assert.match(log, /chat: following turn \S+, which runs in the kernel \([1-9]\d* events so far\)/);
+    assert.match(log, /chat: turn \S+ completed/);
     assert.doesNotMatch(log, /exited unexpectedly|closed unexpectedly|did not start/);
     passed = true;
   });
