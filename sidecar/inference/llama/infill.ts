@@ -2,7 +2,7 @@
 // suffix, as you type. They run on a session of their own in the pool (its own sequence, so the KV
 // cache of the last request is reused by the next keystroke's: only the tokens after the first change
 // are evaluated), share the context's batches with chats and tasks, and are never journaled.
-import { LlamaCompletion, type LlamaContextSequence, type LlamaModel } from "node-llama-cpp";
+import { LlamaCompletion, type LlamaContextSequence, type LlamaModel, type Token } from "node-llama-cpp";
 import { ErrorCode, HearthError } from "../../../shared/errors.js";
 
 /** The pool's key of the completions' session: no chat session key contains a NUL. */
@@ -37,6 +37,31 @@ export function infillUnsupported(modelId: string): HearthError {
 }
 
 /**
+ * The fill-in-the-middle prompt, built here rather than by node-llama-cpp (which puts the whole prefix
+ * before the suffix, so every keystroke changed the tokens ahead of the suffix and it was evaluated again):
+ * the prefix up to the start of the cursor's line, then the suffix, then the middle token and the part of
+ * the cursor's line before the cursor last. Typing on a line changes only the tail, so the next keystroke
+ * reuses the KV of everything before it (as llama.cpp's server /infill and llama.vim lay it out).
+ * Over `budget` tokens, whole tokens go from the head of the prefix and the tail of the suffix.
+ */
+export function infillPrompt(model: LlamaModel, prefix: string, suffix: string, budget: number): Token[] {
+  const { prefix: pre, suffix: suf, middle: mid } = model.tokens.infill;
+  if (pre == null || suf == null) throw new Error("infillPrompt needs a model with fill-in-the-middle tokens (hasInfillTokens)");
+  const lineStart = prefix.lastIndexOf("\n") + 1;
+  const tokens = (text: string) => model.tokenize(text, false, "trimLeadingSpace");
+  const line = tokens(prefix.slice(lineStart));
+  let head = tokens(prefix.slice(0, lineStart));
+  let tail = tokens(suffix);
+  let room = budget - 3 - line.length;
+  tail = tail.slice(0, Math.max(0, Math.min(tail.length, Math.ceil(room / 4))));
+  room -= tail.length;
+  head = head.slice(Math.max(0, head.length - Math.max(0, room)));
+  // A model with no middle token (an SPM-only vocabulary) reads the suffix first and continues the prefix.
+  if (mid == null) return [suf, ...tail, pre, ...head, ...line];
+  return [pre, ...head, suf, ...tail, mid, ...line];
+}
+
+/**
  * One completion on `sequence` (held by the caller's session lock). A cancel answers at once through
  * the caller's `untilAborted`; this promise ends when node-llama-cpp has stopped, which the lock waits for.
  */
@@ -46,7 +71,9 @@ export async function infillOn(sequence: LlamaContextSequence, request: InfillRe
   const outputBefore = sequence.tokenMeter.usedOutputTokens;
   const completion = new LlamaCompletion({ contextSequence: sequence, autoDisposeSequence: false });
   try {
-    const text = await completion.generateInfillCompletion(request.prefix, request.suffix, {
+    const budget = sequence.context.contextSize - request.maxTokens - 1;
+    const prompt = infillPrompt(sequence.model, request.prefix, request.suffix, budget);
+    const text = await completion.generateCompletion(prompt, {
       maxTokens: request.maxTokens,
       signal: request.signal,
       temperature: 0,
