@@ -52,10 +52,9 @@ export function infillPrompt(model: LlamaModel, prefix: string, suffix: string, 
   const line = tokens(prefix.slice(lineStart));
   let head = tokens(prefix.slice(0, lineStart));
   let tail = tokens(suffix);
-  let room = budget - 3 - line.length;
-  tail = tail.slice(0, Math.max(0, Math.min(tail.length, Math.ceil(room / 4))));
-  room -= tail.length;
-  head = head.slice(Math.max(0, head.length - Math.max(0, room)));
+  const room = Math.max(0, budget - 3 - line.length);
+  tail = tail.slice(0, Math.ceil(room / 4));
+  head = head.slice(Math.max(0, head.length - (room - tail.length)));
   // A model with no middle token (an SPM-only vocabulary) reads the suffix first and continues the prefix.
   if (mid == null) return [suf, ...tail, pre, ...head, ...line];
   return [pre, ...head, suf, ...tail, mid, ...line];
