@@ -4,6 +4,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { STAGING_FOLDER } from "./modelDownload.js";
 
 export type ModelSource = "lmstudio" | "ollama" | "huggingface" | "node-llama-cpp" | "hearth";
 
@@ -87,7 +88,8 @@ function* walk(dir: string, depth = 0, budget = { files: MAX_FILES }): Generator
   for (const e of entries) {
     if (--budget.files < 0) return;
     const p = path.join(dir, e.name);
-    if (e.isDirectory()) yield* walk(p, depth + 1, budget);
+    // Downloads in progress are not models yet (modelDownload.ts).
+    if (e.isDirectory() && e.name !== STAGING_FOLDER) yield* walk(p, depth + 1, budget);
     else if (e.isFile() || e.isSymbolicLink()) yield p;
   }
 }

@@ -2,6 +2,14 @@
 // (issue 10, item 4): parallel ranged requests, split GGUFs, and a stopped download keeps its
 // `.ipull` file so the next attempt fetches only the chunks still missing. Offline, the error says
 // what to do instead.
+//
+// The downloader writes into a staging folder of its own, never under the model's final name: ipull
+// renames its file once its byte count reaches the total, and a count that includes a chunk asked for
+// twice reaches it with parts still missing, cancelled or not. A file reaches the models folder only
+// from a download that finished uncancelled with every byte of the total on disk (issue 23).
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
 import type { ModelDownloader } from "node-llama-cpp";
 import { ErrorCode, HearthError, errorMessage } from "../../shared/errors.js";
 import { USER_AGENT } from "../../shared/version.js";
@@ -31,6 +39,17 @@ export async function downloadedModelPath(uri: string, modelsDir: string): Promi
   }
 }
 
+/** The folder under a models folder where downloads in progress live; model discovery skips it. */
+export const STAGING_FOLDER = ".downloading";
+
+/** Each URI stages in a folder of its own, so its split parts and its resume state stay together. */
+function stagingDir(uri: string, modelsDir: string): string {
+  return path.join(modelsDir, STAGING_FOLDER, createHash("sha256").update(uri).digest("hex").slice(0, 16));
+}
+
+/** A cancelled download settles behind the person's Cancel; the next attempt on its folder waits for that. */
+const settling = new Map<string, Promise<void>>();
+
 /** Resolves `uri` to a local file in `modelsDir`, downloading it (or its missing part) first. */
 export async function downloadModel(
   uri: string,
@@ -39,6 +58,8 @@ export async function downloadModel(
 ): Promise<string> {
   const local = await downloadedModelPath(uri, modelsDir);
   if (local) return local;
+  const staging = stagingDir(uri, modelsDir);
+  await settling.get(staging);
   const { createModelDownloader } = await import("node-llama-cpp");
   // Speed over this attempt: bytes kept from an earlier attempt are not speed.
   let first: { at: number; bytes: number } | null = null;
@@ -60,7 +81,7 @@ export async function downloadModel(
   try {
     downloader = await createModelDownloader({
       modelUri: toDownloaderUri(uri),
-      dirPath: modelsDir,
+      dirPath: staging,
       showCliProgress: false,
       // No headers option: node-llama-cpp 3.21.1's downloader given headers finished a cancelled download
       // whole instead of keeping its chunks (firstRun e2e (e)); its own user agent stays (issue 23 item 16 left).
@@ -71,15 +92,18 @@ export async function downloadModel(
   } catch (e) {
     throw unreachable(uri, e);
   }
+  const finalPath = path.join(modelsDir, downloader.entrypointFilename);
+  // A URL names no file node-llama-cpp can resolve offline: its finished download is found here.
+  if (wholeFiles(modelsDir, [downloader.entrypointFilename]) === downloader.totalSize) return finalPath;
   // The downloader's cancel waits for its open connections; a stalled one would hold the person's
   // Cancel until it times out. A cancel answers at once and the downloader closes behind it.
   const aborted = new Promise<never>((_, reject) => opts.signal?.addEventListener("abort", () => reject(cancelled(uri)), { once: true }));
   aborted.catch(() => undefined);
-  let file: string;
+  const downloading = downloader.download({ signal: opts.signal });
   try {
-    file = await Promise.race([downloader.download({ signal: opts.signal }), aborted]);
+    await Promise.race([downloading, aborted]);
   } catch (e) {
-    if (opts.signal?.aborted) throw cancelled(uri);
+    if (opts.signal?.aborted) throw cancelledBehind(uri, staging, downloading);
     if (downloader.downloadedSize === 0) throw unreachable(uri, e);
     throw new HearthError(
       ErrorCode.ModelUnavailable,
@@ -88,8 +112,53 @@ export async function downloadModel(
     );
   }
   // A cancelled download resolves (it does not throw) with the path it would have had.
-  if (opts.signal?.aborted) throw cancelled(uri);
-  return file;
+  if (opts.signal?.aborted) throw cancelledBehind(uri, staging, downloading);
+  return promote(uri, staging, modelsDir, downloader.totalSize, finalPath);
+}
+
+/** Moves a finished download's files from staging to the models folder, once their bytes add up to the total. */
+function promote(uri: string, staging: string, modelsDir: string, totalSize: number, finalPath: string): string {
+  const names = fs.readdirSync(staging).filter((n) => !n.endsWith(".ipull"));
+  const onDisk = wholeFiles(staging, names);
+  if (onDisk !== totalSize) {
+    fs.rmSync(staging, { recursive: true, force: true });
+    throw new HearthError(
+      ErrorCode.ModelUnavailable,
+      `the download of ${uri} ended with ${onDisk} of ${totalSize} bytes on disk, so it was discarded; ` +
+        "load the model again to download it again",
+    );
+  }
+  for (const n of names) fs.renameSync(path.join(staging, n), path.join(modelsDir, n));
+  fs.rmSync(staging, { recursive: true, force: true });
+  return finalPath;
+}
+
+/** The bytes of `names` in `dir`, or -1 when one of them is missing. */
+function wholeFiles(dir: string, names: string[]): number {
+  let total = 0;
+  for (const n of names) {
+    const size = fs.statSync(path.join(dir, n), { throwIfNoEntry: false })?.size;
+    if (size === undefined) return -1;
+    total += size;
+  }
+  return total;
+}
+
+/**
+ * The cancel answers at once; behind it, once the downloader has closed, any file it renamed to a
+ * final name is deleted: a cancelled download's count may have reached the total with parts missing.
+ * Its `.ipull` files stay, so the next attempt resumes.
+ */
+function cancelledBehind(uri: string, staging: string, downloading: Promise<unknown>): HearthError {
+  const done = downloading
+    .catch(() => undefined)
+    .then(() => {
+      for (const n of fs.readdirSync(staging)) if (!n.endsWith(".ipull")) fs.rmSync(path.join(staging, n), { force: true });
+    })
+    .catch(() => undefined)
+    .finally(() => settling.delete(staging));
+  settling.set(staging, done);
+  return cancelled(uri);
 }
 
 async function probe(uri: string, signal?: AbortSignal): Promise<void> {

@@ -45,10 +45,11 @@ test("a cancelled download keeps its chunks and the next one fetches only what i
     assert.ok(seen.length > 0 && seen.every((p) => p.totalBytes === body.length), "progress carries the total");
     assert.ok(seen.at(-1)!.bytesPerSecond > 0, "progress carries the speed");
     assert.equal(await downloadedModelPath(uri, modelsDir), null, "a cancelled download is not a model yet");
+    const kept = fs.readdirSync(modelsDir, { recursive: true }).map(String);
     assert.equal(
-      fs.readdirSync(modelsDir).filter((f) => f.endsWith(".ipull")).length,
+      kept.filter((f) => f.endsWith(".ipull")).length,
       1,
-      `the cancelled download keeps its partial file (the first chunk was held, so it cannot have finished): ${fs.readdirSync(modelsDir).join(", ")}`,
+      `the cancelled download keeps its partial file (the first chunk was held, so it cannot have finished): ${kept.join(", ")}`,
     );
 
     server.slowFirstChunk = false;
@@ -66,6 +67,61 @@ test("a cancelled download keeps its chunks and the next one fetches only what i
     await server.close();
   }
 });
+
+// ipull renames its file to the final name once its byte count reaches the total, cancelled or not, and a
+// count that includes a chunk asked for twice reaches it with parts missing: the next load trusted that file.
+test("a download cancelled at its last byte leaves no model under its final name (issue 23: a cancelled download is not a model)", async () => {
+  const server = await startModelFileServer(body);
+  const prev = process.env.HF_ENDPOINT;
+  process.env.HF_ENDPOINT = server.url;
+  try {
+    const uri = "hf:owner/repo/late-Q4_K_M.gguf";
+    const modelsDir = path.join(dir, "late");
+    const abort = new AbortController();
+    await assert.rejects(
+      downloadModel(uri, modelsDir, { signal: abort.signal, onProgress: (p) => p.receivedBytes >= p.totalBytes && abort.abort() }),
+      (e: unknown) => e instanceof HearthError && (e.data as { cancelled?: boolean }).cancelled === true,
+    );
+    // The downloader closes behind the cancel: wait until its partial file is renamed or removed.
+    await waitFor(() => {
+      const files = fs.readdirSync(modelsDir, { recursive: true }).map(String);
+      return !files.some((f) => f.endsWith(".ipull") || (f.endsWith(".gguf") && f.startsWith(".downloading")));
+    });
+    assert.equal(await downloadedModelPath(uri, modelsDir), null, `nothing under a final name: ${fs.readdirSync(modelsDir, { recursive: true }).join(", ")}`);
+    assert.deepEqual(
+      fs.readdirSync(modelsDir).filter((f) => f.endsWith(".gguf")),
+      [],
+      "the models folder holds no file of the cancelled download",
+    );
+
+    const file = await downloadModel(uri, modelsDir);
+    assert.ok(fs.readFileSync(file).equals(body), "the next load downloads it whole");
+    assert.equal(path.dirname(file), modelsDir, "a finished download lands in the models folder");
+    assert.deepEqual(fs.readdirSync(path.join(modelsDir, ".downloading")), [], "and leaves nothing staged");
+  } finally {
+    if (prev === undefined) delete process.env.HF_ENDPOINT;
+    else process.env.HF_ENDPOINT = prev;
+    await server.close();
+  }
+});
+
+test("a finished URL download is found again without downloading it twice (staging keeps what skipExisting gave)", async () => {
+  const small = body.subarray(0, 2 * MB);
+  const server = await startModelFileServer(small);
+  try {
+    const modelsDir = path.join(dir, "again");
+    const file = await downloadModel(`${server.url}/again-q8_0.gguf`, modelsDir);
+    server.resetCount();
+    assert.equal(await downloadModel(`${server.url}/again-q8_0.gguf`, modelsDir), file);
+    assert.equal(server.sentBytes(), 0, "the second load fetched no body bytes");
+  } finally {
+    await server.close();
+  }
+});
+
+async function waitFor(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !done(); i++) await new Promise((r) => setTimeout(r, 25));
+}
 
 test("offline, a model download fails with an error that says what to do (issue 6, item 5)", async () => {
   const server = await startModelFileServer(body);
