@@ -145,6 +145,18 @@ export const KNOBS: readonly Knob[] = z.array(Knob).parse([
     summary: "on: guess the next tokens from the prompt while one chat generates alone (docs/models.md)",
   },
   {
+    env: "HEARTH_CONDENSE_AHEAD",
+    readBy: "kernel",
+    // On by default: the turn that would cross the context limit finds its summary made already. Off
+    // for a machine whose idle CPU should stay idle (a laptop on battery), and for a benchmark's
+    // growing session, whose depth must not change under it.
+    setting: { key: "hearth.context.condenseAhead", type: "string", default: "on", enum: ["on", "off"] },
+    restart: true,
+    narrows: null,
+    onJoin: { harmless: "condensing between turns changes when a summary is made, never what a turn may do" },
+    summary: "off: condense a chat only inside the turn that needs it, never while the kernel is idle (docs/harness.md)",
+  },
+  {
     env: "HEARTH_SESSIONS",
     readBy: "kernel",
     setting: null,
@@ -355,6 +367,15 @@ export const KernelEnv = z.object({
       if (raw === "on") return "on" as const;
       if (raw === undefined || raw === "" || raw === "off") return "off" as const;
       ctx.addIssue({ code: "custom", message: `HEARTH_INPUT_LOOKUP=${raw} is neither on nor off` });
+      return z.NEVER;
+    }),
+  HEARTH_CONDENSE_AHEAD: z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      if (raw === undefined || raw === "" || raw === "on") return "on" as const;
+      if (raw === "off") return "off" as const;
+      ctx.addIssue({ code: "custom", message: `HEARTH_CONDENSE_AHEAD=${raw} is neither on nor off` });
       return z.NEVER;
     }),
   HEARTH_SESSIONS: positive("HEARTH_SESSIONS"),

@@ -118,7 +118,12 @@ function condensedMarker(c: Condensation): HTMLElement {
   const marker = el("div", "condensed-marker");
   marker.dataset.testid = "condensed-marker";
   marker.setAttribute("role", "note");
-  const how = c.trigger === "on_demand" ? "You compacted the chat" : "The context filled up";
+  const how =
+    c.trigger === "on_demand"
+      ? "You compacted the chat"
+      : c.betweenTurns
+        ? "The chat neared its context limit, so Hearth condensed it while you read"
+        : "The context filled up";
   // A model that cannot count tokens reports 0 for both: then there is no saving to show.
   const saved = c.tokensBefore > 0 ? ` (${c.tokensBefore.toLocaleString("en")} → ${c.tokensAfter.toLocaleString("en")} tokens)` : "";
   marker.append(

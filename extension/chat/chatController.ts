@@ -54,6 +54,9 @@ export class ChatController {
   constructor(private readonly deps: ChatDeps) {
     this.sessionId = deps.store.get();
     this.subscriptions.add(deps.kernel.onClient((client) => client.onNotification("turn/event", (n) => this.onTurnEvent(n))));
+    this.subscriptions.add(
+      deps.kernel.onClient((client) => client.onNotification("session/condensed", ({ sessionId }) => this.onCondensed(sessionId))),
+    );
     this.subscriptions.add(deps.kernel.onState((state) => this.onKernelState(state)));
   }
 
@@ -375,6 +378,12 @@ export class ChatController {
 
   dispose(): void {
     this.subscriptions.dispose();
+  }
+
+  /** The kernel condensed a chat between turns (issue 30, item 3): the open one shows its marker now. */
+  private onCondensed(sessionId: string): void {
+    // Journaled only while no turn runs; during one of this window's own, the next load shows it.
+    if (sessionId === this.sessionId && !this.turn.busy) void this.showTranscript();
   }
 
   private async createSession(client: KernelClient, model: string, firstMessage: string): Promise<string> {

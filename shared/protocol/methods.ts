@@ -403,6 +403,9 @@ export const notifications = {
     secondsLeft: z.number().nonnegative().nullable().optional(),
   }),
   "kernel/log": z.object({ level: z.enum(["info", "warn", "error"]), message: z.string() }),
+  // To every connected client when the kernel condensed a session between turns (issue 30, item 3): the
+  // chat showing it marks the condensed range without waiting for a reload.
+  "session/condensed": z.object({ sessionId: Id, condensation: Condensation }),
   // To every connected client whenever a task changes state (issue 12: the Tasks view, `hearth tasks`).
   "task/updated": z.object({ task: TaskSummary }),
 } as const;

@@ -136,6 +136,8 @@ export type TurnEvent = z.infer<typeof TurnEvent>;
 export const Condensation = z.object({
   condensationId: Id,
   trigger: z.enum(["automatic", "on_demand"]),
+  /** Made by the kernel while the chat was idle, ahead of the turn that would have needed it (issue 30, item 3). */
+  betweenTurns: z.boolean().optional(),
   fromSeq: z.number().int().nullable(),
   throughSeq: z.number().int().nullable(),
   summary: z.string().nullable(),

@@ -206,12 +206,15 @@ export function createKernel(settings: KernelSettings, host: KernelHost): Kernel
     turnEnded: (sessionId) => condensing.turnEnded(sessionId),
   });
   gate.onShutdown("turns", () => turns.stopAll());
+  const clients = new ClientRegistry();
   // issue 30, item 3: sessions near their context limit are condensed between turns, in idle time.
   const condensing = new BackgroundCondensing({
+    enabled: env.HEARTH_CONDENSE_AHEAD === "on",
     control,
     models,
     workspacePath: tools.workspace.canonicalPath,
     busy: () => turns.busy(),
+    announce: (sessionId, condensation) => clients.notifyAll("session/condensed", { sessionId, condensation }),
     log,
   });
   gate.onShutdown("condensing", () => condensing.stop());
@@ -231,7 +234,6 @@ export function createKernel(settings: KernelSettings, host: KernelHost): Kernel
   const instructions = instructionReader({ tools, control, personal: env.HEARTH_PERSONAL_INSTRUCTIONS ?? "" });
 
   // issue 12: background tasks, HEARTH_MAX_TASKS of them at once; their events and approvals go to every client.
-  const clients = new ClientRegistry();
   const pending = new PendingTaskApprovals();
   const tasks: TaskService = new TaskService({
     control,

@@ -182,7 +182,10 @@ describe("first run: the welcome, one-click model, status bar and a resumable do
     // The view says "cancelled" once the kernel answers; the downloader may still be closing its file.
     // Downloads stage under models/.downloading/ and reach models/ only whole (modelDownload.ts).
     const partials = () =>
-      fs.readdirSync(path.join(hearthHome, "models"), { recursive: true }).map(String).filter((f) => f.endsWith(".ipull"));
+      fs
+        .readdirSync(path.join(hearthHome, "models"), { recursive: true })
+        .map(String)
+        .filter((f) => f.endsWith(".ipull"));
     await waitFor(async () => partials().length > 0, 15_000, "the partial download's file");
     const kept = partials();
     assert.equal(kept.length, 1, `the partial download is kept: ${fs.readdirSync(path.join(hearthHome, "models")).join(", ")}`);

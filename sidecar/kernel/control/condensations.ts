@@ -19,6 +19,7 @@ export interface NewCondensation {
 
 interface Row {
   condensation_id: string;
+  run_id: string | null;
   trigger: Condensation["trigger"];
   replaces_from_seq: number | null;
   replaces_through_seq: number | null;
@@ -100,6 +101,8 @@ function toCondensation(r: Row): Condensation {
   return {
     condensationId: r.condensation_id,
     trigger: r.trigger,
+    // A turn's own condensing journals under its run; the kernel's between turns under none.
+    betweenTurns: r.trigger === "automatic" && r.run_id === null,
     fromSeq: r.replaces_from_seq,
     throughSeq: r.replaces_through_seq,
     summary: r.summary,

@@ -5,6 +5,7 @@
 // it runs only while no turn runs, stops at once when any turn starts (and is redone once the kernel
 // is idle again), and journals nothing unless the session is exactly as it was when it began.
 import { ErrorCode, HearthError, errorMessage } from "../../../shared/errors.js";
+import type { Condensation } from "../../../shared/protocol/records.js";
 import { TurnCancelled } from "../../agent/cancellation.js";
 import type { ControlPlane } from "../control/controlPlane.js";
 import type { ModelHost } from "../model/modelHost.js";
@@ -19,11 +20,15 @@ import { condenseEarlierTurns, type CondensationContext } from "./condensingServ
 export const CONDENSE_AHEAD_SHARE = 0.6;
 
 export interface BackgroundCondensingDeps {
+  /** HEARTH_CONDENSE_AHEAD: off, no session is ever condensed between turns. */
+  enabled: boolean;
   control: ControlPlane;
   models: ModelHost;
   workspacePath: string;
   /** True while any turn runs, of any session: background work runs only in idle time. */
   busy: () => boolean;
+  /** A condensation was journaled: every client hears of it (session/condensed). */
+  announce: (sessionId: string, condensation: Condensation) => void;
   log: (line: string) => void;
 }
 
@@ -43,7 +48,7 @@ export class BackgroundCondensing {
 
   /** A turn of `sessionId` ended: its fill decides whether it is condensed once the kernel is idle. */
   turnEnded(sessionId: string): void {
-    const fill = this.deps.models.contextFill(sessionId);
+    const fill = this.deps.enabled ? this.deps.models.contextFill(sessionId) : null;
     if (fill && fill.usedTokens >= fill.contextSize * CONDENSE_AHEAD_SHARE) this.wanted.add(sessionId);
     else this.wanted.delete(sessionId);
     this.next();
@@ -94,6 +99,7 @@ export class BackgroundCondensing {
         signal,
         beforeSave: (started) => unchangedSince(control, sessionId, started, signal),
       });
+      if (made) this.deps.announce(sessionId, made);
       log(`background condensing of session ${sessionId} ${made ? `journaled ${made.condensationId}` : "found nothing older to condense"}`);
     } catch (e) {
       if (signal.aborted || e instanceof TurnCancelled)

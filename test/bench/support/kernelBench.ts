@@ -112,6 +112,9 @@ export async function startBenchKernel(opts: {
     HEARTH_THREADS: String(opts.threads),
     HEARTH_TOOLS: "read_file",
     HEARTH_CONTEXT_SIZE: String(opts.contextSize),
+    // A growing session passes 60% of its context: condensing it while the kernel is idle would change
+    // its depth under the figures and run beside the anchor's own measurements.
+    HEARTH_CONDENSE_AHEAD: "off",
   };
   if (opts.sessions) env.HEARTH_SESSIONS = String(opts.sessions);
   const kernel = startTestKernel({ workspace: opts.workspace, journalPath: opts.journalPath, env });

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { setTimeout as sleep } from "node:timers/promises";
 import { after, it } from "node:test";
 import Database from "better-sqlite3";
+import type { NotificationParams } from "../../../shared/protocol/methods.js";
 import { CONDENSE_AHEAD_SHARE } from "../../../sidecar/kernel/turns/backgroundCondensing.js";
 import { ensureFixtureModels } from "../../fixtures/models.js";
 import { restartableKernelOptions, startTestKernel, type TestKernel } from "../../support/kernelProcess.js";
@@ -50,9 +51,9 @@ async function logLine(k: TestKernel, pattern: RegExp, from = 0): Promise<number
   }
 }
 
-async function startSession(prefix: string) {
+async function startSession(prefix: string, env: Record<string, string> = {}) {
   const models = ensureFixtureModels();
-  const options = restartableKernelOptions(prefix, ENV);
+  const options = restartableKernelOptions(prefix, { ...ENV, ...env });
   const k = startTestKernel(options);
   kernels.push(k);
   await k.client.initialize("test", "0");
@@ -68,6 +69,9 @@ it(
   HANG_GUARD,
   async () => {
     const { k, sessionId, driver } = await startSession("ahead");
+    // What a window showing the chat hears, so it marks the condensed range without a reload.
+    const announced: NotificationParams<"session/condensed">[] = [];
+    k.client.onNotification("session/condensed", (n: NotificationParams<"session/condensed">) => announced.push(n));
     const runs: string[] = [];
     let background = 0;
     for (let i = 0; i < MAX_TURNS && background < 2; i++) {
@@ -94,6 +98,16 @@ it(
     assert.ok(rows.every((r) => r.trigger === "automatic"));
     const history = await k.client.request("session/history", { sessionId });
     assert.equal(history.messages.filter((m) => m.role === "user").length, runs.length, "the journal keeps every message");
+    assert.ok(
+      history.condensations.every((c) => c.betweenTurns === true),
+      "the history says each was made between turns (the view words its marker so)",
+    );
+    while (announced.length < 2) await sleep(20);
+    assert.deepEqual(
+      announced.map((a) => [a.sessionId, a.condensation.condensationId, a.condensation.betweenTurns]),
+      history.condensations.map((c) => [sessionId, c.condensationId, true]),
+      "every client heard of each background condensation (session/condensed)",
+    );
   },
 );
 
@@ -157,5 +171,35 @@ it(
     const lastDone = await new TurnDriver(again.client).completion(last.turnId);
     assert.equal(lastDone.status, "completed", JSON.stringify(lastDone));
     assert.ok(lastDone.context && lastDone.context.usedTokens <= CONTEXT);
+  },
+);
+
+it(
+  "with hearth.context.condenseAhead off, a session past the threshold is never condensed between turns (issue 30, item 3)",
+  HANG_GUARD,
+  async () => {
+    const { k, sessionId, driver } = await startSession("ahead-off", { HEARTH_CONDENSE_AHEAD: "off" });
+    let crossings = 0;
+    for (let i = 0; i < MAX_TURNS && crossings < 2; i++) {
+      const { turnId } = await k.client.request("turn/start", { sessionId, message: message(i) });
+      const done = await driver.completion(turnId);
+      assert.equal(done.status, "completed", `turn ${i}: ${JSON.stringify(done)}`);
+      // With it on, the idle kernel starts condensing at once (the first test waits for that line).
+      if (done.context && crossed(done.context.usedTokens)) {
+        crossings++;
+        await sleep(1_000);
+      }
+    }
+    assert.equal(crossings, 2, "the session passed the threshold");
+    assert.deepEqual(
+      k.stderr.filter((l) => /background condensing/.test(l)),
+      [],
+      "no background condensing started",
+    );
+    assert.deepEqual(
+      condensationRows(k.journalPath, sessionId).filter((r) => r.run_id === null),
+      [],
+      "no condensation was journaled between turns",
+    );
   },
 );

@@ -87,7 +87,11 @@ test("a download cancelled at its last byte leaves no model under its final name
       const files = fs.readdirSync(modelsDir, { recursive: true }).map(String);
       return !files.some((f) => f.endsWith(".ipull") || (f.endsWith(".gguf") && f.startsWith(".downloading")));
     });
-    assert.equal(await downloadedModelPath(uri, modelsDir), null, `nothing under a final name: ${fs.readdirSync(modelsDir, { recursive: true }).join(", ")}`);
+    assert.equal(
+      await downloadedModelPath(uri, modelsDir),
+      null,
+      `nothing under a final name: ${fs.readdirSync(modelsDir, { recursive: true }).join(", ")}`,
+    );
     assert.deepEqual(
       fs.readdirSync(modelsDir).filter((f) => f.endsWith(".gguf")),
       [],

@@ -38,6 +38,7 @@ describe("condensed views of a session's history (issue 13, docs/harness.md)", (
       {
         condensationId: "string",
         trigger: "automatic",
+        betweenTurns: false,
         fromSeq: 1,
         throughSeq: 2,
         summary: "the user asked what is in src",
@@ -74,6 +75,21 @@ describe("condensed views of a session's history (issue 13, docs/harness.md)", (
     const h = f.control.history(sessionId);
     assert.deepEqual(h.condensations, [c], "session/history returns it as recorded");
     assert.deepEqual(h.messages, before, "committed history is never changed");
+    // issue 30, item 3: the kernel's own condensing between turns journals under no run, and says so.
+    const made = (trigger: "automatic" | "on_demand") =>
+      f.control.recordCondensation({
+        sessionId,
+        turnId: null,
+        trigger,
+        fromSeq: 1,
+        throughSeq: 2,
+        summary: "s",
+        elidedCallIds: [],
+        tokensBefore: 9,
+        tokensAfter: 3,
+      });
+    assert.equal(made("automatic").betweenTurns, true, "automatic and under no run: made between turns");
+    assert.equal(made("on_demand").betweenTurns, false, "a person's compact is not the kernel's own");
     f.close();
   });
 
