@@ -22,6 +22,7 @@ function settings(): CompletionSettings {
     enabled: c.get<boolean>("enabled", true),
     disabledLanguages: c.get<string[]>("disabledLanguages", []),
     maxLines: c.get<number>("maxLines", 8),
+    model: c.get<string>("model", "").trim(),
   };
 }
 
@@ -63,14 +64,15 @@ export function registerInlineCompletions(kernel: KernelSupervisor, log: vscode.
       ? "Completions as you type are off. Click to turn them on."
       : resting
         ? `Completions as you type are paused: ${resting}\nClick to turn them off.`
-        : "Completions as you type from the model Hearth has loaded. Click to turn them off.";
+        : `Completions as you type from ${s.model ? `the completion model ${s.model}` : "the model Hearth has loaded"}. Click to turn them off.`;
     status.show();
   };
   render();
 
   const suggestions = new Suggestions(async (window, signal) => {
     const client = await kernel.ensureStarted();
-    const r = await client.request("completion/infill", { ...window, maxTokens: 16 * settings().maxLines }, signal);
+    const { maxLines, model } = settings();
+    const r = await client.request("completion/infill", { ...window, maxTokens: 16 * maxLines, ...(model ? { model } : {}) }, signal);
     return r.text;
   });
 

@@ -375,6 +375,8 @@ export const requests = {
       prefix: z.string().max(COMPLETION_CONTEXT_CHARS),
       suffix: z.string().max(COMPLETION_CONTEXT_CHARS),
       maxTokens: z.number().int().min(1).max(512).default(64),
+      /** The person's completion model (hearth.completions.model), loaded beside the chat model; unset: the loaded model. */
+      model: z.string().min(1).max(4096).optional(),
     }),
     result: z.object({
       text: z.string(),
