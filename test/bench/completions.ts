@@ -81,7 +81,7 @@ try {
     const run = await typing(lines, typed, [...chunks]);
     depths[label] = run;
     const share = run.strokes.reduce((n, s) => n + s.reused, 0) / run.strokes.reduce((n, s) => n + s.reused + s.evaluated, 0);
-    const ringed = chunks.length ? `, ${chunks.length} chunks of other files first` : "";
+    const ringed = chunks.length ? `, a ring of ${chunks.length} chunks of other files sent` : "";
     rows.push({
       name: `completions: input reused between keystrokes, typing at the end of a line (${run.promptTokens} tokens${ringed})`,
       ours: 100 * share,

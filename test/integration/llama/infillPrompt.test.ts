@@ -1,10 +1,10 @@
 // The fill-in-the-middle prompt Hearth builds (issue 31), on the FIM fixture's real vocabulary: the ring's
 // chunks of other files come first, in the order sent, each after a line naming its file (the fixture has
 // no `<|file_sep|>` token), then the prefix, the suffix and the cursor's line; over the budget, the window
-// keeps its room and whole chunks go, the oldest first.
+// keeps its room and whole chunks go, the oldest first; they never take more than MAX_CHUNK_TOKENS.
 import assert from "node:assert/strict";
 import { after, before, it } from "node:test";
-import { infillPrompt } from "../../../sidecar/inference/llama/infill.js";
+import { infillPrompt, MAX_CHUNK_TOKENS } from "../../../sidecar/inference/llama/infill.js";
 import { type LoadedLlama, loadLlama } from "../../../sidecar/inference/llama/llamaRuntime.js";
 import { ensureFixtureModels } from "../../fixtures/models.js";
 
@@ -59,4 +59,17 @@ it("gives the chunks only the room the window leaves, dropping whole chunks, the
   assert.ok(prompt.includes("export const newest = 3;"), prompt);
   assert.ok(!prompt.includes("oldest") && !prompt.includes("middle = 2"), prompt);
   assert.ok(prompt.includes("<|fim_prefix|>function add(a: number, b: number): number {\n"), "the window is whole");
+});
+
+it("gives the chunks at most MAX_CHUNK_TOKENS however much room the context has, the newest kept", () => {
+  const ring = Array.from({ length: 16 }, (_, f) => ({
+    filename: `src/f${f}.ts`,
+    text: `${Array.from({ length: 32 }, (_, i) => `export const f${f}_${i} = lookup(${i});`).join("\n")}\n`,
+  }));
+  const windowOnly = infillPrompt(loaded.model, prefix, suffix, 1 << 20).length;
+  const withRing = infillPrompt(loaded.model, prefix, suffix, 1 << 20, ring);
+  const chunkTokens = withRing.length - windowOnly;
+  assert.ok(chunkTokens <= MAX_CHUNK_TOKENS && chunkTokens > MAX_CHUNK_TOKENS / 2, `${chunkTokens} tokens of chunks`);
+  const prompt = loaded.model.detokenize(withRing, true);
+  assert.ok(prompt.includes("--- src/f15.ts ---") && !prompt.includes("--- src/f0.ts ---"), "the newest are kept, the oldest go");
 });
