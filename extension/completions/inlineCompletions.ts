@@ -144,7 +144,7 @@ export function registerInlineCompletions(kernel: KernelSupervisor, log: vscode.
     // the chunk around it is taken when the file is saved or left.
     vscode.workspace.onDidChangeTextDocument((e) => {
       const change = e.contentChanges[0];
-      if (change) lastEdit.set(e.document.uri.toString(), change.range.start.line);
+      if (change && e.document.uri.scheme === "file") lastEdit.set(e.document.uri.toString(), change.range.start.line);
     }),
     vscode.workspace.onDidSaveTextDocument((doc) => {
       const editor = vscode.window.visibleTextEditors.find((ed) => ed.document === doc);
