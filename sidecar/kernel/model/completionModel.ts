@@ -41,11 +41,6 @@ export class CompletionModel {
 
   constructor(private readonly opts: CompletionModelOptions) {}
 
-  /** The spec of the completion model loaded or loading, if any. */
-  get spec(): string | null {
-    return this.slot?.spec ?? null;
-  }
-
   /** A completion on `spec`, loaded first if it is not the one in; the request's cancel ends the wait, not the load. */
   async infill(spec: string, request: InfillRequest): Promise<InfillResult> {
     const model = await untilAborted(this.ensure(spec), request.signal);
