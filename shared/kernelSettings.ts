@@ -106,6 +106,15 @@ export const KNOBS: readonly Knob[] = z.array(Knob).parse([
     summary: "lines of a completion shown at most",
   },
   {
+    env: null,
+    readBy: "client",
+    setting: { key: "hearth.completions.model", type: "string", default: "" },
+    restart: false,
+    narrows: null,
+    onJoin: { harmless: "each window names its completion model with each completion it asks for" },
+    summary: "a small fill-in-the-middle model for completions as you type, loaded beside the chat model",
+  },
+  {
     env: "HEARTH_THREADS",
     readBy: "kernel",
     setting: int("hearth.inference.threads", 0, 0, 256),

@@ -13,6 +13,8 @@ export interface CompletionSettings {
   disabledLanguages: readonly string[];
   /** Lines of a suggestion shown at most: the rest is dropped, never shown cut mid-line. */
   maxLines: number;
+  /** hearth.completions.model: a separate completion model the kernel loads beside the chat model; "" for the chat model. */
+  model: string;
 }
 
 export function completionsWanted(settings: CompletionSettings, languageId: string): boolean {

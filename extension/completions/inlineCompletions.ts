@@ -9,6 +9,7 @@ import { ErrorCode, errorMessage } from "../../shared/errors.js";
 import { KernelRequestError } from "../../shared/node/kernelClient.js";
 import type { KernelSupervisor } from "../kernel/kernelSupervisor.js";
 import { type CompletionSettings, completionsWanted, shownSuggestion } from "./completionRequest.js";
+import { ChunkRing } from "./chunkRing.js";
 import { Suggestions } from "./suggestions.js";
 
 const DEBOUNCE_MS = 120;
@@ -22,6 +23,7 @@ function settings(): CompletionSettings {
     enabled: c.get<boolean>("enabled", true),
     disabledLanguages: c.get<string[]>("disabledLanguages", []),
     maxLines: c.get<number>("maxLines", 8),
+    model: c.get<string>("model", "").trim(),
   };
 }
 
@@ -63,14 +65,35 @@ export function registerInlineCompletions(kernel: KernelSupervisor, log: vscode.
       ? "Completions as you type are off. Click to turn them on."
       : resting
         ? `Completions as you type are paused: ${resting}\nClick to turn them off.`
-        : "Completions as you type from the model Hearth has loaded. Click to turn them off.";
+        : `Completions as you type from ${s.model ? `the completion model ${s.model}` : "the model Hearth has loaded"}. Click to turn them off.`;
     status.show();
   };
   render();
 
+  // Chunks of the files recently edited, saved and opened, sent with each completion (chunkRing.ts).
+  const ring = new ChunkRing();
+  const lastEdit = new Map<string, number>();
+  const fileName = (doc: vscode.TextDocument) => vscode.workspace.asRelativePath(doc.uri);
+  const pickFrom = (doc: vscode.TextDocument, line: number) => {
+    if (doc.uri.scheme === "file" && completionsWanted(settings(), doc.languageId)) ring.pick(fileName(doc), doc.getText(), line);
+  };
+  const pickAround = (editor: vscode.TextEditor | undefined) => {
+    if (editor) pickFrom(editor.document, lastEdit.get(editor.document.uri.toString()) ?? editor.selection.active.line);
+  };
+  let activeEditor = vscode.window.activeTextEditor;
+  pickAround(activeEditor);
+  /** The file the completion being asked for is in: its own chunks are not sent (its window is). */
+  let completing = "";
+
   const suggestions = new Suggestions(async (window, signal) => {
     const client = await kernel.ensureStarted();
-    const r = await client.request("completion/infill", { ...window, maxTokens: 16 * settings().maxLines }, signal);
+    const { maxLines, model } = settings();
+    const chunks = ring.for(completing);
+    const r = await client.request(
+      "completion/infill",
+      { ...window, maxTokens: 16 * maxLines, ...(chunks.length ? { chunks } : {}), ...(model ? { model } : {}) },
+      signal,
+    );
     return r.text;
   });
 
@@ -79,6 +102,7 @@ export function registerInlineCompletions(kernel: KernelSupervisor, log: vscode.
       const s = settings();
       if (!completionsWanted(s, document.languageId) || kernel.state.kind !== "ready") return [];
       if (refused && refused.until > Date.now()) return [];
+      completing = fileName(document);
       const text = document.getText();
       const offset = document.offsetAt(position);
       const offer = (middle: string) => {
@@ -116,6 +140,22 @@ export function registerInlineCompletions(kernel: KernelSupervisor, log: vscode.
       if (state.kind !== "ready") suggestions.forget();
     }),
     vscode.languages.registerInlineCompletionItemProvider({ pattern: "**" }, provider),
+    // The ring changes on these events only, never per keystroke: an edit just remembers its line, and
+    // the chunk around it is taken when the file is saved or left.
+    vscode.workspace.onDidChangeTextDocument((e) => {
+      const change = e.contentChanges[0];
+      if (change && e.document.uri.scheme === "file") lastEdit.set(e.document.uri.toString(), change.range.start.line);
+    }),
+    vscode.workspace.onDidSaveTextDocument((doc) => {
+      const editor = vscode.window.visibleTextEditors.find((ed) => ed.document === doc);
+      pickFrom(doc, lastEdit.get(doc.uri.toString()) ?? editor?.selection.active.line ?? 0);
+    }),
+    vscode.window.onDidChangeActiveTextEditor((editor) => {
+      pickAround(activeEditor);
+      pickAround(editor);
+      activeEditor = editor;
+    }),
+    vscode.workspace.onDidCloseTextDocument((doc) => lastEdit.delete(doc.uri.toString())),
     vscode.commands.registerCommand(TOGGLE_COMMAND, async () => {
       refused = null;
       suggestions.forget();

@@ -28,6 +28,9 @@ import { RewindFileOutcome, RewindPreview, RewindRecord, RewindScope } from "./r
 const Empty = z.object({}).strict().optional();
 /** What one completion request may carry around the cursor, each side: the editor sends a bounded window. */
 export const COMPLETION_CONTEXT_CHARS = 64 * 1024;
+/** The ring of chunks from recently edited and opened files a completion may carry (llama.vscode's 16), and each chunk's characters at most. */
+export const COMPLETION_CHUNKS = 16;
+export const COMPLETION_CHUNK_CHARS = 8 * 1024;
 
 /** Client → kernel requests. */
 export const requests = {
@@ -375,6 +378,13 @@ export const requests = {
       prefix: z.string().max(COMPLETION_CONTEXT_CHARS),
       suffix: z.string().max(COMPLETION_CONTEXT_CHARS),
       maxTokens: z.number().int().min(1).max(512).default(64),
+      /** Chunks of recently edited and opened files, oldest first: placed before the prefix in this order, so the cache keeps them. */
+      chunks: z
+        .array(z.object({ filename: z.string().max(1024), text: z.string().max(COMPLETION_CHUNK_CHARS) }))
+        .max(COMPLETION_CHUNKS)
+        .optional(),
+      /** The person's completion model (hearth.completions.model), loaded beside the chat model; unset: the loaded model. */
+      model: z.string().min(1).max(4096).optional(),
     }),
     result: z.object({
       text: z.string(),

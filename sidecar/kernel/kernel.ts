@@ -137,7 +137,7 @@ export function createKernel(settings: KernelSettings, host: KernelHost): Kernel
       host.scripted ??
       (async (file) => ScriptedModel.fromFile(file, { HEARTH_ALLOW_SCRIPTED: env.HEARTH_ALLOW_SCRIPTED ? "1" : undefined })),
   });
-  gate.onShutdown("model", () => models.unload());
+  gate.onShutdown("model", () => models.close());
 
   // harness #9, #12: tools anchored at the workspace descriptor; file tools and shell register apart.
   // issue 14 item 5: each write's pre-image is journaled, so a person can undo a turn's edits.

@@ -2,7 +2,8 @@
 // fill-in-the-middle fixture, `completion/infill` requests made as the editor makes them (the window of
 // extension/completions/completionRequest.ts around the cursor), timed at the client. Writes
 // test/bench/results/completions.json.
-// - typing at the end of a line in a file of about 1k and 4k tokens: the share of each keystroke's
+// - typing at the end of a line in a file of about 1k and 4k tokens, and at 1k with a full ring of chunks
+//   of other files before it (extension/completions/chunkRing.ts): the share of each keystroke's
 //   input the completion's sequence already held (reused, not evaluated), and the keystroke-to-answer time;
 // - the cancel latency: a request for a fresh 4k-token window cancelled while it evaluates, from the
 //   abort to the rejection at the client.
@@ -15,6 +16,8 @@ withOneLibuvWorker();
 
 const { median } = await import("./support/directAnchor.js");
 const { completionWindow } = await import("../../extension/completions/completionRequest.js");
+const { ChunkRing } = await import("../../extension/completions/chunkRing.js");
+type Chunk = ReturnType<InstanceType<typeof ChunkRing>["for"]>[number];
 const { startTestKernel, tempDir } = await import("../support/kernelProcess.js");
 const { ensureFixtureModels } = await import("../fixtures/models.js");
 
@@ -41,7 +44,7 @@ interface Keystroke {
 }
 
 /** Types `typed` at the end of the middle line, one character a request, as a person typing slowly. */
-async function typing(lines: number, typed: string): Promise<{ promptTokens: number; strokes: Keystroke[] }> {
+async function typing(lines: number, typed: string, chunks: Chunk[] = []): Promise<{ promptTokens: number; strokes: Keystroke[] }> {
   const { text, at } = file(lines);
   const strokes: Keystroke[] = [];
   let promptTokens = 0;
@@ -49,7 +52,7 @@ async function typing(lines: number, typed: string): Promise<{ promptTokens: num
     const now = text.slice(0, at) + typed.slice(0, i) + text.slice(at);
     const window = completionWindow(now, at + i);
     const t0 = performance.now();
-    const r = await kernel.client.request("completion/infill", { ...window, maxTokens: 16 });
+    const r = await kernel.client.request("completion/infill", { ...window, maxTokens: 16, ...(chunks.length ? { chunks } : {}) });
     const ms = performance.now() - t0;
     promptTokens = r.reusedTokens + r.evaluatedTokens;
     // The first request fills the sequence: it is the cold start, not a keystroke.
@@ -62,15 +65,25 @@ const typed = "compute(".repeat(8).slice(0, KEYSTROKES);
 const depths: Record<string, Awaited<ReturnType<typeof typing>>> = {};
 const rows: BenchRow[] = [];
 try {
-  for (const [label, lines] of [
-    ["1k", 60],
-    ["4k", 240],
+  // The ring full: 16 chunks of other files (32 lines each, as the editor picks them) before the 1k window.
+  const ring = new ChunkRing();
+  for (let f = 0; f < 16; f++)
+    ring.pick(
+      `src/module${f}.ts`,
+      Array.from({ length: 40 }, (_, i) => `export const m${f}_${i} = lookup(${i}, "module ${f}");`).join("\n"),
+      20,
+    );
+  for (const [label, lines, chunks] of [
+    ["1k", 60, []],
+    ["4k", 240, []],
+    ["1k+ring", 60, ring.for("src/run.ts")],
   ] as const) {
-    const run = await typing(lines, typed);
+    const run = await typing(lines, typed, [...chunks]);
     depths[label] = run;
     const share = run.strokes.reduce((n, s) => n + s.reused, 0) / run.strokes.reduce((n, s) => n + s.reused + s.evaluated, 0);
+    const ringed = chunks.length ? `, a ring of ${chunks.length} chunks of other files sent` : "";
     rows.push({
-      name: `completions: input reused between keystrokes, typing at the end of a line (${run.promptTokens} tokens)`,
+      name: `completions: input reused between keystrokes, typing at the end of a line (${run.promptTokens} tokens${ringed})`,
       ours: 100 * share,
       anchor: null,
       ratio: null,
@@ -79,7 +92,7 @@ try {
       target: ">= 90 %",
     });
     rows.push({
-      name: `completions: keystroke to suggestion, median of ${run.strokes.length} (${run.promptTokens} tokens)`,
+      name: `completions: keystroke to suggestion, median of ${run.strokes.length} (${run.promptTokens} tokens${ringed})`,
       ours: median(run.strokes.map((s) => s.ms)),
       anchor: null,
       ratio: null,

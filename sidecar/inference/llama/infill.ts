@@ -5,12 +5,27 @@
 import { LlamaCompletion, type LlamaContextSequence, type LlamaModel, type Token } from "node-llama-cpp";
 import { ErrorCode, HearthError } from "../../../shared/errors.js";
 
+/**
+ * Tokens the chunks of other files take at most: every keystroke's decode attends over the whole prompt,
+ * so a context filled with chunks made each one slower (the bench, one thread: 267 ms at 7.7k tokens, 26 ms
+ * for the 1.5k window alone).
+ */
+export const MAX_CHUNK_TOKENS = 2048;
+
 /** The pool's key of the completions' session: no chat session key contains a NUL. */
 export const COMPLETION_SESSION = "\u0000completion";
+
+/** A chunk of a recently edited or opened file, sent as context before the prefix (llama.vscode's ring). */
+export interface InfillChunk {
+  filename: string;
+  text: string;
+}
 
 export interface InfillRequest {
   prefix: string;
   suffix: string;
+  /** Oldest first; the prompt keeps this order, so chunks that stay in the ring keep their cached tokens. */
+  chunks?: readonly InfillChunk[];
   maxTokens: number;
   signal: AbortSignal;
 }
@@ -39,12 +54,20 @@ export function infillUnsupported(modelId: string): HearthError {
 /**
  * The fill-in-the-middle prompt, built here rather than by node-llama-cpp (which puts the whole prefix
  * before the suffix, so every keystroke changed the tokens ahead of the suffix and it was evaluated again):
- * the prefix up to the start of the cursor's line, then the suffix, then the middle token and the part of
- * the cursor's line before the cursor last. Typing on a line changes only the tail, so the next keystroke
- * reuses the KV of everything before it (as llama.cpp's server /infill and llama.vim lay it out).
- * Over `budget` tokens, whole tokens go from the head of the prefix and the tail of the suffix.
+ * the chunks of other files first, then the prefix up to the start of the cursor's line, the suffix, then
+ * the middle token and the part of the cursor's line before the cursor last. Typing on a line changes only
+ * the tail, so the next keystroke reuses the KV of everything before it (as llama.cpp's server /infill and
+ * llama.vim lay it out). Over `budget` tokens, whole tokens go from the head of the prefix and the tail of
+ * the suffix; the chunks get only the room the window leaves, up to MAX_CHUNK_TOKENS, whole chunks, the
+ * oldest dropped first.
  */
-export function infillPrompt(model: LlamaModel, prefix: string, suffix: string, budget: number): Token[] {
+export function infillPrompt(
+  model: LlamaModel,
+  prefix: string,
+  suffix: string,
+  budget: number,
+  chunks: readonly InfillChunk[] = [],
+): Token[] {
   const { prefix: pre, suffix: suf, middle: mid } = model.tokens.infill;
   if (pre == null || suf == null) throw new Error("infillPrompt needs a model with fill-in-the-middle tokens (hasInfillTokens)");
   const lineStart = prefix.lastIndexOf("\n") + 1;
@@ -55,9 +78,32 @@ export function infillPrompt(model: LlamaModel, prefix: string, suffix: string, 
   const room = Math.max(0, budget - 3 - line.length);
   tail = tail.slice(0, Math.ceil(room / 4));
   head = head.slice(Math.max(0, head.length - (room - tail.length)));
+  const extra = chunkTokens(model, chunks, Math.min(MAX_CHUNK_TOKENS, room - tail.length - head.length));
   // A model with no middle token (an SPM-only vocabulary) reads the suffix first and continues the prefix.
-  if (mid == null) return [suf, ...tail, pre, ...head, ...line];
-  return [pre, ...head, suf, ...tail, mid, ...line];
+  if (mid == null) return [...extra, suf, ...tail, pre, ...head, ...line];
+  return [...extra, pre, ...head, suf, ...tail, mid, ...line];
+}
+
+/**
+ * The chunks' tokens within `room`, in their order: each after Qwen2.5-Coder's `<|file_sep|>` and its
+ * file name where the vocabulary has that token (its repository-level format), else after a plain
+ * separator line with the name (llama.cpp's "--- snippet ---"). The newest chunks are kept first.
+ */
+function chunkTokens(model: LlamaModel, chunks: readonly InfillChunk[], room: number): Token[] {
+  const sep = model.tokenize("<|file_sep|>", true);
+  const fileSep = sep.length === 1 ? sep : null;
+  const kept: Token[][] = [];
+  let left = room;
+  for (let i = chunks.length - 1; i >= 0; i--) {
+    const { filename, text } = chunks[i]!;
+    const t = fileSep
+      ? [...fileSep, ...model.tokenize(`${filename}\n${text}`, false, "trimLeadingSpace")]
+      : model.tokenize(`--- ${filename} ---\n${text}\n\n`, false, "trimLeadingSpace");
+    if (t.length > left) break;
+    left -= t.length;
+    kept.unshift(t);
+  }
+  return kept.flat();
 }
 
 /**
@@ -70,12 +116,17 @@ export async function infillOn(sequence: LlamaContextSequence, request: InfillRe
   const outputBefore = sequence.tokenMeter.usedOutputTokens;
   const completion = new LlamaCompletion({ contextSequence: sequence, autoDisposeSequence: false });
   try {
-    const budget = sequence.context.contextSize - request.maxTokens - 1;
-    const prompt = infillPrompt(sequence.model, request.prefix, request.suffix, budget);
+    // Room for the middle and a BOS token. node-llama-cpp keeps of an input only what leaves a context
+    // shift's room (a tenth of the context by default) and cuts the rest from the head, which changed the
+    // first token at every keystroke once a prompt with chunks came near the context size (the bench's
+    // 7k-token prompt: 37.5% reused); the shift asked for is the middle's room, so the budget is what it keeps.
+    const budget = sequence.context.contextSize - request.maxTokens - 2;
+    const prompt = infillPrompt(sequence.model, request.prefix, request.suffix, budget, request.chunks);
     const text = await completion.generateCompletion(prompt, {
       maxTokens: request.maxTokens,
       signal: request.signal,
       temperature: 0,
+      contextShiftSize: request.maxTokens + 1,
     });
     const evaluatedTokens = sequence.tokenMeter.usedInputTokens - inputBefore;
     const generatedTokens = sequence.tokenMeter.usedOutputTokens - outputBefore;

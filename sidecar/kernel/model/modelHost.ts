@@ -5,6 +5,7 @@
 import { ErrorCode, HearthError, errorMessage } from "../../../shared/errors.js";
 import type { ModelState } from "../../../shared/protocol/index.js";
 import type { AgentModel, ModelCapabilities } from "../../agent/ports/model.js";
+import { CompletionModel } from "./completionModel.js";
 import { cancelled, downloadModel, type DownloadProgress } from "../../inference/modelDownload.js";
 import type { InfillRequest, InfillResult } from "../../inference/llama/infill.js";
 import { KvStateStore } from "../../inference/llama/kvStateStore.js";
@@ -57,9 +58,18 @@ export class ModelHost {
   private readonly store: KvStateStore;
   /** Completions made so far: each holds the model under a name of its own. */
   private completions = 0;
+  /** The separate completion model a person named (hearth.completions.model), beside the chat model. */
+  private readonly completionModel: CompletionModel;
 
   constructor(private readonly opts: ModelHostOptions) {
     this.store = new KvStateStore(opts.stateDir, opts.stateMaxBytes ?? 4 * 1024 ** 3);
+    this.completionModel = new CompletionModel({
+      modelsDir: opts.modelsDir,
+      threads: opts.threads,
+      gpu: opts.gpu,
+      contextSize: opts.contextSize,
+      log: opts.log,
+    });
   }
 
   status(): {
@@ -112,8 +122,15 @@ export class ModelHost {
   /**
    * A fill-in-the-middle completion on the loaded model (issue 31), held like a run while it is made so
    * the model is not swapped under it. Refused, with what to do, for a model that cannot fill in the middle.
+   * A request that names another model (the person's completion model) runs on that one, loaded beside.
    */
-  async infill(request: InfillRequest): Promise<InfillResult> {
+  async infill(request: InfillRequest & { model?: string }): Promise<InfillResult> {
+    const { model: named, ...rest } = request;
+    if (named && named !== this.spec) return this.completionModel.infill(named, rest);
+    return this.onLoaded(rest);
+  }
+
+  private async onLoaded(request: InfillRequest): Promise<InfillResult> {
     const model = this.current() as AgentModel & { infill?: (r: InfillRequest) => Promise<InfillResult> };
     if (!model.infill)
       throw new HearthError(
@@ -269,6 +286,12 @@ export class ModelHost {
         });
       }
     }
+  }
+
+  /** Unloads the chat model and the completion model (the kernel stops). */
+  async close(): Promise<void> {
+    await this.completionModel.dispose();
+    await this.unload();
   }
 
   /** Unloads the model after its rounds finish; the llama engine saves every session's KV state first. */

@@ -1,6 +1,7 @@
 // Fill-in-the-middle on the loaded model (issue 31), real node-llama-cpp on the synthetic FIM model:
 // the middle between a prefix and a suffix, a completion's KV cache reused by the next keystroke's, a
-// cancel answered at once with the next completion still served (harness #18), chats on the same
+// cancel answered at once with the next completion still served (harness #18), the reuse kept with the
+// ring's chunks before the prefix, chats on the same
 // model undisturbed, and a model without FIM tokens refused with what to do.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -61,6 +62,33 @@ describe("fill-in-the-middle completions", { timeout: 120_000 }, () => {
     }
     const share = reused / (reused + evaluated);
     assert.ok(share >= 0.9, `reused ${reused} of ${reused + evaluated} prompt tokens (${(share * 100).toFixed(1)}%)`);
+  });
+
+  it("still reuses at least 90% between keystrokes with the ring's chunks of other files before the prefix", async () => {
+    // Invariant: the chunks come first and stay put while a person types, so their tokens are reused too.
+    // A full ring, more than the context's room: the newest chunks that fit fill it, so the prompt comes
+    // within a few tokens of the context size (where node-llama-cpp would cut its head at each keystroke).
+    const chunks = Array.from({ length: 16 }, (_, f) => ({
+      filename: `src/other${f}.ts`,
+      text: `${Array.from({ length: 8 }, (_, i) => `export const other${f}_${i} = ${i};`).join("\n")}\n`,
+    }));
+    const withChunks = (p: string) => fim.model.infill({ prefix: p, suffix, chunks, maxTokens: 16, signal: new AbortController().signal });
+    const typed = "const total = add(value1, value2);";
+    const first = await withChunks(prefix);
+    const alone = await infill(prefix);
+    const chunkTokens = first.reusedTokens + first.evaluatedTokens - (alone.reusedTokens + alone.evaluatedTokens);
+    assert.ok(chunkTokens > 100, `the chunks are in the prompt: ${chunkTokens} tokens more than the window alone`);
+    await withChunks(prefix);
+    let reused = 0;
+    let evaluated = 0;
+    for (let i = 1; i <= typed.length; i += 1) {
+      const r = await withChunks(prefix + typed.slice(0, i));
+      reused += r.reusedTokens;
+      evaluated += r.evaluatedTokens;
+    }
+    const share = reused / (reused + evaluated);
+    assert.ok(share >= 0.9, `reused ${reused} of ${reused + evaluated} prompt tokens (${(share * 100).toFixed(1)}%)`);
+    assert.ok(first.reusedTokens + first.evaluatedTokens > 0.9 * 2048, `the prompt fills the context: ${JSON.stringify(first)}`);
   });
 
   it("answers a cancel at once, and the next completion is served (harness #18)", async () => {

@@ -48,7 +48,7 @@ it("shows at most maxLines whole lines of a suggestion, and nothing for a blank 
 });
 
 it("offers completions only when on and not in a turned-off language", () => {
-  const settings = { enabled: true, disabledLanguages: ["markdown"], maxLines: 8 };
+  const settings = { enabled: true, disabledLanguages: ["markdown"], maxLines: 8, model: "" };
   assert.equal(completionsWanted(settings, "typescript"), true);
   assert.equal(completionsWanted(settings, "markdown"), false);
   assert.equal(completionsWanted({ ...settings, enabled: false }, "typescript"), false);
