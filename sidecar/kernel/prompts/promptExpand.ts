@@ -20,8 +20,8 @@ type EditorVar = (typeof EDITOR_VARS)[number];
 const INPUT = /^input:([A-Za-z_][A-Za-z0-9_-]*)(?::([\s\S]*))?$/;
 
 function tokens(origin: PromptOrigin): RegExp {
-  const positional = origin === "claude" ? "|\\$([1-9])" : "";
-  return new RegExp(`\\$\\{([^{}\\n]*)\\}|\\$ARGUMENTS\\b|\\{\\{args\\}\\}${positional}`, "g");
+  const positional = origin === "claude" ? "|\\$(?<digit>[1-9])" : "";
+  return new RegExp(`\\$\\{(?<inner>[^{}\\n]*)\\}|\\$ARGUMENTS\\b|\\{\\{args\\}\\}${positional}`, "g");
 }
 
 export type Variables =
@@ -33,7 +33,7 @@ export function variablesOf(body: string, origin: PromptOrigin): Variables {
   const inputs: PromptInput[] = [];
   const needs = { selection: false, file: false };
   for (const m of body.matchAll(tokens(origin))) {
-    const inner = m[1];
+    const inner = m.groups?.inner;
     if (inner === undefined) continue;
     if (inner.startsWith("input:")) {
       const input = INPUT.exec(inner);
@@ -76,7 +76,9 @@ export function expandPrompt(
     return { ok: false, problem: `/${prompt.name} uses the current file: open a file of the folder in an editor, then run it again` };
   const words = values.args === "" ? [] : values.args.split(/\s+/);
   let argsPlaced = false;
-  const text = prompt.body.replace(tokens(prompt.origin), (whole, inner: string | undefined, digit: string | undefined) => {
+  const text = prompt.body.replace(tokens(prompt.origin), (...m: unknown[]) => {
+    const whole = m[0] as string;
+    const { inner, digit } = m.at(-1) as { inner?: string; digit?: string };
     if (digit !== undefined) {
       argsPlaced = true;
       return words[Number(digit) - 1] ?? "";
