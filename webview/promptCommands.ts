@@ -26,6 +26,7 @@ export class PromptCommands {
         if (message.list) this.commands = promptCommands(message.list.prompts);
         this.onChange();
         return true;
+      case "chat/transcript":
       case "workspace/trust":
         this.refresh();
         return false;
