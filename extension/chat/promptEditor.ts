@@ -8,7 +8,7 @@ import { inFolder } from "./applyTarget.js";
 export function promptEditor(): PromptEditor {
   const editor = vscode.window.activeTextEditor;
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-  if (!editor || editor.document.uri.scheme !== "file" || folder?.scheme !== "file") return {};
+  if (editor?.document.uri.scheme !== "file" || folder?.scheme !== "file") return {};
   const target = inFolder(folder.fsPath, editor.document.uri.fsPath, "the active editor's file");
   if (target.kind !== "file") return {};
   const selection = editor.selection.isEmpty ? undefined : editor.document.getText(editor.selection);

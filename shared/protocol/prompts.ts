@@ -47,7 +47,10 @@ export type PromptList = z.infer<typeof PromptList>;
 /** What the client knows of the active editor: a workspace-relative file, its selected text. */
 export const PromptEditor = z.object({
   file: z.string().min(1).max(4096).optional(),
-  selection: z.string().max(256 * 1024).optional(),
+  selection: z
+    .string()
+    .max(256 * 1024)
+    .optional(),
 });
 export type PromptEditor = z.infer<typeof PromptEditor>;
 

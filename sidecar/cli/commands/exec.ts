@@ -103,7 +103,8 @@ export async function exec(argv: string[]): Promise<number> {
     throw new UsageError("--implement continues a plan's session in Code mode: pass --session ID (the plan's), and no other --mode");
   const promptFile = flagString(args, "prompt");
   if (promptFile !== undefined && implement) throw new UsageError("--prompt and --implement each say what to send: pass one of them");
-  if (!prompt && !implement && promptFile === undefined) throw new UsageError('missing PROMPT: say what the agent should do, e.g. `hearth exec "list the files"`');
+  if (!prompt && !implement && promptFile === undefined)
+    throw new UsageError('missing PROMPT: say what the agent should do, e.g. `hearth exec "list the files"`');
   const policy = (flagString(args, "approve") ?? "never") as ApprovePolicy;
   if (!APPROVE_POLICIES.includes(policy)) throw new UsageError(`--approve ${policy} is not one of ${APPROVE_POLICIES.join(", ")}`);
   const sessionArg = flagString(args, "session");
@@ -117,11 +118,15 @@ export async function exec(argv: string[]): Promise<number> {
     if (sessionArg && modelArg !== undefined) await refuseOtherModel(kernel, sessionArg, modelArg);
     // issue 27, item 3: the kernel expands the file, as for the chat's `/name args`.
     const expanded =
-      promptFile === undefined ? undefined : await kernel.unlessGone(kernel.client.request("prompts/expand", { name: promptFile, args: prompt }));
+      promptFile === undefined
+        ? undefined
+        : await kernel.unlessGone(kernel.client.request("prompts/expand", { name: promptFile, args: prompt }));
     const mode = implement ? IMPLEMENT_MODE : (flagString(args, "mode") ?? expanded?.mode ?? undefined);
     if (mode !== undefined) await refuseUnknownMode(kernel, mode);
     const sessionId =
-      sessionArg ?? (await kernel.unlessGone(kernel.client.request("session/create", { model, title: (expanded?.text ?? prompt).slice(0, 80) }))).sessionId;
+      sessionArg ??
+      (await kernel.unlessGone(kernel.client.request("session/create", { model, title: (expanded?.text ?? prompt).slice(0, 80) })))
+        .sessionId;
     // --approve answers only this command's own run (issue 24); the kernel asks it for nothing else.
     let ownTurn: string | undefined;
     kernel.client.onServerRequest("approval/request", async (req, signal) =>

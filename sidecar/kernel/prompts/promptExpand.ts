@@ -24,9 +24,7 @@ function tokens(origin: PromptOrigin): RegExp {
   return new RegExp(`\\$\\{(?<inner>[^{}\\n]*)\\}|\\$ARGUMENTS\\b|\\{\\{args\\}\\}${positional}`, "g");
 }
 
-export type Variables =
-  | { ok: true; inputs: PromptInput[]; needs: { selection: boolean; file: boolean } }
-  | { ok: false; problem: string };
+export type Variables = { ok: true; inputs: PromptInput[]; needs: { selection: boolean; file: boolean } } | { ok: false; problem: string };
 
 /** The questions a body asks (each input once, the first placeholder given) and the editor parts it needs. */
 export function variablesOf(body: string, origin: PromptOrigin): Variables {
@@ -37,7 +35,8 @@ export function variablesOf(body: string, origin: PromptOrigin): Variables {
     if (inner === undefined) continue;
     if (inner.startsWith("input:")) {
       const input = INPUT.exec(inner);
-      if (!input) return { ok: false, problem: `\`\${${inner}}\` is not an input: write \`\${input:name}\` or \`\${input:name:placeholder}\`` };
+      if (!input)
+        return { ok: false, problem: `\`\${${inner}}\` is not an input: write \`\${input:name}\` or \`\${input:name:placeholder}\`` };
       const known = inputs.find((i) => i.name === input[1]);
       if (!known) inputs.push({ name: input[1]!, placeholder: input[2] ?? "" });
       else if (known.placeholder === "" && input[2]) inputs[inputs.indexOf(known)] = { name: known.name, placeholder: input[2] };
@@ -65,7 +64,13 @@ export type Expansion = { ok: true; text: string } | { ok: false; problem: strin
  * no place for them gets them after a blank line (as Claude Code and Gemini CLI do), so none is lost.
  */
 export function expandPrompt(
-  prompt: { name: string; body: string; origin: PromptOrigin; inputs: readonly PromptInput[]; needs: { selection: boolean; file: boolean } },
+  prompt: {
+    name: string;
+    body: string;
+    origin: PromptOrigin;
+    inputs: readonly PromptInput[];
+    needs: { selection: boolean; file: boolean };
+  },
   values: ExpansionValues,
 ): Expansion {
   const missing = prompt.inputs.filter((i) => values.inputs[i.name] === undefined).map((i) => i.name);
@@ -112,6 +117,11 @@ function editorValue(name: EditorVar, v: ExpansionValues): string {
     case "workspaceFolder":
       return v.workspaceFolder;
     case "workspaceFolderBasename":
-      return v.workspaceFolder.replace(/[\\/]+$/, "").split(/[\\/]/).pop() ?? "";
+      return (
+        v.workspaceFolder
+          .replace(/[\\/]+$/, "")
+          .split(/[\\/]/)
+          .pop() ?? ""
+      );
   }
 }

@@ -56,7 +56,9 @@ export function parsePromptFile(path: string, text: string, origin: PromptOrigin
     name = named;
   }
   if (!NAME.test(name))
-    return refuse(`its name ${JSON.stringify(name)} is not a command name (lowercase letters, digits, dots, dashes, underscores); rename the file`);
+    return refuse(
+      `its name ${JSON.stringify(name)} is not a command name (lowercase letters, digits, dots, dashes, underscores); rename the file`,
+    );
   if (typeof description !== "string") return refuse("description must be text");
   if (typeof hint !== "string") return refuse("argument-hint must be text");
   if (mode !== undefined && agent !== undefined) return refuse("it names both mode and agent; keep one");

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: prompt file texts, whose ${…} variables are the subject
 // Prompt files (issue 27, item 3), as a user runs them: a real CLI and kernel reading the workspace's
 // .github/prompts, .claude/commands and .hearth/prompts through its descriptor, the scripted adapter
 // asserting the message the model is shown and the tools it is offered. Invariants: `hearth exec

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: prompt file texts, whose ${…} variables are the subject
 // `/name args` from the chat (issue 27, item 3), editor side, against a real kernel through the real
 // supervisor and chat controller, with the scripted model. The person's answers to the input boxes
 // and the active editor come in through ChatPrompts' ports (VS Code's input box does not run here).
@@ -49,7 +50,12 @@ function harness(rounds: unknown[], answers: (string | undefined)[], editor: Pro
   const chat = new ChatController({
     kernel,
     model: () => `scripted:${script}`,
-    store: { get: () => stored, set: (id: string | undefined) => void (stored = id) },
+    store: {
+      get: () => stored,
+      set: (id: string | undefined) => {
+        stored = id;
+      },
+    },
     log,
     restricted: () => false,
   });
@@ -74,7 +80,10 @@ function harness(rounds: unknown[], answers: (string | undefined)[], editor: Pro
 const EXPANDED = "In src/app.ts, rename parse to parseAll in `parse(x)` (and its tests); keep parse working.";
 
 it("each input is asked once with its placeholder; the kernel's expansion is the message the model is shown (issue 27)", async () => {
-  const h = harness([{ expectUsers: [EXPANDED], text: ["Renamed."] }], ["parse", "parseAll"], { file: "src/app.ts", selection: "parse(x)" });
+  const h = harness([{ expectUsers: [EXPANDED], text: ["Renamed."] }], ["parse", "parseAll"], {
+    file: "src/app.ts",
+    selection: "parse(x)",
+  });
   await h.prompts.run({ name: "rename", args: "and its tests", attachments: [], mode: undefined });
   assert.deepEqual(h.asked, [
     { title: "/rename (1 of 2)", prompt: "old", placeholder: "the current name" },

@@ -88,12 +88,18 @@ describe("prompt files in the slash list (issue 27, item 3)", () => {
     const { prompts, box, type, key, items } = setup();
     prompts.hear({ type: "prompts/list", list: { prompts: LIST, notes: [] } });
     type("/re");
-    assert.deepEqual(items().map((i) => i.name), ["/review FOCUS"]);
+    assert.deepEqual(
+      items().map((i) => i.name),
+      ["/review FOCUS"],
+    );
     key("Enter");
     assert.equal(box.value, "/review ");
     prompts.hear({ type: "prompts/list", list: null, error: "Could not list the prompt files: gone" });
     type("/re");
-    assert.deepEqual(items().map((i) => i.name), ["/review FOCUS"]);
+    assert.deepEqual(
+      items().map((i) => i.name),
+      ["/review FOCUS"],
+    );
   });
 
   it("a list arriving after the menu closed does not reopen it", () => {

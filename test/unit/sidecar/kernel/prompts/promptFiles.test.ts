@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: prompt file texts, whose ${…} variables are the subject
 // Prompt files (issue 27, item 3), read from real files in a temp folder through the real anchored
 // workspace and mode catalog. Invariants: each convention's files are listed by name with their
 // description, questions and mode (Copilot's `agent` is Code); a malformed file, an unknown mode, a
@@ -23,12 +24,18 @@ const write = (rel: string, text: string) => {
   fs.mkdirSync(path.dirname(path.join(ws, rel)), { recursive: true });
   fs.writeFileSync(path.join(ws, rel), text);
 };
-write(".hearth/prompts/review.md", "---\ndescription: Review a file\nmode: ask\nargument-hint: FOCUS\n---\nReview ${file} for $ARGUMENTS.\n");
+write(
+  ".hearth/prompts/review.md",
+  "---\ndescription: Review a file\nmode: ask\nargument-hint: FOCUS\n---\nReview ${file} for $ARGUMENTS.\n",
+);
 write(".hearth/prompts/fix.md", "Fix ${input:bug:what is broken} in ${selection}; then test ${input:bug}.\n");
 write(".hearth/prompts/bad.md", "---\ndescription: [unclosed\n---\nbody\n");
 write(".hearth/prompts/wide.md", "---\nmode: yolo\n---\nDo it.\n");
 write(".hearth/prompts/big.md", "x".repeat(40 << 10));
-write(".github/prompts/commit.prompt.md", "---\ndescription: Write a commit message\nagent: agent\ntools: [git]\nmodel: gpt-5\n---\nWrite a commit message for {{args}}.\n");
+write(
+  ".github/prompts/commit.prompt.md",
+  "---\ndescription: Write a commit message\nagent: agent\ntools: [git]\nmodel: gpt-5\n---\nWrite a commit message for {{args}}.\n",
+);
 write(".github/prompts/review.prompt.md", "Copilot's review.\n");
 write(".github/prompts/notes.md", "not a .prompt.md file: not a prompt\n");
 write(".claude/commands/issue.md", "---\ndescription: Work on an issue\n---\nFix issue #$1 with priority $2 ($ARGUMENTS).\n");
@@ -86,7 +93,10 @@ describe("the prompt files listed (issue 27, item 3)", () => {
 
   it("a prompt that cannot run is refused by name with its problem; an unknown name lists the prompts there are", async () => {
     await assert.rejects(prompts.find("bad", false), /refused \/bad: .*not YAML/);
-    await assert.rejects(prompts.find("nope", false), /no prompt file named "nope".*The prompts are fix, review, commit, issue; add one as \.hearth\/prompts\/nope\.md/);
+    await assert.rejects(
+      prompts.find("nope", false),
+      /no prompt file named "nope".*The prompts are fix, review, commit, issue; add one as \.hearth\/prompts\/nope\.md/,
+    );
     assert.equal((await prompts.find("review", false)).source, ".hearth/prompts/review.md", "the earlier folder's file wins the name");
   });
 
@@ -130,7 +140,10 @@ describe("a prompt file expanded (issue 27, item 3)", () => {
 
   it("Claude's $1…$9 take the words of the arguments; Gemini's {{args}} the whole", async () => {
     const issue = await prompts.find("issue", false);
-    assert.deepEqual(expandPrompt(issue, { ...values, args: "123 high" }), { ok: true, text: "Fix issue #123 with priority high (123 high)." });
+    assert.deepEqual(expandPrompt(issue, { ...values, args: "123 high" }), {
+      ok: true,
+      text: "Fix issue #123 with priority high (123 high).",
+    });
     const commit = await prompts.find("commit", false);
     assert.deepEqual(expandPrompt(commit, { ...values, args: "the parser fix" }), {
       ok: true,
@@ -153,7 +166,10 @@ describe("a prompt file expanded (issue 27, item 3)", () => {
   it("refuses, saying what is missing, when an input, the selection or the file is not given", async () => {
     const fix = await prompts.find("fix", false);
     assert.deepEqual(expandPrompt(fix, { ...values, selection: "x" }), { ok: false, problem: "/fix asks for bug: no answer was given" });
-    assert.match((expandPrompt(fix, { ...values, inputs: { bug: "b" } }) as { problem: string }).problem, /uses the selection: select text/);
+    assert.match(
+      (expandPrompt(fix, { ...values, inputs: { bug: "b" } }) as { problem: string }).problem,
+      /uses the selection: select text/,
+    );
     const review = await prompts.find("review", false);
     assert.match((expandPrompt(review, values) as { problem: string }).problem, /uses the current file: open a file of the folder/);
   });
