@@ -92,7 +92,8 @@ export class SlashMenu {
         const kind = c.source === undefined ? "slash-item" : c.problem ? "slash-item prompt broken" : "slash-item prompt";
         const item = el("li", i === this.active ? `${kind} active` : kind, undefined, "slash-item");
         item.id = `slash-${i}`;
-        if (c.source) item.title = c.source;
+        // A problem is shown on one line in the list; the whole of it, or the file, on hover.
+        if (c.source) item.title = c.problem ?? c.source;
         item.setAttribute("role", "option");
         item.setAttribute("aria-selected", String(i === this.active));
         item.append(el("span", "slash-name", `/${c.name}${c.args ? ` ${c.args}` : ""}`), el("span", "slash-hint", c.hint));
@@ -104,7 +105,10 @@ export class SlashMenu {
         return item;
       }),
     );
-    if (this.shown.length > 0) this.box.setAttribute("aria-activedescendant", `slash-${this.active}`);
-    else this.box.removeAttribute("aria-activedescendant");
+    if (this.shown.length > 0) {
+      this.box.setAttribute("aria-activedescendant", `slash-${this.active}`);
+      // The list scrolls (prompt files make it long): the entry the keys moved to stays in sight.
+      (this.node.children[this.active] as HTMLElement).scrollIntoView?.({ block: "nearest" });
+    } else this.box.removeAttribute("aria-activedescendant");
   }
 }
