@@ -4,7 +4,7 @@
 // editor's file and selection given when the file uses them, the kernel's expansion sent as the
 // message. Plain Node (no `vscode` import): the questions and the editor come in as ports.
 import type { Attachment } from "../../shared/protocol/attachments.js";
-import type { PromptEditor, PromptView } from "../../shared/protocol/prompts.js";
+import { PROMPT_SELECTION_MAX_CHARS, type PromptEditor, type PromptView } from "../../shared/protocol/prompts.js";
 import type { ToWebview } from "../../shared/protocol/webview.js";
 import { askKernel, type FolderKernelDeps } from "./askKernel.js";
 
@@ -67,6 +67,12 @@ export class ChatPrompts {
       inputs[input.name] = answer;
     }
     const editor = prompt.needs.selection || prompt.needs.file ? this.deps.editor() : {};
+    if ((editor.selection?.length ?? 0) > PROMPT_SELECTION_MAX_CHARS)
+      return giveBack(
+        "error",
+        `/${prompt.name} was not sent: the selection is ${editor.selection!.length} characters, more than the ${PROMPT_SELECTION_MAX_CHARS} ` +
+          "a prompt takes; select less, or attach the file (+ File) and name it in the message.",
+      );
     const expanded = await askKernel(this.deps, "prompts", `run /${prompt.name}`, (client, readOnly) =>
       client.request("prompts/expand", { name: prompt.name, args: run.args, inputs, editor, readOnly }),
     );

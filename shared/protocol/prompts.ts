@@ -44,13 +44,13 @@ export const PromptList = z.object({
 });
 export type PromptList = z.infer<typeof PromptList>;
 
+/** The most of a selection `${selection}` takes (characters): a prompt is a message, not a file transfer. */
+export const PROMPT_SELECTION_MAX_CHARS = 256 * 1024;
+
 /** What the client knows of the active editor: a workspace-relative file, its selected text. */
 export const PromptEditor = z.object({
   file: z.string().min(1).max(4096).optional(),
-  selection: z
-    .string()
-    .max(256 * 1024)
-    .optional(),
+  selection: z.string().max(PROMPT_SELECTION_MAX_CHARS).optional(),
 });
 export type PromptEditor = z.infer<typeof PromptEditor>;
 

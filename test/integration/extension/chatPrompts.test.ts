@@ -13,7 +13,7 @@ import { ChatController } from "../../../extension/chat/chatController.js";
 import { ChatPrompts } from "../../../extension/chat/chatPrompts.js";
 import { KernelSupervisor } from "../../../extension/kernel/kernelSupervisor.js";
 import { connectOrStartKernel } from "../../../shared/node/kernelLauncher.js";
-import type { PromptEditor } from "../../../shared/protocol/prompts.js";
+import { PROMPT_SELECTION_MAX_CHARS, type PromptEditor } from "../../../shared/protocol/prompts.js";
 import type { ToWebview } from "../../../shared/protocol/webview.js";
 import { alive, isolatedEnv } from "../../support/cliProcess.js";
 import { DIST, tempDir } from "../../support/kernelProcess.js";
@@ -100,7 +100,7 @@ it("each input is asked once with its placeholder; the kernel's expansion is the
   assert.equal(done?.event.type === "completed" ? done.event.status : undefined, "completed", JSON.stringify(done));
 });
 
-it("a cancelled question or a missing selection sends nothing and gives the command back to the box (issue 27)", async () => {
+it("a cancelled question, a missing or too long selection sends nothing and gives the command back to the box (issue 27)", async () => {
   const cancelled = harness([], ["parse", undefined], { file: "src/app.ts", selection: "parse(x)" });
   await cancelled.prompts.run({ name: "rename", args: "now", attachments: [], mode: undefined });
   assert.equal(cancelled.asked.length, 2);
@@ -116,4 +116,12 @@ it("a cancelled question or a missing selection sends nothing and gives the comm
   assert.match(notice.message, /^\/rename was not sent\. Could not run \/rename: .*uses the selection: select text in an editor/);
   assert.deepEqual(unsent, { type: "chat/unsent", text: "/rename" });
   assert.equal(noSelection.session(), undefined);
+
+  const huge = harness([], ["parse", "parseAll"], { file: "src/app.ts", selection: "x".repeat(PROMPT_SELECTION_MAX_CHARS + 1) });
+  await huge.prompts.run({ name: "rename", args: "", attachments: [], mode: undefined });
+  assert.match(
+    (huge.posted.at(-2) as { message: string }).message,
+    /the selection is 262145 characters, more than the 262144 a prompt takes; select less/,
+  );
+  assert.equal(huge.session(), undefined);
 });
