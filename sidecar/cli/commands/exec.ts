@@ -2,7 +2,7 @@
 import type { TurnEvent } from "../../../shared/protocol/index.js";
 import { KernelRequestError } from "../../../shared/node/kernelClient.js";
 import { APPROVE_POLICIES, askPerson, type ApprovePolicy } from "../approvalPrompt.js";
-import { flagString, parseArgs, UsageError } from "../args.js";
+import { flagString, flagStrings, parseArgs, UsageError } from "../args.js";
 import { connectKernel, type CliKernel } from "../connect.js";
 import { ExitCode } from "../exitCodes.js";
 import { errorMessage } from "../../../shared/errors.js";
@@ -25,8 +25,9 @@ Runs one agent turn in the workspace (default: the current directory) and stream
   --implement      with --session: implement the session's last answer (a Plan-mode checklist) in
                    Code mode; PROMPT, when given, is the plan as you edited it
   --prompt NAME    send the workspace's prompt file NAME (\`hearth prompts\` lists them) with
-                   ARGS as its arguments, in the mode the file names unless --mode is given;
-                   a file that asks \${input:…} questions or uses the editor is run from the chat
+                   ARGS as its arguments, in the mode the file names unless --mode is given
+  --input K=V      with --prompt: the answer to its \${input:K} question (once per question);
+                   a file that uses the editor's \${selection} or \${file} is run from the chat
   --db FILE        the journal (default: one per workspace under ~/.local/share/hearth)
   --json           print every turn event as one JSON line on stdout
 Exit codes: 0 completed, 1 failed, 2 usage, 4 kernel error, 130 cancelled.`;
@@ -91,10 +92,36 @@ async function planOf(kernel: CliKernel, sessionId: string): Promise<string> {
   return plan;
 }
 
+/** `--input K=V` answers, by question; each is checked here so a typo is a usage error, not a sent prompt. */
+function promptInputs(given: string[], promptFile: string | undefined): Record<string, string> {
+  if (given.length > 0 && promptFile === undefined)
+    throw new UsageError("--input answers a prompt file's question: pass --prompt NAME too");
+  const inputs: Record<string, string> = {};
+  for (const g of given) {
+    const eq = g.indexOf("=");
+    if (eq <= 0) throw new UsageError(`--input ${g}: write NAME=VALUE, the NAME of the file's \${input:NAME}`);
+    const name = g.slice(0, eq);
+    if (name in inputs) throw new UsageError(`--input ${name} is given twice; give each question one answer`);
+    inputs[name] = g.slice(eq + 1);
+  }
+  return inputs;
+}
+
 export async function exec(argv: string[]): Promise<number> {
   const args = parseArgs(
     argv,
-    { workspace: true, db: true, model: true, approve: true, session: true, mode: true, implement: false, json: false, prompt: true },
+    {
+      workspace: true,
+      db: true,
+      model: true,
+      approve: true,
+      session: true,
+      mode: true,
+      implement: false,
+      json: false,
+      prompt: true,
+      input: "many",
+    },
     "exec",
   );
   const prompt = args.positionals.join(" ").trim();
@@ -103,6 +130,7 @@ export async function exec(argv: string[]): Promise<number> {
     throw new UsageError("--implement continues a plan's session in Code mode: pass --session ID (the plan's), and no other --mode");
   const promptFile = flagString(args, "prompt");
   if (promptFile !== undefined && implement) throw new UsageError("--prompt and --implement each say what to send: pass one of them");
+  const inputs = promptInputs(flagStrings(args, "input"), promptFile);
   if (!prompt && !implement && promptFile === undefined)
     throw new UsageError('missing PROMPT: say what the agent should do, e.g. `hearth exec "list the files"`');
   const policy = (flagString(args, "approve") ?? "never") as ApprovePolicy;
@@ -120,7 +148,7 @@ export async function exec(argv: string[]): Promise<number> {
     const expanded =
       promptFile === undefined
         ? undefined
-        : await kernel.unlessGone(kernel.client.request("prompts/expand", { name: promptFile, args: prompt }));
+        : await kernel.unlessGone(kernel.client.request("prompts/expand", { name: promptFile, args: prompt, inputs }));
     const mode = implement ? IMPLEMENT_MODE : (flagString(args, "mode") ?? expanded?.mode ?? undefined);
     if (mode !== undefined) await refuseUnknownMode(kernel, mode);
     const sessionId =

@@ -75,6 +75,11 @@ export function expandPrompt(
 ): Expansion {
   const missing = prompt.inputs.filter((i) => values.inputs[i.name] === undefined).map((i) => i.name);
   if (missing.length > 0) return { ok: false, problem: `/${prompt.name} asks for ${missing.join(", ")}: no answer was given` };
+  const unasked = Object.keys(values.inputs).filter((k) => !prompt.inputs.some((i) => i.name === k));
+  if (unasked.length > 0) {
+    const asks = prompt.inputs.length > 0 ? `it asks ${prompt.inputs.map((i) => i.name).join(", ")}` : "it asks none";
+    return { ok: false, problem: `/${prompt.name} asks no question named ${unasked.join(", ")} (${asks})` };
+  }
   if (prompt.needs.selection && !values.selection)
     return { ok: false, problem: `/${prompt.name} uses the selection: select text in an editor of the folder, then run it again` };
   if (prompt.needs.file && !values.file)

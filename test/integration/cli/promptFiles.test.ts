@@ -4,7 +4,8 @@
 // asserting the message the model is shown and the tools it is offered. Invariants: `hearth exec
 // --prompt NAME ARGS` sends the kernel's expansion as the user's message, in the mode the file names
 // (Ask offers the read tools only); `hearth prompts` lists each file and why one cannot run; a
-// malformed file and one whose question has no answer are refused, saying why, and leave no session.
+// malformed file and one whose question has no answer are refused, saying why, and leave no session;
+// `--input K=V` answers a question.
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
@@ -22,6 +23,8 @@ it("a prompt file is sent as the user's message in its own mode; a malformed or 
     fs.mkdirSync(path.dirname(path.join(workspace, rel)), { recursive: true });
     fs.writeFileSync(path.join(workspace, rel), text);
   };
+  const second = path.join(path.dirname(script), "second.json");
+  fs.writeFileSync(second, JSON.stringify({ rounds: [{ expectUsers: ["Rename parse to parseAll."], text: ["Renamed."] }] }));
   write(".github/prompts/explain.prompt.md", "---\ndescription: Explain code\nmode: ask\n---\nExplain {{args}} in plain words.\n");
   write(".claude/commands/fix.md", "Fix issue #$1.\n");
   write(".hearth/prompts/bad.md", "---\nmode: [ask\n---\nx\n");
@@ -55,4 +58,21 @@ it("a prompt file is sent as the user's message in its own mode; a malformed or 
   assert.match(unanswered.stderr, /refused \.hearth\/prompts\/ask\.md: \/ask asks for old, new: no answer was given/);
   const sessions = await hearth("sessions", "--json");
   assert.equal((JSON.parse(sessions.stdout) as { sessions: unknown[] }).sessions.length, 1, "a refused prompt leaves no session behind");
+
+  const answered = await hearth(
+    "exec",
+    "--json",
+    "--model",
+    `scripted:${second}`,
+    "--prompt",
+    "ask",
+    "--input",
+    "old=parse",
+    "--input",
+    "new=parseAll",
+  );
+  assert.equal(answered.code, 0, answered.stderr + answered.stdout);
+  const typo = await hearth("exec", "--model", `scripted:${second}`, "--prompt", "ask", "--input", "old=a", "--input", "nwe=b");
+  assert.notEqual(typo.code, 0);
+  assert.match(typo.stderr, /\/ask asks for new: no answer was given/);
 });

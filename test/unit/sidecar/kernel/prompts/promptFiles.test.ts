@@ -166,6 +166,10 @@ describe("a prompt file expanded (issue 27, item 3)", () => {
   it("refuses, saying what is missing, when an input, the selection or the file is not given", async () => {
     const fix = await prompts.find("fix", false);
     assert.deepEqual(expandPrompt(fix, { ...values, selection: "x" }), { ok: false, problem: "/fix asks for bug: no answer was given" });
+    assert.deepEqual(expandPrompt(fix, { ...values, inputs: { bug: "b", bugs: "c" }, selection: "x" }), {
+      ok: false,
+      problem: "/fix asks no question named bugs (it asks bug)",
+    });
     assert.match(
       (expandPrompt(fix, { ...values, inputs: { bug: "b" } }) as { problem: string }).problem,
       /uses the selection: select text/,
