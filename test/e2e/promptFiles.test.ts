@@ -3,7 +3,8 @@
 // workspace's prompt files under the built-in commands, with their descriptions, a file named like
 // a built-in and a malformed one listed with why; `/explain the journal` picked with the keyboard
 // asks its `${input:…}` question in VS Code's input box, and the expansion is the message the model
-// is shown, in the file's mode (the scripted round fails the turn otherwise).
+// is shown, in the file's mode (the scripted round fails the turn otherwise); `/quote` sends the
+// active editor's file and selected text, in the composer's mode.
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
@@ -29,6 +30,8 @@ describe("prompt files as slash commands in a real VS Code workbench (issue 27)"
       "---\ndescription: Explain a topic\nmode: ask\nargument-hint: TOPIC\n---\nExplain {{args}} for ${input:audience:who reads it}.\n",
     );
     write(".hearth/prompts/new.md", "Not the built-in.\n");
+    write(".hearth/prompts/quote.md", "---\ndescription: Quote the selection\n---\nIn ${file}: ${selection}\n");
+    write("src/lib.ts", "alpha\nbeta\ngamma\n");
     write(".hearth/prompts/bad.md", "---\nmode: [ask\n---\nx\n");
     const script = path.join(scratch, "script.json");
     fs.writeFileSync(
@@ -40,6 +43,11 @@ describe("prompt files as slash commands in a real VS Code workbench (issue 27)"
             expectTools: ["list_dir", "read_file", "search_files"],
             expectSystemIncludes: ["# Mode: Ask"],
             text: ["Explained."],
+          },
+          {
+            expectUsers: ["Explain the journal for new contributors.", "In src/lib.ts: beta"],
+            expectSystemExcludes: ["# Mode: Ask"],
+            text: ["Quoted."],
           },
         ],
       }),
@@ -68,12 +76,13 @@ describe("prompt files as slash commands in a real VS Code workbench (issue 27)"
       "/mode NAME",
       "/bad",
       "/new",
+      "/quote",
       "/explain TOPIC",
     ]);
     const hints = await items.locator(".slash-hint").allTextContents();
     assert.match(hints[5]!, /bad\.md: its front matter is not YAML/);
     assert.match(hints[6]!, /\/new is a built-in command, which runs instead; rename \.hearth\/prompts\/new\.md/);
-    assert.equal(hints[7], "Explain a topic");
+    assert.equal(hints[8], "Explain a topic");
     await box.press("ArrowUp"); // wraps to the last entry, which the list scrolls into sight
     await shot("prompt-files-listed");
 
@@ -90,6 +99,33 @@ describe("prompt files as slash commands in a real VS Code workbench (issue 27)"
     await question.press("Enter");
     assert.equal(await turnEnds(page, EXTENSION_ID, 1), "completed", "the model was shown the expansion, in Ask mode");
     await shot("prompt-sent");
+    passed = true;
+  });
+
+  it("${file} and ${selection} are the active editor's: /quote sends them, in the composer's mode", async () => {
+    passed = false;
+    const page = started.browser!.page;
+    // Quick Open is the workbench's key, and the chat's webview has the focus: press again if it went there.
+    const quickInput = page.locator(".quick-input-widget input");
+    for (let tries = 0; !(await quickInput.isVisible()); tries++) {
+      assert.ok(tries < 5, "Quick Open did not open");
+      await page.locator(".part.editor").first().click();
+      await page.keyboard.press("Control+P");
+      await quickInput.waitFor({ state: "visible", timeout: 3_000 }).catch(() => undefined);
+    }
+    await quickInput.fill("lib.ts");
+    await page.locator(".quick-input-list .monaco-list-row", { hasText: "lib.ts" }).first().click();
+    await page.locator(".monaco-editor .view-line", { hasText: "beta" }).first().click();
+    await page.keyboard.press("Home");
+    await page.keyboard.press("Shift+End");
+    const view = webviewViewFrame(page, EXTENSION_ID);
+    const box = view.locator("#message textarea");
+    await box.fill("/quote");
+    await box.press("Escape"); // closes the list: Enter sends
+    await box.press("Enter");
+    assert.equal(await turnEnds(page, EXTENSION_ID, 2), "completed", "the model was shown the file and the selected text");
+    assert.equal(await view.locator('[data-testid="user-message"]').last().locator(".body").textContent(), "In src/lib.ts: beta");
+    await shot("prompt-selection-sent");
     passed = true;
   });
 });
