@@ -101,7 +101,7 @@ function promptInputs(given: string[], promptFile: string | undefined): Record<s
     const eq = g.indexOf("=");
     if (eq <= 0) throw new UsageError(`--input ${g}: write NAME=VALUE, the NAME of the file's \${input:NAME}`);
     const name = g.slice(0, eq);
-    if (name in inputs) throw new UsageError(`--input ${name} is given twice; give each question one answer`);
+    if (Object.hasOwn(inputs, name)) throw new UsageError(`--input ${name} is given twice; give each question one answer`);
     inputs[name] = g.slice(eq + 1);
   }
   return inputs;

@@ -73,7 +73,8 @@ export function expandPrompt(
   },
   values: ExpansionValues,
 ): Expansion {
-  const missing = prompt.inputs.filter((i) => values.inputs[i.name] === undefined).map((i) => i.name);
+  // Own keys only: an input named `constructor` is a question, not Object's property.
+  const missing = prompt.inputs.filter((i) => !Object.hasOwn(values.inputs, i.name)).map((i) => i.name);
   if (missing.length > 0) return { ok: false, problem: `/${prompt.name} asks for ${missing.join(", ")}: no answer was given` };
   const unasked = Object.keys(values.inputs).filter((k) => !prompt.inputs.some((i) => i.name === k));
   if (unasked.length > 0) {

@@ -164,6 +164,12 @@ describe("a prompt file expanded (issue 27, item 3)", () => {
   });
 
   it("refuses, saying what is missing, when an input, the selection or the file is not given", async () => {
+    const odd = parsePromptFile("x.md", "Call ${input:constructor}.", "hearth", ".md");
+    assert.ok(odd.ok);
+    if (odd.ok) {
+      assert.deepEqual(expandPrompt(odd.prompt, values), { ok: false, problem: "/x asks for constructor: no answer was given" });
+      assert.deepEqual(expandPrompt(odd.prompt, { ...values, inputs: { constructor: "c" } }), { ok: true, text: "Call c." });
+    }
     const fix = await prompts.find("fix", false);
     assert.deepEqual(expandPrompt(fix, { ...values, selection: "x" }), { ok: false, problem: "/fix asks for bug: no answer was given" });
     assert.deepEqual(expandPrompt(fix, { ...values, inputs: { bug: "b", bugs: "c" }, selection: "x" }), {
