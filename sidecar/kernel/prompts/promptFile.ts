@@ -23,7 +23,8 @@ export interface PromptDefinition {
 export type ParsedPrompt = { ok: true; prompt: PromptDefinition } | { ok: false; name: string; problem: string };
 
 const NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;
-const FRONT_MATTER = /^---\r?\n([\s\S]*?)\r?\n?---[ \t]*(?:\r?\n|$)([\s\S]*)$/;
+/** The closing `---` is a line of its own (an empty block too), never the end of a value's line. */
+const FRONT_MATTER = /^---\r?\n(?:([\s\S]*?)\r?\n)?---[ \t]*(?:\r?\n|$)([\s\S]*)$/;
 /** Copilot's chat modes, as Hearth's: its `agent` and `edit` change files, which is Code. */
 const COPILOT_MODES: Record<string, string> = { agent: "code", edit: "code" };
 
@@ -43,7 +44,7 @@ export function parsePromptFile(path: string, text: string, origin: PromptOrigin
   const parts = FRONT_MATTER.exec(text);
   let fields: Record<string, unknown> = {};
   if (parts) {
-    const doc = parseDocument(parts[1]!);
+    const doc = parseDocument(parts[1] ?? "");
     if (doc.errors.length > 0) return refuse(`its front matter is not YAML (${doc.errors[0]!.message.split("\n")[0]})`);
     const js = doc.toJS() as unknown;
     if (js !== null && (typeof js !== "object" || Array.isArray(js))) return refuse("its front matter is not a set of `key: value` lines");

@@ -154,6 +154,13 @@ describe("a prompt file expanded (issue 27, item 3)", () => {
     if (hearth.ok) assert.deepEqual(expandPrompt(hearth.prompt, { ...values, args: "x" }), { ok: true, text: "awk '{print $1}'\n\nx" });
   });
 
+  it("the front matter ends at a `---` line of its own; an empty block is none", () => {
+    const dashes = parsePromptFile("x.md", "---\ndescription: a---\n---\nBody.\n", "hearth", ".md");
+    assert.ok(dashes.ok && dashes.prompt.description === "a---" && dashes.prompt.body === "Body.", JSON.stringify(dashes));
+    const empty = parsePromptFile("x.md", "---\n---\nBody.\n", "hearth", ".md");
+    assert.ok(empty.ok && empty.prompt.description === "" && empty.prompt.body === "Body.", JSON.stringify(empty));
+  });
+
   it("arguments a body names no place for follow it after a blank line; none given, nothing is added", () => {
     const p = parsePromptFile("x.md", "---\ndescription: d\n---\n\nExplain this.\n", "copilot", ".prompt.md");
     assert.ok(p.ok);
