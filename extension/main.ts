@@ -11,6 +11,8 @@ import { TurnUndo } from "./edits/turnUndo.js";
 import { ChatInstructions } from "./chat/chatInstructions.js";
 import { SessionRewind } from "./chat/sessionRewind.js";
 import { ChatModes } from "./chat/chatModes.js";
+import { ChatPrompts } from "./chat/chatPrompts.js";
+import { askPromptInput, promptEditor } from "./chat/promptEditor.js";
 import { registerUndoCommand } from "./edits/undoCommand.js";
 import { PROPOSED_SCHEME, ProposedContent } from "./edits/proposedContent.js";
 import { ApiKeys } from "./kernel/apiKeys.js";
@@ -75,6 +77,18 @@ export function activate(context: vscode.ExtensionContext): void {
       : undefined;
   // issue 27: the modes the composer offers (code, ask, plan, the workspace's .hearth/modes).
   const modes = kernel ? new ChatModes({ kernel, log, restricted: () => !vscode.workspace.isTrusted }) : undefined;
+  // issue 27: the workspace's prompt files, run as `/name args` from the chat.
+  const prompts =
+    kernel && chat
+      ? new ChatPrompts({
+          kernel,
+          log,
+          restricted: () => !vscode.workspace.isTrusted,
+          ask: askPromptInput,
+          editor: promptEditor,
+          send: (text, attachments, mode) => chat.send(text, attachments, mode),
+        })
+      : undefined;
   // issue 31: completions as you type, on the model a chat has loaded (they never start the kernel).
   if (kernel) context.subscriptions.push(registerInlineCompletions(kernel, log));
   const chatView = new ChatViewProvider(
@@ -88,6 +102,7 @@ export function activate(context: vscode.ExtensionContext): void {
     instructions,
     rewind,
     modes,
+    prompts,
   );
   context.subscriptions.push(
     vscode.window.registerWebviewViewProvider(ChatViewProvider.viewType, chatView),

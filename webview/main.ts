@@ -17,6 +17,7 @@ import { ModePicker } from "./modePicker.js";
 import { PlanImplement } from "./planImplement.js";
 import { SlashMenu } from "./slashMenu.js";
 import { slashRun } from "./slashCommands.js";
+import { PromptCommands } from "./promptCommands.js";
 import type { Attachment } from "../shared/protocol/attachments.js";
 import { classifyTurnError, errorActions, type ViewActions } from "./errorActions.js";
 
@@ -88,13 +89,14 @@ const transcript = new Transcript(
 const undo = new UndoButtons(transcript.node, send);
 const rewind = new RewindMenus(transcript.node, send, (text) => composer.restore(text, []));
 const modes = new ModePicker(send);
+const prompts = new PromptCommands(send);
 const implement = new PlanImplement((text, mode) => {
   modes.pick(mode);
   composer.restore(text, []);
 });
 /** A slash command the person typed, or the message in the picked mode (issue 27, items 2 and 3). */
 function sendMessage(text: string, attachments: Attachment[]): void {
-  const run = slashRun(text);
+  const run = slashRun(text, prompts.list());
   const refuse = (why: string) => {
     transcript.notice("error", why);
     composer.restore(text, attachments);
@@ -112,6 +114,10 @@ function sendMessage(text: string, attachments: Attachment[]): void {
       return;
     case "task":
       send({ type: "chat/background", text: run.text });
+      return;
+    case "prompt":
+      implement.sent(run.mode ?? modes.value());
+      send({ type: "prompts/run", name: run.name, args: run.args, ...(attachments.length ? { attachments } : {}), mode: modes.value() });
       return;
     case "mode": {
       const problem = modes.pick(run.name);
@@ -146,7 +152,8 @@ trustBanner.setAttribute("role", "status");
 trustBanner.hidden = true;
 const instructions = new InstructionsPanel(send);
 composer.extend((box) => {
-  const menu = new SlashMenu(box, composer.node);
+  const menu = new SlashMenu(box, composer.node, { prompts: () => prompts.list(), opened: () => prompts.refresh() });
+  prompts.onChange = () => menu.promptsChanged();
   // Above the box, not in the toolbar: a narrow view would push Send out of sight.
   const above = document.createElement("div");
   above.append(menu.node, implement.node);
@@ -166,7 +173,7 @@ window.addEventListener("message", (event: MessageEvent<unknown>) => {
   if (instructions.hear(message)) return;
   if (undo.hear(message) || rewind.hear(message)) return;
   implement.hear(message);
-  if (modes.hear(message)) return;
+  if (modes.hear(message) || prompts.hear(message)) return;
   switch (message.type) {
     case "kernel/starting":
     case "kernel/ready":

@@ -12,6 +12,7 @@ import type { SessionRewind } from "./sessionRewind.js";
 import type { ChatController } from "./chatController.js";
 import type { ChatInstructions } from "./chatInstructions.js";
 import type { ChatModes } from "./chatModes.js";
+import type { ChatPrompts } from "./chatPrompts.js";
 import { applyCode, ChatSessions, copyCode, insertCode } from "./chatViewActions.js";
 import { chatHtml, resourceRoots } from "./chatHtml.js";
 import { requestContext } from "./contextPicker.js";
@@ -38,6 +39,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
     private readonly instructions?: ChatInstructions,
     private readonly rewind?: SessionRewind,
     private readonly modes?: ChatModes,
+    private readonly prompts?: ChatPrompts,
   ) {}
 
   /** The focus command (Ctrl+Alt+H): shows the view and puts the focus in its message box (issue 25 item 5). */
@@ -65,6 +67,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
     this.instructions?.attach(post);
     this.rewind?.attach(post);
     this.modes?.attach(post);
+    this.prompts?.attach(post);
     this.approvals?.attach({ post, visible: () => view.visible });
     view.onDidDispose(() => {
       subscriptions.dispose();
@@ -75,6 +78,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
       this.instructions?.attach(undefined);
       this.rewind?.attach(undefined);
       this.modes?.attach(undefined);
+      this.prompts?.attach(undefined);
       this.approvals?.attach(undefined);
     });
     // Failures reach the view through the state listener and the log; nothing to do with them here.
@@ -191,6 +195,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
         return;
       case "modes/refresh":
         void this.modes?.refresh();
+        return;
+      case "prompts/refresh":
+        void this.prompts?.refresh();
+        return;
+      case "prompts/run":
+        void this.prompts?.run({ name: message.name, args: message.args, attachments: message.attachments ?? [], mode: message.mode });
         return;
       case "instructions/refresh":
         void this.instructions?.refresh();

@@ -6,3 +6,4 @@ export * from "./webview.js";
 export * from "./principals.js";
 export * from "./instructions.js";
 export * from "./mcp.js";
+export * from "./prompts.js";

@@ -22,6 +22,7 @@ import { ApprovalDecisionRecord, ClientPrincipal, DecisionSurface, TurnOrigin } 
 import { TurnEdits, UndoFileOutcome } from "./undo.js";
 import { InstructionsInForce } from "./instructions.js";
 import { ModeImport, ModeList } from "./modes.js";
+import { PromptEditor, PromptExpansion, PromptList } from "./prompts.js";
 import { McpConfigProblemView, McpServerView } from "./mcp.js";
 import { RewindFileOutcome, RewindPreview, RewindRecord, RewindScope } from "./rewind.js";
 
@@ -304,6 +305,26 @@ export const requests = {
   "modes/import": {
     params: z.object({ readOnly: z.boolean().optional() }).optional(),
     result: ModeImport,
+  },
+  // issue 27, item 3: the workspace's prompt files (.hearth/prompts/*.md, .github/prompts/*.prompt.md,
+  // .claude/commands/*.md), each with the questions it asks and, when it cannot run, why. `readOnly`
+  // as the client's folder is (Restricted Mode reads none of them).
+  "prompts/list": {
+    params: z.object({ readOnly: z.boolean().optional() }).optional(),
+    result: PromptList,
+  },
+  // One prompt file as the message to send: read again now, `args` (the text after `/name`), the
+  // answers to its `${input:…}` questions and the client's active editor filled in. Refused, saying
+  // what is missing, when it is malformed or an input, the selection or the file it uses is not given.
+  "prompts/expand": {
+    params: z.object({
+      name: z.string().min(1).max(100),
+      args: z.string().max(1_000_000).optional(),
+      inputs: z.record(z.string(), z.string().max(1_000_000)).optional(),
+      editor: PromptEditor.optional(),
+      readOnly: z.boolean().optional(),
+    }),
+    result: PromptExpansion,
   },
   "instructions/set": {
     params: z.object({ path: z.string().min(1).max(4096), enabled: z.boolean(), readOnly: z.boolean().optional() }),

@@ -8,6 +8,7 @@ import { UndoFromWebview, UndoToWebview } from "./undoView.js";
 import { InstructionsFromWebview, InstructionsToWebview } from "./instructionsView.js";
 import { RewindFromWebview, RewindToWebview } from "./rewindView.js";
 import { ModesFromWebview, ModesToWebview } from "./modesView.js";
+import { PromptsFromWebview, PromptsToWebview } from "./promptsView.js";
 import {
   Condensation,
   EffectClass,
@@ -112,6 +113,7 @@ export const ToWebview = z.discriminatedUnion("type", [
   ...InstructionsToWebview,
   ...RewindToWebview,
   ...ModesToWebview,
+  ...PromptsToWebview,
   // Restricted Mode (an untrusted folder): the view says what Hearth may not do here, and why.
   z.object({ type: z.literal("workspace/trust"), restricted: z.boolean() }),
   // A call waiting for the person (issue 14): asked on its card in the chat. `ask` is what it will do
@@ -152,6 +154,7 @@ export const FromWebview = z.discriminatedUnion("type", [
   ...InstructionsFromWebview,
   ...RewindFromWebview,
   ...ModesFromWebview,
+  ...PromptsFromWebview,
   z.object({ type: z.literal("workspace/manageTrust") }),
   // Allow / Deny on an approval card (issue 14); the first answer to a request is the one sent.
   // `alwaysAllow` (with approve): also write the rule the request offered (issue 27).

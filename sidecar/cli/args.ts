@@ -3,16 +3,19 @@
 import { parseArgs as parseNodeArgs } from "node:util";
 
 export interface ParsedArgs {
-  flags: Map<string, string | true>;
+  flags: Map<string, string | true | string[]>;
   positionals: string[];
 }
 
 export class UsageError extends Error {}
 
-/** `spec` maps each allowed flag to whether it takes a value. */
-export function parseArgs(argv: string[], spec: Record<string, boolean>, command: string): ParsedArgs {
+/** `spec` maps each allowed flag to whether it takes a value, or `"many"`: a value, and it may be given again. */
+export function parseArgs(argv: string[], spec: Record<string, boolean | "many">, command: string): ParsedArgs {
   const options = Object.fromEntries(
-    Object.entries(spec).map(([name, takesValue]) => [name, { type: takesValue ? ("string" as const) : ("boolean" as const) }]),
+    Object.entries(spec).map(([name, takes]) => [
+      name,
+      takes === "many" ? { type: "string" as const, multiple: true } : { type: takes ? ("string" as const) : ("boolean" as const) },
+    ]),
   );
   let parsed: ReturnType<typeof parseNodeArgs>;
   try {
@@ -20,8 +23,14 @@ export function parseArgs(argv: string[], spec: Record<string, boolean>, command
   } catch (e) {
     throw new UsageError(usageMessage(e as Error & { code?: string }, command));
   }
-  const flags = new Map<string, string | true>();
-  for (const [name, value] of Object.entries(parsed.values)) if (typeof value === "string" || value === true) flags.set(name, value);
+  const flags: ParsedArgs["flags"] = new Map();
+  for (const [name, value] of Object.entries(parsed.values))
+    if (typeof value === "string" || value === true) flags.set(name, value);
+    else if (Array.isArray(value))
+      flags.set(
+        name,
+        value.filter((v): v is string => typeof v === "string"),
+      );
   return { flags, positionals: parsed.positionals };
 }
 
@@ -37,4 +46,10 @@ function usageMessage(e: Error & { code?: string }, command: string): string {
 export function flagString(args: ParsedArgs, name: string): string | undefined {
   const v = args.flags.get(name);
   return typeof v === "string" ? v : undefined;
+}
+
+/** A flag given any number of times (`"many"` in the spec): its values in order, [] when absent. */
+export function flagStrings(args: ParsedArgs, name: string): string[] {
+  const v = args.flags.get(name);
+  return Array.isArray(v) ? v : [];
 }

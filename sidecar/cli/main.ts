@@ -11,6 +11,7 @@ import { mcp, mcpHelp } from "./commands/mcp.js";
 import { fork, forkHelp } from "./commands/fork.js";
 import { rewind, rewindHelp } from "./commands/rewind.js";
 import { modes, modesHelp } from "./commands/modes.js";
+import { prompts, promptsHelp } from "./commands/prompts.js";
 import { sessions, sessionsHelp } from "./commands/sessions.js";
 import { show, showHelp } from "./commands/show.js";
 import { task, taskHelp, tasks, tasksHelp } from "./commands/task.js";
@@ -35,6 +36,11 @@ const commands: Record<string, Command> = {
     run: instructions,
   },
   modes: { summary: "list the modes (code, ask, plan, .hearth/modes); import a .roomodes", help: modesHelp, run: modes },
+  prompts: {
+    summary: "list the prompt files (.hearth/prompts, .github/prompts, .claude/commands) exec --prompt runs",
+    help: promptsHelp,
+    run: prompts,
+  },
   mcp: { summary: "list, confirm, restart or turn off the workspace's MCP servers", help: mcpHelp, run: mcp },
   rewind: { summary: "go back to a user message: the conversation, the files or both (undoable)", help: rewindHelp, run: rewind },
   sessions: {

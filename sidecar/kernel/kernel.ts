@@ -16,7 +16,9 @@ import { ClientNarrowings } from "./clientNarrowings.js";
 import { MessageAttachments } from "./context/messageAttachments.js";
 import { instructionReader } from "./context/instructionReader.js";
 import { modeReader } from "./modes/modeCatalog.js";
+import { promptReader } from "./prompts/promptCatalog.js";
 import { modeHandlers } from "./handlers/modeHandlers.js";
+import { promptHandlers } from "./handlers/promptHandlers.js";
 import { ControlPlane } from "./control/controlPlane.js";
 import { SessionErase } from "./erase/sessionErase.js";
 import { instructionHandlers } from "./handlers/instructionHandlers.js";
@@ -273,6 +275,7 @@ export function createKernel(settings: KernelSettings, host: KernelHost): Kernel
     ...turnHandlers({ turns, gate, compact, attachments, erase, narrowing, instructions, modes }),
     ...instructionHandlers({ instructions, control }),
     ...modeHandlers({ modes, tools }),
+    ...promptHandlers({ prompts: promptReader({ tools, modes }), workspaceFolder: tools.workspace.canonicalPath }),
     ...undoHandlers({ edits: new TurnEditsService({ journal, scope: control.scope, restorer: tools.restorer }), gate }),
     ...rewindHandlers({ rewinds: new RewindService({ journal, control, restorer: tools.restorer }), gate }),
     ...taskHandlers({ tasks, control, gate, narrowing }),

@@ -97,6 +97,8 @@ const KERNEL_FLOORS: { floor: number; paths: string[] }[] = [
       "sidecar/kernel/principals/",
       // MCP servers the kernel runs (issue 28): configuration, confirmations, connections; the turns consult them.
       "sidecar/kernel/mcp/",
+      // Prompt files (issue 27): read and expanded for a client; a mode they name is checked against the modes.
+      "sidecar/kernel/prompts/",
     ],
   },
   { floor: 3, paths: ["sidecar/kernel/turns/"] },

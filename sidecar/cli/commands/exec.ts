@@ -2,7 +2,7 @@
 import type { TurnEvent } from "../../../shared/protocol/index.js";
 import { KernelRequestError } from "../../../shared/node/kernelClient.js";
 import { APPROVE_POLICIES, askPerson, type ApprovePolicy } from "../approvalPrompt.js";
-import { flagString, parseArgs, UsageError } from "../args.js";
+import { flagString, flagStrings, parseArgs, UsageError } from "../args.js";
 import { connectKernel, type CliKernel } from "../connect.js";
 import { ExitCode } from "../exitCodes.js";
 import { errorMessage } from "../../../shared/errors.js";
@@ -10,6 +10,7 @@ import { IMPLEMENT_MODE, implementPlanMessage, latestAnswer } from "../../../sha
 
 export const execHelp = `hearth exec [--workspace DIR] [--db FILE] [--model SPEC] [--approve never|reads|all]
             [--session ID] [--mode NAME] [--implement] [--json] PROMPT
+       hearth exec [options] --prompt NAME [ARGS]
 
 Runs one agent turn in the workspace (default: the current directory) and streams it.
   --model SPEC     a GGUF path, an hf: URI, openai:URL#model, or scripted:FILE
@@ -23,6 +24,10 @@ Runs one agent turn in the workspace (default: the current directory) and stream
                    checklist), or a mode of .hearth/modes/NAME.md; it narrows the tools offered.
   --implement      with --session: implement the session's last answer (a Plan-mode checklist) in
                    Code mode; PROMPT, when given, is the plan as you edited it
+  --prompt NAME    send the workspace's prompt file NAME (\`hearth prompts\` lists them) with
+                   ARGS as its arguments, in the mode the file names unless --mode is given
+  --input K=V      with --prompt: the answer to its \${input:K} question (once per question);
+                   a file that uses the editor's \${selection} or \${file} is run from the chat
   --db FILE        the journal (default: one per workspace under ~/.local/share/hearth)
   --json           print every turn event as one JSON line on stdout
 Exit codes: 0 completed, 1 failed, 2 usage, 4 kernel error, 130 cancelled.`;
@@ -87,17 +92,47 @@ async function planOf(kernel: CliKernel, sessionId: string): Promise<string> {
   return plan;
 }
 
+/** `--input K=V` answers, by question; each is checked here so a typo is a usage error, not a sent prompt. */
+function promptInputs(given: string[], promptFile: string | undefined): Record<string, string> {
+  if (given.length > 0 && promptFile === undefined)
+    throw new UsageError("--input answers a prompt file's question: pass --prompt NAME too");
+  const inputs: Record<string, string> = {};
+  for (const g of given) {
+    const eq = g.indexOf("=");
+    if (eq <= 0) throw new UsageError(`--input ${g}: write NAME=VALUE, the NAME of the file's \${input:NAME}`);
+    const name = g.slice(0, eq);
+    if (Object.hasOwn(inputs, name)) throw new UsageError(`--input ${name} is given twice; give each question one answer`);
+    inputs[name] = g.slice(eq + 1);
+  }
+  return inputs;
+}
+
 export async function exec(argv: string[]): Promise<number> {
   const args = parseArgs(
     argv,
-    { workspace: true, db: true, model: true, approve: true, session: true, mode: true, implement: false, json: false },
+    {
+      workspace: true,
+      db: true,
+      model: true,
+      approve: true,
+      session: true,
+      mode: true,
+      implement: false,
+      json: false,
+      prompt: true,
+      input: "many",
+    },
     "exec",
   );
   const prompt = args.positionals.join(" ").trim();
   const implement = args.flags.has("implement");
   if (implement && (!flagString(args, "session") || (flagString(args, "mode") ?? IMPLEMENT_MODE) !== IMPLEMENT_MODE))
     throw new UsageError("--implement continues a plan's session in Code mode: pass --session ID (the plan's), and no other --mode");
-  if (!prompt && !implement) throw new UsageError('missing PROMPT: say what the agent should do, e.g. `hearth exec "list the files"`');
+  const promptFile = flagString(args, "prompt");
+  if (promptFile !== undefined && implement) throw new UsageError("--prompt and --implement each say what to send: pass one of them");
+  const inputs = promptInputs(flagStrings(args, "input"), promptFile);
+  if (!prompt && !implement && promptFile === undefined)
+    throw new UsageError('missing PROMPT: say what the agent should do, e.g. `hearth exec "list the files"`');
   const policy = (flagString(args, "approve") ?? "never") as ApprovePolicy;
   if (!APPROVE_POLICIES.includes(policy)) throw new UsageError(`--approve ${policy} is not one of ${APPROVE_POLICIES.join(", ")}`);
   const sessionArg = flagString(args, "session");
@@ -109,10 +144,17 @@ export async function exec(argv: string[]): Promise<number> {
   const kernel = await connectKernel(args);
   try {
     if (sessionArg && modelArg !== undefined) await refuseOtherModel(kernel, sessionArg, modelArg);
-    const mode = implement ? IMPLEMENT_MODE : flagString(args, "mode");
+    // issue 27, item 3: the kernel expands the file, as for the chat's `/name args`.
+    const expanded =
+      promptFile === undefined
+        ? undefined
+        : await kernel.unlessGone(kernel.client.request("prompts/expand", { name: promptFile, args: prompt, inputs }));
+    const mode = implement ? IMPLEMENT_MODE : (flagString(args, "mode") ?? expanded?.mode ?? undefined);
     if (mode !== undefined) await refuseUnknownMode(kernel, mode);
     const sessionId =
-      sessionArg ?? (await kernel.unlessGone(kernel.client.request("session/create", { model, title: prompt.slice(0, 80) }))).sessionId;
+      sessionArg ??
+      (await kernel.unlessGone(kernel.client.request("session/create", { model, title: (expanded?.text ?? prompt).slice(0, 80) })))
+        .sessionId;
     // --approve answers only this command's own run (issue 24); the kernel asks it for nothing else.
     let ownTurn: string | undefined;
     kernel.client.onServerRequest("approval/request", async (req, signal) =>
@@ -135,7 +177,7 @@ export async function exec(argv: string[]): Promise<number> {
       else printHuman(n.event);
       if (n.event.type === "completed") finished(n.event.status);
     });
-    const message = implement ? implementPlanMessage(prompt || (await planOf(kernel, sessionId))) : prompt;
+    const message = expanded ? expanded.text : implement ? implementPlanMessage(prompt || (await planOf(kernel, sessionId))) : prompt;
     const { turnId } = await kernel.unlessGone(
       kernel.client.request("turn/start", { sessionId, message, ...(mode === undefined ? {} : { mode }) }),
     );

@@ -2,7 +2,7 @@
 // the help to read (STYLE.md: errors a person can act on).
 import assert from "node:assert/strict";
 import { it } from "node:test";
-import { flagString, parseArgs, UsageError } from "../../../../sidecar/cli/args.js";
+import { flagString, flagStrings, parseArgs, UsageError } from "../../../../sidecar/cli/args.js";
 
 const SPEC = { workspace: true, json: false };
 
@@ -23,4 +23,11 @@ it("refuses an unknown flag and a flag without its value, naming the flag and th
     () => parseArgs(["--workspace"], SPEC, "exec"),
     (e: Error) => e instanceof UsageError && /option --workspace needs a value/.test(e.message),
   );
+});
+
+it("a flag that may be given again keeps every value in order; absent, none (hearth exec --input, issue 27)", () => {
+  const spec = { input: "many" as const, json: false };
+  assert.deepEqual(flagStrings(parseArgs(["--input", "a=1", "--input=b=2", "x"], spec, "exec"), "input"), ["a=1", "b=2"]);
+  assert.deepEqual(flagStrings(parseArgs(["x"], spec, "exec"), "input"), []);
+  assert.equal(flagString(parseArgs(["--input", "a=1"], spec, "exec"), "input"), undefined, "never read as one value");
 });
