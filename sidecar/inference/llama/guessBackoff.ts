@@ -1,22 +1,23 @@
 // When input lookup's guesses keep missing, stop offering them for a while (issue 30, item 1). A guess
-// costs a position in the step's batch and a sampling of its logits whether it is kept or not, and an
-// answer that copies nothing can still find 2-token runs of its prompt to guess from: the chat fixture's
-// plain turn (random weights, a reply that repeats bits of its prompt and departs from them) took 128 s
-// with guesses on every step against 38 s without. The predictor cannot tell a copying answer from one
-// that is not beforehand, so it judges by results: it keeps the outcomes of the last GUESS_WINDOW guesses
-// evaluated and, when fewer than MIN_CONFIRMED of them were confirmed, offers none for a pause. Each
-// pause that follows another without a good window between them is twice as long, up to MAX_PAUSE
-// steps; after a pause it guesses again (a probe), so an answer that starts copying later (an edit's
-// newText after its prose) gets its guesses back within one pause.
+// costs a position in the step's batch and a sampling of its logits, kept or not, and a refuted one is
+// erased from the KV cache again; an answer that copies nothing can still find 2-token runs of its
+// prompt to guess from (the tool fixture's random weights at temperature 1 repeat a run of the prompt
+// and depart from it: grammarKeywords.test.ts took 1.12-1.29x as long with guesses on every step). The
+// predictor cannot tell a copying answer from another beforehand, so it judges by results: it keeps the
+// outcomes of the last GUESS_WINDOW guesses evaluated and, when fewer than MIN_CONFIRMED of them were
+// confirmed, offers none for a pause. Each pause that follows another without a good window between
+// them is twice as long, up to MAX_PAUSE steps; after a pause it guesses again (a probe), so an answer
+// that starts copying later (an edit's newText after its prose) gets its guesses back within a pause.
 //
-// The numbers (test/bench/inputLookup.ts, the "guesses miss" row, measured on the chat fixture):
-// - GUESS_WINDOW 16: two batches of 8 guesses, few enough that a missing streak stops within two steps, many
-//   enough that one unlucky step of an answer that copies does not pause it (a copy confirms 7-8 of 8).
+// The numbers, against test/bench/inputLookup.ts (the copy fixture: a copying edit confirms 95.8% of
+// its guesses; an edit whose prompt makes every guess miss evaluated 7.4 guesses a step, 0.6 with this):
+// - GUESS_WINDOW 16: two steps of 8 guesses, so a missing streak stops within two steps, while one
+//   missed step of a copy (its first, before the copy is found) leaves half the window confirmed.
 // - MIN_CONFIRMED 25%: a confirmed guess saves a whole step, a refuted one costs a fraction of one; a
-//   copy confirms over 90% and the chat fixture's misses under 5%, so anything between separates them.
-// - FIRST_PAUSE 32, doubling to MAX_PAUSE 1024: a probe costs a window (2 wide steps), so 32 steps keeps
-//   probing at a few percent of the steps, 1024 at a fraction of a percent over a long reply that never
-//   copies, while a copy that starts after a pause waits at most one pause.
+//   copy confirms over 90% and a miss streak about 0%, so the line sits well clear of both.
+// - FIRST_PAUSE 32, doubling to MAX_PAUSE 1024: a probe costs one window (two wide steps), about 6% of
+//   the steps at the first pause and 0.2% at the cap over a long reply that never copies, while an
+//   answer that starts copying waits at most one pause (32 steps after one miss streak, 1024 after six).
 /** Guesses a judgement covers (exported for the tests that count guesses). */
 export const GUESS_WINDOW = 16;
 const MIN_CONFIRMED = 0.25;
