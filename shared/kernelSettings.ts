@@ -144,14 +144,15 @@ export const KNOBS: readonly Knob[] = z.array(Knob).parse([
   {
     env: "HEARTH_INPUT_LOOKUP",
     readBy: "kernel",
-    // Off by default: the answer is the same, faster where it copies its input, but a reply that copies
-    // nothing paid for every refuted guess (a plain "hello" turn on the chat fixture: 128 s with it on,
-    // 38 s off, same tokens; docs/models.md). On again once guessing backs off where it keeps missing.
-    setting: { key: "hearth.inference.inputLookup", type: "string", default: "off", enum: ["on", "off"] },
+    // On by default: the answer is the same, faster where it copies its input, and guessing stops for a
+    // while where its guesses keep missing (guessBackoff.ts), so a reply that copies nothing pays for
+    // about one window of guesses (docs/models.md).
+    setting: { key: "hearth.inference.inputLookup", type: "string", default: "on", enum: ["on", "off"] },
     restart: true,
     narrows: null,
     onJoin: { harmless: "input-lookup decoding changes how fast an answer decodes, never the answer" },
-    summary: "on: guess the next tokens from the prompt while one chat generates alone (docs/models.md)",
+    summary:
+      "off: decode one token a step instead of guessing the next tokens from the prompt while one chat generates alone (docs/models.md)",
   },
   {
     env: "HEARTH_CONDENSE_AHEAD",
@@ -373,8 +374,8 @@ export const KernelEnv = z.object({
     .string()
     .optional()
     .transform((raw, ctx) => {
-      if (raw === "on") return "on" as const;
-      if (raw === undefined || raw === "" || raw === "off") return "off" as const;
+      if (raw === undefined || raw === "" || raw === "on") return "on" as const;
+      if (raw === "off") return "off" as const;
       ctx.addIssue({ code: "custom", message: `HEARTH_INPUT_LOOKUP=${raw} is neither on nor off` });
       return z.NEVER;
     }),

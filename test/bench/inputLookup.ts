@@ -3,7 +3,9 @@
 // answer is the NATO alphabet: a turn whose prompt holds that text (a file read_file returned, to be
 // written back) decodes an answer that copies its input; a turn whose prompt holds none of it decodes
 // the same answer with nothing for the predictor to find, which shows what the lookup costs when it has
-// nothing to offer. Writes test/bench/results/inputLookup.json.
+// nothing to offer; a turn whose prompt holds every pair of the answer's consecutive words, each
+// followed by a full stop, has the predictor guess at every step and miss every guess, which shows what
+// the back-off (guessBackoff.ts) leaves of their cost. Writes test/bench/results/inputLookup.json.
 // usage: node --import tsx test/bench/inputLookup.ts [--quick]   (THREADS=N to override physical cores)
 // Not measured here: the rate against llama-bench's decode on a model of real size (issue 30, item 2).
 import { withOneLibuvWorker, writeBenchResults } from "./support/benchProcess.js";
@@ -42,6 +44,12 @@ const turn = (fileText: string): ModelMessage[] => [
 const COPIES = turn(COPY_MODEL_ANSWER);
 // The same length of text, none of it the answer's words.
 const COPIES_NOTHING = turn(COPY_MODEL_ANSWER.replace(/[a-z]+/gi, (w) => "x".repeat(w.length)));
+const WORDS = COPY_MODEL_ANSWER.split(" ");
+const MISSES = turn(
+  WORDS.slice(1)
+    .map((w, i) => `${WORDS[i]} ${w}.`)
+    .join(" "),
+);
 
 /** Tokens a second after the first token: the decode rate, the prompt's evaluation left out. */
 const decodeRate = (s: RoundStats) => (s.generatedTokens - 1) / ((s.totalMs - (s.firstTokenMs ?? 0)) / 1000);
@@ -50,13 +58,16 @@ const lookupStats: RoundStats[] = [];
 const plainStats: RoundStats[] = [];
 const lookup = await open(true, lookupStats);
 const plain = await open(false, plainStats);
-const rates = { copies: { lookup: [] as number[], plain: [] as number[] }, nothing: { lookup: [] as number[], plain: [] as number[] } };
+const both = () => ({ lookup: [] as number[], plain: [] as number[] });
+const rates = { copies: both(), nothing: both(), misses: both() };
 const confirmed = { validated: 0, refuted: 0 };
+const missed = { validated: 0, refuted: 0, generated: 0 };
 try {
   for (let r = -1; r < REPS; r++) {
     for (const [kind, messages] of [
       ["copies", COPIES],
       ["nothing", COPIES_NOTHING],
+      ["misses", MISSES],
     ] as const) {
       // Alternating the two engines spreads the machine's noise over both; a fresh session key each time
       // makes every round evaluate its whole prompt, so each decodes from the same depth.
@@ -75,6 +86,11 @@ try {
         if (engine === "lookup" && kind === "copies") {
           confirmed.validated += s.predictedTokens.validated;
           confirmed.refuted += s.predictedTokens.refuted;
+        }
+        if (engine === "lookup" && kind === "misses") {
+          missed.validated += s.predictedTokens.validated;
+          missed.refuted += s.predictedTokens.refuted;
+          missed.generated += s.generatedTokens;
         }
       }
     }
@@ -101,6 +117,21 @@ const rows = [
     target: ">= 0.97x",
   },
   {
+    name: "input lookup: decode of an edit whose every guess misses",
+    ours: median(rates.misses.lookup),
+    anchor: median(rates.misses.plain),
+    unit: "tok/s",
+    anchorName: "the same adapter without input lookup",
+    target: ">= 0.97x",
+  },
+  {
+    name: "input lookup: guesses evaluated a step in the edit whose every guess misses",
+    ours: (missed.validated + missed.refuted) / Math.max(1, missed.generated),
+    anchor: null,
+    unit: "guesses",
+    anchorName: null,
+  },
+  {
     name: "input lookup: guesses confirmed, of those evaluated, in the copying edit",
     ours: (100 * confirmed.validated) / Math.max(1, confirmed.validated + confirmed.refuted),
     anchor: null,
@@ -109,7 +140,7 @@ const rows = [
   },
 ].map((r) => ({ ...r, ratio: r.anchor === null ? null : r.ours / r.anchor }));
 
-const out = writeBenchResults("inputLookup", { model: "tiny-qwen2-copy.gguf", threads, quick, reps: REPS, rates, confirmed, rows });
+const out = writeBenchResults("inputLookup", { model: "tiny-qwen2-copy.gguf", threads, quick, reps: REPS, rates, confirmed, missed, rows });
 for (const r of rows)
   console.log(
     `${r.name}: ${r.ours.toFixed(1)} ${r.unit}${r.anchor === null ? "" : ` vs ${r.anchor.toFixed(1)} (${r.ratio!.toFixed(2)}x)`}`,

@@ -28,7 +28,7 @@ export interface LlamaAdapterOptions {
   /** Concurrent sessions decode in lockstep, sharing batches (default true; false for the benchmark's comparison). */
   lockstep?: boolean;
   /**
-   * Input-lookup decoding (default false, docs/models.md says why): a session generating alone guesses
+   * Input-lookup decoding (default true; false: one token a step): a session generating alone guesses
    * its next tokens from its own prompt and verifies them in one batch (tokenPrediction.ts); the output
    * is unchanged.
    */

@@ -81,14 +81,14 @@ export class LlamaAgentModel implements AgentModel {
       wrapper,
       idleSaveMs: opts.idleSaveMs,
       roundsInFlight: () => this.roundsInFlight,
-      tokenPredictor: opts.inputLookup !== true ? undefined : () => new SoloInputLookup((sequence) => gate.generatesAlone(sequence)),
+      tokenPredictor: opts.inputLookup === false ? undefined : () => new SoloInputLookup((sequence) => gate.generatesAlone(sequence)),
     });
   }
 
   static async load(options: LlamaAdapterOptions): Promise<LlamaAgentModel> {
     // Unset (undefined) options keep their defaults: callers pass their own optional settings through.
     const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as LlamaAdapterOptions;
-    const base = { maxSessions: 4, batchSize: 128, prefillChunk: 128, idleSaveMs: 30_000, lockstep: true, inputLookup: false, ...given };
+    const base = { maxSessions: 4, batchSize: 128, prefillChunk: 128, idleSaveMs: 30_000, lockstep: true, inputLookup: true, ...given };
     const loaded = await loadLlama({ modelPath: base.modelPath, threads: base.threads, gpu: base.gpu, onProgress: base.onLoadProgress });
     const opts = { ...base, contextSize: base.contextSize ?? 0 };
     try {

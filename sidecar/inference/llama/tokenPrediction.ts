@@ -6,7 +6,9 @@
 //
 // Predictions are made only while the session decodes alone. Concurrent sessions already fill a batch
 // with one token each, in lockstep (lockstepGate.ts holds one-token decodes); a session adding guesses
-// would leave that lockstep and make every shared step wider on a CPU that has no idle lanes.
+// would leave that lockstep and make every shared step wider on a CPU that has no idle lanes. Where the
+// guesses keep missing, the session stops guessing for a while (guessBackoff.ts).
+import { GuessBackoff } from "./guessBackoff.js";
 import { InputLookupTokenPredictor, type LlamaContextSequence, type Token, TokenPredictor } from "node-llama-cpp";
 
 /** Pattern and prediction lengths: a match of 2+ tokens is a copy more often than chance; 8 guesses a batch. */
@@ -16,6 +18,9 @@ export class SoloInputLookup extends TokenPredictor {
   private readonly lookup = new InputLookupTokenPredictor(LOOKUP);
   /** The sequence it predicts for, told by node-llama-cpp before each generation. */
   private sequence: LlamaContextSequence | null = null;
+  private readonly backoff = new GuessBackoff();
+  /** The sequence's confirmed and refuted counts when they were last recorded into the back-off. */
+  private counted = { validated: 0, refuted: 0 };
 
   /** @param alone whether this sequence's session is the only one generating now */
   constructor(private readonly alone: (sequence: LlamaContextSequence) => boolean) {
@@ -24,6 +29,7 @@ export class SoloInputLookup extends TokenPredictor {
 
   reset(params: Parameters<TokenPredictor["reset"]>[0]): void {
     this.sequence = params.targetSequence;
+    this.counted = { ...params.targetSequence.tokenPredictions };
     this.lookup.reset(params);
   }
 
@@ -32,12 +38,20 @@ export class SoloInputLookup extends TokenPredictor {
   }
 
   predictTokens(): Token[] {
-    // Its tokens are still pushed while others generate, and a cached match is rechecked against them,
-    // so skipping the lookup costs nothing when the session is alone again.
-    return this.sequence && this.alone(this.sequence) ? this.lookup.predictTokens() : [];
+    if (!this.sequence) return [];
+    // node-llama-cpp asks once a step, after checking the last step's guesses, so the counters' growth
+    // since the last ask is the outcome of those guesses.
+    const { validated, refuted } = this.sequence.tokenPredictions;
+    this.backoff.record(validated - this.counted.validated, refuted - this.counted.refuted);
+    this.counted = { validated, refuted };
+    // Its tokens are still pushed while others generate or guesses are paused, and a cached match is
+    // rechecked against them, so skipping the lookup costs nothing when it is asked again.
+    return this.backoff.mayGuess() && this.alone(this.sequence) ? this.lookup.predictTokens() : [];
   }
 
   override updateInputTokens(tokens: Token[]): void {
+    // node-llama-cpp gives the prompt once a generation: a new prompt may be one the answer copies.
+    this.backoff.clear();
     this.lookup.updateInputTokens(tokens);
   }
 

@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { GenerationRequest, ModelMessage } from "../../../sidecar/agent/ports/model.js";
+import { GUESS_WINDOW } from "../../../sidecar/inference/llama/guessBackoff.js";
 import type { RoundStats } from "../../../sidecar/inference/llama/adapterOptions.js";
 import { COPY_MODEL_ANSWER } from "../../fixtures/models.js";
 import { llamaModelForFile } from "../../support/llamaModel.js";
@@ -78,6 +79,23 @@ describe("input-lookup decoding", { timeout: 120_000 }, () => {
     // Alone, one session confirms 20+ guesses; together, only the edges where one generates alone remain.
     const confirmed = rounds.reduce((n, r) => n + r.predictedTokens.validated, 0);
     assert.ok(confirmed < 40, `guesses confirmed while both generated: ${confirmed}`);
+  });
+
+  it("stops guessing where its guesses keep missing, and gives the same answer", async () => {
+    // Every pair of the answer's consecutive words is in the prompt, each followed by a full stop: after
+    // any two words the lookup finds them and guesses ". <next pair>", and the model says the next word.
+    const words = COPY_MODEL_ANSWER.split(" ");
+    const pairs = words.slice(1).map((w, i) => `${words[i]} ${w}.`);
+    const r = await both("misses", `Repeat: ${pairs.join(" ")}`);
+    assert.equal(r.lookup.text, COPY_MODEL_ANSWER);
+    assert.equal(r.plain.text, COPY_MODEL_ANSWER);
+    assert.equal(r.lookupStats.generatedTokens, r.plainStats.generatedTokens);
+    // Guessing every step, 188 guesses were refuted in the 27 steps and none confirmed; backing
+    // off after one window of misses, the pause outlasts the answer.
+    const { validated, refuted } = r.lookupStats.predictedTokens;
+    assert.equal(validated, 0);
+    assert.ok(refuted > 0, "the first steps guessed");
+    assert.ok(refuted <= GUESS_WINDOW, `guesses refuted: ${refuted} in ${r.lookupStats.generatedTokens} steps`);
   });
 
   it("predicts nothing where the prompt holds nothing the answer copies", async () => {

@@ -18,7 +18,7 @@ it("each setting maps to its variable; zero means the kernel's own default", () 
       "hearth.inference.threads": 3,
       "hearth.inference.contextSize": 0,
       "hearth.inference.gpu": "off",
-      "hearth.inference.inputLookup": "on",
+      "hearth.inference.inputLookup": "off",
       "hearth.kernel.idleSeconds": 120,
       "hearth.home": " /data/hearth ",
       "hearth.tools.readsNeedApproval": true,
@@ -34,7 +34,7 @@ it("each setting maps to its variable; zero means the kernel's own default", () 
   assert.equal(env.HEARTH_THREADS, "3");
   assert.equal(env.HEARTH_CONTEXT_SIZE, undefined);
   assert.equal(env.HEARTH_GPU, "off");
-  assert.equal(env.HEARTH_INPUT_LOOKUP, "on");
+  assert.equal(env.HEARTH_INPUT_LOOKUP, "off");
   assert.equal(env.HEARTH_KERNEL_IDLE_SECONDS, "120");
   assert.equal(env.HEARTH_HOME, "/data/hearth");
 });
