@@ -5,7 +5,7 @@
 // (llamaBench.ts). Issue 16, item 5 adds 4 and 8 concurrent sessions against llama-batched-bench, the
 // slowest of 20 cancels during prefill, kernel memory against the model file and its KV cache; issue 13,
 // item 5 the first token after session/compact; issue 32 first token at turns 40 and 60 and the kernel
-// main thread's CPU time per turn against turn 2. Rows: results.rows, {name, ours, anchor, ratio, unit, anchorName}.
+// main thread's CPU time per turn against turn 2; issue 30 the turn after a condensation made ahead of need. Rows: results.rows, {name, ours, anchor, ratio, unit, anchorName}.
 // Token counts come from the kernel log's `llama round {json}` lines (the adapter's RoundStats).
 // usage: npm run build && node --import tsx test/bench/wholeStack.ts [--quick]   (THREADS=N, REPS=N; BENCH_MODEL=FILE)
 // The machine may be shared: anchor and kernel runs are interleaved and medians reported, but
@@ -297,6 +297,54 @@ try {
   }
 
   say("condensing measured");
+  // ---- issue 30, item 3: the turn after a condensation made ahead of need vs the normal turns after it ----
+  // A kernel with condensing ahead on and a small context: the session grows past 60% of it, the idle
+  // kernel condenses it, and the turn that would have crossed the limit runs on the summary at once.
+  // Its first token against the next turns of the same session (normal turns at about that depth) and
+  // node-llama-cpp evaluating the same new tokens at the same depth.
+  await k.kernel.client.request("kernel/shutdown", undefined);
+  await k.kernel.exited;
+  const AHEAD_CONTEXT = 2048;
+  k = await startBenchKernel({ home, ...shared, modelPath, threads, contextSize: AHEAD_CONTEXT, condenseAhead: true });
+  kernels.push(k);
+  {
+    const ahead = await k.session(24);
+    let turn = 0;
+    for (; turn < 60; turn++) {
+      const from = k.kernel.stderr.length;
+      const t = await k.turn(ahead, text(1300 + turn, TURN_WORDS));
+      if (t.round.promptTokens < AHEAD_CONTEXT * 0.6) continue;
+      await k.until(
+        () => k.kernel.stderr.slice(from).some((l) => /background condensing of session \S+ journaled/.test(l)),
+        "the background condensing",
+      );
+      break;
+    }
+    await settle();
+    const first = await k.turn(ahead, text(1400, TURN_WORDS));
+    const ms = (t: { timing: { firstToken: number | null; done: number | null; sent: number } }) =>
+      (t.timing.firstToken ?? t.timing.done!) - t.timing.sent;
+    const normal: number[] = [];
+    for (let r = 0; r < 3; r++) normal.push(ms(await k.turn(ahead, text(1410 + r, TURN_WORDS))));
+    const n = first.round.prefillEvaluatedTokens,
+      depth = first.round.reusedTokens;
+    const samples: number[] = [];
+    for (let r = 0; r < REPS; r++) {
+      await settle();
+      samples.push(await direct.firstTokenMs(n, depth));
+    }
+    row(
+      `first token ms of the turn after a condensation made ahead of need (${n} new at depth ${depth}, after ${turn + 1} turns)`,
+      ms(first),
+      "ms",
+      [
+        { name: "the next 3 turns of the same session (normal turns, median)", value: median(normal), target: "<= 1.15x" },
+        { name: "node-llama-cpp, first token after the same new tokens at that depth", value: median(samples) },
+      ],
+    );
+    results.condensedAhead = { turnsBefore: turn + 1, round: first.round, firstTokenMs: ms(first), normalTurnsMs: normal };
+  }
+  say("condensing ahead measured");
   // The concurrency kernel has a sequence for each of the most concurrent sessions measured (HEARTH_SESSIONS).
   await k.kernel.client.request("kernel/shutdown", undefined);
   await k.kernel.exited;

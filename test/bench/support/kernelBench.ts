@@ -106,6 +106,8 @@ export async function startBenchKernel(opts: {
   threads: number;
   contextSize: number;
   sessions?: number;
+  /** Condensing ahead of need (HEARTH_CONDENSE_AHEAD), off unless asked for: see below. */
+  condenseAhead?: boolean;
 }): Promise<Bench> {
   const env: Record<string, string> = {
     HEARTH_HOME: opts.home,
@@ -114,7 +116,7 @@ export async function startBenchKernel(opts: {
     HEARTH_CONTEXT_SIZE: String(opts.contextSize),
     // A growing session passes 60% of its context: condensing it while the kernel is idle would change
     // its depth under the figures and run beside the anchor's own measurements.
-    HEARTH_CONDENSE_AHEAD: "off",
+    HEARTH_CONDENSE_AHEAD: opts.condenseAhead ? "on" : "off",
   };
   if (opts.sessions) env.HEARTH_SESSIONS = String(opts.sessions);
   const kernel = startTestKernel({ workspace: opts.workspace, journalPath: opts.journalPath, env });
