@@ -131,7 +131,7 @@ function wireChat(
   tasks?: TaskApprovals,
 ): ChatController {
   const proposed = new ProposedContent();
-  const edits = new EditProposals(workspace, proposed, log);
+  const edits = new EditProposals(workspace, proposed, log, chatApprovals);
   const approvals = new ApprovalRouter(edits, chatApprovals, log, tasks);
   const chat = new ChatController({
     kernel,

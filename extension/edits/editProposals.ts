@@ -11,6 +11,7 @@ import type { ServerRequestParams } from "../../shared/protocol/index.js";
 import { OneAnswer, type Answer } from "../approvals/oneAnswer.js";
 import { acceptedReason, hunkRejectedReason, rejectedReason, typedWhilePendingReason } from "./editReasons.js";
 import { hunkLineFrom, proposalHunks, type Hunk } from "./hunks.js";
+import { DecisionGuard } from "./decisionGuard.js";
 import { ProposalDecorations } from "./proposalDecorations.js";
 import type { ProposedContent } from "./proposedContent.js";
 import { PROPOSED_SCHEME } from "./proposedContent.js";
@@ -23,12 +24,20 @@ export const EDIT_COMMANDS = {
   reject: "hearth.edits.reject",
   rejectHunk: "hearth.edits.rejectHunk",
   showDiff: "hearth.edits.showDiff",
+  /** The chat card's "Show in editor" (issue 25 item 9): the proposal's file, at its first hunk. */
+  reveal: "hearth.edits.reveal",
   nextHunk: "hearth.edits.nextHunk",
   previousHunk: "hearth.edits.previousHunk",
 } as const;
 
 /** True while the active editor shows a pending proposal: the keybindings' `when` (package.json). */
 const PENDING_CONTEXT = "hearth.proposalPending";
+
+/** Where the chat hears that a proposal waits in the editor, and that it was decided (its card says so). */
+export interface ProposalWatcher {
+  waiting(callId: string, file: string): void;
+  decided(callId: string): void;
+}
 
 interface Proposal {
   readonly callId: string;
@@ -52,11 +61,13 @@ export class EditProposals implements vscode.CodeLensProvider, vscode.Disposable
   private readonly lensesChanged = this.subscriptions.add(new vscode.EventEmitter<void>());
   readonly onDidChangeCodeLenses = this.lensesChanged.event;
   private readonly decorations = this.subscriptions.add(new ProposalDecorations());
+  private readonly guard = new DecisionGuard();
 
   constructor(
     private readonly workspace: string,
     private readonly proposed: ProposedContent,
     private readonly log: vscode.LogOutputChannel,
+    private readonly watcher?: ProposalWatcher,
   ) {
     const add = <T extends vscode.Disposable>(d: T): T => this.subscriptions.add(d);
     add(vscode.languages.registerCodeLensProvider([{ scheme: "file" }, { scheme: PROPOSED_SCHEME }], this));
@@ -77,6 +88,7 @@ export class EditProposals implements vscode.CodeLensProvider, vscode.Disposable
       ),
     );
     add(vscode.commands.registerCommand(EDIT_COMMANDS.showDiff, (callId: string) => this.showDiff(callId)));
+    add(vscode.commands.registerCommand(EDIT_COMMANDS.reveal, (callId: string) => this.reveal(callId)));
     add(vscode.workspace.onDidChangeTextDocument((e) => this.onDocumentChanged(e)));
     add(vscode.window.onDidChangeVisibleTextEditors((editors) => editors.forEach((e) => this.draw(e))));
   }
@@ -106,6 +118,7 @@ export class EditProposals implements vscode.CodeLensProvider, vscode.Disposable
     };
     if (one.settled) return one.promise;
     this.pending.set(callId, proposal);
+    this.watcher?.waiting(callId, proposal.file);
     this.lensesChanged.fire();
     this.updateContext();
     try {
@@ -185,6 +198,11 @@ export class EditProposals implements vscode.CodeLensProvider, vscode.Disposable
       void vscode.window.showInformationMessage("Hearth: this proposal was already answered (or its turn ended).");
       return;
     }
+    if (!this.guard.allows(callId, Date.now())) {
+      this.log.info(`edit proposal ${callId} for ${p.file}: a decision right after the previous proposal's was ignored (a double click)`);
+      vscode.window.setStatusBarMessage(`Hearth: the second click went to the next proposed change (${p.file}) and was ignored; click again to decide it.`, 5_000);
+      return;
+    }
     // Decided in the file, on its lens (issue 24: journaled with the decision).
     p.one.settle({ ...answer(p), surface: "lens" });
   }
@@ -235,6 +253,19 @@ export class EditProposals implements vscode.CodeLensProvider, vscode.Disposable
     for (const p of targets) p.one.settle({ decision: "deny", reason: typedWhilePendingReason(p.file) });
   }
 
+  /** The chat card's button: the proposal's editor takes the focus, its cursor on the first hunk. */
+  private async reveal(callId: string): Promise<void> {
+    const p = this.pending.get(callId);
+    if (!p) {
+      void vscode.window.showInformationMessage("Hearth: this proposed change was already decided (or its turn ended).");
+      return;
+    }
+    const editor = await vscode.window.showTextDocument(p.shownIn, { preview: true, preserveFocus: false });
+    const at = new vscode.Position(p.isNew ? 0 : Math.min(p.hunks[0]?.start ?? 0, editor.document.lineCount - 1), 0);
+    editor.selection = new vscode.Selection(at, at);
+    editor.revealRange(new vscode.Range(at, at), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+  }
+
   private async showDiff(callId: string): Promise<void> {
     const p = this.pending.get(callId);
     if (!p) return;
@@ -262,6 +293,7 @@ export class EditProposals implements vscode.CodeLensProvider, vscode.Disposable
     const p = this.pending.get(callId);
     if (!p) return;
     this.pending.delete(callId);
+    this.watcher?.decided(callId);
     for (const editor of vscode.window.visibleTextEditors) {
       if (editor.document.uri.toString() === p.shownIn.toString()) this.decorations.clear(editor);
     }

@@ -127,6 +127,10 @@ export const ToWebview = z.discriminatedUnion("type", [
   }),
   // The one answer the request got (from the card, a notification, the editor, or the turn's end).
   z.object({ type: z.literal("approval/settled"), callId: Id, decision: z.enum(["approve", "deny"]), reason: z.string() }),
+  // A proposed edit waits for the person in its file (issue 25 item 9): its card says where, with a
+  // button that shows it; decided (by anyone), the card's line goes.
+  z.object({ type: z.literal("edit/waiting"), callId: Id, file: z.string() }),
+  z.object({ type: z.literal("edit/decided"), callId: Id }),
 ]);
 export type ToWebview = z.infer<typeof ToWebview>;
 
@@ -156,6 +160,8 @@ export const FromWebview = z.discriminatedUnion("type", [
   // Allow / Deny on an approval card (issue 14); the first answer to a request is the one sent.
   // `alwaysAllow` (with approve): also write the rule the request offered (issue 27).
   z.object({ type: z.literal("approval/answer"), callId: Id, decision: z.enum(["approve", "deny"]), alwaysAllow: z.boolean().optional() }),
+  // "Show in editor" on a proposed edit's card: its file takes the focus at the first hunk.
+  z.object({ type: z.literal("edit/reveal"), callId: Id }),
   // A code block's Copy and Insert at cursor (issue 15): the extension owns the clipboard and editors.
   z.object({ type: z.literal("code/copy"), text: z.string().max(10_000_000) }),
   z.object({ type: z.literal("code/insert"), text: z.string().max(10_000_000) }),

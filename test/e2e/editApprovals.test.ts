@@ -60,10 +60,20 @@ describe("approvals in place: edit lenses in the file, shell cards in the chat (
     );
     assert.equal(fs.readFileSync(path.join(workspace, "app.txt"), "utf8"), APP, "nothing is written before Accept");
     await shot("a-proposal-lenses");
+    // issue 25 item 9: the chat's card says the decision waits in the editor, and shows it there.
+    const view = webviewViewFrame(page, EXTENSION_ID);
+    const waiting = view.locator('.tool-call [data-testid="edit-waiting"]');
+    await waiting.waitFor({ state: "visible", timeout: 10_000 });
+    assert.match((await waiting.textContent()) ?? "", /Waiting for you in app\.txt/);
+    await shot("a-card-waiting");
+    await waiting.locator('[data-testid="edit-reveal"]').click();
+    await page.locator(".part.editor .monaco-editor.focused").waitFor({ state: "visible", timeout: 10_000 });
+    assert.match((await page.locator(".tabs-container .tab.active").first().textContent()) ?? "", /app\.txt/, "the proposal's file is shown");
     await accept.click();
     assert.equal(await turnEnds(1), "completed");
     assert.equal(fs.readFileSync(path.join(workspace, "app.txt"), "utf8"), APP_PROPOSED, "the file on disk is exactly the proposal");
     await lens(page, "Reject").waitFor({ state: "detached", timeout: 10_000 });
+    await waiting.waitFor({ state: "detached", timeout: 10_000 });
     assert.match(
       readHearthLog(started.server!.userDataDir),
       /approval: write_file \(idempotent_write\) call \S+ in run \S+ → approve \(accepted in the editor: the proposed change to app\.txt as shown \(2 hunks\)\)/,
