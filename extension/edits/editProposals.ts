@@ -1,7 +1,8 @@
-// write_file and edit_file proposals, answered where the person reads code (issue 14): the target
-// opens (a preview editor that leaves focus in the chat) with the pending hunks drawn in it and
-// code lenses: "Accept (n hunks)", "Reject", "Show diff" at the top, "Reject this hunk" on each
-// hunk. Accept approves the call exactly as proposed; the kernel writes, after re-verifying the
+// write_file and edit_file proposals, answered where the person reads code (issue 14): the
+// proposal opens (a preview editor that leaves focus in the chat) as its file with the change merged
+// in, removed lines red and added lines green, each a line of its own (proposalView.ts, issue 25
+// item 9), with code lenses: "Accept (n hunks)", "Reject", "Show diff" at the top, "Reject this
+// hunk" on each hunk. Accept approves the call exactly as proposed; the kernel writes, after re-verifying the
 // target (never a WorkspaceEdit from here). Typing in the target while it is pending denies the
 // call at once, so typed text is never overwritten (ARCHITECTURE "Edits and code lenses").
 import path from "node:path";
@@ -13,6 +14,7 @@ import { acceptedReason, hunkRejectedReason, rejectedReason, typedWhilePendingRe
 import { hunkLineFrom, proposalHunks, type Hunk } from "./hunks.js";
 import { DecisionGuard } from "./decisionGuard.js";
 import { ProposalDecorations } from "./proposalDecorations.js";
+import { proposalView, type ProposalView } from "./proposalView.js";
 import type { ProposedContent } from "./proposedContent.js";
 import { PROPOSED_SCHEME } from "./proposedContent.js";
 import { errorMessage } from "../../shared/errors.js";
@@ -43,8 +45,12 @@ interface Proposal {
   readonly callId: string;
   /** Workspace-relative, as the kernel names it. */
   readonly file: string;
-  /** Where it is drawn: the file itself, or (a new file) a read-only document of its content. */
+  /** The file itself: typing in it while the proposal waits denies the call. */
+  readonly fileUri: vscode.Uri;
+  /** Where it is drawn: a read-only document of the proposal view, or (a new file) of its content. */
   readonly shownIn: vscode.Uri;
+  /** An existing file's proposal view (undefined for a new file). */
+  readonly view: ProposalView | undefined;
   readonly isNew: boolean;
   readonly hunks: readonly Hunk[];
   readonly newContent: string;
@@ -101,16 +107,19 @@ export class EditProposals implements vscode.CodeLensProvider, vscode.Disposable
     const fileUri = vscode.Uri.file(path.join(this.workspace, preview.path));
     const current = await readText(fileUri);
     const isNew = current === null;
-    const documents: vscode.Uri[] = [];
-    const shownIn = isNew ? this.proposed.add(preview.path, preview.newContent) : fileUri;
-    if (isNew) documents.push(shownIn);
+    const hunks = proposalHunks(current, preview.newContent);
+    const view = current === null ? undefined : proposalView(current, hunks);
+    const shownIn = this.proposed.add(preview.path, view ? view.text : preview.newContent);
+    const documents: vscode.Uri[] = [shownIn];
     const one = new OneAnswer(signal, () => this.settled(callId));
     const proposal: Proposal = {
       callId,
       file: preview.path,
+      fileUri,
       shownIn,
+      view,
       isNew,
-      hunks: proposalHunks(current, preview.newContent),
+      hunks,
       newContent: preview.newContent,
       one,
       documents,
@@ -158,8 +167,8 @@ export class EditProposals implements vscode.CodeLensProvider, vscode.Disposable
         new vscode.CodeLens(top, { title: "Show diff", command: EDIT_COMMANDS.showDiff, arguments: [p.callId] }),
       );
       if (p.isNew || inDiff) continue;
-      p.hunks.forEach((hunk, index) => {
-        const line = Math.min(hunk.start, document.lineCount - 1);
+      p.view?.hunkStarts.forEach((start, index) => {
+        const line = Math.min(start, document.lineCount - 1);
         lenses.push(
           new vscode.CodeLens(new vscode.Range(line, 0, line, 0), {
             title: "Reject this hunk",
@@ -180,7 +189,7 @@ export class EditProposals implements vscode.CodeLensProvider, vscode.Disposable
   private accept(callId: string | undefined): void {
     this.decide(callId, (p) => {
       // An editor with unsaved changes to the target is never silently overwritten.
-      const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === p.shownIn.toString());
+      const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === p.fileUri.toString());
       if (!p.isNew && open?.isDirty) return { decision: "deny", reason: typedWhilePendingReason(p.file) };
       return { decision: "approve", reason: acceptedReason(p.file, p.hunks.length) };
     });
@@ -200,7 +209,10 @@ export class EditProposals implements vscode.CodeLensProvider, vscode.Disposable
     }
     if (!this.guard.allows(callId, Date.now())) {
       this.log.info(`edit proposal ${callId} for ${p.file}: a decision right after the previous proposal's was ignored (a double click)`);
-      vscode.window.setStatusBarMessage(`Hearth: the second click went to the next proposed change (${p.file}) and was ignored; click again to decide it.`, 5_000);
+      vscode.window.setStatusBarMessage(
+        `Hearth: the second click went to the next proposed change (${p.file}) and was ignored; click again to decide it.`,
+        5_000,
+      );
       return;
     }
     // Decided in the file, on its lens (issue 24: journaled with the decision).
@@ -231,7 +243,7 @@ export class EditProposals implements vscode.CodeLensProvider, vscode.Disposable
     const editor = vscode.window.activeTextEditor;
     const p = this.activeProposal();
     if (!editor || !p) return;
-    const line = hunkLineFrom(p.hunks, editor.selection.active.line, step, editor.document.lineCount);
+    const line = hunkLineFrom(p.view?.hunkStarts ?? [0], editor.selection.active.line, step, editor.document.lineCount);
     if (line === undefined) return;
     const at = new vscode.Position(line, 0);
     editor.selection = new vscode.Selection(at, at);
@@ -240,16 +252,11 @@ export class EditProposals implements vscode.CodeLensProvider, vscode.Disposable
 
   /** A person typing in a pending target: deny now, keep their text (issue 14). */
   private onDocumentChanged(e: vscode.TextDocumentChangeEvent): void {
-    if (e.contentChanges.length === 0) return;
+    // A reload from disk (not dirty) is not typing: should the file differ from what the proposal
+    // was made against, the kernel refuses the write.
+    if (e.contentChanges.length === 0 || !e.document.isDirty) return;
     const uri = e.document.uri.toString();
-    const targets = [...this.pending.values()].filter((p) => !p.isNew && p.shownIn.toString() === uri);
-    if (targets.length === 0) return;
-    if (!e.document.isDirty) {
-      // A reload from disk (the editor catching up with the file) is not typing: draw again.
-      // Should the file differ from what the proposal was made against, the kernel refuses the write.
-      vscode.window.visibleTextEditors.filter((ed) => ed.document === e.document).forEach((ed) => this.draw(ed));
-      return;
-    }
+    const targets = [...this.pending.values()].filter((p) => !p.isNew && p.fileUri.toString() === uri);
     for (const p of targets) p.one.settle({ decision: "deny", reason: typedWhilePendingReason(p.file) });
   }
 
@@ -261,7 +268,7 @@ export class EditProposals implements vscode.CodeLensProvider, vscode.Disposable
       return;
     }
     const editor = await vscode.window.showTextDocument(p.shownIn, { preview: true, preserveFocus: false });
-    const at = new vscode.Position(p.isNew ? 0 : Math.min(p.hunks[0]?.start ?? 0, editor.document.lineCount - 1), 0);
+    const at = new vscode.Position(Math.min(p.view?.hunkStarts[0] ?? 0, editor.document.lineCount - 1), 0);
     editor.selection = new vscode.Selection(at, at);
     editor.revealRange(new vscode.Range(at, at), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
   }
@@ -269,7 +276,7 @@ export class EditProposals implements vscode.CodeLensProvider, vscode.Disposable
   private async showDiff(callId: string): Promise<void> {
     const p = this.pending.get(callId);
     if (!p) return;
-    const left = p.isNew ? this.proposed.add(p.file, "") : p.shownIn;
+    const left = p.isNew ? this.proposed.add(p.file, "") : p.fileUri;
     const right = this.proposed.add(p.file, p.newContent);
     p.documents.push(right, ...(p.isNew ? [left] : []));
     p.diffSides.add(right.toString());
@@ -278,14 +285,11 @@ export class EditProposals implements vscode.CodeLensProvider, vscode.Disposable
   }
 
   private draw(editor: vscode.TextEditor): void {
-    // The sides of a diff editor have no column. Show diff's left side is this very file "as it is":
-    // the diff marks the change itself there, and the proposal's `+ …` text would read as the file's.
-    if (editor.viewColumn === undefined) return;
     const uri = editor.document.uri.toString();
     const p = [...this.pending.values()].find((x) => x.shownIn.toString() === uri);
     if (!p) return;
-    if (p.isNew) this.decorations.showNewFile(editor);
-    else this.decorations.showHunks(editor, p.hunks);
+    if (p.view) this.decorations.showView(editor, p.view, p.hunks);
+    else this.decorations.showNewFile(editor);
   }
 
   /** Answered, by anyone: the lenses and drawings go, and the proposal's documents are dropped. */

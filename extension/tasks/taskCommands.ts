@@ -143,8 +143,13 @@ export function registerTaskCommands(
     vscode.commands.registerCommand("hearth.tasks.openTranscript", async (node?: TaskNode) => {
       const task = await target(node, () => true);
       if (!task) return;
-      const document = await vscode.workspace.openTextDocument(transcripts.uri(task));
-      await vscode.window.showTextDocument(document, { preview: true });
+      // Rendered like a chat, not as Markdown source (issue 25 item 11); the source where no
+      // Markdown preview is installed.
+      const uri = transcripts.uri(task);
+      await vscode.commands.executeCommand("markdown.showPreview", uri).then(undefined, async (e: unknown) => {
+        log.info(`task transcript: no Markdown preview (${errorMessage(e)}); showing its source`);
+        await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: true });
+      });
     }),
   );
   commands.add(
