@@ -22,6 +22,7 @@ import { wireTasks } from "./tasks/wireTasks.js";
 import type { TaskApprovals } from "./tasks/taskApprovals.js";
 import type { KernelSupervisor } from "./kernel/kernelSupervisor.js";
 import { errorMessage } from "../shared/errors.js";
+import { plainText } from "./plainText.js";
 
 let supervisor: KernelSupervisor | undefined;
 
@@ -101,7 +102,7 @@ export function activate(context: vscode.ExtensionContext): void {
       try {
         await kernel.restart();
       } catch (e) {
-        void vscode.window.showErrorMessage(errorMessage(e), "Show Log").then((pick) => pick && log.show());
+        void vscode.window.showErrorMessage(plainText(errorMessage(e)), "Show Log").then((pick) => pick && log.show());
       }
     }),
     apiKeys,

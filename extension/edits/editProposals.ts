@@ -111,7 +111,7 @@ export class EditProposals implements vscode.CodeLensProvider, vscode.Disposable
     const view = current === null ? undefined : proposalView(current, hunks);
     const shownIn = this.proposed.add(preview.path, view ? view.text : preview.newContent);
     const documents: vscode.Uri[] = [shownIn];
-    const one = new OneAnswer(signal, () => this.settled(callId));
+    const one = new OneAnswer(signal, (answer) => this.settled(callId, answer));
     const proposal: Proposal = {
       callId,
       file: preview.path,
@@ -230,12 +230,26 @@ export class EditProposals implements vscode.CodeLensProvider, vscode.Disposable
     void vscode.commands.executeCommand("setContext", PENDING_CONTEXT, this.activeProposal() !== undefined);
   }
 
-  /** Show diff's tabs of a decided proposal go (issue 25 item 9): their proposed side would be stale. */
-  private closeDiffTabs(p: Proposal): void {
-    const stale = vscode.window.tabGroups.all
-      .flatMap((group) => group.tabs)
-      .filter((tab) => tab.input instanceof vscode.TabInputTextDiff && p.diffSides.has(tab.input.modified.toString()));
+  /**
+   * A decided proposal's tabs go (issue 25 item 9): Show diff's and the proposal view's, whose
+   * content would be stale. An accepted change to an existing file leaves the file itself in the
+   * view's place (it shows the kernel's write once it lands); a new file appears once written.
+   */
+  private closeTabs(p: Proposal, answer: Answer): void {
+    const uris = new Set(p.documents.map((u) => u.toString()));
+    const tabs = vscode.window.tabGroups.all.flatMap((group) => group.tabs);
+    const stale = tabs.filter(
+      (tab) =>
+        (tab.input instanceof vscode.TabInputTextDiff && uris.has(tab.input.modified.toString())) ||
+        (tab.input instanceof vscode.TabInputText && uris.has(tab.input.uri.toString())),
+    );
+    const viewShown = stale.some((tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.toString() === p.shownIn.toString());
     if (stale.length) void vscode.window.tabGroups.close(stale, true);
+    if (viewShown && answer.decision === "approve" && !p.isNew) {
+      void vscode.window.showTextDocument(p.fileUri, { preview: true, preserveFocus: true }).then(undefined, (e: unknown) => {
+        this.log.debug(`edit proposal ${p.callId}: ${p.file} could not be shown after Accept (${errorMessage(e)})`);
+      });
+    }
   }
 
   /** Moves the cursor to the next or previous hunk of the active editor's proposal. */
@@ -293,7 +307,7 @@ export class EditProposals implements vscode.CodeLensProvider, vscode.Disposable
   }
 
   /** Answered, by anyone: the lenses and drawings go, and the proposal's documents are dropped. */
-  private settled(callId: string): void {
+  private settled(callId: string, answer: Answer): void {
     const p = this.pending.get(callId);
     if (!p) return;
     this.pending.delete(callId);
@@ -301,7 +315,7 @@ export class EditProposals implements vscode.CodeLensProvider, vscode.Disposable
     for (const editor of vscode.window.visibleTextEditors) {
       if (editor.document.uri.toString() === p.shownIn.toString()) this.decorations.clear(editor);
     }
-    this.closeDiffTabs(p);
+    this.closeTabs(p, answer);
     for (const uri of p.documents) this.proposed.remove(uri);
     this.lensesChanged.fire();
     this.updateContext();

@@ -11,6 +11,7 @@ import { gpuOfferOnLoad } from "./gpuOffer.js";
 import { ModelService } from "./modelService.js";
 import { createModelStatusBar, SELECT_MODEL_COMMAND } from "./statusBar.js";
 import { errorMessage } from "../../shared/errors.js";
+import { plainText } from "../plainText.js";
 
 /** What the chat view needs: where to post, and the person's model messages. */
 export interface ModelViewPort {
@@ -70,7 +71,7 @@ export function wireModels(
       if (loaded && changed) await onSwitched?.(spec);
     } catch (e) {
       void vscode.window
-        .showErrorMessage(`Hearth could not load ${modelDisplayName(spec)}: ${errorMessage(e)}`, "Show Log")
+        .showErrorMessage(plainText(`Hearth could not load ${modelDisplayName(spec)}: ${errorMessage(e)}`), "Show Log")
         .then((pick) => pick && log.show());
     }
   };

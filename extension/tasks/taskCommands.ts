@@ -10,6 +10,7 @@ import { titleFromInstruction, transcriptMarkdown } from "./taskText.js";
 import type { TaskStore } from "./taskStore.js";
 import type { TaskNode } from "./taskTree.js";
 import { errorMessage } from "../../shared/errors.js";
+import { plainText } from "../plainText.js";
 
 export const TRANSCRIPT_SCHEME = "hearth-task";
 
@@ -70,7 +71,7 @@ export function registerTaskCommands(
   model: () => string,
 ): IDisposable {
   const fail = (what: string, e: unknown): void => {
-    const message = `Hearth could not ${what}: ${errorMessage(e)}`;
+    const message = plainText(`Hearth could not ${what}: ${errorMessage(e)}`);
     log.warn(`tasks: ${message}`);
     void vscode.window.showErrorMessage(message, "Show Log").then((pick) => pick && log.show());
   };

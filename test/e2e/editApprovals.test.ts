@@ -109,6 +109,13 @@ describe("approvals in place: edit lenses in the file, shell cards in the chat (
     assert.equal(fs.readFileSync(path.join(workspace, "app.txt"), "utf8"), APP_PROPOSED, "the file on disk is exactly the proposal");
     await lens(page, "Reject").waitFor({ state: "detached", timeout: 10_000 });
     await waiting.waitFor({ state: "detached", timeout: 10_000 });
+    // The proposal view's tab gives way to the file itself, which shows the write once it lands.
+    await page
+      .locator(".editor-group-container.active .monaco-editor .view-line")
+      .filter({ hasText: /^six$/ })
+      .waitFor({ state: "visible", timeout: 30_000 });
+    assert.equal(await page.locator(".tabs-container .tab", { hasText: "app.txt" }).count(), 1, "one app.txt tab: the file's");
+    await shot("a-accepted");
     assert.match(
       readHearthLog(started.server!.userDataDir),
       /approval: write_file \(idempotent_write\) call \S+ in run \S+ → approve \(accepted in the editor: the proposed change to app\.txt as shown \(2 hunks\)\)/,
@@ -145,7 +152,7 @@ describe("approvals in place: edit lenses in the file, shell cards in the chat (
     const quickInput = page.locator(".quick-input-widget input");
     for (let tries = 0; !(await quickInput.isVisible()); tries++) {
       assert.ok(tries < 5, "Quick Open did not open");
-      await page.locator(".part.editor .monaco-editor .view-lines").first().click();
+      await page.locator(".part.editor").first().click();
       await page.keyboard.press("Control+P");
       await quickInput.waitFor({ state: "visible", timeout: 3_000 }).catch(() => undefined);
     }
