@@ -10,6 +10,14 @@ type Pending = Extract<ToWebview, { type: "approval/pending" }>;
 type Settled = Extract<ToWebview, { type: "approval/settled" }>;
 type EditWaiting = Extract<ToWebview, { type: "edit/waiting" }>;
 
+/** What a call may do, in plain words (issue 25 item 11: not the ledger's "non idempotent write"). */
+const EFFECT_WORDS: Record<Pending["effectClass"], string> = {
+  read: "it only reads",
+  idempotent_write: "it writes files",
+  non_idempotent_write: "it changes things, and running it twice may not be the same as once",
+  network: "it reaches the network",
+};
+
 export class ApprovalCards {
   private readonly cards = new Map<string, HTMLElement>();
   private readonly observer = new MutationObserver(() => this.placeWaiting());
@@ -33,7 +41,7 @@ export class ApprovalCards {
     card.setAttribute("aria-label", `Approve ${message.call.name}?`);
     const title = document.createElement("div");
     title.className = "approval-title";
-    title.textContent = `Hearth asks to run ${message.call.name} (${message.effectClass.replace(/_/g, " ")}):`;
+    title.textContent = `Hearth asks to run ${message.call.name} (${EFFECT_WORDS[message.effectClass]}):`;
     const ask = document.createElement("pre");
     ask.className = "approval-ask";
     ask.dataset.testid = "approval-ask";

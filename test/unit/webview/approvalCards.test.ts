@@ -30,6 +30,11 @@ describe("an approval card's Always allow (issue 27, item 4)", () => {
       () => undefined,
     );
     cards.pending(pending("c1", "npm test"));
+    assert.equal(
+      transcript.querySelector(".approval-title")?.textContent,
+      "Hearth asks to run shell (it changes things, and running it twice may not be the same as once):",
+      "plain words, not the ledger's effect class (issue 25 item 11)",
+    );
     const always = transcript.querySelector('[data-testid="approval-always"]') as HTMLElement | null;
     assert.equal(always?.textContent, "Always allow `npm test` in this folder");
     always!.click();
