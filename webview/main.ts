@@ -178,6 +178,9 @@ window.addEventListener("message", (event: MessageEvent<unknown>) => {
       if (message.type !== "kernel/starting")
         announce(message.type === "kernel/ready" ? "The kernel is ready." : "The kernel needs attention: see the top of the chat.");
       return;
+    case "chat/loading":
+      transcript.loading();
+      return;
     case "chat/transcript":
       header.setSession(message.session);
       if (message.session?.sessionId !== currentSession) composer.setContext(undefined);

@@ -50,6 +50,9 @@ export const ToWebview = z.discriminatedUnion("type", [
   z.object({ type: z.literal("kernel/error"), message: z.string() }),
   // A crashed kernel is restarted with backoff; the view says so instead of going blank.
   z.object({ type: z.literal("kernel/restarting"), delayMs: z.number().int().nonnegative(), reason: z.string() }),
+  // The chat's transcript is on its way (the kernel may still be starting, issue 25 item 11): an
+  // empty view says so instead of looking like a new chat.
+  z.object({ type: z.literal("chat/loading") }),
   // The chat: the whole committed transcript of the current session (none: an empty, new chat).
   // session: its title and model; condensations: what the model sees instead of older messages
   // (issue 13); calls: the ledger's state of each call (issue 15).
