@@ -28,7 +28,7 @@ export function wireModels(
   onSwitched?: (spec: string) => Promise<void>,
 ): ModelViewPort {
   const noFolder = (): void =>
-    void vscode.window.showWarningMessage("Hearth needs a folder to run its kernel: open one (File › Open Folder…), then choose a model.");
+    void vscode.window.showWarningMessage("Hearth works on a folder: open one (File › Open Folder…), then choose a model.");
   if (!kernel) {
     context.subscriptions.push(vscode.commands.registerCommand(SELECT_MODEL_COMMAND, noFolder));
     return { attach: () => undefined, show: () => undefined, onMessage: noFolder };
@@ -80,7 +80,7 @@ export function wireModels(
     await service.refresh();
     const catalog = service.current.catalog;
     if (!catalog) {
-      void vscode.window.showErrorMessage("Hearth could not list the models: its kernel did not answer. See Hearth: Show Log.");
+      void vscode.window.showErrorMessage("Hearth could not list the models: its background process did not answer. See Hearth: Show Log.");
       return;
     }
     const spec = await pickModel(catalog, service.current.setting);
