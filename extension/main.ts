@@ -96,7 +96,9 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.commands.registerCommand("hearth.showLog", () => log.show()),
     vscode.commands.registerCommand("hearth.restartKernel", async () => {
       if (!kernel) {
-        void vscode.window.showWarningMessage("Hearth has nothing to restart: it runs on a folder, so open one first (File › Open Folder…).");
+        void vscode.window.showWarningMessage(
+          "Hearth has nothing to restart: it runs on a folder, so open one first (File › Open Folder…).",
+        );
         return;
       }
       try {
