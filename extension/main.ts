@@ -24,6 +24,7 @@ import { wireTasks } from "./tasks/wireTasks.js";
 import type { TaskApprovals } from "./tasks/taskApprovals.js";
 import type { KernelSupervisor } from "./kernel/kernelSupervisor.js";
 import { errorMessage } from "../shared/errors.js";
+import { plainText } from "./plainText.js";
 
 let supervisor: KernelSupervisor | undefined;
 
@@ -110,13 +111,15 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.commands.registerCommand("hearth.showLog", () => log.show()),
     vscode.commands.registerCommand("hearth.restartKernel", async () => {
       if (!kernel) {
-        void vscode.window.showWarningMessage("Hearth has no kernel to restart: open a folder first (File › Open Folder…).");
+        void vscode.window.showWarningMessage(
+          "Hearth has nothing to restart: it runs on a folder, so open one first (File › Open Folder…).",
+        );
         return;
       }
       try {
         await kernel.restart();
       } catch (e) {
-        void vscode.window.showErrorMessage(errorMessage(e), "Show Log").then((pick) => pick && log.show());
+        void vscode.window.showErrorMessage(plainText(errorMessage(e)), "Show Log").then((pick) => pick && log.show());
       }
     }),
     apiKeys,
@@ -146,7 +149,7 @@ function wireChat(
   tasks?: TaskApprovals,
 ): ChatController {
   const proposed = new ProposedContent();
-  const edits = new EditProposals(workspace, proposed, log);
+  const edits = new EditProposals(workspace, proposed, log, chatApprovals);
   const approvals = new ApprovalRouter(edits, chatApprovals, log, tasks);
   const chat = new ChatController({
     kernel,

@@ -142,8 +142,10 @@ const composer = new Composer({
   newChat: () => send({ type: "chat/new" }),
   background: (text) => send({ type: "chat/background", text }),
 });
-const approvals = new ApprovalCards(transcript.node, (callId, decision, alwaysAllow) =>
-  send({ type: "approval/answer", callId, decision, ...(alwaysAllow ? { alwaysAllow } : {}) }),
+const approvals = new ApprovalCards(
+  transcript.node,
+  (callId, decision, alwaysAllow) => send({ type: "approval/answer", callId, decision, ...(alwaysAllow ? { alwaysAllow } : {}) }),
+  (callId) => send({ type: "edit/reveal", callId }),
 );
 const trustBanner = document.createElement("section");
 trustBanner.className = "trust-banner";
@@ -182,6 +184,9 @@ window.addEventListener("message", (event: MessageEvent<unknown>) => {
       header.kernel(message);
       if (message.type !== "kernel/starting")
         announce(message.type === "kernel/ready" ? "The kernel is ready." : "The kernel needs attention: see the top of the chat.");
+      return;
+    case "chat/loading":
+      transcript.loading();
       return;
     case "chat/transcript":
       header.setSession(message.session);
@@ -238,6 +243,12 @@ window.addEventListener("message", (event: MessageEvent<unknown>) => {
       return;
     case "approval/settled":
       approvals.settled(message);
+      return;
+    case "edit/waiting":
+      approvals.editWaiting(message);
+      return;
+    case "edit/decided":
+      approvals.editDecided(message.callId);
       return;
     case "workspace/trust":
       renderTrustBanner(trustBanner, message.restricted, () => send({ type: "workspace/manageTrust" }));

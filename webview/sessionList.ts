@@ -2,7 +2,7 @@
 // list: the journal keeps it), erase (removes its messages for good, after a confirmation), and search by title. The list comes from the kernel (session/list).
 import { modelDisplayName } from "../shared/protocol/modelView.js";
 import type { SessionSummary } from "../shared/protocol/records.js";
-import { button, textField } from "./components/index.js";
+import { iconButton, textField } from "./components/index.js";
 import { el } from "./dom.js";
 
 export interface SessionActions {
@@ -92,23 +92,22 @@ export class SessionList {
     openButton.append(el("span", "session-facts", facts, "session-facts"));
     openButton.setAttribute("aria-label", `Open chat "${title}", ${facts}`);
     openButton.addEventListener("click", () => this.actions.open(s.sessionId));
-    const rename = button("Rename", () => this.startRename(row, s), {
-      secondary: true,
-      ariaLabel: `Rename chat "${title}"`,
-      testId: "session-rename",
-    });
-    const hide = button("Delete", () => this.actions.hide(s.sessionId), {
-      secondary: true,
-      ariaLabel: `Delete chat "${title}" from this list (the journal keeps it)`,
-      testId: "session-hide",
-    });
-    hide.title = "Hides the chat from this list; Hearth's journal keeps it.";
-    const erase = button("Erase…", () => this.actions.erase(s.sessionId), {
-      secondary: true,
-      ariaLabel: `Erase chat "${title}" for good: its messages are removed from the journal (asks first)`,
-      testId: "session-erase",
-    });
-    erase.title = "Removes the chat's messages from Hearth's journal for good; asks first.";
+    // Compact icon buttons (issue 25 item 11): their names, said and shown as tooltips, are the labels.
+    const rename = iconButton("edit", `Rename chat "${title}"`, () => this.startRename(row, s), { testId: "session-rename" });
+    const hide = iconButton(
+      "eye-closed",
+      `Hide chat "${title}" from this list (Hearth's journal keeps it)`,
+      () => this.actions.hide(s.sessionId),
+      {
+        testId: "session-hide",
+      },
+    );
+    const erase = iconButton(
+      "trash",
+      `Erase chat "${title}" for good: its messages are removed from Hearth's journal (asks first)`,
+      () => this.actions.erase(s.sessionId),
+      { testId: "session-erase" },
+    );
     row.append(openButton, rename, hide, erase);
     return row;
   }

@@ -169,6 +169,15 @@ export class Transcript {
    * Replaces everything with a session's committed history: its latest page when `hasOlder` (older
    * pages come in above as the person scrolls up, historyPager.ts), else all of it.
    */
+  /** The chat is being read (after a reload the kernel may still start): said in an empty view only, never over a shown chat. */
+  loading(): void {
+    if (this.node.childElementCount > 0) return;
+    const note = el("p", "transcript-loading", "Loading this chat…");
+    note.dataset.testid = "transcript-loading";
+    note.setAttribute("role", "status");
+    this.node.append(note);
+  }
+
   show(
     messages: HistoryMessage[],
     opts: { sessionId?: string; condensations?: Condensation[]; calls?: CallStates; hasOlder?: boolean } = {},

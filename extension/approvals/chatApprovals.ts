@@ -7,6 +7,7 @@ import type { ServerRequestParams } from "../../shared/protocol/index.js";
 import type { ToWebview } from "../../shared/protocol/webview.js";
 import { askText, notificationText } from "./approvalText.js";
 import { OneAnswer, type Answer } from "./oneAnswer.js";
+import type { ProposalWatcher } from "../edits/editProposals.js";
 
 type Request = ServerRequestParams<"approval/request">;
 
@@ -20,8 +21,10 @@ const ALLOW = "Allow";
 const DENY = "Deny";
 const OPEN_CHAT = "Open Chat";
 
-export class ChatApprovals {
+export class ChatApprovals implements ProposalWatcher {
   private readonly pending = new Map<string, { req: Request; one: OneAnswer }>();
+  /** Proposed edits waiting in the editor (issue 25 item 9): their cards say so, again after a reload. */
+  private readonly inEditor = new Map<string, string>();
   private surface: ChatSurface | undefined;
 
   constructor(
@@ -65,6 +68,16 @@ export class ChatApprovals {
   /** The view (re)loaded: its cards for requests still waiting. */
   replay(): void {
     for (const { req } of this.pending.values()) this.surface?.post(pendingMessage(req));
+    for (const [callId, file] of this.inEditor) this.surface?.post({ type: "edit/waiting", callId, file });
+  }
+
+  waiting(callId: string, file: string): void {
+    this.inEditor.set(callId, file);
+    this.surface?.post({ type: "edit/waiting", callId, file });
+  }
+
+  decided(callId: string): void {
+    if (this.inEditor.delete(callId)) this.surface?.post({ type: "edit/decided", callId });
   }
 
   private async notify(req: Request, one: OneAnswer): Promise<void> {

@@ -77,6 +77,7 @@ export class ChatController {
       this.post({ type: "chat/transcript", sessionId: null, messages: [] });
       return;
     }
+    this.post({ type: "chat/loading" });
     try {
       const client = await this.deps.kernel.ensureStarted();
       // issue 26 item 4: the latest page, so a long chat opens at once; older pages follow on scroll (loadOlder).

@@ -8,6 +8,7 @@ import type { ChatApprovals } from "../approvals/chatApprovals.js";
 import type { KernelState, KernelSupervisor } from "../kernel/kernelSupervisor.js";
 import type { ModelViewPort } from "../model/wireModels.js";
 import type { TurnUndo } from "../edits/turnUndo.js";
+import { EDIT_COMMANDS } from "../edits/editProposals.js";
 import type { SessionRewind } from "./sessionRewind.js";
 import type { ChatController } from "./chatController.js";
 import type { ChatInstructions } from "./chatInstructions.js";
@@ -225,6 +226,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
         return;
       case "approval/answer":
         this.approvals?.answer(message.callId, message.decision, message.alwaysAllow === true);
+        return;
+      case "edit/reveal":
+        void vscode.commands.executeCommand(EDIT_COMMANDS.reveal, message.callId);
         return;
     }
   }

@@ -1,7 +1,8 @@
-// write_file and edit_file proposals, answered where the person reads code (issue 14): the target
-// opens (a preview editor that leaves focus in the chat) with the pending hunks drawn in it and
-// code lenses: "Accept (n hunks)", "Reject", "Show diff" at the top, "Reject this hunk" on each
-// hunk. Accept approves the call exactly as proposed; the kernel writes, after re-verifying the
+// write_file and edit_file proposals, answered where the person reads code (issue 14): the
+// proposal opens (a preview editor that leaves focus in the chat) as its file with the change merged
+// in, removed lines red and added lines green, each a line of its own (proposalView.ts, issue 25
+// item 9), with code lenses: "Accept (n hunks)", "Reject", "Show diff" at the top, "Reject this
+// hunk" on each hunk. Accept approves the call exactly as proposed; the kernel writes, after re-verifying the
 // target (never a WorkspaceEdit from here). Typing in the target while it is pending denies the
 // call at once, so typed text is never overwritten (ARCHITECTURE "Edits and code lenses").
 import path from "node:path";
@@ -11,7 +12,9 @@ import type { ServerRequestParams } from "../../shared/protocol/index.js";
 import { OneAnswer, type Answer } from "../approvals/oneAnswer.js";
 import { acceptedReason, hunkRejectedReason, rejectedReason, typedWhilePendingReason } from "./editReasons.js";
 import { hunkLineFrom, proposalHunks, type Hunk } from "./hunks.js";
+import { DecisionGuard } from "./decisionGuard.js";
 import { ProposalDecorations } from "./proposalDecorations.js";
+import { proposalView, type ProposalView } from "./proposalView.js";
 import type { ProposedContent } from "./proposedContent.js";
 import { PROPOSED_SCHEME } from "./proposedContent.js";
 import { errorMessage } from "../../shared/errors.js";
@@ -23,6 +26,8 @@ export const EDIT_COMMANDS = {
   reject: "hearth.edits.reject",
   rejectHunk: "hearth.edits.rejectHunk",
   showDiff: "hearth.edits.showDiff",
+  /** The chat card's "Show in editor" (issue 25 item 9): the proposal's file, at its first hunk. */
+  reveal: "hearth.edits.reveal",
   nextHunk: "hearth.edits.nextHunk",
   previousHunk: "hearth.edits.previousHunk",
 } as const;
@@ -30,12 +35,22 @@ export const EDIT_COMMANDS = {
 /** True while the active editor shows a pending proposal: the keybindings' `when` (package.json). */
 const PENDING_CONTEXT = "hearth.proposalPending";
 
+/** Where the chat hears that a proposal waits in the editor, and that it was decided (its card says so). */
+export interface ProposalWatcher {
+  waiting(callId: string, file: string): void;
+  decided(callId: string): void;
+}
+
 interface Proposal {
   readonly callId: string;
   /** Workspace-relative, as the kernel names it. */
   readonly file: string;
-  /** Where it is drawn: the file itself, or (a new file) a read-only document of its content. */
+  /** The file itself: typing in it while the proposal waits denies the call. */
+  readonly fileUri: vscode.Uri;
+  /** Where it is drawn: a read-only document of the proposal view, or (a new file) of its content. */
   readonly shownIn: vscode.Uri;
+  /** An existing file's proposal view (undefined for a new file). */
+  readonly view: ProposalView | undefined;
   readonly isNew: boolean;
   readonly hunks: readonly Hunk[];
   readonly newContent: string;
@@ -52,11 +67,13 @@ export class EditProposals implements vscode.CodeLensProvider, vscode.Disposable
   private readonly lensesChanged = this.subscriptions.add(new vscode.EventEmitter<void>());
   readonly onDidChangeCodeLenses = this.lensesChanged.event;
   private readonly decorations = this.subscriptions.add(new ProposalDecorations());
+  private readonly guard = new DecisionGuard();
 
   constructor(
     private readonly workspace: string,
     private readonly proposed: ProposedContent,
     private readonly log: vscode.LogOutputChannel,
+    private readonly watcher?: ProposalWatcher,
   ) {
     const add = <T extends vscode.Disposable>(d: T): T => this.subscriptions.add(d);
     add(vscode.languages.registerCodeLensProvider([{ scheme: "file" }, { scheme: PROPOSED_SCHEME }], this));
@@ -77,6 +94,7 @@ export class EditProposals implements vscode.CodeLensProvider, vscode.Disposable
       ),
     );
     add(vscode.commands.registerCommand(EDIT_COMMANDS.showDiff, (callId: string) => this.showDiff(callId)));
+    add(vscode.commands.registerCommand(EDIT_COMMANDS.reveal, (callId: string) => this.reveal(callId)));
     add(vscode.workspace.onDidChangeTextDocument((e) => this.onDocumentChanged(e)));
     add(vscode.window.onDidChangeVisibleTextEditors((editors) => editors.forEach((e) => this.draw(e))));
   }
@@ -89,16 +107,19 @@ export class EditProposals implements vscode.CodeLensProvider, vscode.Disposable
     const fileUri = vscode.Uri.file(path.join(this.workspace, preview.path));
     const current = await readText(fileUri);
     const isNew = current === null;
-    const documents: vscode.Uri[] = [];
-    const shownIn = isNew ? this.proposed.add(preview.path, preview.newContent) : fileUri;
-    if (isNew) documents.push(shownIn);
-    const one = new OneAnswer(signal, () => this.settled(callId));
+    const hunks = proposalHunks(current, preview.newContent);
+    const view = current === null ? undefined : proposalView(current, hunks);
+    const shownIn = this.proposed.add(preview.path, view ? view.text : preview.newContent);
+    const documents: vscode.Uri[] = [shownIn];
+    const one = new OneAnswer(signal, (answer) => this.settled(callId, answer));
     const proposal: Proposal = {
       callId,
       file: preview.path,
+      fileUri,
       shownIn,
+      view,
       isNew,
-      hunks: proposalHunks(current, preview.newContent),
+      hunks,
       newContent: preview.newContent,
       one,
       documents,
@@ -106,6 +127,7 @@ export class EditProposals implements vscode.CodeLensProvider, vscode.Disposable
     };
     if (one.settled) return one.promise;
     this.pending.set(callId, proposal);
+    this.watcher?.waiting(callId, proposal.file);
     this.lensesChanged.fire();
     this.updateContext();
     try {
@@ -145,8 +167,8 @@ export class EditProposals implements vscode.CodeLensProvider, vscode.Disposable
         new vscode.CodeLens(top, { title: "Show diff", command: EDIT_COMMANDS.showDiff, arguments: [p.callId] }),
       );
       if (p.isNew || inDiff) continue;
-      p.hunks.forEach((hunk, index) => {
-        const line = Math.min(hunk.start, document.lineCount - 1);
+      p.view?.hunkStarts.forEach((start, index) => {
+        const line = Math.min(start, document.lineCount - 1);
         lenses.push(
           new vscode.CodeLens(new vscode.Range(line, 0, line, 0), {
             title: "Reject this hunk",
@@ -167,7 +189,7 @@ export class EditProposals implements vscode.CodeLensProvider, vscode.Disposable
   private accept(callId: string | undefined): void {
     this.decide(callId, (p) => {
       // An editor with unsaved changes to the target is never silently overwritten.
-      const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === p.shownIn.toString());
+      const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === p.fileUri.toString());
       if (!p.isNew && open?.isDirty) return { decision: "deny", reason: typedWhilePendingReason(p.file) };
       return { decision: "approve", reason: acceptedReason(p.file, p.hunks.length) };
     });
@@ -185,6 +207,14 @@ export class EditProposals implements vscode.CodeLensProvider, vscode.Disposable
       void vscode.window.showInformationMessage("Hearth: this proposal was already answered (or its turn ended).");
       return;
     }
+    if (!this.guard.allows(callId, Date.now())) {
+      this.log.info(`edit proposal ${callId} for ${p.file}: a decision right after the previous proposal's was ignored (a double click)`);
+      vscode.window.setStatusBarMessage(
+        `Hearth: the second click went to the next proposed change (${p.file}) and was ignored; click again to decide it.`,
+        5_000,
+      );
+      return;
+    }
     // Decided in the file, on its lens (issue 24: journaled with the decision).
     p.one.settle({ ...answer(p), surface: "lens" });
   }
@@ -200,12 +230,26 @@ export class EditProposals implements vscode.CodeLensProvider, vscode.Disposable
     void vscode.commands.executeCommand("setContext", PENDING_CONTEXT, this.activeProposal() !== undefined);
   }
 
-  /** Show diff's tabs of a decided proposal go (issue 25 item 9): their proposed side would be stale. */
-  private closeDiffTabs(p: Proposal): void {
-    const stale = vscode.window.tabGroups.all
-      .flatMap((group) => group.tabs)
-      .filter((tab) => tab.input instanceof vscode.TabInputTextDiff && p.diffSides.has(tab.input.modified.toString()));
+  /**
+   * A decided proposal's tabs go (issue 25 item 9): Show diff's and the proposal view's, whose
+   * content would be stale. An accepted change to an existing file leaves the file itself in the
+   * view's place (it shows the kernel's write once it lands); a new file appears once written.
+   */
+  private closeTabs(p: Proposal, answer: Answer): void {
+    const uris = new Set(p.documents.map((u) => u.toString()));
+    const tabs = vscode.window.tabGroups.all.flatMap((group) => group.tabs);
+    const stale = tabs.filter(
+      (tab) =>
+        (tab.input instanceof vscode.TabInputTextDiff && uris.has(tab.input.modified.toString())) ||
+        (tab.input instanceof vscode.TabInputText && uris.has(tab.input.uri.toString())),
+    );
+    const viewShown = stale.some((tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.toString() === p.shownIn.toString());
     if (stale.length) void vscode.window.tabGroups.close(stale, true);
+    if (viewShown && answer.decision === "approve" && !p.isNew) {
+      void vscode.window.showTextDocument(p.fileUri, { preview: true, preserveFocus: true }).then(undefined, (e: unknown) => {
+        this.log.debug(`edit proposal ${p.callId}: ${p.file} could not be shown after Accept (${errorMessage(e)})`);
+      });
+    }
   }
 
   /** Moves the cursor to the next or previous hunk of the active editor's proposal. */
@@ -213,7 +257,7 @@ export class EditProposals implements vscode.CodeLensProvider, vscode.Disposable
     const editor = vscode.window.activeTextEditor;
     const p = this.activeProposal();
     if (!editor || !p) return;
-    const line = hunkLineFrom(p.hunks, editor.selection.active.line, step, editor.document.lineCount);
+    const line = hunkLineFrom(p.view?.hunkStarts ?? [0], editor.selection.active.line, step, editor.document.lineCount);
     if (line === undefined) return;
     const at = new vscode.Position(line, 0);
     editor.selection = new vscode.Selection(at, at);
@@ -222,23 +266,31 @@ export class EditProposals implements vscode.CodeLensProvider, vscode.Disposable
 
   /** A person typing in a pending target: deny now, keep their text (issue 14). */
   private onDocumentChanged(e: vscode.TextDocumentChangeEvent): void {
-    if (e.contentChanges.length === 0) return;
+    // A reload from disk (not dirty) is not typing: should the file differ from what the proposal
+    // was made against, the kernel refuses the write.
+    if (e.contentChanges.length === 0 || !e.document.isDirty) return;
     const uri = e.document.uri.toString();
-    const targets = [...this.pending.values()].filter((p) => !p.isNew && p.shownIn.toString() === uri);
-    if (targets.length === 0) return;
-    if (!e.document.isDirty) {
-      // A reload from disk (the editor catching up with the file) is not typing: draw again.
-      // Should the file differ from what the proposal was made against, the kernel refuses the write.
-      vscode.window.visibleTextEditors.filter((ed) => ed.document === e.document).forEach((ed) => this.draw(ed));
+    const targets = [...this.pending.values()].filter((p) => !p.isNew && p.fileUri.toString() === uri);
+    for (const p of targets) p.one.settle({ decision: "deny", reason: typedWhilePendingReason(p.file) });
+  }
+
+  /** The chat card's button: the proposal's editor takes the focus, its cursor on the first hunk. */
+  private async reveal(callId: string): Promise<void> {
+    const p = this.pending.get(callId);
+    if (!p) {
+      void vscode.window.showInformationMessage("Hearth: this proposed change was already decided (or its turn ended).");
       return;
     }
-    for (const p of targets) p.one.settle({ decision: "deny", reason: typedWhilePendingReason(p.file) });
+    const editor = await vscode.window.showTextDocument(p.shownIn, { preview: true, preserveFocus: false });
+    const at = new vscode.Position(Math.min(p.view?.hunkStarts[0] ?? 0, editor.document.lineCount - 1), 0);
+    editor.selection = new vscode.Selection(at, at);
+    editor.revealRange(new vscode.Range(at, at), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
   }
 
   private async showDiff(callId: string): Promise<void> {
     const p = this.pending.get(callId);
     if (!p) return;
-    const left = p.isNew ? this.proposed.add(p.file, "") : p.shownIn;
+    const left = p.isNew ? this.proposed.add(p.file, "") : p.fileUri;
     const right = this.proposed.add(p.file, p.newContent);
     p.documents.push(right, ...(p.isNew ? [left] : []));
     p.diffSides.add(right.toString());
@@ -247,25 +299,23 @@ export class EditProposals implements vscode.CodeLensProvider, vscode.Disposable
   }
 
   private draw(editor: vscode.TextEditor): void {
-    // The sides of a diff editor have no column. Show diff's left side is this very file "as it is":
-    // the diff marks the change itself there, and the proposal's `+ …` text would read as the file's.
-    if (editor.viewColumn === undefined) return;
     const uri = editor.document.uri.toString();
     const p = [...this.pending.values()].find((x) => x.shownIn.toString() === uri);
     if (!p) return;
-    if (p.isNew) this.decorations.showNewFile(editor);
-    else this.decorations.showHunks(editor, p.hunks);
+    if (p.view) this.decorations.showView(editor, p.view, p.hunks);
+    else this.decorations.showNewFile(editor);
   }
 
   /** Answered, by anyone: the lenses and drawings go, and the proposal's documents are dropped. */
-  private settled(callId: string): void {
+  private settled(callId: string, answer: Answer): void {
     const p = this.pending.get(callId);
     if (!p) return;
     this.pending.delete(callId);
+    this.watcher?.decided(callId);
     for (const editor of vscode.window.visibleTextEditors) {
       if (editor.document.uri.toString() === p.shownIn.toString()) this.decorations.clear(editor);
     }
-    this.closeDiffTabs(p);
+    this.closeTabs(p, answer);
     for (const uri of p.documents) this.proposed.remove(uri);
     this.lensesChanged.fire();
     this.updateContext();

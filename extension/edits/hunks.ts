@@ -59,11 +59,12 @@ export function hunkSize(hunk: Hunk): string {
 }
 
 /**
- * The line the next (`step` 1) or previous (-1) hunk starts on, from the cursor's `line`, wrapping
- * around at either end as VS Code's "next change" does; undefined when there is no hunk.
+ * The line the next (`step` 1) or previous (-1) hunk starts on (`starts`, in order), from the
+ * cursor's `line`, wrapping around at either end as VS Code's "next change" does; undefined when
+ * there is no hunk.
  */
-export function hunkLineFrom(hunks: readonly Hunk[], line: number, step: 1 | -1, lineCount: number): number | undefined {
-  const starts = hunks.map((h) => Math.min(h.start, Math.max(lineCount - 1, 0)));
+export function hunkLineFrom(hunkStarts: readonly number[], line: number, step: 1 | -1, lineCount: number): number | undefined {
+  const starts = hunkStarts.map((s) => Math.min(s, Math.max(lineCount - 1, 0)));
   if (starts.length === 0) return undefined;
   if (step === 1) return starts.find((s) => s > line) ?? starts[0];
   return [...starts].reverse().find((s) => s < line) ?? starts[starts.length - 1];

@@ -2,6 +2,7 @@
 // undo and its per-file outcome. Never runs without the person's answer.
 import * as vscode from "vscode";
 import { confirmText, resultText, type TurnUndo } from "./turnUndo.js";
+import { plainText } from "../plainText.js";
 
 const UNDO = "Undo Edits";
 
@@ -16,7 +17,7 @@ export function registerUndoCommand(undo: TurnUndo): vscode.Disposable {
     }
     if ((await vscode.window.showWarningMessage(confirmText(turn), UNDO)) !== UNDO) return;
     const result = await undo.undo(turn.turnId);
-    const text = `Hearth: ${resultText(result)}`;
+    const text = plainText(`Hearth: ${resultText(result)}`);
     if (result.error || result.files.some((f) => f.outcome === "refused")) void vscode.window.showWarningMessage(text);
     else void vscode.window.showInformationMessage(text);
   });

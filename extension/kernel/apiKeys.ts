@@ -41,7 +41,7 @@ export class ApiKeys implements vscode.Disposable {
     });
     if (value === undefined || value.trim() === "") return;
     await this.secrets.store(SECRET, value.trim());
-    void vscode.window.showInformationMessage("Hearth stored the API key; the kernel restarts to use it.");
+    void vscode.window.showInformationMessage("Hearth stored the API key and restarts its background process to use it.");
   }
 
   async clear(): Promise<void> {

@@ -7,6 +7,7 @@ import { errorMessage } from "../../shared/errors.js";
 import type { McpServerView } from "../../shared/protocol/index.js";
 import type { KernelSupervisor } from "../kernel/kernelSupervisor.js";
 import { confirmQuestion, serverContext, serverDescription, serverIcon, serverTooltip } from "./mcpText.js";
+import { plainText } from "../plainText.js";
 
 export const MCP_VIEW = "hearth.mcpView";
 
@@ -78,9 +79,9 @@ export class McpTree implements vscode.TreeDataProvider<Node>, vscode.Disposable
     try {
       const { server } = await run(await this.kernel.ensureStarted());
       if (server.state === "crashed")
-        void vscode.window.showErrorMessage(`MCP server "${name}" did not start: ${server.lastError ?? "unknown error"}`);
+        void vscode.window.showErrorMessage(plainText(`MCP server "${name}" did not start: ${server.lastError ?? "unknown error"}`));
     } catch (e) {
-      void vscode.window.showErrorMessage(`MCP server "${name}": ${errorMessage(e)}`);
+      void vscode.window.showErrorMessage(plainText(`MCP server "${name}": ${errorMessage(e)}`));
     }
     await this.refresh();
   }

@@ -8,6 +8,8 @@ import { KernelRequestError, type KernelClient } from "../../shared/node/kernelC
 import type { ModelProgress, ModelSnapshot } from "../../shared/protocol/modelView.js";
 import type { KernelLog, KernelState, KernelSupervisor } from "../kernel/kernelSupervisor.js";
 import { errorMessage } from "../../shared/errors.js";
+import fs from "node:fs";
+import { modelSettingProblem } from "./modelSettingProblem.js";
 
 export interface ModelServiceDeps {
   kernel: Pick<KernelSupervisor, "ensureStarted" | "onClient" | "onState" | "state">;
@@ -27,6 +29,7 @@ export class ModelService {
   /** Fires with the new snapshot after every change. */
   readonly onChange: Event<ModelSnapshot> = this.changes.event;
   private lastProgressAt = 0;
+  private settingProblemShown = false;
   private readonly subscriptions = new DisposableStore();
 
   constructor(private readonly deps: ModelServiceDeps) {
@@ -59,9 +62,22 @@ export class ModelService {
     return this.snapshot;
   }
 
-  /** The setting changed (Settings, another window): show it; the next chat uses it. */
+  /**
+   * The setting changed (Settings, another window): show it; the next chat uses it. A path to a
+   * file that is not there is said now, in the view's model problem, not at the next send.
+   */
   settingChanged(): void {
-    this.update({ setting: this.deps.setting() });
+    const setting = this.deps.setting();
+    const problem = modelSettingProblem(setting, fs.existsSync);
+    if (problem) {
+      this.deps.log.warn(`model: ${problem}`);
+      this.update({ setting, state: "error", error: problem });
+    } else {
+      this.update({ setting });
+      // The setting was corrected: the kernel's own model state replaces the problem shown.
+      if (this.settingProblemShown) void this.refresh();
+    }
+    this.settingProblemShown = problem !== null;
   }
 
   /** The kernel's model state and the choices on this machine. */

@@ -11,6 +11,7 @@ import { gpuOfferOnLoad } from "./gpuOffer.js";
 import { ModelService } from "./modelService.js";
 import { createModelStatusBar, SELECT_MODEL_COMMAND } from "./statusBar.js";
 import { errorMessage } from "../../shared/errors.js";
+import { plainText } from "../plainText.js";
 
 /** What the chat view needs: where to post, and the person's model messages. */
 export interface ModelViewPort {
@@ -27,7 +28,7 @@ export function wireModels(
   onSwitched?: (spec: string) => Promise<void>,
 ): ModelViewPort {
   const noFolder = (): void =>
-    void vscode.window.showWarningMessage("Hearth needs a folder to run its kernel: open one (File › Open Folder…), then choose a model.");
+    void vscode.window.showWarningMessage("Hearth works on a folder: open one (File › Open Folder…), then choose a model.");
   if (!kernel) {
     context.subscriptions.push(vscode.commands.registerCommand(SELECT_MODEL_COMMAND, noFolder));
     return { attach: () => undefined, show: () => undefined, onMessage: noFolder };
@@ -70,7 +71,7 @@ export function wireModels(
       if (loaded && changed) await onSwitched?.(spec);
     } catch (e) {
       void vscode.window
-        .showErrorMessage(`Hearth could not load ${modelDisplayName(spec)}: ${errorMessage(e)}`, "Show Log")
+        .showErrorMessage(plainText(`Hearth could not load ${modelDisplayName(spec)}: ${errorMessage(e)}`), "Show Log")
         .then((pick) => pick && log.show());
     }
   };
@@ -79,7 +80,7 @@ export function wireModels(
     await service.refresh();
     const catalog = service.current.catalog;
     if (!catalog) {
-      void vscode.window.showErrorMessage("Hearth could not list the models: its kernel did not answer. See Hearth: Show Log.");
+      void vscode.window.showErrorMessage("Hearth could not list the models: its background process did not answer. See Hearth: Show Log.");
       return;
     }
     const spec = await pickModel(catalog, service.current.setting);

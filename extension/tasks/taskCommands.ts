@@ -10,6 +10,7 @@ import { titleFromInstruction, transcriptMarkdown } from "./taskText.js";
 import type { TaskStore } from "./taskStore.js";
 import type { TaskNode } from "./taskTree.js";
 import { errorMessage } from "../../shared/errors.js";
+import { plainText } from "../plainText.js";
 
 export const TRANSCRIPT_SCHEME = "hearth-task";
 
@@ -70,7 +71,7 @@ export function registerTaskCommands(
   model: () => string,
 ): IDisposable {
   const fail = (what: string, e: unknown): void => {
-    const message = `Hearth could not ${what}: ${errorMessage(e)}`;
+    const message = plainText(`Hearth could not ${what}: ${errorMessage(e)}`);
     log.warn(`tasks: ${message}`);
     void vscode.window.showErrorMessage(message, "Show Log").then((pick) => pick && log.show());
   };
@@ -143,8 +144,13 @@ export function registerTaskCommands(
     vscode.commands.registerCommand("hearth.tasks.openTranscript", async (node?: TaskNode) => {
       const task = await target(node, () => true);
       if (!task) return;
-      const document = await vscode.workspace.openTextDocument(transcripts.uri(task));
-      await vscode.window.showTextDocument(document, { preview: true });
+      // Rendered like a chat, not as Markdown source (issue 25 item 11); the source where no
+      // Markdown preview is installed.
+      const uri = transcripts.uri(task);
+      await vscode.commands.executeCommand("markdown.showPreview", uri).then(undefined, async (e: unknown) => {
+        log.info(`task transcript: no Markdown preview (${errorMessage(e)}); showing its source`);
+        await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: true });
+      });
     }),
   );
   commands.add(

@@ -81,7 +81,11 @@ export function taskCountText(tasks: readonly Pick<TaskSummary, "state">[]): { t
   };
 }
 
-/** A task's transcript as Markdown, from session/history (read-only, so it shows what was journaled). */
+/**
+ * A task's transcript as Markdown, from session/history (read-only, so it shows what was journaled).
+ * Opened as a rendered preview (issue 25 item 11). A run of identical calls, or of identical results,
+ * is one line with its count (a model repeating one call twenty times reads as one line, not twenty).
+ */
 export function transcriptMarkdown(task: TaskSummary, messages: readonly HistoryMessage[], result: string | null): string {
   const lines = [
     `# Task: ${task.title}`,
@@ -89,14 +93,39 @@ export function transcriptMarkdown(task: TaskSummary, messages: readonly History
     `State: **${STATE_LOOK[task.state].label}**${task.reason ? ` (${task.reason})` : ""} · model \`${task.model}\` · started ${task.createdAt}`,
     "",
   ];
+  // Each block is pushed through `add`, which folds it into the one before when they are the same.
+  let last: { block: string[]; key: string; count: number; at: number } | undefined;
+  const add = (key: string, block: (count: number) => string[]) => {
+    if (last && last.key === key) {
+      last.count++;
+      const again = block(last.count);
+      lines.splice(last.at, last.block.length, ...again);
+      last.block = again;
+      return;
+    }
+    const made = block(1);
+    last = { block: made, key, count: 1, at: lines.length };
+    lines.push(...made);
+  };
+  const times = (n: number) => (n > 1 ? ` (${n} times)` : "");
   for (const m of messages) {
     if (m.role === "system") continue;
-    if (m.role === "user") lines.push("## Instruction", "", m.text, "");
+    if (m.role === "user") add(`user ${m.text}`, () => ["## Instruction", "", m.text, ""]);
     else if (m.role === "assistant") {
-      if (m.text) lines.push("## Answer", "", m.text, "");
-      for (const c of m.toolCalls) lines.push(`- calls \`${c.name}\` ${"```"}${JSON.stringify(c.arguments)}${"```"}`);
-      if (m.toolCalls.length) lines.push("");
-    } else lines.push(`- \`${m.name}\` ${m.ok ? "succeeded" : "failed"}:`, "", "```", m.output, "```", "");
+      if (m.text) add(`answer ${m.text}`, () => ["## Answer", "", m.text, ""]);
+      for (const c of m.toolCalls) {
+        const args = JSON.stringify(c.arguments);
+        add(`call ${c.name} ${args}`, (n) => [`- calls \`${c.name}\`${times(n)} ${"```"}${args}${"```"}`, ""]);
+      }
+    } else
+      add(`result ${m.name} ${m.ok} ${m.output}`, (n) => [
+        `- \`${m.name}\` ${m.ok ? "succeeded" : "failed"}${times(n)}:`,
+        "",
+        "```",
+        m.output,
+        "```",
+        "",
+      ]);
   }
   if (result !== null) lines.push("## Result", "", result, "");
   return lines.join("\n");

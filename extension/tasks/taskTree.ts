@@ -44,6 +44,8 @@ export class TaskTree implements vscode.TreeDataProvider<Node>, vscode.Disposabl
       : running
         ? { value: running, tooltip: `${running} background task${running === 1 ? "" : "s"} running` }
         : undefined;
+    // The task commands sit in the palette only when there is a task to act on (package.json `when`).
+    void vscode.commands.executeCommand("setContext", "hearth.hasTasks", tasks.length > 0);
     this.view.message = tasks.length ? undefined : "No background tasks yet. Run “Hearth: Start Background Task…” to start one.";
     // Elapsed time moves while a task runs: redraw each second then, never when all have ended.
     const live = running > 0;

@@ -51,6 +51,9 @@ export const ToWebview = z.discriminatedUnion("type", [
   z.object({ type: z.literal("kernel/error"), message: z.string() }),
   // A crashed kernel is restarted with backoff; the view says so instead of going blank.
   z.object({ type: z.literal("kernel/restarting"), delayMs: z.number().int().nonnegative(), reason: z.string() }),
+  // The chat's transcript is on its way (the kernel may still be starting, issue 25 item 11): an
+  // empty view says so instead of looking like a new chat.
+  z.object({ type: z.literal("chat/loading") }),
   // The chat: the whole committed transcript of the current session (none: an empty, new chat).
   // session: its title and model; condensations: what the model sees instead of older messages
   // (issue 13); calls: the ledger's state of each call (issue 15).
@@ -129,6 +132,10 @@ export const ToWebview = z.discriminatedUnion("type", [
   }),
   // The one answer the request got (from the card, a notification, the editor, or the turn's end).
   z.object({ type: z.literal("approval/settled"), callId: Id, decision: z.enum(["approve", "deny"]), reason: z.string() }),
+  // A proposed edit waits for the person in its file (issue 25 item 9): its card says where, with a
+  // button that shows it; decided (by anyone), the card's line goes.
+  z.object({ type: z.literal("edit/waiting"), callId: Id, file: z.string() }),
+  z.object({ type: z.literal("edit/decided"), callId: Id }),
 ]);
 export type ToWebview = z.infer<typeof ToWebview>;
 
@@ -159,6 +166,8 @@ export const FromWebview = z.discriminatedUnion("type", [
   // Allow / Deny on an approval card (issue 14); the first answer to a request is the one sent.
   // `alwaysAllow` (with approve): also write the rule the request offered (issue 27).
   z.object({ type: z.literal("approval/answer"), callId: Id, decision: z.enum(["approve", "deny"]), alwaysAllow: z.boolean().optional() }),
+  // "Show in editor" on a proposed edit's card: its file takes the focus at the first hunk.
+  z.object({ type: z.literal("edit/reveal"), callId: Id }),
   // A code block's Copy and Insert at cursor (issue 15): the extension owns the clipboard and editors.
   z.object({ type: z.literal("code/copy"), text: z.string().max(10_000_000) }),
   z.object({ type: z.literal("code/insert"), text: z.string().max(10_000_000) }),

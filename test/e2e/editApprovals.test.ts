@@ -11,6 +11,7 @@ import { after, before, describe, it } from "node:test";
 import { readHearthLog } from "./support/codeServer.js";
 import { newScenario } from "./support/scenario.js";
 import { lens, openScriptedChat, sendChat, turnEnds as nthTurnEnd } from "./support/scriptedChat.js";
+import type { Page } from "./support/playwright.js";
 import { webviewViewFrame } from "./support/webview.js";
 
 const ROOT = path.resolve(".");
@@ -21,6 +22,32 @@ const SCRIPT = path.join(ROOT, "test/fixtures/scripts/edit-approvals.json");
 const APP = "one\ntwo\nthree\nfour\nfive\n";
 const APP_PROPOSED = "one\nTWO\nthree\nfour\nFIVE\nsix\n";
 const NOTES = "alpha\nbeta\n";
+
+/** The active editor's lines in order, each with how it is drawn: red (removed), green (added) or plain. */
+async function drawnLines(page: Page): Promise<[string, "removed" | "added" | null][]> {
+  const editor = page.locator(".editor-group-container.active .monaco-editor").first();
+  const lines = await editor
+    .locator(".view-line")
+    .evaluateAll((all) => all.map((l) => ({ top: (l as HTMLElement).style.top, text: (l.textContent ?? "").replace(/\u00a0/g, " ") })));
+  // Extension decorations are `ced-…` elements in the overlay row of their line.
+  const colours = await editor.locator(".view-overlays > div").evaluateAll((rows) =>
+    rows.flatMap((row) =>
+      Array.from(row.children)
+        .filter((d) => /\bced-/.test(d.className) && getComputedStyle(d).backgroundColor !== "rgba(0, 0, 0, 0)")
+        .map((d) => ({ top: (row as HTMLElement).style.top, colour: getComputedStyle(d).backgroundColor })),
+    ),
+  );
+  const distinct = [...new Set(colours.map((c) => c.colour))];
+  assert.ok(distinct.length <= 2, `two colours at most: ${JSON.stringify(colours)}`);
+  return lines
+    .sort((a, b) => Number.parseFloat(a.top) - Number.parseFloat(b.top))
+    .map((l) => {
+      const colour = colours.find((c) => c.top === l.top)?.colour;
+      // Red has more red than green; green the other way round (any theme's diff colours).
+      const [r, g] = (colour?.match(/\d+/g) ?? []).map(Number);
+      return [l.text, colour === undefined ? null : r! > g! ? "removed" : "added"];
+    });
+}
 
 describe("approvals in place: edit lenses in the file, shell cards in the chat (issue 14)", { timeout: 240_000 }, () => {
   const { scratch, workspace, clock, started, shot, end } = newScenario("editApprovals", "hearth-e2e-edits-");
@@ -49,21 +76,46 @@ describe("approvals in place: edit lenses in the file, shell cards in the chat (
     assert.equal(await lens(page, "Show diff").count(), 1);
     assert.equal(await lens(page, "Reject this hunk").count(), 2, "one lens per hunk");
     assert.match((await page.locator(".tabs-container .tab.active").first().textContent()) ?? "", /app\.txt/, "the target is open");
-    // The proposed lines are drawn as `after` text (CSS content) at the end of their hunk; the file's
-    // own lines stay as they are (nothing is written into the document).
-    const drawn = await page
-      .locator(".monaco-editor .view-lines span")
-      .evaluateAll((spans) => spans.map((s) => getComputedStyle(s, "::after").content).filter((c) => c && c !== "none" && c !== "normal"));
-    assert.ok(
-      drawn.some((c) => c.includes("+ TWO")) && drawn.some((c) => c.includes("+ FIVE ⏎ six")),
-      `the proposed lines are drawn; drawn: ${JSON.stringify(drawn)}`,
-    );
+    // issue 25 item 9: the file with the proposal merged in, each removed line red and each proposed
+    // line green on a line of its own (never the new text appended to the old line).
+    assert.deepEqual(await drawnLines(page), [
+      ["one", null],
+      ["two", "removed"],
+      ["TWO", "added"],
+      ["three", null],
+      ["four", null],
+      ["five", "removed"],
+      ["FIVE", "added"],
+      ["six", "added"],
+      ["", null], // the editor's line after the final newline
+    ]);
     assert.equal(fs.readFileSync(path.join(workspace, "app.txt"), "utf8"), APP, "nothing is written before Accept");
     await shot("a-proposal-lenses");
+    // issue 25 item 9: the chat's card says the decision waits in the editor, and shows it there.
+    const view = webviewViewFrame(page, EXTENSION_ID);
+    const waiting = view.locator('.tool-call [data-testid="edit-waiting"]');
+    await waiting.waitFor({ state: "visible", timeout: 10_000 });
+    assert.match((await waiting.textContent()) ?? "", /Waiting for you in app\.txt/);
+    await shot("a-card-waiting");
+    await waiting.locator('[data-testid="edit-reveal"]').click();
+    await page.locator(".part.editor .monaco-editor.focused").waitFor({ state: "visible", timeout: 10_000 });
+    assert.match(
+      (await page.locator(".tabs-container .tab.active").first().textContent()) ?? "",
+      /app\.txt/,
+      "the proposal's file is shown",
+    );
     await accept.click();
     assert.equal(await turnEnds(1), "completed");
     assert.equal(fs.readFileSync(path.join(workspace, "app.txt"), "utf8"), APP_PROPOSED, "the file on disk is exactly the proposal");
     await lens(page, "Reject").waitFor({ state: "detached", timeout: 10_000 });
+    await waiting.waitFor({ state: "detached", timeout: 10_000 });
+    // The proposal view's tab gives way to the file itself, which shows the write once it lands.
+    await page
+      .locator(".editor-group-container.active .monaco-editor .view-line")
+      .filter({ hasText: /^six$/ })
+      .waitFor({ state: "visible", timeout: 30_000 });
+    assert.equal(await page.locator(".tabs-container .tab", { hasText: "app.txt" }).count(), 1, "one app.txt tab: the file's");
+    await shot("a-accepted");
     assert.match(
       readHearthLog(started.server!.userDataDir),
       /approval: write_file \(idempotent_write\) call \S+ in run \S+ → approve \(accepted in the editor: the proposed change to app\.txt as shown \(2 hunks\)\)/,
@@ -95,9 +147,23 @@ describe("approvals in place: edit lenses in the file, shell cards in the chat (
 
   it("(c) typing in a pending target denies the call with a clear message, keeps the typed text and removes the lenses", async () => {
     const page = started.browser!.page;
+    // The person has notes.txt open (kept, not in the preview slot): the proposal is shown in a
+    // read-only view of its own, and the file itself is where they type.
+    const quickInput = page.locator(".quick-input-widget input");
+    for (let tries = 0; !(await quickInput.isVisible()); tries++) {
+      assert.ok(tries < 5, "Quick Open did not open");
+      await page.locator(".part.editor").first().click();
+      await page.keyboard.press("Control+P");
+      await quickInput.waitFor({ state: "visible", timeout: 3_000 }).catch(() => undefined);
+    }
+    await quickInput.fill("notes.txt");
+    await page.locator(".quick-input-list .monaco-list-row", { hasText: "notes.txt" }).first().click();
+    await page.locator(".monaco-editor .view-line", { hasText: "alpha" }).first().waitFor({ state: "visible", timeout: 30_000 });
+    await page.locator(".tabs-container .tab.active").dblclick(); // kept open: the proposal's preview does not replace it
     await send("Edit notes.txt");
     await lens(page, "Accept (1 hunk)").waitFor({ state: "visible", timeout: 60_000 });
     await shot("c-pending-notes");
+    await page.locator(".tabs-container .tab:not(.active)", { hasText: "notes.txt" }).first().click();
     await page
       .locator(".monaco-editor .view-line")
       .filter({ hasText: /^alpha$/ })

@@ -139,22 +139,23 @@ describe("approve-edit lenses through real inference on the synthetic tool-call 
     return now.at(-1)!;
   }
 
-  /** The pending hunk as drawn: lines on the removed-line background, and the proposed text after them. */
-  async function drawn(page: Page): Promise<{ removedLines: string[]; inserted: string[] }> {
+  /** The pending hunk as drawn (issue 25 item 9): the tops of the lines on the removed-line and on the inserted-line background. */
+  async function drawn(page: Page): Promise<{ removedLines: string[]; addedLines: string[] }> {
     const editor = page.locator(".editor-group-container.active .monaco-editor").first();
-    const removedLines = await editor
-      .locator(".view-overlays > div")
-      .evaluateAll((rows) =>
-        rows
-          .filter((row) =>
-            Array.from(row.children).some((d) => /\bced-/.test(d.className) && getComputedStyle(d).backgroundColor !== "rgba(0, 0, 0, 0)"),
-          )
-          .map((row) => (row as HTMLElement).style.top),
-      );
-    const inserted = await editor
-      .locator(".view-lines span")
-      .evaluateAll((spans) => spans.map((s) => getComputedStyle(s, "::after").content).filter((c) => c && c !== "none" && c !== "normal"));
-    return { removedLines, inserted };
+    const rows = await editor.locator(".view-overlays > div").evaluateAll((all) =>
+      all.flatMap((row) =>
+        Array.from(row.children)
+          .filter((d) => /\bced-/.test(d.className) && getComputedStyle(d).backgroundColor !== "rgba(0, 0, 0, 0)")
+          .map((d) => ({
+            top: (row as HTMLElement).style.top,
+            rgb: (getComputedStyle(d).backgroundColor.match(/\d+/g) ?? []).map(Number),
+          })),
+      ),
+    );
+    // Red has more red than green, green the other way round (any theme's diff colours).
+    const removedLines = rows.filter((r) => r.rgb[0]! > r.rgb[1]!).map((r) => r.top);
+    const addedLines = rows.filter((r) => r.rgb[0]! <= r.rgb[1]!).map((r) => r.top);
+    return { removedLines, addedLines };
   }
 
   function journal(): { calls: JournaledCall[]; writes: JournaledWrite[] } {
@@ -192,10 +193,7 @@ describe("approve-edit lenses through real inference on the synthetic tool-call 
       1,
       `the line the proposal replaces is on the removed-line background: ${JSON.stringify(pending)}`,
     );
-    assert.ok(
-      pending.inserted.some((c) => c.startsWith('"+ ')),
-      `the proposed line is drawn after the hunk: ${JSON.stringify(pending)}`,
-    );
+    assert.equal(pending.addedLines.length, 1, `the proposed line is drawn as a line of its own: ${JSON.stringify(pending)}`);
     assert.equal(fs.readFileSync(targetPath, "utf8"), ORIGINAL, "nothing is written before Accept");
     await shot("1-proposal-pending");
 

@@ -104,6 +104,16 @@ describe("background tasks in the workbench (issue 12: Tasks view, notification 
       .locator(".monaco-list-row", { hasText: "Result: Done: notes.txt is written." })
       .waitFor({ state: "visible", timeout: 30_000 });
     await shot("3-task-completed");
+    // issue 25 item 11: its transcript opens rendered (a Markdown preview), not as Markdown source.
+    await runCommand(page, "Hearth: Open Task Transcript");
+    await page.locator(".quick-input-list .monaco-list-row", { hasText: TITLE }).first().click();
+    await page.locator(".tabs-container .tab.active", { hasText: "Preview" }).waitFor({ state: "visible", timeout: 30_000 });
+    const preview = page
+      .frameLocator('iframe.webview.ready[src*="extensionId=vscode.markdown-language-features"]')
+      .frameLocator("iframe#active-frame");
+    await preview.locator("h1", { hasText: `Task: ${TITLE}` }).waitFor({ state: "visible", timeout: 30_000 });
+    await preview.locator("h2", { hasText: "Result" }).waitFor({ state: "visible", timeout: 10_000 });
+    await shot("3-task-transcript");
   });
 
   it("(d) `hearth tasks --json` from the installed extension's CLI lists the same task as the editor", () => {

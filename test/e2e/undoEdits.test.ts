@@ -103,7 +103,9 @@ describe("undo a turn's edits from the chat and the command (issue 14 item 5)", 
 
     const told = page().locator(".notifications-toasts .notification-toast", { hasText: "Hearth: Undone" });
     await told.waitFor({ state: "visible", timeout: 30_000 });
-    assert.match((await told.textContent()) ?? "", /restored app\.txt.*refused: `notes\.txt` changed since the turn wrote it/s);
+    // issue 25 item 11: a notification quotes the name, never with Markdown's backticks.
+    assert.match((await told.textContent()) ?? "", /restored app\.txt.*refused: “notes\.txt” changed since the turn wrote it/s);
+    assert.doesNotMatch((await told.locator(".notification-list-item-message").textContent()) ?? "", /`/);
     assert.deepEqual(fs.readFileSync(file("app.txt")), APP, "the bytes before this turn");
     assert.equal(fs.readFileSync(file("notes.txt"), "utf8"), PERSON, "the person's change is kept");
     const outcomes = view().locator('[data-testid="turn-undo"]').nth(1).locator('[data-testid="undo-outcome"]');

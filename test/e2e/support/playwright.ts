@@ -4,6 +4,7 @@ import { createRequire } from "node:module";
 
 export interface Locator {
   click(opts?: { timeout?: number }): Promise<void>;
+  dblclick(opts?: { timeout?: number }): Promise<void>;
   fill(value: string, opts?: { timeout?: number }): Promise<void>;
   press(key: string, opts?: { timeout?: number }): Promise<void>;
   first(): Locator;

@@ -9,7 +9,7 @@ import { launchBrowser, openWorkbench, type Browser } from "./browser.js";
 import { startCodeServer, type CodeServer } from "./codeServer.js";
 import type { FrameLocator, Locator, Page } from "./playwright.js";
 import { findTools } from "./tools.js";
-import { openActivityBarContainer, webviewViewFrame } from "./webview.js";
+import { openActivityBarContainer, waitFor, webviewViewFrame } from "./webview.js";
 
 /** What a scenario has started, filled as each part starts, so that its `after` can stop it. */
 export interface Started {
@@ -137,12 +137,30 @@ export function lens(page: Page, title: string): Locator {
   return page.locator(".monaco-editor .codelens-decoration a").filter({ hasText: new RegExp(`^${title.replace(/[()]/g, "\\$&")}$`) });
 }
 
-/** Clicks the proposal's lens `title` once it shows, and waits for the proposal to be answered (its lenses go). */
+/**
+ * Clicks the proposal's lens `title` once it shows, and waits for the proposal to be answered: the
+ * lenses shown before the click are gone (each rendering has fresh element ids). A click on the next
+ * proposal right after the last decision is ignored by design (decisionGuard.ts: a double click
+ * never decides two), and a test clicks faster than a person: its lenses stay, and it is clicked again.
+ */
 export async function acceptLens(page: Page, title: string): Promise<void> {
   const a = lens(page, title);
   await a.waitFor({ state: "visible", timeout: 60_000 });
-  await a.click();
-  await a.waitFor({ state: "detached", timeout: 10_000 });
+  const ids = () => page.locator(".monaco-editor .codelens-decoration a").evaluateAll((links) => links.map((l) => l.id));
+  const shown = await ids();
+  for (let tries = 0; ; tries++) {
+    await a.click();
+    const answered = await waitFor(
+      async () => (await ids()).every((id) => !shown.includes(id)),
+      3_000,
+      `the lenses of "${title}" to go`,
+    ).then(
+      () => true,
+      () => false,
+    );
+    if (answered) return;
+    if (tries === 3) throw new Error(`the lens "${title}" was clicked ${tries + 1} times and its proposal is still pending`);
+  }
 }
 
 /** The [path, outcome] of each per-file outcome item (undo's and rewind's lists carry both as data). */

@@ -134,3 +134,16 @@ describe("a long chat in pages (issue 26 item 4)", () => {
     );
   });
 });
+
+describe("a chat being read says so (issue 25 item 11)", () => {
+  it("an empty view shows 'Loading this chat…' until the transcript comes; a shown chat is never covered", () => {
+    const v = view();
+    v.transcript.loading();
+    assert.equal(v.node.querySelector('[data-testid="transcript-loading"]')?.textContent, "Loading this chat…");
+    v.transcript.show(turns(1, 2), { sessionId: SESSION });
+    assert.equal(v.node.querySelector('[data-testid="transcript-loading"]'), null, "the transcript replaces it");
+    v.transcript.loading();
+    assert.equal(v.node.querySelector('[data-testid="transcript-loading"]'), null, "shown again over a chat: never");
+    assert.deepEqual(v.questions(), ["question 1", "question 2"]);
+  });
+});

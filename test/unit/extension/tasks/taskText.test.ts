@@ -76,4 +76,49 @@ describe("task text (issue 12 item 5)", () => {
     assert.match(md, /## Result\n\nDone\.\n$/);
     assert.doesNotMatch(md, /sys/, "the system prompt is not the task's transcript");
   });
+
+  it("a run of identical calls and of identical results is one line each, with its count (issue 25 item 11)", () => {
+    const call = (seq: number) => ({
+      seq,
+      role: "assistant" as const,
+      text: "",
+      toolCalls: [{ callId: `c${seq}`, name: "edit_file", arguments: { path: "Here" } }],
+    });
+    const failed = (seq: number) => ({
+      seq,
+      role: "tool" as const,
+      callId: `c${seq - 1}`,
+      name: "edit_file",
+      ok: false,
+      output: "refused",
+    });
+    const messages = [{ seq: 1, role: "user" as const, text: "Edit Here" }];
+    for (let seq = 2; seq < 2 + 2 * 22; seq += 2) messages.push(call(seq) as never, failed(seq + 1) as never);
+    const md = transcriptMarkdown(task({ state: "completed" }), messages as never, null);
+    assert.equal(md.match(/calls `edit_file`/g)?.length, 22, "calls and results alternate, so each call stays");
+    const burst = transcriptMarkdown(
+      task({ state: "completed" }),
+      [
+        { seq: 1, role: "user", text: "Edit Here" },
+        {
+          seq: 2,
+          role: "assistant",
+          text: "",
+          toolCalls: Array.from({ length: 22 }, (_, i) => ({ callId: `c${i}`, name: "edit_file", arguments: { path: "Here" } })),
+        },
+        ...Array.from({ length: 22 }, (_, i) => ({
+          seq: 3 + i,
+          role: "tool" as const,
+          callId: `c${i}`,
+          name: "edit_file",
+          ok: false,
+          output: "refused",
+        })),
+      ],
+      null,
+    );
+    assert.equal(burst.match(/calls `edit_file`/g)?.length, 1);
+    assert.match(burst, /- calls `edit_file` \(22 times\) ```\{"path":"Here"\}```/);
+    assert.match(burst, /- `edit_file` failed \(22 times\):\n\n```\nrefused\n```/);
+  });
 });

@@ -3,8 +3,8 @@ import { test } from "node:test";
 import { recommendedModels } from "../../../../sidecar/inference/recommended.js";
 
 const GB = 1024 ** 3;
-const defaultFor = (bytes: number) =>
-  recommendedModels(bytes)
+const defaultFor = (bytes: number, cores = 16) =>
+  recommendedModels(bytes, cores)
     .filter((m) => m.isDefault)
     .map((m) => m.name);
 
@@ -17,4 +17,11 @@ test("exactly one recommended model is the default: the largest this machine's m
     recommendedModels(2 * GB).every((m) => /^hf:[^/]+\/[^/]+\/.+\.gguf$/.test(m.spec)),
     "each names its file, so a downloaded one resolves offline",
   );
+});
+
+test("the default considers the CPU too: a 7B model only from 8 cores, a 3B from 4 (issue 25 item 11)", () => {
+  assert.deepEqual(defaultFor(32 * GB, 4), ["Qwen2.5-Coder 3B Instruct"], "plenty of memory, four cores");
+  assert.deepEqual(defaultFor(32 * GB, 8), ["Qwen2.5-Coder 7B Instruct"]);
+  assert.deepEqual(defaultFor(32 * GB, 2), ["Qwen2.5-Coder 1.5B Instruct"]);
+  assert.deepEqual(defaultFor(4 * GB, 16), ["Qwen2.5-Coder 1.5B Instruct"], "memory still bounds it");
 });
