@@ -94,6 +94,18 @@ export class McpHub {
       .flatMap((e) => mcpToolEntries(e.spec, e.connection).flatMap((t) => (t.tool ? [t.tool] : [])));
   }
 
+  /**
+   * The servers whose prompts and resources may be offered now: none in Restricted Mode; otherwise
+   * those running and not blocked. A list never starts one (a turn does, as for its tools).
+   */
+  runningServers(readOnly: boolean): { name: string; connection: McpServerConnection }[] {
+    if (readOnly || this.closed) return [];
+    this.reload();
+    return [...this.entries.values()]
+      .filter((e) => this.blocked(e.spec) === null && e.connection.state === "running")
+      .map((e) => ({ name: e.spec.name, connection: e.connection }));
+  }
+
   list(): { servers: McpServerView[]; problems: { sourceLabel: string; server: string | null; message: string }[] } {
     this.reload();
     return {
