@@ -39,7 +39,7 @@ export function promptCommands(prompts: readonly PromptView[]): SlashCommand[] {
     const problem = clash ?? p.problem;
     return {
       name: p.name,
-      hint: problem ?? (p.description || `Prompt file ${p.source}`),
+      hint: problem ?? (p.description || (p.origin === "mcp" ? p.source : `Prompt file ${p.source}`)),
       args: p.argumentHint,
       source: p.source,
       mode: p.mode,
