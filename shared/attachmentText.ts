@@ -4,7 +4,10 @@
 import type { Attachment } from "./protocol/attachments.js";
 
 const QUOTED = String.raw`"(?:[^"\\]|\\.)*"`;
-const HEADER = new RegExp(String.raw`\n\n<attached (file|selection|resource)=(${QUOTED})(?: lines="(\d+)-(\d+)")?(?: server=(${QUOTED}))?>\n`, "g");
+const HEADER = new RegExp(
+  String.raw`\n\n<attached (file|selection|resource)=(${QUOTED})(?: lines="(\d+)-(\d+)")?(?: server=(${QUOTED}))?>\n`,
+  "g",
+);
 
 export function composeMessage(typed: string, blocks: { attachment: Attachment; text: string }[]): string {
   return (

@@ -54,7 +54,8 @@ export class ChatPrompts {
     const prompts = await this.refresh();
     if (prompts === null) return giveBack("error", `/${run.name} was not sent: the prompt files could not be listed (see above).`);
     const prompt = prompts.find((p) => p.name === run.name && !p.problem) ?? prompts.find((p) => p.name === run.name);
-    if (!prompt) return giveBack("error", `/${run.name} was not sent: there is no prompt file or running MCP server's prompt by that name any more.`);
+    if (!prompt)
+      return giveBack("error", `/${run.name} was not sent: there is no prompt file or running MCP server's prompt by that name any more.`);
     if (prompt.problem) return giveBack("error", `/${run.name} was not sent: ${prompt.problem}`);
     const inputs: Record<string, string> = {};
     for (const [i, input] of prompt.inputs.entries()) {

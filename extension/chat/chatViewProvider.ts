@@ -152,7 +152,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
         void this.chat.send(message.text, message.attachments, message.mode);
         return;
       case "context/request":
-        void requestContext(message.what, (m) => this.post(webview, m), () => this.mcpResources());
+        void requestContext(
+          message.what,
+          (m) => this.post(webview, m),
+          () => this.mcpResources(),
+        );
         return;
       case "chat/stop":
         void this.chat.stop();

@@ -35,7 +35,10 @@ export class MessageAttachments {
   private async read(a: Attachment, readOnly: boolean): Promise<string> {
     if (a.kind === "resource") {
       if (!a.server)
-        throw new HearthError(ErrorCode.InvalidParams, `refused: the attached resource ${a.path} names no MCP server; attach it again with @`);
+        throw new HearthError(
+          ErrorCode.InvalidParams,
+          `refused: the attached resource ${a.path} names no MCP server; attach it again with @`,
+        );
       return this.deps.resources.read(a.server, a.path, readOnly);
     }
     if (a.kind === "selection" && (a.startLine === undefined || a.endLine === undefined || a.endLine < a.startLine))

@@ -5,7 +5,12 @@ import type { McpHub } from "../mcp/mcpHub.js";
 import type { ShutdownGate } from "../shutdownGate.js";
 import type { Handlers } from "./types.js";
 
-export function mcpHandlers(deps: { hub: McpHub; context: McpContext; gate: ShutdownGate; who: (client: ClientChannel) => { kind: string; clientId: string } }) {
+export function mcpHandlers(deps: {
+  hub: McpHub;
+  context: McpContext;
+  gate: ShutdownGate;
+  who: (client: ClientChannel) => { kind: string; clientId: string };
+}) {
   return {
     "mcp/list": async () => deps.hub.list(),
     "mcp/resources": async (params) => deps.context.resources(params?.readOnly === true),

@@ -13,6 +13,8 @@ import type { McpServerConnection } from "../../tools/mcp/mcpServerConnection.js
 
 type Servers = { runningServers(readOnly: boolean): { name: string; connection: McpServerConnection }[] };
 
+/** A server's description is its word, shown in the slash list: bounded as a tool's is. */
+const MAX_DESCRIPTION_CHARS = 1024;
 const RESTRICTED = "the folder is not trusted (Restricted Mode): no MCP server runs; trust the folder to use them";
 
 /** The command's name: `server:prompt`, lowercased, any character a command name cannot hold as `_`. */
@@ -24,7 +26,7 @@ export function mcpPromptName(server: string, prompt: string): string {
 function promptView(server: string, p: McpListedPrompt): PromptView {
   return {
     name: mcpPromptName(server, p.name),
-    description: p.description ?? "",
+    description: (p.description ?? "").slice(0, MAX_DESCRIPTION_CHARS),
     argumentHint: "",
     source: `MCP server "${server}", prompt "${p.name}"`,
     origin: "mcp",
@@ -59,7 +61,12 @@ export class McpContext {
   }
 
   /** `/server:prompt args` as the message: its arguments from `inputs` (an empty optional one omitted), then `args` after a blank line. */
-  async expand(name: string, inputs: Readonly<Record<string, string>>, args: string, readOnly: boolean): Promise<{ text: string; source: string }> {
+  async expand(
+    name: string,
+    inputs: Readonly<Record<string, string>>,
+    args: string,
+    readOnly: boolean,
+  ): Promise<{ text: string; source: string }> {
     const { server, prompt } = this.findPrompt(name, readOnly);
     const declared = prompt.arguments ?? [];
     const refuse = (why: string) => new HearthError(ErrorCode.InvalidParams, `refused /${name}: ${why}`);

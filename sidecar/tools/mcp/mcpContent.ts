@@ -31,7 +31,10 @@ function partText(p: Part, what: string): McpText {
       return { ok: true, text: `(resource ${typeof p.uri === "string" ? p.uri : "without a URI"})` };
     case "image":
     case "audio":
-      return { ok: false, problem: `${what} holds ${p.type === "image" ? "an image" : "audio"}: Hearth's messages are text only; pick a prompt that gives text` };
+      return {
+        ok: false,
+        problem: `${what} holds ${p.type === "image" ? "an image" : "audio"}: Hearth's messages are text only; pick a prompt that gives text`,
+      };
     default:
       return { ok: false, problem: `${what} holds a part of unknown type ${JSON.stringify(singleLine(String(p.type), 40))}` };
   }
@@ -40,7 +43,10 @@ function partText(p: Part, what: string): McpText {
 function bounded(text: string, what: string): McpText {
   const bytes = Buffer.byteLength(text);
   if (bytes > MCP_TEXT_MAX_BYTES)
-    return { ok: false, problem: `${what} is ${bytes} bytes, more than the ${MCP_TEXT_MAX_BYTES} Hearth takes; it is not cut, since a part left out changes it` };
+    return {
+      ok: false,
+      problem: `${what} is ${bytes} bytes, more than the ${MCP_TEXT_MAX_BYTES} Hearth takes; it is not cut, since a part left out changes it`,
+    };
   return { ok: true, text };
 }
 

@@ -160,26 +160,25 @@ export class McpServerConnection {
     }
   }
 
+  /** Its prompts; a server that cannot list them still runs (its tools do not depend on them), with none. */
   private async readPrompts(client: Client): Promise<void> {
-    if (!client.getServerCapabilities()?.prompts) {
-      this.prompts = [];
-      return;
-    }
+    this.prompts = [];
+    if (!client.getServerCapabilities()?.prompts) return;
     const timeout = this.opts.connectTimeoutMs ?? 30_000;
-    this.prompts = await readPages(async (cursor) => {
-      const r = await client.listPrompts(cursor ? { cursor } : undefined, { timeout });
-      return { items: r.prompts, next: r.nextCursor };
-    });
+    try {
+      this.prompts = await readPages(async (cursor) => {
+        const r = await client.listPrompts(cursor ? { cursor } : undefined, { timeout });
+        return { items: r.prompts, next: r.nextCursor };
+      });
+    } catch (e) {
+      this.opts.log(`mcp ${this.name}: could not list its prompts, so it offers none: ${errorMessage(e)}`);
+    }
   }
 
   private async refreshPrompts(client: Client): Promise<void> {
     if (this.client !== client || this.state !== "running") return;
-    try {
-      await this.readPrompts(client);
-      this.emit();
-    } catch (e) {
-      this.opts.log(`mcp ${this.name}: could not read its changed prompt list: ${errorMessage(e)}`);
-    }
+    await this.readPrompts(client);
+    this.emit();
   }
 
   /** Its resources now (the `@` picker): read when asked, none when it declares no resources capability. */

@@ -26,7 +26,10 @@ describe("MCP prompt messages as text", () => {
     const one = (content: unknown) => promptMessagesText([{ role: "user", content }], "prompt p");
     assert.match(JSON.stringify(one({ type: "image", data: "AA", mimeType: "image/png" })), /holds an image: .*text only/);
     assert.match(JSON.stringify(one({ type: "audio", data: "AA", mimeType: "audio/wav" })), /holds audio/);
-    assert.match(JSON.stringify(one({ type: "resource", resource: { uri: "x://c", blob: "AA", mimeType: "image/png" } })), /is binary \(image\/png, x:\/\/c\)/);
+    assert.match(
+      JSON.stringify(one({ type: "resource", resource: { uri: "x://c", blob: "AA", mimeType: "image/png" } })),
+      /is binary \(image\/png, x:\/\/c\)/,
+    );
     assert.match(JSON.stringify(promptMessagesText([], "prompt p")), /gave no messages/);
     const big = one({ type: "text", text: "é".repeat(MCP_TEXT_MAX_BYTES / 2 + 1) });
     assert.match(JSON.stringify(big), /more than the 262144 Hearth takes; it is not cut/);
@@ -36,7 +39,16 @@ describe("MCP prompt messages as text", () => {
 
 describe("MCP resource contents as text", () => {
   it("is the text of each content; a blob is refused", () => {
-    assert.deepEqual(resourceContentsText([{ uri: "x://a", text: "one" }, { uri: "x://a#2", text: "two" }], "it"), { ok: true, text: "one\n\ntwo" });
+    assert.deepEqual(
+      resourceContentsText(
+        [
+          { uri: "x://a", text: "one" },
+          { uri: "x://a#2", text: "two" },
+        ],
+        "it",
+      ),
+      { ok: true, text: "one\n\ntwo" },
+    );
     assert.match(JSON.stringify(resourceContentsText([{ uri: "x://a", blob: "AA" }], "it")), /it is binary \(binary, x:\/\/a\)/);
     assert.match(JSON.stringify(resourceContentsText([], "it")), /has no contents/);
   });
