@@ -2,6 +2,7 @@
 // hub's running servers: a prompt is `/server:prompt`, its arguments asked as a prompt file's
 // `${input:…}` questions, its messages (prompts/get) the text sent; a resource is read (resources/read)
 // when the message is admitted, bounded and text only. Restricted Mode offers none, as for tools.
+// Listing starts no server; running a prompt by name starts the servers that may start, as a turn does.
 import { ErrorCode, HearthError } from "../../../shared/errors.js";
 import type { McpResourceView } from "../../../shared/protocol/mcp.js";
 import type { PromptView } from "../../../shared/protocol/prompts.js";
@@ -11,7 +12,8 @@ import { promptMessagesText, resourceContentsText } from "../../tools/mcp/mcpCon
 import type { McpListedPrompt } from "../../tools/mcp/mcpListings.js";
 import type { McpServerConnection } from "../../tools/mcp/mcpServerConnection.js";
 
-type Servers = { runningServers(readOnly: boolean): { name: string; connection: McpServerConnection }[] };
+type Server = { name: string; connection: McpServerConnection };
+type Servers = { runningServers(readOnly: boolean): Server[]; startedServers(readOnly: boolean): Promise<Server[]> };
 
 /** A server's description is its word, shown in the slash list: bounded as a tool's is. */
 const MAX_DESCRIPTION_CHARS = 1024;
@@ -49,14 +51,15 @@ export class McpContext {
     return this.servers.runningServers(readOnly).flatMap((s) => s.connection.prompts.map((p) => promptView(s.name, p)));
   }
 
-  private findPrompt(name: string, readOnly: boolean) {
-    for (const s of this.servers.runningServers(readOnly)) {
+  /** The prompt of that name; its server started first if it may start and never ran (`hearth exec --prompt`). */
+  private async findPrompt(name: string, readOnly: boolean) {
+    for (const s of await this.servers.startedServers(readOnly)) {
       const p = s.connection.prompts.find((q) => mcpPromptName(s.name, q.name) === name);
       if (p) return { server: s, prompt: p };
     }
     throw new HearthError(
       ErrorCode.NotFound,
-      `there is no MCP prompt /${name} now: ${readOnly ? RESTRICTED : "its server is not running or no longer lists it; list the prompts again (a server starts with the chat's first turn)"}`,
+      `there is no MCP prompt /${name} now: ${readOnly ? RESTRICTED : "no running MCP server lists it (`hearth mcp list` shows each server's state); list the prompts again"}`,
     );
   }
 
@@ -67,7 +70,7 @@ export class McpContext {
     args: string,
     readOnly: boolean,
   ): Promise<{ text: string; source: string }> {
-    const { server, prompt } = this.findPrompt(name, readOnly);
+    const { server, prompt } = await this.findPrompt(name, readOnly);
     const declared = prompt.arguments ?? [];
     const refuse = (why: string) => new HearthError(ErrorCode.InvalidParams, `refused /${name}: ${why}`);
     const unasked = Object.keys(inputs).filter((k) => !declared.some((a) => a.name === k));
