@@ -3,11 +3,10 @@
 // `${input:…}` questions, its messages (prompts/get) the text sent; a resource is read (resources/read)
 // when the message is admitted, bounded and text only. Restricted Mode offers none, as for tools.
 // Listing starts no server; running a prompt by name starts the servers that may start, as a turn does.
-import { ErrorCode, HearthError } from "../../../shared/errors.js";
+import { singleLine } from "../../../shared/boundedText.js";
+import { ErrorCode, errorMessage, HearthError } from "../../../shared/errors.js";
 import type { McpResourceView } from "../../../shared/protocol/mcp.js";
 import type { PromptView } from "../../../shared/protocol/prompts.js";
-import { errorMessage } from "../../../shared/errors.js";
-import { singleLine } from "../../../shared/boundedText.js";
 import { promptMessagesText, resourceContentsText } from "../../tools/mcp/mcpContent.js";
 import type { McpListedPrompt } from "../../tools/mcp/mcpListings.js";
 import type { McpServerConnection } from "../../tools/mcp/mcpServerConnection.js";
