@@ -3,7 +3,11 @@
 // again to show the typed text and one chip per block. One format for the kernel and the view.
 import type { Attachment } from "./protocol/attachments.js";
 
-const HEADER = /\n\n<attached (file|selection)=("(?:[^"\\]|\\.)*")(?: lines="(\d+)-(\d+)")?>\n/g;
+const QUOTED = String.raw`"(?:[^"\\]|\\.)*"`;
+const HEADER = new RegExp(
+  String.raw`\n\n<attached (file|selection|resource)=(${QUOTED})(?: lines="(\d+)-(\d+)")?(?: server=(${QUOTED}))?>\n`,
+  "g",
+);
 
 export function composeMessage(typed: string, blocks: { attachment: Attachment; text: string }[]): string {
   return (
@@ -11,7 +15,8 @@ export function composeMessage(typed: string, blocks: { attachment: Attachment; 
     blocks
       .map(({ attachment: a, text }) => {
         const lines = a.kind === "selection" ? ` lines="${a.startLine}-${a.endLine}"` : "";
-        return `\n\n<attached ${a.kind}=${JSON.stringify(a.path)}${lines}>\n${text}${text.endsWith("\n") ? "" : "\n"}</attached>`;
+        const server = a.kind === "resource" ? ` server=${JSON.stringify(a.server ?? "")}` : "";
+        return `\n\n<attached ${a.kind}=${JSON.stringify(a.path)}${lines}${server}>\n${text}${text.endsWith("\n") ? "" : "\n"}</attached>`;
       })
       .join("")
   );
@@ -27,6 +32,7 @@ export function splitMessage(message: string): { typed: string; attachments: Att
     .filter((h) => h.index >= first.index)
     .map((h): Attachment => {
       const path = JSON.parse(h[2]!) as string;
+      if (h[1] === "resource") return { kind: "resource", path, server: JSON.parse(h[5] ?? '""') as string };
       return h[1] === "selection" ? { kind: "selection", path, startLine: Number(h[3]), endLine: Number(h[4]) } : { kind: "file", path };
     });
   return { typed: message.slice(0, first.index), attachments };

@@ -19,7 +19,12 @@ function chip(a: Attachment): HTMLElement {
   const node = el("span", "chip", undefined, "context-chip");
   // No icon glyphs: a webview may lack the font for them. A selection's label carries its lines.
   node.append(el("span", "chip-label", attachmentLabel(a)));
-  node.title = a.kind === "selection" ? `Lines ${a.startLine}-${a.endLine} of ${a.path}` : `The file ${a.path}`;
+  node.title =
+    a.kind === "selection"
+      ? `Lines ${a.startLine}-${a.endLine} of ${a.path}`
+      : a.kind === "resource"
+        ? `The resource ${a.path} of MCP server "${a.server}"`
+        : `The file ${a.path}`;
   node.dataset.kind = a.kind;
   return node;
 }

@@ -1,6 +1,7 @@
 // Slash commands in the message box (issue 27, item 3): `/name args` typed as a message runs a chat
 // command instead of being sent; the workspace's prompt files are listed under the built-in
-// commands and `/name args` runs one (the extension asks its questions and the kernel expands it).
+// commands and `/name args` runs one (the extension asks its questions and the kernel expands it);
+// so does a running MCP server's prompt, `/server:prompt args` (issue 28, item 5).
 // Apart from the components, so it tests without a DOM.
 import type { PromptView } from "../shared/protocol/prompts.js";
 
@@ -38,7 +39,7 @@ export function promptCommands(prompts: readonly PromptView[]): SlashCommand[] {
     const problem = clash ?? p.problem;
     return {
       name: p.name,
-      hint: problem ?? (p.description || `Prompt file ${p.source}`),
+      hint: problem ?? (p.description || (p.origin === "mcp" ? p.source : `Prompt file ${p.source}`)),
       args: p.argumentHint,
       source: p.source,
       mode: p.mode,
@@ -49,7 +50,7 @@ export function promptCommands(prompts: readonly PromptView[]): SlashCommand[] {
 
 /** The text typed so far names a command (a `/` at the very start, no space yet): its prefix, else null. */
 export function slashQuery(value: string): string | null {
-  const m = /^\/([a-z0-9._-]*)$/i.exec(value);
+  const m = /^\/([a-z0-9._:-]*)$/i.exec(value);
   return m ? m[1]!.toLowerCase() : null;
 }
 
@@ -60,9 +61,12 @@ export function slashMatches(prefix: string, commands: readonly SlashCommand[] =
 
 export type ParsedSlash = { name: string; args: string };
 
-/** A message that is a slash command: `/name` then, after white space, its arguments; null for any other text. */
+/**
+ * A message that is a slash command: `/name` then, after white space, its arguments; null for any
+ * other text. A name may hold `:`, as an MCP prompt's `/server:prompt` does.
+ */
 export function parseSlash(text: string): ParsedSlash | null {
-  const m = /^\/([a-z0-9][a-z0-9._-]*)(?:\s+([\s\S]*))?$/i.exec(text.trim());
+  const m = /^\/([a-z0-9][a-z0-9._:-]*)(?:\s+([\s\S]*))?$/i.exec(text.trim());
   return m ? { name: m[1]!.toLowerCase(), args: (m[2] ?? "").trim() } : null;
 }
 

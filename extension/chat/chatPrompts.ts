@@ -1,5 +1,5 @@
-// The chat's prompt files, editor side (issue 27, item 3): the list for the slash menu (prompts/list,
-// as trusted as this window's folder), and `/name args` run: each `${input:…}` asked of the person
+// The chat's prompt files and MCP prompts, editor side (issue 27, item 3; issue 28, item 5): the
+// list for the slash menu (prompts/list, as trusted as this window's folder), and `/name args` run: each `${input:…}` asked of the person
 // one by one (a cancelled question sends nothing and puts the command back in the box), the active
 // editor's file and selection given when the file uses them, the kernel's expansion sent as the
 // message. Plain Node (no `vscode` import): the questions and the editor come in as ports.
@@ -54,13 +54,14 @@ export class ChatPrompts {
     const prompts = await this.refresh();
     if (prompts === null) return giveBack("error", `/${run.name} was not sent: the prompt files could not be listed (see above).`);
     const prompt = prompts.find((p) => p.name === run.name && !p.problem) ?? prompts.find((p) => p.name === run.name);
-    if (!prompt) return giveBack("error", `/${run.name} was not sent: there is no prompt file by that name any more.`);
+    if (!prompt)
+      return giveBack("error", `/${run.name} was not sent: there is no prompt file or running MCP server's prompt by that name any more.`);
     if (prompt.problem) return giveBack("error", `/${run.name} was not sent: ${prompt.problem}`);
     const inputs: Record<string, string> = {};
     for (const [i, input] of prompt.inputs.entries()) {
       const answer = await this.deps.ask({
         title: `/${prompt.name} (${i + 1} of ${prompt.inputs.length})`,
-        prompt: input.name,
+        prompt: input.optional ? `${input.name} (optional)` : input.name,
         placeholder: input.placeholder,
       });
       if (answer === undefined) return giveBack("info", `/${prompt.name} was not sent: the question “${input.name}” was cancelled.`);

@@ -2,6 +2,7 @@
 // state lives in the ChatController (it outlives the webview, which VS Code disposes when hidden).
 // Resolving the view is the kernel's first use: it starts here, not at activation.
 import * as vscode from "vscode";
+import { errorMessage } from "../../shared/errors.js";
 import { DisposableStore } from "../../shared/lifecycle.js";
 import { FromWebview, ToWebview } from "../../shared/protocol/webview.js";
 import type { ChatApprovals } from "../approvals/chatApprovals.js";
@@ -50,6 +51,18 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
     if (!this.readyWebview) return;
     this.focusWhenReady = false;
     this.post(this.readyWebview, { type: "chat/focus" });
+  }
+
+  /** The running MCP servers' resources for the @ picker, as trusted as this window's folder. */
+  private async mcpResources() {
+    try {
+      const client = await this.kernel!.ensureStarted();
+      return await client.request("mcp/resources", { readOnly: !vscode.workspace.isTrusted });
+    } catch (e) {
+      const error = errorMessage(e);
+      this.log.warn(`mcp: could not list the resources: ${error}`);
+      return { error };
+    }
   }
 
   resolveWebviewView(view: vscode.WebviewView): void {
@@ -140,7 +153,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
         void this.chat.send(message.text, message.attachments, message.mode);
         return;
       case "context/request":
-        void requestContext(message.what, (m) => this.post(webview, m));
+        void requestContext(
+          message.what,
+          (m) => this.post(webview, m),
+          () => this.mcpResources(),
+        );
         return;
       case "chat/stop":
         void this.chat.stop();

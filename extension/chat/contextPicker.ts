@@ -1,8 +1,11 @@
 // The chips' sources (issue 15 item 5): the active editor's file, its selected lines, or a file picked
 // from the workspace. Only places are named here (never file contents): the kernel reads them through
 // its anchored read_file when the message is sent. A place outside the folder is refused here first.
+// The @ picker offers the running MCP servers' resources after the files (issue 28, item 5), as
+// "server: name"; the kernel reads the one picked (resources/read) when the message is sent.
 import * as vscode from "vscode";
 import type { Attachment } from "../../shared/protocol/attachments.js";
+import type { McpResourceView } from "../../shared/protocol/mcp.js";
 import type { ToWebview } from "../../shared/protocol/webview.js";
 import { inFolder } from "./applyTarget.js";
 
@@ -11,7 +14,10 @@ type Post = (message: ToWebview) => void;
 /** Files offered by the @ picker at most (the quick pick filters them as the person types). */
 const PICK_LIMIT = 5000;
 
-export async function requestContext(what: "file" | "selection" | "pick", post: Post): Promise<void> {
+/** The running servers' resources, or the words that say why there are none. */
+export type ResourceLister = () => Promise<{ resources: McpResourceView[]; notes: string[] } | { error: string }>;
+
+export async function requestContext(what: "file" | "selection" | "pick", post: Post, resources: ResourceLister): Promise<void> {
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
   if (folder?.scheme !== "file") {
     notice(
@@ -20,7 +26,7 @@ export async function requestContext(what: "file" | "selection" | "pick", post: 
     );
     return;
   }
-  const attachment = what === "pick" ? await picked(folder) : fromEditor(folder.fsPath, what, post);
+  const attachment = what === "pick" ? await picked(folder, resources, post) : fromEditor(folder.fsPath, what, post);
   if (attachment) post({ type: "context/add", attachment });
 }
 
@@ -56,18 +62,34 @@ function fromEditor(folder: string, what: "file" | "selection", post: Post): Att
   return { kind: "selection", path: target.path, startLine: selection.start.line + 1, endLine };
 }
 
-async function picked(folder: vscode.Uri): Promise<Attachment | undefined> {
-  const files = await vscode.workspace.findFiles(new vscode.RelativePattern(folder, "**/*"), "**/{node_modules,.git}/**", PICK_LIMIT);
-  const items = files
+type Item = vscode.QuickPickItem & { attachment?: Attachment };
+
+async function picked(folder: vscode.Uri, resources: ResourceLister, post: Post): Promise<Attachment | undefined> {
+  const [files, listed] = await Promise.all([
+    vscode.workspace.findFiles(new vscode.RelativePattern(folder, "**/*"), "**/{node_modules,.git}/**", PICK_LIMIT),
+    resources(),
+  ]);
+  const items: Item[] = files
     .map((f) => vscode.workspace.asRelativePath(f, false))
     .sort()
-    .map((label) => ({ label }));
+    .map((label) => ({ label, attachment: { kind: "file", path: label } }));
+  if ("error" in listed) notice(post, `MCP resources are not offered: ${listed.error}`);
+  else if (listed.resources.length > 0) {
+    items.push({ label: "MCP resources", kind: vscode.QuickPickItemKind.Separator });
+    for (const r of listed.resources)
+      items.push({
+        label: `${r.server}: ${r.name}`,
+        description: r.uri,
+        detail: r.description || undefined,
+        attachment: { kind: "resource", path: r.uri, server: r.server },
+      });
+  }
   const choice = await vscode.window.showQuickPick(items, {
-    title: "Attach a file to the message",
-    placeHolder: "Type to filter the workspace's files; Hearth reads the one you pick when you send",
+    title: "Attach a file or an MCP resource to the message",
+    placeHolder: "Type to filter the workspace's files and the running MCP servers' resources; Hearth reads the one you pick when you send",
     matchOnDescription: true,
   });
-  return choice ? { kind: "file", path: choice.label } : undefined;
+  return choice?.attachment;
 }
 
 function notice(post: Post, message: string): void {

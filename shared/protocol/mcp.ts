@@ -40,3 +40,19 @@ export const McpServerView = z.object({
 export type McpServerView = z.infer<typeof McpServerView>;
 
 export const McpConfigProblemView = z.object({ sourceLabel: z.string(), server: z.string().nullable(), message: z.string() });
+
+/** A running server's resource, as the `@` picker offers it (mcp/resources); attached by its URI. */
+export const McpResourceView = z.object({
+  server: z.string(),
+  uri: z.string(),
+  name: z.string(),
+  description: z.string(),
+  mimeType: z.string().nullable(),
+});
+export type McpResourceView = z.infer<typeof McpResourceView>;
+
+export const McpResourceList = z.object({
+  resources: z.array(McpResourceView),
+  /** What could not be listed, in words (Restricted Mode, a server that failed to answer). */
+  notes: z.array(z.string()),
+});

@@ -23,7 +23,7 @@ import { TurnEdits, UndoFileOutcome } from "./undo.js";
 import { InstructionsInForce } from "./instructions.js";
 import { ModeImport, ModeList } from "./modes.js";
 import { PromptEditor, PromptExpansion, PromptList } from "./prompts.js";
-import { McpConfigProblemView, McpServerView } from "./mcp.js";
+import { McpConfigProblemView, McpResourceList, McpServerView } from "./mcp.js";
 import { RewindFileOutcome, RewindPreview, RewindRecord, RewindScope } from "./rewind.js";
 
 const Empty = z.object({}).strict().optional();
@@ -211,6 +211,13 @@ export const requests = {
   "mcp/control": {
     params: z.object({ name: z.string().min(1).max(40), action: z.enum(["restart", "off", "on"]) }),
     result: z.object({ server: McpServerView }),
+  },
+  // The running servers' resources (issue 28, item 5), for the chat's `@` picker: at most 1000 a
+  // server, none in Restricted Mode (`readOnly`). Listing starts no server; attaching one names it
+  // (kind "resource") and the kernel reads it when the message is sent.
+  "mcp/resources": {
+    params: z.object({ readOnly: z.boolean().optional() }).optional(),
+    result: McpResourceList,
   },
   // Rewind (issue 29 item 1, docs/rewind.md): what rewinding to the user message at `toSeq` would do,
   // acting on nothing: the messages the model would stop seeing and each file the later turns wrote.

@@ -5,13 +5,16 @@
 import { z } from "zod";
 
 /** The convention a prompt file follows: Hearth's own, VS Code Copilot's, or Claude Code's commands. */
-export const PromptOrigin = z.enum(["hearth", "copilot", "claude"]);
+/** "mcp": a running MCP server's prompt (issue 28, item 5), named `/server:prompt`. */
+export const PromptOrigin = z.enum(["hearth", "copilot", "claude", "mcp"]);
 export type PromptOrigin = z.infer<typeof PromptOrigin>;
 
 export const PromptInput = z.object({
   name: z.string(),
   /** What the question box shows (`${input:name:placeholder}`); "" for none. */
   placeholder: z.string(),
+  /** An MCP prompt's optional argument: an empty answer omits it. */
+  optional: z.boolean().optional(),
 });
 export type PromptInput = z.infer<typeof PromptInput>;
 
@@ -21,7 +24,7 @@ export const PromptView = z.object({
   description: z.string(),
   /** What to type after the name (front matter `argument-hint`); "" for nothing said. */
   argumentHint: z.string(),
-  /** Workspace-relative path of the file. */
+  /** Workspace-relative path of the file; for an MCP prompt, its server and prompt in words. */
   source: z.string(),
   origin: PromptOrigin,
   /** The mode its message is sent in (front matter `mode` or `agent`); null: the composer's. */

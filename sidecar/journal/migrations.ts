@@ -426,6 +426,27 @@ const sessionForks: Step = (db) =>
   created_at TEXT NOT NULL
 );`);
 
+// issue 28 item 5: an MCP server's resource attached with @ is journaled like a file: its URI in
+// path, its server in server. SQLite cannot widen a CHECK in place, so the table is rebuilt.
+const resourceAttachments: Step = (db) =>
+  db.exec(`CREATE TABLE message_attachments_next (
+  run_id TEXT NOT NULL REFERENCES runs(run_id),
+  ordinal INTEGER NOT NULL,
+  kind TEXT NOT NULL CHECK (kind IN ('file','selection','resource')),
+  path TEXT NOT NULL,
+  start_line INTEGER,
+  end_line INTEGER,
+  bytes INTEGER NOT NULL,
+  sha256 TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  server TEXT CHECK ((kind = 'resource') = (server IS NOT NULL)),
+  PRIMARY KEY (run_id, ordinal)
+);
+INSERT INTO message_attachments_next (run_id, ordinal, kind, path, start_line, end_line, bytes, sha256, created_at)
+  SELECT run_id, ordinal, kind, path, start_line, end_line, bytes, sha256, created_at FROM message_attachments;
+DROP TABLE message_attachments;
+ALTER TABLE message_attachments_next RENAME TO message_attachments;`);
+
 export const MIGRATIONS: readonly Step[] = [
   v1,
   v2,
@@ -442,4 +463,5 @@ export const MIGRATIONS: readonly Step[] = [
   mcpConfirmations,
   rewindTables,
   sessionForks,
+  resourceAttachments,
 ];

@@ -34,6 +34,7 @@ import type { KernelConfig } from "./kernelInfo.js";
 import { modelHandlers } from "./model/modelHandlers.js";
 import { ModelHost } from "./model/modelHost.js";
 import { McpConfirmations } from "./mcp/mcpConfirmations.js";
+import { McpContext } from "./mcp/mcpContext.js";
 import { McpHub } from "./mcp/mcpHub.js";
 import { importedConfigFiles } from "./mcp/mcpSources.js";
 import { ShutdownGate } from "./shutdownGate.js";
@@ -171,6 +172,7 @@ export function createKernel(settings: KernelSettings, host: KernelHost): Kernel
     log,
   });
   gate.onShutdown("mcp", () => mcp.close());
+  const mcpContext = new McpContext(mcp);
   // The person's approval and loop-guard settings (README: configuration).
   const policy = {
     approveReads: env.HEARTH_APPROVE_READS,
@@ -229,7 +231,7 @@ export function createKernel(settings: KernelSettings, host: KernelHost): Kernel
   // issue 15: attached context is read with the kernel's own anchored read_file; erase is refused while a turn runs.
   const readFile = tools.tools.find((t) => t.definition.name === "read_file");
   if (!readFile) throw new Error("the workspace tools have no read_file");
-  const attachments = new MessageAttachments({ readFile });
+  const attachments = new MessageAttachments({ readFile, resources: mcpContext });
   const erase = new SessionErase({ journal, scope: control.scope, running: (id) => turns.running(id), log });
   // issue 27: the project's instruction files and the person's own rules, read as each turn is admitted.
   const modes = modeReader(tools);
@@ -275,12 +277,12 @@ export function createKernel(settings: KernelSettings, host: KernelHost): Kernel
     ...turnHandlers({ turns, gate, compact, attachments, erase, narrowing, instructions, modes }),
     ...instructionHandlers({ instructions, control }),
     ...modeHandlers({ modes, tools }),
-    ...promptHandlers({ prompts: promptReader({ tools, modes }), workspaceFolder: tools.workspace.canonicalPath }),
+    ...promptHandlers({ prompts: promptReader({ tools, modes }), mcp: mcpContext, workspaceFolder: tools.workspace.canonicalPath }),
     ...undoHandlers({ edits: new TurnEditsService({ journal, scope: control.scope, restorer: tools.restorer }), gate }),
     ...rewindHandlers({ rewinds: new RewindService({ journal, control, restorer: tools.restorer }), gate }),
     ...taskHandlers({ tasks, control, gate, narrowing }),
     ...taskAnswerHandler({ principals, pending }),
-    ...mcpHandlers({ hub: mcp, gate, who: (client) => principals.of(client) }),
+    ...mcpHandlers({ hub: mcp, context: mcpContext, gate, who: (client) => principals.of(client) }),
   };
   withPrincipals(handlers, { principals, journal, tasks, pending, workspaceRoot: config.workspaceRoot });
   tasks.pump(); // tasks a previous kernel left queued (reconciliation keeps them queued: they never ran)

@@ -14,21 +14,22 @@ export interface AttachmentRecord {
 export function insertAttachments(db: Db, turnId: string, records: readonly AttachmentRecord[], at: string): void {
   if (records.length === 0) return;
   const insert = db.prepare(
-    `INSERT INTO message_attachments (run_id, ordinal, kind, path, start_line, end_line, bytes, sha256, created_at) VALUES (?,?,?,?,?,?,?,?,?)`,
+    `INSERT INTO message_attachments (run_id, ordinal, kind, path, start_line, end_line, server, bytes, sha256, created_at) VALUES (?,?,?,?,?,?,?,?,?,?)`,
   );
   records.forEach((r, i) => {
     const a = r.attachment;
-    insert.run(turnId, i, a.kind, a.path, a.startLine ?? null, a.endLine ?? null, r.bytes, r.sha256, at);
+    insert.run(turnId, i, a.kind, a.path, a.startLine ?? null, a.endLine ?? null, a.server ?? null, r.bytes, r.sha256, at);
   });
 }
 
 /** What was attached to a run's message, in order. */
 export function attachmentsOf(db: Db, turnId: string): AttachmentRecord[] {
   const rows = db
-    .prepare(`SELECT kind, path, start_line, end_line, bytes, sha256 FROM message_attachments WHERE run_id = ? ORDER BY ordinal`)
+    .prepare(`SELECT kind, path, start_line, end_line, server, bytes, sha256 FROM message_attachments WHERE run_id = ? ORDER BY ordinal`)
     .all(turnId) as {
-    kind: "file" | "selection";
+    kind: "file" | "selection" | "resource";
     path: string;
+    server: string | null;
     start_line: number | null;
     end_line: number | null;
     bytes: number;
@@ -39,6 +40,7 @@ export function attachmentsOf(db: Db, turnId: string): AttachmentRecord[] {
       kind: r.kind,
       path: r.path,
       ...(r.start_line !== null ? { startLine: r.start_line, endLine: r.end_line ?? r.start_line } : {}),
+      ...(r.server !== null ? { server: r.server } : {}),
     },
     bytes: r.bytes,
     sha256: r.sha256,

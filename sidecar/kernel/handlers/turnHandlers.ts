@@ -32,7 +32,7 @@ export function turnHandlers(deps: {
       const mode = await deps.modes.resolve(modeName, params.readOnly === true);
       const instructions = await deps.instructions(params.readOnly === true, mode.name);
       if (!attachments?.length) return deps.turns.start({ ...params, narrowing, instructions, mode }, ctx);
-      const { message, records } = await deps.attachments.compose(params.message, attachments);
+      const { message, records } = await deps.attachments.compose(params.message, attachments, params.readOnly === true);
       // The attachment rows are admitted with the message, in its transaction: never one without the other.
       return deps.turns.start({ ...params, message, attachments: records, narrowing, instructions, mode }, ctx);
     },

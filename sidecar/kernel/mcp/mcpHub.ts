@@ -86,12 +86,40 @@ export class McpHub {
    */
   async sessionTools(readOnly: boolean): Promise<Tool[]> {
     if (readOnly || this.closed) return [];
-    this.reload();
-    const ready = [...this.entries.values()].filter((e) => this.blocked(e.spec) === null && e.connection.state !== "off");
-    await Promise.all(ready.filter((e) => e.connection.state === "stopped").map((e) => e.connection.start()));
+    const ready = await this.startReady();
     return ready
       .filter((e) => e.connection.state === "running")
       .flatMap((e) => mcpToolEntries(e.spec, e.connection).flatMap((t) => (t.tool ? [t.tool] : [])));
+  }
+
+  /** Starts every server that may start and never ran; the ones that may start. */
+  private async startReady(): Promise<Entry[]> {
+    this.reload();
+    const ready = [...this.entries.values()].filter((e) => this.blocked(e.spec) === null && e.connection.state !== "off");
+    await Promise.all(ready.filter((e) => e.connection.state === "stopped").map((e) => e.connection.start()));
+    return ready;
+  }
+
+  /**
+   * The servers that may start, started first if they never ran (the person ran one of their
+   * prompts by name, as a turn would start them): none in Restricted Mode.
+   */
+  async startedServers(readOnly: boolean): Promise<{ name: string; connection: McpServerConnection }[]> {
+    if (readOnly || this.closed) return [];
+    await this.startReady();
+    return this.runningServers(readOnly);
+  }
+
+  /**
+   * The servers whose prompts and resources may be offered now: none in Restricted Mode; otherwise
+   * those running and not blocked. A list never starts one (a turn does, as for its tools).
+   */
+  runningServers(readOnly: boolean): { name: string; connection: McpServerConnection }[] {
+    if (readOnly || this.closed) return [];
+    this.reload();
+    return [...this.entries.values()]
+      .filter((e) => this.blocked(e.spec) === null && e.connection.state === "running")
+      .map((e) => ({ name: e.spec.name, connection: e.connection }));
   }
 
   list(): { servers: McpServerView[]; problems: { sourceLabel: string; server: string | null; message: string }[] } {

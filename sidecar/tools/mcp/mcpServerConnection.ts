@@ -6,11 +6,17 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { ErrorCode as McpErrorCode, McpError, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  ErrorCode as McpErrorCode,
+  McpError,
+  PromptListChangedNotificationSchema,
+  ToolListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import { singleLine } from "../../../shared/boundedText.js";
 import { errorMessage } from "../../../shared/errors.js";
 import { boundedFetch } from "./boundedFetch.js";
 import type { McpTransportSpec } from "./mcpConfig.js";
+import { type McpListedPrompt, type McpListedResource, readPages } from "./mcpListings.js";
 import { formatMcpResult } from "./mcpResult.js";
 import { StdioServerTransport } from "./stdioServerTransport.js";
 
@@ -55,6 +61,8 @@ export class McpServerConnection {
   tools: readonly McpListedTool[] = [];
   /** Bumped each time the tool list is read anew (start, restart, tools/list_changed). */
   toolsVersion = 0;
+  /** Its prompts (slash commands) as last listed; none when it declares no prompts capability. */
+  prompts: readonly McpListedPrompt[] = [];
   restarts = 0;
   private client: Client | null = null;
   private transport: Transport | null = null;
@@ -96,7 +104,9 @@ export class McpServerConnection {
     try {
       await withTimeout(client.connect(transport, { timeout: this.opts.connectTimeoutMs ?? 30_000 }), this.opts.connectTimeoutMs ?? 30_000);
       client.setNotificationHandler(ToolListChangedNotificationSchema, () => void this.refreshTools());
+      client.setNotificationHandler(PromptListChangedNotificationSchema, () => void this.refreshPrompts(client));
       await this.readTools(client);
+      await this.readPrompts(client);
       if (this.client !== client) return; // stopped while starting
       transport.onclose = chain(transport.onclose, () => this.lost(client));
       this.startedAt = Date.now();
@@ -148,6 +158,58 @@ export class McpServerConnection {
     } catch (e) {
       this.opts.log(`mcp ${this.name}: could not read its changed tool list: ${errorMessage(e)}`);
     }
+  }
+
+  /** Its prompts; a server that cannot list them still runs (its tools do not depend on them), with none. */
+  private async readPrompts(client: Client): Promise<void> {
+    this.prompts = [];
+    if (!client.getServerCapabilities()?.prompts) return;
+    const timeout = this.opts.connectTimeoutMs ?? 30_000;
+    try {
+      this.prompts = await readPages(async (cursor) => {
+        const r = await client.listPrompts(cursor ? { cursor } : undefined, { timeout });
+        return { items: r.prompts, next: r.nextCursor };
+      });
+    } catch (e) {
+      this.opts.log(`mcp ${this.name}: could not list its prompts, so it offers none: ${errorMessage(e)}`);
+    }
+  }
+
+  private async refreshPrompts(client: Client): Promise<void> {
+    if (this.client !== client || this.state !== "running") return;
+    await this.readPrompts(client);
+    this.emit();
+  }
+
+  /** Its resources now (the `@` picker): read when asked, none when it declares no resources capability. */
+  async resources(): Promise<readonly McpListedResource[]> {
+    const client = this.running();
+    if (!client.getServerCapabilities()?.resources) return [];
+    const timeout = this.opts.callTimeoutMs ?? 120_000;
+    return readPages(async (cursor) => {
+      const r = await client.listResources(cursor ? { cursor } : undefined, { timeout });
+      return { items: r.resources, next: r.nextCursor };
+    });
+  }
+
+  /** prompts/get: the messages of one of its prompts with these arguments. */
+  async getPrompt(name: string, args: Record<string, string>): Promise<unknown[]> {
+    const r = await this.running().getPrompt({ name, arguments: args }, { timeout: this.opts.callTimeoutMs ?? 120_000 });
+    return r.messages;
+  }
+
+  /** resources/read: the contents of one of its resources. */
+  async readResource(uri: string): Promise<unknown[]> {
+    const r = await this.running().readResource({ uri }, { timeout: this.opts.callTimeoutMs ?? 120_000 });
+    return r.contents;
+  }
+
+  private running(): Client {
+    if (!this.client || this.state !== "running")
+      throw new Error(
+        `MCP server "${this.name}" is ${this.state}${this.lastError ? ` (${this.lastError})` : ""}; start it from the MCP Servers view or \`hearth mcp restart ${this.name}\``,
+      );
+    return this.client;
   }
 
   /** The connection closed without our asking: the server crashed or exited. */

@@ -7,7 +7,7 @@ import path from "node:path";
 import { it } from "node:test";
 import Database from "better-sqlite3";
 import type { HistoryMessage, McpServerView } from "../../../shared/protocol/index.js";
-import { isolatedEnv, runCli, startCli, waitFor } from "../../support/cliProcess.js";
+import { isolatedEnv, runCli, startCli, stopKernel, waitFor } from "../../support/cliProcess.js";
 import { tempDir } from "../../support/kernelProcess.js";
 import { EVERYTHING, HOSTILE } from "../../support/mcpServers.js";
 
@@ -231,3 +231,19 @@ function kernelPid(db: string): number {
   }
   assert.fail(`no kernel serves ${db}`);
 }
+
+it("`hearth exec --prompt SERVER:PROMPT` starts the confirmed server and sends its prompt's message, its arguments from --input (issue 28 item 5)", async () => {
+  const s = setup("mcp-prompt", { everything: { type: "stdio", command: process.execPath, args: [EVERYTHING, "stdio"] } });
+  const confirm = await runCli(["mcp", "confirm", ...at(s), "--yes", "everything"], s.env);
+  assert.equal(confirm.code, 0, confirm.stderr);
+  // A fresh kernel (the confirmation is journaled): no turn has started the server in it.
+  await stopKernel(s.db);
+  assert.equal((await listed(s))[0]?.state, "stopped");
+  const model = `scripted:${s.script("weather", [{ expectUsers: ["What's weather in Austin, TX?"], text: ["Hot."] }])}`;
+  const ran = await runCli(
+    ["exec", ...at(s), "--model", model, "--json", "--prompt", "everything:args-prompt", "--input", "city=Austin", "--input", "state=TX"],
+    s.env,
+  );
+  assert.equal(ran.code, 0, ran.stderr + ran.stdout);
+  assert.match(ran.stdout, /"text":"Hot\."/);
+});

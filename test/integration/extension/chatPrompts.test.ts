@@ -17,6 +17,7 @@ import { PROMPT_SELECTION_MAX_CHARS, type PromptEditor } from "../../../shared/p
 import type { ToWebview } from "../../../shared/protocol/webview.js";
 import { alive, isolatedEnv } from "../../support/cliProcess.js";
 import { DIST, tempDir } from "../../support/kernelProcess.js";
+import { EVERYTHING } from "../../support/mcpServers.js";
 
 const kernels: KernelSupervisor[] = [];
 after(async () => {
@@ -27,7 +28,7 @@ after(async () => {
   }
 });
 
-function harness(rounds: unknown[], answers: (string | undefined)[], editor: PromptEditor) {
+function harness(rounds: unknown[], answers: (string | undefined)[], editor: PromptEditor, extraEnv: Record<string, string> = {}) {
   const root = tempDir("chat-prompts");
   const workspace = path.join(root, "ws");
   fs.mkdirSync(path.join(workspace, ".hearth", "prompts"), { recursive: true });
@@ -38,7 +39,7 @@ function harness(rounds: unknown[], answers: (string | undefined)[], editor: Pro
   const script = path.join(root, "script.json");
   fs.writeFileSync(script, JSON.stringify({ rounds }));
   const log = { info: () => {}, warn: () => {}, error: () => {} };
-  const env: Record<string, string> = { ...isolatedEnv(root, 5), HEARTH_ALLOW_SCRIPTED: "1" };
+  const env: Record<string, string> = { ...isolatedEnv(root, 5), HEARTH_ALLOW_SCRIPTED: "1", ...extraEnv };
   const kernel = new KernelSupervisor({
     clientVersion: "test",
     log,
@@ -74,7 +75,14 @@ function harness(rounds: unknown[], answers: (string | undefined)[], editor: Pro
   const posted: ToWebview[] = [];
   chat.attach((m) => posted.push(m));
   prompts.attach((m) => posted.push(m));
-  return { prompts, asked, posted, session: () => stored };
+  return { prompts, chat, asked, posted, session: () => stored };
+}
+
+async function completed(posted: ToWebview[], count: number): Promise<void> {
+  const done = () => posted.filter((m) => m.type === "chat/event" && m.event.type === "completed").length;
+  const deadline = Date.now() + 20_000;
+  while (done() < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  assert.equal(done(), count, "the turn completed");
 }
 
 const EXPANDED = "In src/app.ts, rename parse to parseAll in `parse(x)` (and its tests); keep parse working.";
@@ -124,4 +132,29 @@ it("a cancelled question, a missing or too long selection sends nothing and give
     /the selection is 262145 characters, more than the 262144 a prompt takes; select less/,
   );
   assert.equal(huge.session(), undefined);
+});
+
+it("an MCP prompt /server:prompt asks its arguments, an optional one may be left empty, and its messages are sent (issue 28 item 5)", async () => {
+  const servers = [{ name: "everything", type: "stdio", command: process.execPath, args: [EVERYTHING, "stdio"] }];
+  const h = harness(
+    [{ text: ["Hello."] }, { expectUsers: ["hi", "What's weather in Oslo?"], text: ["Sunny."] }],
+    ["Oslo", ""],
+    {},
+    { HEARTH_MCP_SERVERS: JSON.stringify(servers), HOME: tempDir("home") },
+  );
+  // The chat's first turn starts the person's servers; their prompts are listed from then on.
+  await h.chat.send("hi");
+  await completed(h.posted, 1);
+  await h.prompts.run({ name: "everything:args-prompt", args: "", attachments: [], mode: undefined });
+  assert.deepEqual(h.asked, [
+    { title: "/everything:args-prompt (1 of 2)", prompt: "city", placeholder: "Name of the city" },
+    {
+      title: "/everything:args-prompt (2 of 2)",
+      prompt: "state (optional)",
+      placeholder: "(optional: leave empty to omit)",
+    },
+  ]);
+  await completed(h.posted, 2);
+  const turns = h.posted.filter((m) => m.type === "chat/turn") as Extract<ToWebview, { type: "chat/turn" }>[];
+  assert.equal(turns.at(-1)?.message, "What's weather in Oslo?", "the prompt's message is the person's message");
 });

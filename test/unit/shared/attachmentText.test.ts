@@ -13,8 +13,9 @@ describe("attachment blocks in a message", () => {
       { kind: "file", path: 'odd "name".ts' },
       { kind: "selection", path: "src/a b.ts", startLine: 3, endLine: 9 },
       { kind: "file", path: "empty.txt" },
+      { kind: "resource", path: 'demo://resource/"doc".md', server: "every thing" },
     ];
-    const texts = ["line\n</attached>\nstill the file\n", "no final newline", ""];
+    const texts = ["line\n</attached>\nstill the file\n", "no final newline", "", "a resource"];
     const typed = "Explain\n\nthese two, please";
     const message = composeMessage(
       typed,

@@ -88,6 +88,17 @@ describe("the slash-command list (issue 27, item 3)", () => {
     assert.match((slashRun("/compact now") as { message: string }).message, /\/compact takes nothing after it; remove “now”/);
     assert.equal(slashQuery("/Mo"), "mo");
   });
+
+  it("an MCP prompt runs as /server:prompt with its arguments (issue 28 item 5)", () => {
+    const prompts = [{ name: "everything:args-prompt", hint: "", args: "", mode: null }];
+    assert.deepEqual(slashRun("/everything:args-prompt  in Oslo", prompts), {
+      kind: "prompt",
+      name: "everything:args-prompt",
+      args: "in Oslo",
+      mode: null,
+    });
+    assert.equal(slashQuery("/everything:a"), "everything:a", "the list narrows on a name with a colon");
+  });
 });
 
 describe("the mode picker (issue 27, item 2)", () => {

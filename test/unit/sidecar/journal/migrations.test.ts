@@ -67,3 +67,23 @@ it("issue 27 item 1: the instruction switches migration keeps a switch per path;
   assert.deepEqual([...f.control.disabledInstructions()], [".clinerules"], "the last switch of a path wins");
   f.close();
 });
+
+it("issue 28 item 5: the resource attachments migration keeps every earlier attachment row and takes a resource only with its server", () => {
+  const db = new Database(":memory:");
+  db.pragma("foreign_keys = OFF");
+  for (const step of MIGRATIONS.slice(0, -1)) step(db);
+  db.prepare(
+    `INSERT INTO message_attachments (run_id, ordinal, kind, path, start_line, end_line, bytes, sha256, created_at) VALUES ('r',0,'selection','a.ts',2,3,13,'h','t')`,
+  ).run();
+  MIGRATIONS.at(-1)!(db);
+  assert.deepEqual(db.prepare(`SELECT run_id, ordinal, kind, path, start_line, end_line, server, bytes FROM message_attachments`).all(), [
+    { run_id: "r", ordinal: 0, kind: "selection", path: "a.ts", start_line: 2, end_line: 3, server: null, bytes: 13 },
+  ]);
+  const insert = db.prepare(
+    `INSERT INTO message_attachments (run_id, ordinal, kind, path, server, bytes, sha256, created_at) VALUES ('r',?,?,?,?,1,'h','t')`,
+  );
+  insert.run(1, "resource", "demo://doc", "everything");
+  assert.throws(() => insert.run(2, "resource", "demo://doc", null), /CHECK constraint failed/, "a resource names its server");
+  assert.throws(() => insert.run(3, "file", "a.ts", "everything"), /CHECK constraint failed/, "a file names none");
+  db.close();
+});
