@@ -216,6 +216,9 @@ window.addEventListener("message", (event: MessageEvent<unknown>) => {
     case "chat/event":
       transcript.event(message.turnId, message.event);
       return;
+    case "chat/decision":
+      transcript.decision(message.callId, message.decision);
+      return;
     case "chat/notice":
       if (sessions.open) sessions.notice(message.level, message.message);
       transcript.notice(

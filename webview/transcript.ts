@@ -6,7 +6,7 @@ import type { CallStates } from "../shared/protocol/webview.js";
 import { AnswerView, type CodeActions } from "./answerView.js";
 import type { ViewActions } from "./errorActions.js";
 import type { MarkdownRenderer } from "./markdown.js";
-import { setCallDecision, setCallStatus, toolCard, toolResult } from "./toolCard.js";
+import { type CallDecision, setCallDecision, setCallStatus, toolCard, toolResult } from "./toolCard.js";
 import { turnFooter } from "./turnFooter.js";
 import { TurnProgress } from "./turnProgress.js";
 import { el } from "./dom.js";
@@ -140,6 +140,8 @@ function condensedMarker(c: Condensation): HTMLElement {
 export class Transcript {
   readonly node = el("div", "transcript");
   private readonly live = new Map<string, AssistantBlock>();
+  /** Decisions heard before their call's card was drawn (the card's event may come after the notice). */
+  private readonly earlyDecisions = new Map<string, CallDecision>();
   /** The live turns' signs of life, kept last in their reply. */
   private readonly progress = new Map<string, TurnProgress>();
   /** True while the reader is at the bottom: new content scrolls into view only then. */
@@ -273,6 +275,17 @@ export class Transcript {
     this.scroll();
   }
 
+  /** Who decided a call's approval, heard as it was journaled (issue 27): its card says it at once. */
+  decision(callId: string, d: CallDecision): void {
+    const card = Array.from(this.node.querySelectorAll<HTMLElement>(".tool-call")).find((c) => c.dataset.callId === callId);
+    if (!card) {
+      this.earlyDecisions.set(callId, d);
+      return;
+    }
+    this.earlyDecisions.delete(callId);
+    setCallDecision(card, d);
+  }
+
   event(turnId: string, event: TurnEvent): void {
     const block = this.live.get(turnId);
     if (!block) return;
@@ -285,9 +298,12 @@ export class Transcript {
       case "reasoning_delta":
         block.reasoning(event.text);
         break;
-      case "tool_call":
+      case "tool_call": {
         block.call(event.call);
+        const early = this.earlyDecisions.get(event.call.callId);
+        if (early) this.decision(event.call.callId, early);
         break;
+      }
       case "tool_result":
         block.result(event.callId, event.ok, event.output);
         break;

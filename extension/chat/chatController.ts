@@ -57,6 +57,13 @@ export class ChatController {
     this.subscriptions.add(
       deps.kernel.onClient((client) => client.onNotification("session/condensed", ({ sessionId }) => this.onCondensed(sessionId))),
     );
+    this.subscriptions.add(
+      deps.kernel.onClient((client) =>
+        client.onNotification("approval/decided", (n) => {
+          if (n.sessionId === this.sessionId) this.post({ type: "chat/decision", callId: n.callId, decision: n.decision });
+        }),
+      ),
+    );
     this.subscriptions.add(deps.kernel.onState((state) => this.onKernelState(state)));
   }
 

@@ -18,7 +18,7 @@ import {
 } from "./records.js";
 import { Attachment, MAX_ATTACHMENTS } from "./attachments.js";
 import { TaskSummary } from "./tasks.js";
-import { ApprovalDecisionRecord, ClientPrincipal, DecisionSurface, TurnOrigin } from "./principals.js";
+import { ApprovalDecisionRecord, CallDecision, ClientPrincipal, DecisionSurface, TurnOrigin } from "./principals.js";
 import { TurnEdits, UndoFileOutcome } from "./undo.js";
 import { InstructionsInForce } from "./instructions.js";
 import { ModeImport, ModeList } from "./modes.js";
@@ -444,6 +444,14 @@ export const notifications = {
   // To every connected client when the kernel condensed a session between turns (issue 30, item 3): the
   // chat showing it marks the condensed range without waiting for a reload.
   "session/condensed": z.object({ sessionId: Id, condensation: Condensation }),
+  // To every connected client as each approval decision is journaled, a rule's included (issue 27): the
+  // call's card says who decided while the turn runs, not only once the transcript is read again.
+  "approval/decided": z.object({
+    sessionId: Id,
+    turnId: Id,
+    callId: Id,
+    decision: CallDecision,
+  }),
   // To every connected client whenever a task changes state (issue 12: the Tasks view, `hearth tasks`).
   "task/updated": z.object({ task: TaskSummary }),
 } as const;

@@ -53,3 +53,6 @@ export const ApprovalDecisionRecord = z.object({
   decidedAt: z.string(),
 });
 export type ApprovalDecisionRecord = z.infer<typeof ApprovalDecisionRecord>;
+
+/** What a call's card says of its decision: who decided, where and when. */
+export const CallDecision = ApprovalDecisionRecord.pick({ decision: true, decidedBy: true, surface: true, decidedAt: true });

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { Attachment, MAX_ATTACHMENTS } from "./attachments.js";
 import { requests } from "./methods.js";
 import { ModelFromWebview, ModelToWebview } from "./modelView.js";
-import { ApprovalDecisionRecord } from "./principals.js";
+import { CallDecision } from "./principals.js";
 import { UndoFromWebview, UndoToWebview } from "./undoView.js";
 import { InstructionsFromWebview, InstructionsToWebview } from "./instructionsView.js";
 import { RewindFromWebview, RewindToWebview } from "./rewindView.js";
@@ -28,8 +28,8 @@ export const CallStates = z.record(
   z.object({
     status: ToolInvocationStatus,
     reason: z.string().nullable(),
-    /** Who decided its approval, where and when (issue 24): the card says it. None: nobody was asked. */
-    decision: ApprovalDecisionRecord.pick({ decision: true, decidedBy: true, surface: true, decidedAt: true }).optional(),
+    /** None: nobody was asked. */
+    decision: CallDecision.optional(),
   }),
 );
 export type CallStates = z.infer<typeof CallStates>;
@@ -88,6 +88,8 @@ export const ToWebview = z.discriminatedUnion("type", [
   // the selection or a picked file, inside the workspace folder.
   z.object({ type: z.literal("context/add"), attachment: Attachment }),
   z.object({ type: z.literal("chat/event"), turnId: Id, event: TurnEvent }),
+  // Who decided a call's approval, as it was journaled (issue 27: a rule's decision shows while the turn runs).
+  z.object({ type: z.literal("chat/decision"), callId: Id, decision: CallDecision }),
   // Something the person should read that is not part of a turn (no model set, a refused request).
   // kind modelMismatch: the chat was made with another model than the one set (issue 25 item 2): the
   // notice offers a new chat with the set model or the chat's own.

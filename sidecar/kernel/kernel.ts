@@ -181,7 +181,8 @@ export function createKernel(settings: KernelSettings, host: KernelHost): Kernel
   };
   // issue 24: who each client is; a chat turn's approvals go to its starter, every decision journaled.
   const principals = new ClientPrincipals(config);
-  const decisions = new DecisionJournal(journal);
+  // issue 27: every client hears each decision as it is journaled (clients is declared below; called later).
+  const decisions = new DecisionJournal(journal, (notice) => clients.notifyAll("approval/decided", notice));
   const turns = new TurnService({
     control,
     log,

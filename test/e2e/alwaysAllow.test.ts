@@ -1,7 +1,7 @@
 // A rule written from an approval card in a real workbench (issue 27, item 4 done-when): a shell call
 // asks on its card with "Always allow `touch made.txt` in this folder"; pressing it runs the call and
 // writes exactly that rule to .hearth/rules.json; the same command in the next message runs without
-// a card.
+// a card, and each live tool card says who decided (the person on the card, then the rule).
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
@@ -52,6 +52,11 @@ describe("Always allow from an approval card in a real VS Code workbench (issue 
     assert.equal(await turnEnds(page, EXTENSION_ID, 2), "completed");
     assert.ok(fs.existsSync(path.join(workspace, "made.txt")), "the rule let the same command run");
     assert.equal(await view.locator('[data-testid="approval-card"]').count(), 1, "the second call asked nobody: no second card");
+    // The live cards say who decided, as the journal does, without the transcript being read again.
+    const decisions = view.locator('[data-testid="tool-decision"]');
+    await decisions.nth(1).waitFor({ state: "visible", timeout: 10_000 });
+    assert.match((await decisions.nth(0).textContent()) ?? "", /^Approved in VS Code, on this card, at /);
+    assert.match((await decisions.nth(1).textContent()) ?? "", /^Approved by rule .*touch made\.txt.*, at /);
     await shot("b-second-run-unasked");
     passed = true;
   });

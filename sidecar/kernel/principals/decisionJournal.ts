@@ -3,7 +3,13 @@
 // `hearth show` and session/history read them back.
 import { errorMessage } from "../../../shared/errors.js";
 import { uuidv7 } from "../../../shared/ids.js";
-import type { ApprovalDecisionRecord, DecisionSurface, ServerRequestParams, ServerRequestResult } from "../../../shared/protocol/index.js";
+import type {
+  ApprovalDecisionRecord,
+  DecisionSurface,
+  NotificationParams,
+  ServerRequestParams,
+  ServerRequestResult,
+} from "../../../shared/protocol/index.js";
 import type { Db, Journal } from "../../journal/journal.js";
 import { nowIso } from "../control/transition.js";
 import type { Principal } from "./clientPrincipals.js";
@@ -21,10 +27,18 @@ export function decidedBy(principal: Principal, answer: Answer): { by: DecidedBy
   return { by: { kind: principal.kind, clientId: principal.clientId }, surface };
 }
 
+/** A decision as every client hears of it (approval/decided). */
+export type DecisionNotice = NotificationParams<"approval/decided">;
+
 export class DecisionJournal {
-  constructor(private readonly journal: Journal) {}
+  constructor(
+    private readonly journal: Journal,
+    /** After each decision is committed: the kernel tells every client (a card updates live). */
+    private readonly onRecorded: (notice: DecisionNotice) => void = () => undefined,
+  ) {}
 
   record(req: Request, answer: Pick<Answer, "decision" | "reason">, who: { by: DecidedBy; surface: DecisionSurface }): void {
+    const decidedAt = nowIso();
     this.journal.withTransaction((db) =>
       db
         .prepare(
@@ -43,9 +57,15 @@ export class DecisionJournal {
           who.by.kind,
           who.by.clientId,
           who.surface,
-          nowIso(),
+          decidedAt,
         ),
     );
+    this.onRecorded({
+      sessionId: req.sessionId,
+      turnId: req.turnId,
+      callId: req.call.callId,
+      decision: { decision: answer.decision, decidedBy: who.by, surface: who.surface, decidedAt },
+    });
   }
 
   /** Asks `client` and journals its answer as its own; a failure to answer is journaled as the kernel's denial, then rethrown. */
