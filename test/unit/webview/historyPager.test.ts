@@ -10,9 +10,8 @@ import type { HistoryMessage } from "../../../shared/protocol/records.js";
 import { webviewDom } from "../../support/webviewDom.js";
 
 const window = webviewDom();
-const { Transcript } = await import("../../../webview/transcript.js");
+const { testTranscript } = await import("../../support/webviewTranscript.js");
 const { MAX_KEPT_MESSAGES } = await import("../../../webview/historyPager.js");
-const { MarkdownRenderer } = await import("../../../webview/markdown.js");
 
 const SESSION = "01900000-0000-7000-8000-00000000000a";
 
@@ -30,17 +29,10 @@ function turns(from: number, to: number): HistoryMessage[] {
 function view() {
   const older: { sessionId: string; beforeSeq: number }[] = [];
   let latest = 0;
-  const noop = () => {};
-  const transcript = new Transcript(
-    {
-      renderer: new MarkdownRenderer(window as unknown as globalThis.Window),
-      code: { copy: noop, insert: noop, apply: noop },
-      actions: { selectModel: noop, compact: noop, restartKernel: noop, showLog: noop, continueInNewChat: noop, keepChatModel: noop },
-      announce: noop,
-      onContext: noop,
-    },
-    { requestOlder: (sessionId, beforeSeq) => older.push({ sessionId, beforeSeq }), requestLatest: () => latest++ },
-  );
+  const transcript = testTranscript(window as unknown as Window, {
+    requestOlder: (sessionId, beforeSeq) => older.push({ sessionId, beforeSeq }),
+    requestLatest: () => latest++,
+  });
   const node = transcript.node;
   let top = 0;
   Object.defineProperty(node, "scrollHeight", { get: () => 20_000 });

@@ -8,23 +8,11 @@ import type { ToolCallRecord } from "../../../shared/protocol/records.js";
 import { webviewDom } from "../../support/webviewDom.js";
 
 const window = webviewDom();
-const { Transcript } = await import("../../../webview/transcript.js");
-const { MarkdownRenderer } = await import("../../../webview/markdown.js");
+const { testTranscript } = await import("../../support/webviewTranscript.js");
 
 const TURN = "01900000-0000-7000-8000-000000000001";
-const noop = () => {};
-
 function liveTurn() {
-  const transcript = new Transcript(
-    {
-      renderer: new MarkdownRenderer(window as unknown as globalThis.Window),
-      code: { copy: noop, insert: noop, apply: noop },
-      actions: { selectModel: noop, compact: noop, restartKernel: noop, showLog: noop, continueInNewChat: noop, keepChatModel: noop },
-      announce: noop,
-      onContext: noop,
-    },
-    { requestOlder: noop, requestLatest: noop },
-  );
+  const transcript = testTranscript(window as unknown as Window);
   window.document.body.replaceChildren(transcript.node as unknown as Node);
   transcript.startTurn(TURN, "run the tests");
   const decisionOf = (callId: string) =>

@@ -1,0 +1,20 @@
+// A chat transcript (webview/transcript.ts) in the jsdom of webviewDom(), with no-op actions: what the
+// view's unit tests share. Import after webviewDom() has set the globals.
+import type { PagerDeps } from "../../webview/historyPager.js";
+import { MarkdownRenderer } from "../../webview/markdown.js";
+import { Transcript } from "../../webview/transcript.js";
+
+const noop = () => {};
+
+export function testTranscript(window: Window, pages: Partial<PagerDeps> = {}): Transcript {
+  return new Transcript(
+    {
+      renderer: new MarkdownRenderer(window),
+      code: { copy: noop, insert: noop, apply: noop },
+      actions: { selectModel: noop, compact: noop, restartKernel: noop, showLog: noop, continueInNewChat: noop, keepChatModel: noop },
+      announce: noop,
+      onContext: noop,
+    },
+    { requestOlder: noop, requestLatest: noop, ...pages },
+  );
+}
