@@ -10,6 +10,8 @@ export async function modelCatalog(opts: {
   modelsDir: string;
   home?: string;
   totalMemoryBytes?: number;
+  /** CPU cores: the default recommendation needs enough of them too (recommended.ts). */
+  cores?: number;
 }): Promise<RequestResult<"model/discover">> {
   const totalMemoryBytes = opts.totalMemoryBytes ?? os.totalmem();
   // node-llama-cpp's GGUF reader, loaded on first use like the rest of it.
@@ -24,7 +26,7 @@ export async function modelCatalog(opts: {
     })),
   );
   const recommended = await Promise.all(
-    recommendedModels(totalMemoryBytes).map(async (r) => ({
+    recommendedModels(totalMemoryBytes, opts.cores ?? os.availableParallelism()).map(async (r) => ({
       spec: r.spec,
       name: r.name,
       sizeBytes: r.sizeBytes,

@@ -49,7 +49,7 @@ test("model/discover lists Hearth's own models folder with each file's quantisat
     fs.mkdirSync(hearthModels);
     fs.copyFileSync(chat, path.join(hearthModels, "tiny.gguf")); // no quantisation in the name: the header says
     put(path.join(home, ".lmstudio/models/x/y/junk-Q5_K_S.gguf"), "GGUF....");
-    const catalog = await modelCatalog({ modelsDir: hearthModels, home, totalMemoryBytes: 8 * 1024 ** 3 });
+    const catalog = await modelCatalog({ modelsDir: hearthModels, home, totalMemoryBytes: 8 * 1024 ** 3, cores: 4 });
     assert.deepEqual(
       catalog.found.map((m) => [m.source, m.name, m.quantization]),
       [

@@ -47,7 +47,7 @@ const COLD: Record<string, string> = {
     "a write's pre-image: runs through the tool host, planned below",
   "INSERT INTO file_writes": "a write's pre-image: an insert",
   "INSERT INTO message_attachments": "an insert",
-  "SELECT kind, path, start_line, end_line, bytes": "attachments of a run: by primary key",
+  "SELECT kind, path, start_line, end_line, server, bytes": "attachments of a run: by primary key",
   "UPDATE sessions SET hidden_at": "a person's Delete: by primary key",
   "DELETE FROM conversation_journal WHERE session_id": "erase: on a person's explicit request",
   "DELETE FROM message_attachments WHERE run_id IN": "erase: on a person's explicit request",
