@@ -4,6 +4,7 @@
 // scenarios use them.
 import fs from "node:fs";
 import path from "node:path";
+import { GUARD_MS } from "../../../extension/edits/decisionGuard.js";
 import { packagedVsix } from "../../support/packagedExtension.js";
 import { launchBrowser, openWorkbench, type Browser } from "./browser.js";
 import { startCodeServer, type CodeServer } from "./codeServer.js";
@@ -149,6 +150,11 @@ export async function acceptLens(page: Page, title: string): Promise<void> {
   const ids = () => page.locator(".monaco-editor .codelens-decoration a").evaluateAll((links) => links.map((l) => l.id));
   const shown = await ids();
   for (let tries = 0; ; tries++) {
+    // As a person does: not within the double-click guard of the last decision (decisionGuard.ts), which
+    // ignores such a click. The next proposal's lens is drawn only after the last decision, so waiting
+    // past the guard from here is past it from that decision too, however loaded the machine. (The
+    // lens ids below can change with the editor a decision closes, so they alone cannot tell.)
+    await new Promise((r) => setTimeout(r, GUARD_MS + 100));
     await a.click();
     const answered = await waitFor(
       async () => (await ids()).every((id) => !shown.includes(id)),
