@@ -181,7 +181,9 @@ export function createKernel(settings: KernelSettings, host: KernelHost): Kernel
   };
   // issue 24: who each client is; a chat turn's approvals go to its starter, every decision journaled.
   const principals = new ClientPrincipals(config);
-  // issue 27: every client hears each decision as it is journaled (clients is declared below; called later).
+  // Every connected client: task events, condensations and decisions go to all of them.
+  const clients = new ClientRegistry();
+  // issue 27: every client hears each decision as it is journaled.
   const decisions = new DecisionJournal(journal, (notice) => clients.notifyAll("approval/decided", notice));
   const turns = new TurnService({
     control,
@@ -211,7 +213,6 @@ export function createKernel(settings: KernelSettings, host: KernelHost): Kernel
     turnEnded: (sessionId) => condensing.turnEnded(sessionId),
   });
   gate.onShutdown("turns", () => turns.stopAll());
-  const clients = new ClientRegistry();
   // issue 30, item 3: sessions near their context limit are condensed between turns, in idle time.
   const condensing = new BackgroundCondensing({
     enabled: env.HEARTH_CONDENSE_AHEAD === "on",
