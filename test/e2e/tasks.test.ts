@@ -153,7 +153,8 @@ describe("background tasks in the workbench (issue 12: Tasks view, notification 
     // it, and the reloaded window's Tasks view shows it again from the kernel.
     await page.reload({ timeout: 60_000 });
     await page.waitForSelector(".monaco-workbench .part.activitybar", { timeout: 60_000 });
-    const row = page.locator(".monaco-list-row", { hasText: "Summarize the README in the background" }).first();
+    // In the side bar: the task's approval notification is a list row with the same words.
+    const row = page.locator(".part.sidebar .monaco-list-row", { hasText: "Summarize the README in the background" }).first();
     const visible = await row.waitFor({ timeout: 20_000 }).then(
       () => true,
       () => false,
