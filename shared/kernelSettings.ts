@@ -352,6 +352,17 @@ const flag = (name: string) =>
       ctx.addIssue({ code: "custom", message: `${name}=${raw} is neither 1 nor 0; set 1 to turn it on, or unset it` });
       return z.NEVER;
     });
+/** "on" unless the variable says "off"; anything else stops the kernel with the message. */
+const onByDefault = (name: string) =>
+  z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      if (raw === undefined || raw === "" || raw === "on") return "on" as const;
+      if (raw === "off") return "off" as const;
+      ctx.addIssue({ code: "custom", message: `${name}=${raw} is neither on nor off` });
+      return z.NEVER;
+    });
 const text = z
   .string()
   .optional()
@@ -370,24 +381,8 @@ export const KernelEnv = z.object({
       ctx.addIssue({ code: "custom", message: `HEARTH_GPU=${raw} is neither auto nor off` });
       return z.NEVER;
     }),
-  HEARTH_INPUT_LOOKUP: z
-    .string()
-    .optional()
-    .transform((raw, ctx) => {
-      if (raw === undefined || raw === "" || raw === "on") return "on" as const;
-      if (raw === "off") return "off" as const;
-      ctx.addIssue({ code: "custom", message: `HEARTH_INPUT_LOOKUP=${raw} is neither on nor off` });
-      return z.NEVER;
-    }),
-  HEARTH_CONDENSE_AHEAD: z
-    .string()
-    .optional()
-    .transform((raw, ctx) => {
-      if (raw === undefined || raw === "" || raw === "on") return "on" as const;
-      if (raw === "off") return "off" as const;
-      ctx.addIssue({ code: "custom", message: `HEARTH_CONDENSE_AHEAD=${raw} is neither on nor off` });
-      return z.NEVER;
-    }),
+  HEARTH_INPUT_LOOKUP: onByDefault("HEARTH_INPUT_LOOKUP"),
+  HEARTH_CONDENSE_AHEAD: onByDefault("HEARTH_CONDENSE_AHEAD"),
   HEARTH_SESSIONS: positive("HEARTH_SESSIONS"),
   /** The raw allow-list; the kernel checks the names against its tools (sidecar/kernel/toolPolicy.ts). */
   HEARTH_TOOLS: text,
