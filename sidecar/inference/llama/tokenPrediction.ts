@@ -46,7 +46,8 @@ export class SoloInputLookup extends TokenPredictor {
     this.counted = { validated, refuted };
     // Its tokens are still pushed while others generate or guesses are paused, and a cached match is
     // rechecked against them, so skipping the lookup costs nothing when it is asked again.
-    return this.backoff.mayGuess() && this.alone(this.sequence) ? this.lookup.predictTokens() : [];
+    const allowance = this.backoff.allowance();
+    return allowance > 0 && this.alone(this.sequence) ? this.lookup.predictTokens().slice(0, allowance) : [];
   }
 
   override updateInputTokens(tokens: Token[]): void {
