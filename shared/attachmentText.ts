@@ -21,6 +21,19 @@ export function composeMessage(typed: string, blocks: { attachment: Attachment; 
   );
 }
 
+/** The size in bytes of each attachment block's text, in order (none: the message has no blocks). */
+export function blockBytes(message: string): number[] {
+  const headers = [...message.matchAll(HEADER)];
+  const first = headers[0];
+  if (!first || !message.endsWith(CLOSE)) return [];
+  const blocks = headers.filter((h) => h.index >= first.index);
+  const encoder = new TextEncoder();
+  return blocks.map((h, i) => {
+    const body = message.slice(h.index + h[0].length, (blocks[i + 1]?.index ?? message.length) - CLOSE.length);
+    return encoder.encode(body).length;
+  });
+}
+
 /**
  * The typed text and the attachments of a composed message (none: the message is all typed text).
  * An editor attachment (problems, terminal, changes) comes back with its text as `content`, so its

@@ -1,50 +1,12 @@
 // Context for the next message (issue 15 item 5): the current file, the selection, or a file picked
 // with @ (or its button), shown as chips a person can remove before sending. The view only names
 // places; the extension checks them and the kernel reads them through its anchored tools.
-import { type Attachment, attachmentLabel, attachmentSize, MAX_ATTACHMENTS } from "../shared/protocol/attachments.js";
+import { type Attachment, attachmentLabel, MAX_ATTACHMENTS } from "../shared/protocol/attachments.js";
+import { attachmentChip } from "./attachmentChip.js";
 import { iconButton } from "./components/index.js";
 import { el } from "./dom.js";
 
 export type ContextRequest = "file" | "selection" | "pick";
-
-/** Chips of a sent message (in the transcript): what was attached, not removable. */
-export function attachmentChips(attachments: readonly Attachment[]): HTMLElement {
-  const row = el("div", "chips", undefined, "message-chips");
-  row.setAttribute("aria-label", "Attached context");
-  for (const a of attachments) row.append(chip(a));
-  return row;
-}
-
-function chip(a: Attachment): HTMLElement {
-  const node = el("span", "chip", undefined, "context-chip");
-  // No icon glyphs: a webview may lack the font for them. A selection's label carries its lines.
-  node.append(el("span", "chip-label", attachmentLabel(a)));
-  // issue 29 item 3: the editor's context says how much it sends (the kernel reads files and folders itself).
-  const size = attachmentSize(a);
-  if (size) node.append(el("span", "chip-size", size, "chip-size"));
-  node.title = chipTitle(a) + (size ? ` (${size})` : "");
-  node.dataset.kind = a.kind;
-  return node;
-}
-
-function chipTitle(a: Attachment): string {
-  switch (a.kind) {
-    case "selection":
-      return `Lines ${a.startLine}-${a.endLine} of ${a.path}`;
-    case "resource":
-      return `The resource ${a.path} of MCP server "${a.server}"`;
-    case "folder":
-      return `A listing of the folder ${a.path}, read by Hearth when you send`;
-    case "problems":
-      return a.path === "workspace" ? "The workspace's problems, as the editor listed them" : `The problems of ${a.path}`;
-    case "terminal":
-      return `The last command in the terminal "${a.path}" and its output`;
-    case "changes":
-      return `The working tree's changes (git diff) of ${a.path}`;
-    default:
-      return `The file ${a.path}`;
-  }
-}
 
 export class ContextChips {
   readonly node = el("div", "context-bar");
@@ -91,7 +53,7 @@ export class ContextChips {
     this.node.hidden = this.items.length === 0;
     this.chips.replaceChildren(
       ...this.items.map((a, i) => {
-        const node = chip(a);
+        const node = attachmentChip(a);
         const remove = el("button", "chip-remove", "×", "chip-remove");
         (remove as HTMLButtonElement).type = "button";
         remove.setAttribute("aria-label", `Remove ${attachmentLabel(a)} from the message`);

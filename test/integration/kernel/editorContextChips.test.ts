@@ -32,7 +32,8 @@ async function kernel(): Promise<TestKernel> {
   return k;
 }
 
-const PROBLEMS = "1 problem in the workspace (1 error)\nsrc/broken.ts:1:7 error ts(2322): Type 'string' is not assignable to type 'number'.\n";
+const PROBLEMS =
+  "1 problem in the workspace (1 error)\nsrc/broken.ts:1:7 error ts(2322): Type 'string' is not assignable to type 'number'.\n";
 const TERMINAL = "$ npm test\n(exit code 1, in /ws)\nFAIL a.test.ts\n";
 const CHANGES = "Changes in the working tree of .:\nNot staged (git diff):\ndiff --git a/a.ts b/a.ts\n-old\n+new\n";
 
@@ -59,17 +60,28 @@ it("problems, terminal and changes reach the model exactly as sent, a folder as 
   const model = scripted([{ text: ["Because."], expectUsers: [shown] }]);
   const { sessionId } = await k.client.request("session/create", { title: "editor", model });
   const driver = new TurnDriver(k.client);
-  const { turnId } = await k.client.request("turn/start", { sessionId, message: "Why does it fail?", attachments });
+  const { turnId, attachedBytes } = await k.client.request("turn/start", { sessionId, message: "Why does it fail?", attachments });
+  assert.deepEqual(
+    attachedBytes,
+    [PROBLEMS, TERMINAL, CHANGES, listing].map((t) => Buffer.byteLength(t)),
+    "the chips' sizes",
+  );
   const done = await driver.completion(turnId);
   assert.equal(done.status, "completed", JSON.stringify(done));
 
   const user = (await k.client.request("session/history", { sessionId })).messages.find((m) => m.role === "user")!;
-  assert.deepEqual(splitMessage(user.text), { typed: "Why does it fail?", attachments }, "the view gets one chip per attachment, with its text");
+  assert.deepEqual(
+    splitMessage(user.text),
+    { typed: "Why does it fail?", attachments },
+    "the view gets one chip per attachment, with its text",
+  );
 
   const sha = (text: string) => createHash("sha256").update(text).digest("hex");
   const db = new Database(k.journalPath, { readonly: true });
   try {
-    const rows = db.prepare(`SELECT kind, path, server, bytes, sha256 FROM message_attachments WHERE run_id = ? ORDER BY ordinal`).all(turnId);
+    const rows = db
+      .prepare(`SELECT kind, path, server, bytes, sha256 FROM message_attachments WHERE run_id = ? ORDER BY ordinal`)
+      .all(turnId);
     assert.deepEqual(rows, [
       { kind: "problems", path: "workspace", server: null, bytes: Buffer.byteLength(PROBLEMS), sha256: sha(PROBLEMS) },
       { kind: "terminal", path: "bash", server: null, bytes: Buffer.byteLength(TERMINAL), sha256: sha(TERMINAL) },
@@ -86,10 +98,19 @@ it("a chip the kernel cannot honour is refused before any run, with what to do (
   const { sessionId } = await k.client.request("session/create", { title: "refusals", model: scripted([{ text: ["never"] }]) });
   const refused = async (attachment: Attachment, pattern: RegExp) =>
     assert.rejects(k.client.request("turn/start", { sessionId, message: "look", attachments: [attachment] }), pattern);
-  await refused({ kind: "problems", path: "workspace" }, /refused: the attached problems: workspace carries no text; .*attach it again with @/);
-  await refused({ kind: "folder", path: "src", content: "a listing I made up" }, /refused: the attached folder: src carries text, but the kernel reads a folder itself/);
+  await refused(
+    { kind: "problems", path: "workspace" },
+    /refused: the attached problems: workspace carries no text; .*attach it again with @/,
+  );
+  await refused(
+    { kind: "folder", path: "src", content: "a listing I made up" },
+    /refused: the attached folder: src carries text, but the kernel reads a folder itself/,
+  );
   fs.mkdirSync(path.join(k.workspace, "..", "outside"), { recursive: true });
-  await refused({ kind: "folder", path: "../outside" }, /refused: the attached folder: \.\.\/outside could not be read .*remove its chip or fix the folder/);
+  await refused(
+    { kind: "folder", path: "../outside" },
+    /refused: the attached folder: \.\.\/outside could not be read .*remove its chip or fix the folder/,
+  );
   await refused({ kind: "folder", path: "missing" }, /refused: the attached folder: missing could not be read/);
   assert.equal((await k.client.request("session/history", { sessionId })).runs.length, 0, "a refused chip admits no run");
 });
