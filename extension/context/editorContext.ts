@@ -77,7 +77,7 @@ export function collectTerminal(history: TerminalHistory): Collected {
   if ((terminal as { shellIntegration?: unknown }).shellIntegration === undefined)
     return {
       refused:
-        `The terminal "${terminal.name}" was not attached: shell integration is not active in it, so VS Code cannot tell its commands and their output apart. ` +
+        `The terminal "${terminal.name}" was not attached: shell integration is not active in it (a terminal that just opened takes a moment to start it), so VS Code cannot tell its commands and their output apart. ` +
         "Turn on terminal.integrated.shellIntegration.enabled, open a new terminal with a supported shell (bash, zsh, fish, pwsh), run the command, then attach @terminal again.",
     };
   return {
