@@ -25,6 +25,7 @@ import type { TaskApprovals } from "./tasks/taskApprovals.js";
 import type { KernelSupervisor } from "./kernel/kernelSupervisor.js";
 import { errorMessage } from "../shared/errors.js";
 import { plainText } from "./plainText.js";
+import { TerminalHistory } from "./context/terminalHistory.js";
 
 let supervisor: KernelSupervisor | undefined;
 
@@ -92,6 +93,9 @@ export function activate(context: vscode.ExtensionContext): void {
       : undefined;
   // issue 31: completions as you type, on the model a chat has loaded (they never start the kernel).
   if (kernel) context.subscriptions.push(registerInlineCompletions(kernel, log));
+  // issue 29 item 3: every terminal's commands are followed from their start, so @terminal has the last one's output.
+  const terminals = new TerminalHistory();
+  context.subscriptions.push(terminals);
   const chatView = new ChatViewProvider(
     context.extensionUri,
     kernel,
@@ -104,6 +108,7 @@ export function activate(context: vscode.ExtensionContext): void {
     rewind,
     modes,
     prompts,
+    terminals,
   );
   context.subscriptions.push(
     vscode.window.registerWebviewViewProvider(ChatViewProvider.viewType, chatView),

@@ -2,32 +2,11 @@
 // with @ (or its button), shown as chips a person can remove before sending. The view only names
 // places; the extension checks them and the kernel reads them through its anchored tools.
 import { type Attachment, attachmentLabel, MAX_ATTACHMENTS } from "../shared/protocol/attachments.js";
+import { attachmentChip } from "./attachmentChip.js";
 import { iconButton } from "./components/index.js";
 import { el } from "./dom.js";
 
 export type ContextRequest = "file" | "selection" | "pick";
-
-/** Chips of a sent message (in the transcript): what was attached, not removable. */
-export function attachmentChips(attachments: readonly Attachment[]): HTMLElement {
-  const row = el("div", "chips", undefined, "message-chips");
-  row.setAttribute("aria-label", "Attached context");
-  for (const a of attachments) row.append(chip(a));
-  return row;
-}
-
-function chip(a: Attachment): HTMLElement {
-  const node = el("span", "chip", undefined, "context-chip");
-  // No icon glyphs: a webview may lack the font for them. A selection's label carries its lines.
-  node.append(el("span", "chip-label", attachmentLabel(a)));
-  node.title =
-    a.kind === "selection"
-      ? `Lines ${a.startLine}-${a.endLine} of ${a.path}`
-      : a.kind === "resource"
-        ? `The resource ${a.path} of MCP server "${a.server}"`
-        : `The file ${a.path}`;
-  node.dataset.kind = a.kind;
-  return node;
-}
 
 export class ContextChips {
   readonly node = el("div", "context-bar");
@@ -42,7 +21,10 @@ export class ContextChips {
     this.buttons.append(
       iconButton("file-add", "Attach the current file", () => request("file"), { testId: "attach-file" }),
       iconButton("selection", "Attach the selected lines", () => request("selection"), { testId: "attach-selection" }),
-      iconButton("mention", "Attach a workspace file", () => request("pick"), { testId: "attach-pick", keys: "@" }),
+      iconButton("mention", "Attach context: problems, terminal, changes, a folder or a file", () => request("pick"), {
+        testId: "attach-pick",
+        keys: "@",
+      }),
     );
     this.node.append(this.chips);
     this.render();
@@ -71,7 +53,7 @@ export class ContextChips {
     this.node.hidden = this.items.length === 0;
     this.chips.replaceChildren(
       ...this.items.map((a, i) => {
-        const node = chip(a);
+        const node = attachmentChip(a);
         const remove = el("button", "chip-remove", "×", "chip-remove");
         (remove as HTMLButtonElement).type = "button";
         remove.setAttribute("aria-label", `Remove ${attachmentLabel(a)} from the message`);

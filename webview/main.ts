@@ -206,7 +206,7 @@ window.addEventListener("message", (event: MessageEvent<unknown>) => {
       sessions.show(message.sessions, message.currentSessionId);
       return;
     case "chat/turn":
-      transcript.startTurn(message.turnId, message.message, message.attachments);
+      transcript.startTurn(message.turnId, message.message, message.attachments, message.attachedBytes);
       return;
     case "context/add": {
       const refused = composer.attach(message.attachment);

@@ -10,18 +10,23 @@ import { type CallDecision, setCallDecision, setCallStatus, toolCard, toolResult
 import { turnFooter } from "./turnFooter.js";
 import { TurnProgress } from "./turnProgress.js";
 import { el } from "./dom.js";
-import { splitMessage } from "../shared/attachmentText.js";
+import { blockBytes, splitMessage } from "../shared/attachmentText.js";
 import type { Attachment } from "../shared/protocol/attachments.js";
-import { attachmentChips } from "./contextChips.js";
+import { attachmentChips } from "./attachmentChip.js";
 import { HistoryPager, type PagerDeps } from "./historyPager.js";
 
-/** The person's message: the typed text, and a chip per attached file or selection (issue 15). */
-function userMessage(text: string, attached?: readonly Attachment[]): HTMLElement {
+/**
+ * The person's message: the typed text, and a chip per attachment (issue 15) with the size of what the
+ * kernel read (issue 29 item 3): as the kernel said when it started the turn, or as the journaled
+ * message holds it.
+ */
+function userMessage(text: string, attached?: readonly Attachment[], attachedBytes?: readonly number[]): HTMLElement {
   const { typed, attachments } = attached ? { typed: text, attachments: attached } : splitMessage(text);
+  const bytes = attached ? attachedBytes : blockBytes(text);
   const node = el("div", "msg user");
   node.dataset.testid = "user-message";
   node.append(el("div", "who", "You"), el("div", "body", typed));
-  if (attachments.length) node.append(attachmentChips(attachments));
+  if (attachments.length) node.append(attachmentChips(attachments, bytes));
   return node;
 }
 
@@ -260,7 +265,7 @@ export class Transcript {
   }
 
   /** A turn the kernel accepted: the person's message and an (empty) reply to stream into. */
-  startTurn(turnId: string, message: string | null, attachments: readonly Attachment[] = []): void {
+  startTurn(turnId: string, message: string | null, attachments: readonly Attachment[] = [], attachedBytes?: readonly number[]): void {
     const block = new AssistantBlock(this.deps);
     this.live.set(turnId, block);
     const progress = new TurnProgress(block.startedAt);
@@ -268,7 +273,7 @@ export class Transcript {
     block.node.append(progress.node);
     // Sending is a choice to follow the reply: back to the bottom.
     if (message !== null) {
-      this.node.append(userMessage(message, attachments));
+      this.node.append(userMessage(message, attachments, attachedBytes));
       this.pinned = true;
     }
     this.node.append(block.node);

@@ -210,7 +210,7 @@ export class ChatController {
   private async begin(
     message: string,
     failure: string,
-    start: (client: KernelClient) => Promise<{ turnId: string }>,
+    start: (client: KernelClient) => Promise<{ turnId: string; attachedBytes?: number[] }>,
     attachments: Attachment[] = [],
     typed = false,
   ): Promise<void> {
@@ -224,10 +224,15 @@ export class ChatController {
     this.early = [];
     try {
       const client = await this.deps.kernel.ensureStarted();
-      const { turnId } = await start(client);
+      const { turnId, attachedBytes } = await start(client);
       this.turnId = turnId;
       this.turn.moveTo("running");
-      this.post({ type: "chat/turn", turnId, message, ...(attachments.length ? { attachments } : {}) });
+      this.post({
+        type: "chat/turn",
+        turnId,
+        message,
+        ...(attachments.length ? { attachments, ...(attachedBytes ? { attachedBytes } : {}) } : {}),
+      });
       const early = this.early.filter((n) => n.turnId === turnId);
       this.early = [];
       for (const n of early) this.onTurnEvent(n);

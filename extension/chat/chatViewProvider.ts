@@ -18,6 +18,7 @@ import type { ChatPrompts } from "./chatPrompts.js";
 import { applyCode, ChatSessions, copyCode, insertCode } from "./chatViewActions.js";
 import { chatHtml, resourceRoots } from "./chatHtml.js";
 import { requestContext } from "./contextPicker.js";
+import type { TerminalHistory } from "../context/terminalHistory.js";
 
 const NO_FOLDER =
   "Hearth works on a folder: open one (File › Open Folder…) and its kernel starts here. " +
@@ -42,6 +43,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
     private readonly rewind?: SessionRewind,
     private readonly modes?: ChatModes,
     private readonly prompts?: ChatPrompts,
+    /** Each terminal's last command, for @terminal (issue 29 item 3). */
+    private readonly terminals?: TerminalHistory,
   ) {}
 
   /** The focus command (Ctrl+Alt+H): shows the view and puts the focus in its message box (issue 25 item 5). */
@@ -153,11 +156,10 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
         void this.chat.send(message.text, message.attachments, message.mode);
         return;
       case "context/request":
-        void requestContext(
-          message.what,
-          (m) => this.post(webview, m),
-          () => this.mcpResources(),
-        );
+        void requestContext(message.what, (m) => this.post(webview, m), {
+          resources: () => this.mcpResources(),
+          terminals: this.terminals,
+        });
         return;
       case "chat/stop":
         void this.chat.stop();

@@ -3,10 +3,16 @@
 // its anchored read_file when the message is sent. A place outside the folder is refused here first.
 // The @ picker offers the running MCP servers' resources after the files (issue 28, item 5), as
 // "server: name"; the kernel reads the one picked (resources/read) when the message is sent.
+// Issue 29 item 3: the picker opens with the editor's context (the Problems list, the terminal's last
+// command, the working tree's changes: collected here, as text) and offers folders before the files
+// (a folder is listed by the kernel, like a file is read by it).
+import path from "node:path";
 import * as vscode from "vscode";
 import type { Attachment } from "../../shared/protocol/attachments.js";
 import type { McpResourceView } from "../../shared/protocol/mcp.js";
 import type { ToWebview } from "../../shared/protocol/webview.js";
+import { type Collected, collectChanges, collectProblems, collectTerminal } from "../context/editorContext.js";
+import type { TerminalHistory } from "../context/terminalHistory.js";
 import { inFolder } from "./applyTarget.js";
 
 type Post = (message: ToWebview) => void;
@@ -17,7 +23,13 @@ const PICK_LIMIT = 5000;
 /** The running servers' resources, or the words that say why there are none. */
 export type ResourceLister = () => Promise<{ resources: McpResourceView[]; notes: string[] } | { error: string }>;
 
-export async function requestContext(what: "file" | "selection" | "pick", post: Post, resources: ResourceLister): Promise<void> {
+export interface ContextSources {
+  resources: ResourceLister;
+  /** Each terminal's last command (none: the window has no terminal history, @terminal is refused). */
+  terminals: TerminalHistory | undefined;
+}
+
+export async function requestContext(what: "file" | "selection" | "pick", post: Post, sources: ContextSources): Promise<void> {
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
   if (folder?.scheme !== "file") {
     notice(
@@ -26,7 +38,7 @@ export async function requestContext(what: "file" | "selection" | "pick", post: 
     );
     return;
   }
-  const attachment = what === "pick" ? await picked(folder, resources, post) : fromEditor(folder.fsPath, what, post);
+  const attachment = what === "pick" ? await picked(folder, sources, post) : fromEditor(folder.fsPath, what, post);
   if (attachment) post({ type: "context/add", attachment });
 }
 
@@ -62,17 +74,53 @@ function fromEditor(folder: string, what: "file" | "selection", post: Post): Att
   return { kind: "selection", path: target.path, startLine: selection.start.line + 1, endLine };
 }
 
-type Item = vscode.QuickPickItem & { attachment?: Attachment };
+type Item = vscode.QuickPickItem & { attachment?: Attachment; collect?: () => Collected | Promise<Collected> };
 
-async function picked(folder: vscode.Uri, resources: ResourceLister, post: Post): Promise<Attachment | undefined> {
+/** The editor's context, first in the picker: what only the editor holds, collected when picked. */
+function editorItems(folder: vscode.Uri, terminals: TerminalHistory | undefined): Item[] {
+  const active = vscode.window.activeTextEditor?.document.uri;
+  const activeName = active?.scheme === "file" ? vscode.workspace.asRelativePath(active, false) : undefined;
+  return [
+    { label: "Context from the editor", kind: vscode.QuickPickItemKind.Separator },
+    { label: "@problems", description: "the workspace's problems", collect: () => collectProblems(folder.fsPath, "workspace") },
+    ...(activeName
+      ? [{ label: "@problems", description: `the problems of ${activeName}`, collect: () => collectProblems(folder.fsPath, "file") }]
+      : []),
+    {
+      label: "@terminal",
+      description: "the active terminal's last command and its output",
+      collect: () =>
+        terminals
+          ? collectTerminal(terminals)
+          : {
+              refused:
+                "The terminal was not attached: this window follows no terminal. Reload the window, run the command, then attach @terminal again.",
+            },
+    },
+    { label: "@changes", description: "the working tree's diff (Git)", collect: () => collectChanges(folder) },
+  ];
+}
+
+/** Every folder that holds one of the files, the workspace folder first (`.`). */
+function foldersOf(files: readonly string[]): string[] {
+  const folders = new Set<string>(["."]);
+  for (const f of files) for (let d = path.posix.dirname(f); d !== "."; d = path.posix.dirname(d)) folders.add(d);
+  return [...folders].sort();
+}
+
+async function picked(folder: vscode.Uri, sources: ContextSources, post: Post): Promise<Attachment | undefined> {
   const [files, listed] = await Promise.all([
     vscode.workspace.findFiles(new vscode.RelativePattern(folder, "**/*"), "**/{node_modules,.git}/**", PICK_LIMIT),
-    resources(),
+    sources.resources(),
   ]);
-  const items: Item[] = files
-    .map((f) => vscode.workspace.asRelativePath(f, false))
-    .sort()
-    .map((label) => ({ label, attachment: { kind: "file", path: label } }));
+  const names = files.map((f) => vscode.workspace.asRelativePath(f, false)).sort();
+  const items: Item[] = [
+    ...editorItems(folder, sources.terminals),
+    { label: "Folders", kind: vscode.QuickPickItemKind.Separator },
+    ...foldersOf(names).map((name): Item => ({ label: `${name}/`, description: "a listing", attachment: { kind: "folder", path: name } })),
+    { label: "Files", kind: vscode.QuickPickItemKind.Separator },
+    ...names.map((label): Item => ({ label, attachment: { kind: "file", path: label } })),
+  ];
   if ("error" in listed) notice(post, `MCP resources are not offered: ${listed.error}`);
   else if (listed.resources.length > 0) {
     items.push({ label: "MCP resources", kind: vscode.QuickPickItemKind.Separator });
@@ -85,11 +133,18 @@ async function picked(folder: vscode.Uri, resources: ResourceLister, post: Post)
       });
   }
   const choice = await vscode.window.showQuickPick(items, {
-    title: "Attach a file or an MCP resource to the message",
-    placeHolder: "Type to filter the workspace's files and the running MCP servers' resources; Hearth reads the one you pick when you send",
+    title: "Attach context to the message",
+    placeHolder:
+      "Type to filter: the editor's problems, terminal and changes, the workspace's folders and files, the running MCP servers' resources",
     matchOnDescription: true,
   });
-  return choice?.attachment;
+  if (!choice?.collect) return choice?.attachment;
+  const collected = await choice.collect();
+  if ("refused" in collected) {
+    notice(post, collected.refused);
+    return undefined;
+  }
+  return collected.attachment;
 }
 
 function notice(post: Post, message: string): void {

@@ -149,7 +149,8 @@ export const requests = {
       // .hearth/modes/NAME.md. It only narrows the tools offered, inside the session's ceiling.
       mode: z.string().min(1).max(40).optional(),
     }),
-    result: z.object({ turnId: Id, attemptId: Id }),
+    // attachedBytes: the size of what the kernel read or took for each attachment, in order (its chip shows it).
+    result: z.object({ turnId: Id, attemptId: Id, attachedBytes: z.array(z.number().int().nonnegative()).optional() }),
   },
   // "Apply to file" on a chat code block (issue 15): a person's action, run as a turn of the session
   // whose one call is write_file(path, content). It takes the normal approval path (the proposal and

@@ -83,7 +83,14 @@ export const ToWebview = z.discriminatedUnion("type", [
   // A turn the kernel accepted: the view shows the person's message and streams the run's events.
   // message null: a turn already running when the view (re)loaded; its committed part is in the
   // transcript, the rest streams in.
-  z.object({ type: z.literal("chat/turn"), turnId: Id, message: z.string().nullable(), attachments: z.array(Attachment).optional() }),
+  // attachedBytes: what the kernel read for each attachment, in order (issue 29 item 3: each chip shows its size).
+  z.object({
+    type: z.literal("chat/turn"),
+    turnId: Id,
+    message: z.string().nullable(),
+    attachments: z.array(Attachment).optional(),
+    attachedBytes: z.array(z.number().int().nonnegative()).optional(),
+  }),
   // A context chip the extension resolved for the next message (issue 15 item 5): the current file,
   // the selection or a picked file, inside the workspace folder.
   z.object({ type: z.literal("context/add"), attachment: Attachment }),

@@ -447,6 +447,29 @@ INSERT INTO message_attachments_next (run_id, ordinal, kind, path, start_line, e
 DROP TABLE message_attachments;
 ALTER TABLE message_attachments_next RENAME TO message_attachments;`);
 
+// issue 29 item 3: context from the editor is journaled like a file: a folder's listing (path: the
+// folder), the Problems list (path: `workspace` or the file), the active terminal's last command
+// (path: the terminal's name) and the working tree's changes (path: the repository's folder). The
+// CHECK widens, so the table is rebuilt; every earlier row is kept as it was.
+const editorContextAttachments: Step = (db) =>
+  db.exec(`CREATE TABLE message_attachments_next (
+  run_id TEXT NOT NULL REFERENCES runs(run_id),
+  ordinal INTEGER NOT NULL,
+  kind TEXT NOT NULL CHECK (kind IN ('file','selection','resource','folder','problems','terminal','changes')),
+  path TEXT NOT NULL,
+  start_line INTEGER,
+  end_line INTEGER,
+  bytes INTEGER NOT NULL,
+  sha256 TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  server TEXT CHECK ((kind = 'resource') = (server IS NOT NULL)),
+  PRIMARY KEY (run_id, ordinal)
+);
+INSERT INTO message_attachments_next (run_id, ordinal, kind, path, start_line, end_line, bytes, sha256, created_at, server)
+  SELECT run_id, ordinal, kind, path, start_line, end_line, bytes, sha256, created_at, server FROM message_attachments;
+DROP TABLE message_attachments;
+ALTER TABLE message_attachments_next RENAME TO message_attachments;`);
+
 export const MIGRATIONS: readonly Step[] = [
   v1,
   v2,
@@ -464,4 +487,5 @@ export const MIGRATIONS: readonly Step[] = [
   rewindTables,
   sessionForks,
   resourceAttachments,
+  editorContextAttachments,
 ];

@@ -231,9 +231,11 @@ export function createKernel(settings: KernelSettings, host: KernelHost): Kernel
       client,
     );
   // issue 15: attached context is read with the kernel's own anchored read_file; erase is refused while a turn runs.
+  // issue 29 item 3: a folder chip is listed with its anchored list_dir.
   const readFile = tools.tools.find((t) => t.definition.name === "read_file");
-  if (!readFile) throw new Error("the workspace tools have no read_file");
-  const attachments = new MessageAttachments({ readFile, resources: mcpContext });
+  const listDir = tools.tools.find((t) => t.definition.name === "list_dir");
+  if (!readFile || !listDir) throw new Error("the workspace tools have no read_file or no list_dir");
+  const attachments = new MessageAttachments({ readFile, listDir, resources: mcpContext });
   const erase = new SessionErase({ journal, scope: control.scope, running: (id) => turns.running(id), log });
   // issue 27: the project's instruction files and the person's own rules, read as each turn is admitted.
   const modes = modeReader(tools);

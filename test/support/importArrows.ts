@@ -151,6 +151,7 @@ export const EXTENSION_PURE = new Set([
   "extension/chat/chatTurnStates.ts",
   "extension/chat/transcriptMessage.ts",
   "extension/completions/completionRequest.ts",
+  "extension/context/editorContextText.ts",
   "extension/edits/editReasons.ts",
   "extension/edits/hunks.ts",
   "extension/edits/turnUndo.ts",

@@ -3,18 +3,24 @@
 // and an attached MCP resource from its running server (issue 28, item 5; bounded, text only),
 // puts the text in the user message the model reads, and says what to journal with the message (its
 // place, size and hash; written by the control plane's admission, in the message's transaction).
+// Issue 29 item 3: a folder is listed by the kernel's anchored list_dir (bounded in depth and entries);
+// the editor's context (problems, terminal, changes) arrives as the text the extension collected and
+// is put in the message exactly as sent.
 import { createHash } from "node:crypto";
 import { composeMessage } from "../../../shared/attachmentText.js";
 import { ErrorCode, HearthError } from "../../../shared/errors.js";
-import { type Attachment, attachmentLabel } from "../../../shared/protocol/attachments.js";
+import { type Attachment, attachmentLabel, isEditorKind } from "../../../shared/protocol/attachments.js";
 import type { Tool } from "../../agent/ports/tools.js";
 import type { AttachmentRecord } from "../control/attachments.js";
 import type { McpContext } from "../mcp/mcpContext.js";
 
 const NEVER = new AbortController().signal;
 
+/** Levels of a folder chip's listing: its entries and theirs, enough to see its shape. */
+export const FOLDER_DEPTH = 2;
+
 export class MessageAttachments {
-  constructor(private readonly deps: { readFile: Tool; resources: Pick<McpContext, "read"> }) {}
+  constructor(private readonly deps: { readFile: Tool; listDir: Tool; resources: Pick<McpContext, "read"> }) {}
 
   /** The message the model reads (typed text, then each attachment's text) and what to journal with it. */
   async compose(
@@ -33,6 +39,20 @@ export class MessageAttachments {
   }
 
   private async read(a: Attachment, readOnly: boolean): Promise<string> {
+    if (isEditorKind(a.kind)) {
+      if (a.content === undefined)
+        throw new HearthError(
+          ErrorCode.InvalidParams,
+          `refused: the attached ${attachmentLabel(a)} carries no text; the editor collects it when it is attached: attach it again with @`,
+        );
+      return a.content;
+    }
+    if (a.content !== undefined)
+      throw new HearthError(
+        ErrorCode.InvalidParams,
+        `refused: the attached ${attachmentLabel(a)} carries text, but the kernel reads a ${a.kind} itself; send its place only`,
+      );
+    if (a.kind === "folder") return this.invoke(this.deps.listDir, { path: a.path, depth: FOLDER_DEPTH }, a);
     if (a.kind === "resource") {
       if (!a.server)
         throw new HearthError(
@@ -47,12 +67,17 @@ export class MessageAttachments {
         `refused: the selection ${attachmentLabel(a)} needs startLine ≤ endLine; select the lines again`,
       );
     const args = { path: a.path, ...(a.kind === "selection" ? { startLine: a.startLine, endLine: a.endLine } : {}) };
+    return this.invoke(this.deps.readFile, args, a);
+  }
+
+  /** The anchored tool's output, or the refusal that names the chip and says what to do. */
+  private async invoke(tool: Tool, args: Record<string, unknown>, a: Attachment): Promise<string> {
     const ctx = { callId: "attachment", signal: NEVER };
-    const result = await this.deps.readFile.invoke(args, await this.deps.readFile.propose(args, ctx), ctx);
+    const result = await tool.invoke(args, await tool.propose(args, ctx), ctx);
     if (!result.ok)
       throw new HearthError(
         ErrorCode.InvalidParams,
-        `refused: the attached ${attachmentLabel(a)} could not be read (${result.output}); remove its chip or fix the file, then send again`,
+        `refused: the attached ${attachmentLabel(a)} could not be read (${result.output}); remove its chip or fix the ${a.kind === "folder" ? "folder" : "file"}, then send again`,
       );
     return result.output;
   }

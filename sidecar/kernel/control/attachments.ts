@@ -1,6 +1,7 @@
 // What was attached to a run's user message (issue 15, migration v8): place, size and hash of the
 // text the kernel read. Written by admission, in the transaction that appends the message, so a
 // message is never journaled without its attachment rows (docs/control-plane.md: one transaction per decision).
+// An editor attachment's text is in the message, not in its row: the row keeps its size and hash.
 import type { Attachment } from "../../../shared/protocol/attachments.js";
 import type { Db } from "../../journal/journal.js";
 
@@ -27,7 +28,7 @@ export function attachmentsOf(db: Db, turnId: string): AttachmentRecord[] {
   const rows = db
     .prepare(`SELECT kind, path, start_line, end_line, server, bytes, sha256 FROM message_attachments WHERE run_id = ? ORDER BY ordinal`)
     .all(turnId) as {
-    kind: "file" | "selection" | "resource";
+    kind: Attachment["kind"];
     path: string;
     server: string | null;
     start_line: number | null;

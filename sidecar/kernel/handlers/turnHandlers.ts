@@ -34,7 +34,8 @@ export function turnHandlers(deps: {
       if (!attachments?.length) return deps.turns.start({ ...params, narrowing, instructions, mode }, ctx);
       const { message, records } = await deps.attachments.compose(params.message, attachments, params.readOnly === true);
       // The attachment rows are admitted with the message, in its transaction: never one without the other.
-      return deps.turns.start({ ...params, message, attachments: records, narrowing, instructions, mode }, ctx);
+      const started = await deps.turns.start({ ...params, message, attachments: records, narrowing, instructions, mode }, ctx);
+      return { ...started, attachedBytes: records.map((r) => r.bytes) };
     },
     // issue 15: "Apply to file" is a turn whose one call is the kernel's write_file, approved in the file.
     "turn/apply": async (params, ctx) => {

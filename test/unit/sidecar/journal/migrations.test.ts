@@ -68,14 +68,18 @@ it("issue 27 item 1: the instruction switches migration keeps a switch per path;
   f.close();
 });
 
+/** Where the attachment migrations sit in MIGRATIONS (0-based): resources (issue 28), then the editor's context (issue 29). */
+const RESOURCE_ATTACHMENTS = 15;
+const EDITOR_CONTEXT_ATTACHMENTS = 16;
+
 it("issue 28 item 5: the resource attachments migration keeps every earlier attachment row and takes a resource only with its server", () => {
   const db = new Database(":memory:");
   db.pragma("foreign_keys = OFF");
-  for (const step of MIGRATIONS.slice(0, -1)) step(db);
+  for (const step of MIGRATIONS.slice(0, RESOURCE_ATTACHMENTS)) step(db);
   db.prepare(
     `INSERT INTO message_attachments (run_id, ordinal, kind, path, start_line, end_line, bytes, sha256, created_at) VALUES ('r',0,'selection','a.ts',2,3,13,'h','t')`,
   ).run();
-  MIGRATIONS.at(-1)!(db);
+  MIGRATIONS[RESOURCE_ATTACHMENTS]!(db);
   assert.deepEqual(db.prepare(`SELECT run_id, ordinal, kind, path, start_line, end_line, server, bytes FROM message_attachments`).all(), [
     { run_id: "r", ordinal: 0, kind: "selection", path: "a.ts", start_line: 2, end_line: 3, server: null, bytes: 13 },
   ]);
@@ -85,5 +89,28 @@ it("issue 28 item 5: the resource attachments migration keeps every earlier atta
   insert.run(1, "resource", "demo://doc", "everything");
   assert.throws(() => insert.run(2, "resource", "demo://doc", null), /CHECK constraint failed/, "a resource names its server");
   assert.throws(() => insert.run(3, "file", "a.ts", "everything"), /CHECK constraint failed/, "a file names none");
+  db.close();
+});
+
+it("issue 29 item 3: the editor context migration keeps every earlier attachment row and takes folders, problems, terminals and changes", () => {
+  const db = new Database(":memory:");
+  db.pragma("foreign_keys = OFF");
+  for (const step of MIGRATIONS.slice(0, EDITOR_CONTEXT_ATTACHMENTS)) step(db);
+  const insert = db.prepare(
+    `INSERT INTO message_attachments (run_id, ordinal, kind, path, start_line, end_line, server, bytes, sha256, created_at) VALUES ('r',?,?,?,?,?,?,?,'h','t')`,
+  );
+  insert.run(0, "selection", "a.ts", 2, 3, null, 13);
+  insert.run(1, "resource", "demo://doc", null, null, "everything", 5);
+  assert.throws(() => insert.run(2, "problems", "workspace", null, null, null, 1), /CHECK constraint failed/, "not before the migration");
+  const before = db.prepare(`SELECT * FROM message_attachments ORDER BY ordinal`).all();
+  MIGRATIONS[EDITOR_CONTEXT_ATTACHMENTS]!(db);
+  assert.deepEqual(db.prepare(`SELECT * FROM message_attachments ORDER BY ordinal`).all(), before, "old rows open unchanged");
+  ["folder", "problems", "terminal", "changes"].forEach((kind, i) => insert.run(2 + i, kind, "x", null, null, null, 1));
+  assert.throws(() => insert.run(9, "url", "https://example.com", null, null, null, 1), /CHECK constraint failed/);
+  assert.throws(
+    () => insert.run(9, "terminal", "bash", null, null, "everything", 1),
+    /CHECK constraint failed/,
+    "only a resource names a server",
+  );
   db.close();
 });

@@ -1,0 +1,156 @@
+// Context from the editor (issue 29 item 3) in a real workbench with Hearth's .vsix and a scripted
+// model (test/fixtures/scripts/problems-chip.json): a TypeScript file with a type error gets its
+// diagnostic from the workbench's own TypeScript server; @problems, picked from the @ menu, becomes a
+// chip with its kind and size; sent, the model is shown exactly the Problems text (the script checks
+// it) and the sent message keeps the chip. @changes with Git turned off (the e2e workbench's setting)
+// is refused with what to do. A command run in a bash terminal (shell integration) is attached with
+// @terminal, and the model is shown the command, its exit code and folder, and its output exactly (the
+// round is added to the script here, since it names the workspace's path). Screenshots land in the run folder (test/e2e/.runs/editorContextChips-*).
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { after, before, describe, it } from "node:test";
+import { newScenario } from "./support/scenario.js";
+import { openChat, scriptedModel, sendChat, turnEnds } from "./support/scriptedChat.js";
+import { runCommand, webviewViewFrame } from "./support/webview.js";
+import type { FrameLocator } from "./support/playwright.js";
+
+const ROOT = path.resolve(".");
+const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { publisher: string; name: string };
+const EXTENSION_ID = `${pkg.publisher}.${pkg.name}`;
+const SCRIPT = path.join(ROOT, "test/fixtures/scripts/problems-chip.json");
+const STEPS = 3;
+const COMMAND = "echo hearth-terminal-check";
+
+describe("context from the editor: @problems and @changes chips (issue 29 item 3)", { timeout: 300_000 }, () => {
+  const { scratch, workspace, clock, started, page, shot, end } = newScenario("editorContextChips", "hearth-e2e-chips-");
+  let passed = 0;
+  const view = (): FrameLocator => webviewViewFrame(page(), EXTENSION_ID);
+  const quickInput = () => page().locator(".quick-input-widget input");
+
+  /** Types "@" in the message box and picks the row of the @ menu that shows `text`. */
+  async function pickFromAtMenu(prefix: string, filter: string, text: string, menuShot?: string): Promise<void> {
+    await view().locator("#message textarea").fill(`${prefix}@`);
+    await quickInput().waitFor({ state: "visible", timeout: 15_000 });
+    if (menuShot) {
+      await page().locator(".quick-input-list .monaco-list-row", { hasText: "@terminal" }).first().waitFor({ state: "visible" });
+      await shot(menuShot);
+    }
+    await quickInput().fill(filter);
+    await page().locator(".quick-input-list .monaco-list-row", { hasText: text }).first().click();
+  }
+
+  before(async () => {
+    fs.mkdirSync(workspace, { recursive: true });
+    // Exported, so the TypeScript server reports the type error alone (an unused local would add a hint).
+    fs.writeFileSync(path.join(workspace, "broken.ts"), 'export const n: number = "x";\n');
+    // The fixture's round for @problems, then one for @terminal, which names the workspace's path.
+    const script = path.join(scratch, "script.json");
+    const fixture = JSON.parse(fs.readFileSync(SCRIPT, "utf8")) as { rounds: { expectUsers: string[] }[] };
+    const terminal = `$ ${COMMAND}\n(exit code 0, in ${workspace})\nhearth-terminal-check\n`;
+    const users = [...fixture.rounds[0]!.expectUsers, `And this\n\n<attached terminal="bash">\n${terminal}</attached>`];
+    fixture.rounds.push({ text: ["It printed its word."], expectUsers: users } as (typeof fixture.rounds)[number]);
+    fs.writeFileSync(script, JSON.stringify(fixture));
+    // bash, whose shell integration VS Code injects: the terminal's commands and output are told apart.
+    const model = scriptedModel(script);
+    const settings = {
+      ...model.settings,
+      "terminal.integrated.defaultProfile.linux": "bash",
+      "terminal.integrated.shellIntegration.enabled": true,
+    };
+    await openChat(started, { scratch, workspace, env: model.env, settings });
+    clock.mark("workbench and chat view open");
+  });
+
+  after(() => end(passed === STEPS));
+
+  it("@problems carries the TypeScript error as a chip with its kind and size, and the model is shown exactly that text", async () => {
+    // broken.ts in the editor: the TypeScript server reports diagnostics of the files that are open.
+    for (let tries = 0; !(await quickInput().isVisible()); tries++) {
+      assert.ok(tries < 5, "Quick Open did not open");
+      await page().locator(".part.editor").first().click();
+      await page().keyboard.press("Control+P");
+      await quickInput()
+        .waitFor({ state: "visible", timeout: 3_000 })
+        .catch(() => undefined);
+    }
+    await quickInput().fill("broken.ts");
+    await page().locator(".quick-input-list .monaco-list-row", { hasText: "broken.ts" }).first().click();
+    await page().locator(".monaco-editor .squiggly-error").first().waitFor({ state: "attached", timeout: 120_000 });
+    clock.mark("the TypeScript error is in the editor");
+    await shot("a-typescript-error");
+
+    await pickFromAtMenu("Fix it ", "@problems", "the workspace's problems", "b-at-menu");
+    const chips = view().locator('[data-testid="composer-chips"] [data-testid="context-chip"]');
+    await chips.first().waitFor({ state: "visible", timeout: 15_000 });
+    assert.equal(await chips.first().getAttribute("data-kind"), "problems");
+    assert.equal(await chips.first().locator(".chip-label").textContent(), "problems: workspace");
+    assert.match((await chips.first().locator('[data-testid="chip-size"]').textContent()) ?? "", /^\d+ B$/);
+    assert.equal(await view().locator("#message textarea").inputValue(), "Fix it ", "the @ is not kept in the message");
+    await shot("c-problems-chip-before-send");
+
+    await sendChat(page(), EXTENSION_ID, "Fix it");
+    // The script's round fails the turn unless the model is shown the typed text and the Problems text exactly.
+    assert.equal(
+      await turnEnds(page(), EXTENSION_ID, 1),
+      "completed",
+      (await view().locator('[data-testid="turn-status"]').first().textContent()) ?? "",
+    );
+    const sent = view().locator('[data-testid="user-message"]').last();
+    assert.equal(await sent.locator(".body").textContent(), "Fix it");
+    assert.deepEqual(await sent.locator('[data-testid="context-chip"] .chip-label').allTextContents(), ["problems: workspace"]);
+    assert.equal(await chips.count(), 0, "the composer's chip goes with the message");
+    await sent.scrollIntoViewIfNeeded();
+    await shot("d-problems-chip-sent");
+    passed++;
+  });
+
+  it("@changes with Git turned off is refused, saying why and what to do; no chip is added", async () => {
+    await pickFromAtMenu("", "@changes", "the working tree's diff");
+    const notice = view().locator(".notice").filter({ hasText: "git.enabled is false" }).last();
+    await notice.waitFor({ state: "attached", timeout: 30_000 });
+    assert.match(
+      (await notice.textContent()) ?? "",
+      /^The changes were not attached: Git is turned off in this window \(git\.enabled is false\)\. Turn it on, then attach @changes again\.$/,
+    );
+    assert.equal(await view().locator('[data-testid="composer-chips"] [data-testid="context-chip"]').count(), 0);
+    await notice.scrollIntoViewIfNeeded();
+    await shot("e-changes-refused");
+    passed++;
+  });
+
+  it("@terminal carries the last command of a bash terminal with its exit code, folder and output; the model is shown exactly that", async () => {
+    await runCommand(page(), "Terminal: Create New Terminal");
+    const terminal = page().locator(".terminal-wrapper .xterm").first();
+    await terminal.waitFor({ state: "visible", timeout: 30_000 });
+    await terminal.click();
+    await page().keyboard.type(COMMAND);
+    await page().keyboard.press("Enter");
+    const chips = view().locator('[data-testid="composer-chips"] [data-testid="context-chip"]');
+    // The terminal draws on a canvas, so its text cannot be awaited: the command's end reaches the
+    // extension once it ran; ask again while the chip is refused because none has ended yet.
+    for (let tries = 0; (await chips.count()) === 0; tries++) {
+      assert.ok(tries < 10, `no terminal chip: ${await view().locator(".notice").last().textContent()}`);
+      await pickFromAtMenu("", "@terminal", "the active terminal's last command", tries === 0 ? "f-at-menu-terminal" : undefined);
+      await chips
+        .first()
+        .waitFor({ state: "visible", timeout: 3_000 })
+        .catch(() => undefined);
+    }
+    assert.equal(await chips.first().locator(".chip-label").textContent(), "terminal: bash");
+    assert.match((await chips.first().locator('[data-testid="chip-size"]').textContent()) ?? "", /^\d+ B$/);
+    await shot("g-terminal-chip-before-send");
+    await sendChat(page(), EXTENSION_ID, "And this");
+    // The script's round fails the turn unless the model is shown the command, how it ended and its output exactly.
+    assert.equal(
+      await turnEnds(page(), EXTENSION_ID, 2),
+      "completed",
+      (await view().locator('[data-testid="turn-status"]').nth(1).textContent()) ?? "",
+    );
+    const sent = view().locator('[data-testid="user-message"]').last();
+    assert.deepEqual(await sent.locator('[data-testid="context-chip"] .chip-label').allTextContents(), ["terminal: bash"]);
+    await sent.scrollIntoViewIfNeeded();
+    await shot("h-terminal-chip-sent");
+    passed++;
+  });
+});
