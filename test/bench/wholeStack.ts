@@ -132,8 +132,9 @@ async function condensingAhead(): Promise<void> {
     // The person reads the answer meanwhile: the condensation is journaled, then the prefill ends.
     const after = (pattern: RegExp) => k.kernel.stderr.slice(from).find((l) => pattern.test(l));
     await k.until(() => after(/background condensing of session \S+ journaled/) !== undefined, "the background condensing");
-    await k.until(() => after(/background prefill of session \S+ (evaluated|cancelled|failed)/) !== undefined, "the background prefill");
-    prefilled = after(/background prefill of session/)!;
+    const ended = /background prefill of session \S+ (evaluated|cancelled|failed)/;
+    await k.until(() => after(ended) !== undefined, "the background prefill");
+    prefilled = after(ended)!;
     break;
   }
   await settle();
