@@ -11,7 +11,8 @@ import { assertCapabilities, mergeOptions, stripsReasoning } from "./generationP
 import type { AgentMessage } from "./messages.js";
 import type { ApprovalPort } from "./ports/approval.js";
 import type { AgentMemory } from "./ports/memory.js";
-import type { AgentModel } from "./ports/model.js";
+import type { AgentModel, GenerationRequest } from "./ports/model.js";
+import { roundRequests } from "./roundRequest.js";
 import type { ToolCeiling } from "./toolCeiling.js";
 import type { AgentEvent, TurnOutcome } from "./turnOutcome.js";
 import { TurnRun } from "./turnRun.js";
@@ -59,6 +60,17 @@ export class AgentSession {
 
   activeTools(): string[] {
     return this.parts.ceiling.activeNames();
+  }
+
+  /**
+   * The request the next turn's first round sends, less its user message (issue 30: evaluated into
+   * the model's cache ahead of the turn): the instructions and the history in the current condensed
+   * view, the tools offered, the session's options (a turn's own overrides are not known before it).
+   */
+  nextTurnPrefix(): Omit<GenerationRequest, "signal"> {
+    const { instructions, history, context } = this.parts;
+    const requestOf = roundRequests({ ...this.parts, stripReasoning: stripsReasoning(this.parts.model.capabilities) }, history);
+    return requestOf(context.shown(instructions, history));
   }
 
   /** harness #5: the active subset shrinks inside the ceiling, atomically (an unknown name changes nothing). */

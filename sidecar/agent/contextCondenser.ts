@@ -48,9 +48,14 @@ export class ContextCondenser {
     return this.view;
   }
 
+  /** What a round is shown before a turn's own messages: the instructions and the history in the current view. */
+  shown(instructions: readonly AgentMessage[], history: readonly AgentMessage[]): AgentMessage[] {
+    return shownIn(this.view, instructions, history);
+  }
+
   /** The messages for the next round: as they are when they fit, condensed (and journaled) when not. */
   async fit(input: FitInput): Promise<AgentMessage[]> {
-    const messagesOf = (v: CondensedView) => [...input.instructions, ...viewOf(input.history, v), ...input.pending];
+    const messagesOf = (v: CondensedView) => [...shownIn(v, input.instructions, input.history), ...input.pending];
     if (!this.model.measure || !this.store) return messagesOf(this.view);
     const measure = (v: CondensedView) => modelStep("measure", input.signal, () => this.model.measure!(input.requestOf(messagesOf(v))));
     const first = await measure(this.view);
@@ -67,7 +72,7 @@ export class ContextCondenser {
     input: Omit<FitInput, "pending" | "turnStart"> & { trigger?: "automatic" | "on_demand" },
   ): Promise<{ before: number; after: number } | null> {
     if (!this.store) return null;
-    const messagesOf = (v: CondensedView) => [...input.instructions, ...viewOf(input.history, v)];
+    const messagesOf = (v: CondensedView) => shownIn(v, input.instructions, input.history);
     const measure = (v: CondensedView) =>
       modelStep("measure", input.signal, async () =>
         this.model.measure ? this.model.measure(input.requestOf(messagesOf(v))) : { promptTokens: 0, contextSize: 0 },
@@ -156,6 +161,10 @@ export class ContextCondenser {
       options: { maxTokens: SUMMARY_MAX_TOKENS, temperature: 0 },
     };
   }
+}
+
+function shownIn(view: CondensedView, instructions: readonly AgentMessage[], history: readonly AgentMessage[]): AgentMessage[] {
+  return [...instructions, ...viewOf(history, view)];
 }
 
 /**

@@ -5,11 +5,10 @@ import type { GenerationOptions } from "../../shared/protocol/index.js";
 import type { CallIdRegistry } from "./callIds.js";
 import { throwIfCancelled, TurnCancelled } from "./cancellation.js";
 import type { ContextCondenser } from "./contextCondenser.js";
-import { toModelMessages } from "./generationPolicy.js";
-import { calledToolNames } from "./historyReplay.js";
 import type { AgentMessage, AssistantMessage, UserMessage } from "./messages.js";
 import { isStop, LoopGuard, type LoopLimits } from "./loopGuard.js";
 import { runModelRound, sinkFailure } from "./modelRound.js";
+import { roundRequests } from "./roundRequest.js";
 import type { AgentMemory } from "./ports/memory.js";
 import type { AgentModel } from "./ports/model.js";
 import { ToolBatch, type BatchContext } from "./toolBatch.js";
@@ -81,13 +80,7 @@ export class TurnRun {
     const guard = new LoopGuard(deps.loopLimits);
     for (let round = 0; round < guard.maxRounds; round++) {
       throwIfCancelled(deps.signal);
-      const tools = deps.ceiling.advertised(calledToolNames([...deps.history, ...this.uncommitted]));
-      const requestOf = (messages: AgentMessage[]) => ({
-        sessionKey: deps.sessionKey,
-        messages: toModelMessages(messages, deps.stripReasoning),
-        tools,
-        options: deps.options,
-      });
+      const requestOf = roundRequests(deps, [...deps.history, ...this.uncommitted]);
       const messages = await deps.context.fit({
         sessionKey: deps.sessionKey,
         instructions: deps.instructions,

@@ -49,7 +49,8 @@ import { TaskService } from "./tasks/taskService.js";
 import { applyToolPolicy } from "./toolPolicy.js";
 import { compactSession } from "./turns/condensingService.js";
 import { BackgroundCondensing } from "./turns/backgroundCondensing.js";
-import { buildSessionAgent } from "./turns/sessionAgent.js";
+import { buildSessionAgent, type SessionAgentDeps } from "./turns/sessionAgent.js";
+import { nextTurnPrefix } from "./turns/nextTurnPrefix.js";
 import { TurnService } from "./turns/turnService.js";
 import { FileWriteJournal } from "./undo/fileWriteJournal.js";
 import { TurnEditsService } from "./undo/turnEdits.js";
@@ -185,32 +186,29 @@ export function createKernel(settings: KernelSettings, host: KernelHost): Kernel
   const clients = new ClientRegistry();
   // issue 27: every client hears each decision as it is journaled.
   const decisions = new DecisionJournal(journal, (notice) => clients.notifyAll("approval/decided", notice));
+  // What every session's harness is built from: a turn's, and the prefix prepared ahead of one (issue 30).
+  const agents: SessionAgentDeps = {
+    control,
+    models,
+    tools,
+    offered,
+    mcp,
+    policy,
+    approvalRules: { user: settings.approvalRules ?? [], log },
+    decisions,
+    bindToSession: (tool, sessionId) => (tool.definition.name === "delegate_task" ? delegateTaskTool(kernelTasks, sessionId) : tool),
+  };
   const turns = new TurnService({
     control,
     log,
     ask: (owner, req, signal) => decisions.ask(owner, principals.of(owner), req, signal),
     mayTakeOver: (starter, follower) => principals.mayTakeOver(starter, follower),
     contextFill: (sessionId) => models.contextFill(sessionId),
-    buildAgent: (run, client) =>
-      buildSessionAgent(
-        {
-          control,
-          models,
-          tools,
-          offered,
-          mcp,
-          policy,
-          approvalRules: { user: settings.approvalRules ?? [], log },
-          decisions,
-          bindToSession: (tool, sessionId) => (tool.definition.name === "delegate_task" ? delegateTaskTool(kernelTasks, sessionId) : tool),
-        },
-        run,
-        client,
-      ),
+    buildAgent: (run, client) => buildSessionAgent(agents, run, client),
     releaseModel: (turnId) => models.release(turnId),
     modelSettled: (sessionId) => models.settled(sessionId),
     turnStarting: () => condensing.yieldToTurn(),
-    turnEnded: (sessionId) => condensing.turnEnded(sessionId),
+    turnEnded: (run) => condensing.turnEnded(run),
   });
   gate.onShutdown("turns", () => turns.stopAll());
   // issue 30, item 3: sessions near their context limit are condensed between turns, in idle time.
@@ -221,6 +219,7 @@ export function createKernel(settings: KernelSettings, host: KernelHost): Kernel
     workspacePath: tools.workspace.canonicalPath,
     busy: () => turns.busy(),
     announce: (sessionId, condensation) => clients.notifyAll("session/condensed", { sessionId, condensation }),
+    nextTurnPrefix: (last, model) => nextTurnPrefix(agents, last, model),
     log,
   });
   gate.onShutdown("condensing", () => condensing.stop());

@@ -7,7 +7,8 @@
 // item 5 the first token after session/compact; issue 32 first token at turns 40 and 60 and the kernel
 // main thread's CPU time per turn against turn 2; issue 30 the turn after a condensation made ahead of need. Rows: results.rows, {name, ours, anchor, ratio, unit, anchorName}.
 // Token counts come from the kernel log's `llama round {json}` lines (the adapter's RoundStats).
-// usage: npm run build && node --import tsx test/bench/wholeStack.ts [--quick]   (THREADS=N, REPS=N; BENCH_MODEL=FILE)
+// usage: npm run build && node --import tsx test/bench/wholeStack.ts [--quick]   (THREADS=N, REPS=N; BENCH_MODEL=FILE;
+// ONLY=condensingAhead for that row alone)
 // The machine may be shared: anchor and kernel runs are interleaved and medians reported, but
 // compare ratios from one run, not figures across runs.
 import fs from "node:fs";
@@ -28,6 +29,10 @@ type RoundStats = import("../../sidecar/inference/llama/llamaAgentModel.js").Rou
 type Bench = import("./support/kernelBench.js").Bench;
 
 const quick = process.argv.includes("--quick") || process.env.QUICK === "1";
+/** ONLY=condensingAhead: that section alone (its own kernel); unset: every section. */
+const only = process.env.ONLY;
+if (only !== undefined && only !== "condensingAhead")
+  throw new Error(`ONLY=${only} names no section of this benchmark; the one that runs alone is condensingAhead`);
 const threads = Number(process.env.THREADS ?? physicalCores());
 const modelPath = process.env.BENCH_MODEL ?? ensureFixtureModels({ bench: true }).bench;
 if (!fs.existsSync(path.join(DIST, "sidecar.mjs")))
@@ -106,7 +111,70 @@ const kernels: Bench[] = [];
 const anchorPrefill = (n: number, depth: number, reps = REPS) =>
   anchorBench?.run(modelPath, threads, { prompt: n, depth, reps }).tokensPerSecond ?? null;
 
+// ---- issue 30, item 3: the turn after a condensation made ahead of need vs the normal turns after it ----
+// A kernel with condensing ahead on and a small context: the session grows past 60% of it, the idle
+// kernel condenses it and evaluates the next turn's prompt before its message into the session's KV
+// cache, and the turn that would have crossed the limit runs on the summary at once, evaluating only its
+// message. Its first token against the next turns of the same session (normal turns at about that
+// depth) and node-llama-cpp evaluating the same new tokens at the same depth.
+// Its kernel is its own (ONLY=condensingAhead runs this section alone).
+async function condensingAhead(): Promise<void> {
+  const AHEAD_CONTEXT = 2048;
+  const k = await startBenchKernel({ home, ...shared, modelPath, threads, contextSize: AHEAD_CONTEXT, condenseAhead: true });
+  kernels.push(k);
+  const ahead = await k.session(24);
+  let turn = 0;
+  let prefilled = "";
+  for (; turn < 60; turn++) {
+    const from = k.kernel.stderr.length;
+    const t = await k.turn(ahead, text(1300 + turn, TURN_WORDS));
+    if (t.round.promptTokens < AHEAD_CONTEXT * 0.6) continue;
+    // The person reads the answer meanwhile: the condensation is journaled, then the prefill ends.
+    const after = (pattern: RegExp) => k.kernel.stderr.slice(from).find((l) => pattern.test(l));
+    await k.until(() => after(/background condensing of session \S+ journaled/) !== undefined, "the background condensing");
+    const ended = /background prefill of session \S+ (evaluated|cancelled|failed)/;
+    await k.until(() => after(ended) !== undefined, "the background prefill");
+    prefilled = after(ended)!;
+    break;
+  }
+  await settle();
+  const first = await k.turn(ahead, text(1400, TURN_WORDS));
+  const ms = (t: { timing: { firstToken: number | null; done: number | null; sent: number } }) =>
+    (t.timing.firstToken ?? t.timing.done!) - t.timing.sent;
+  const normal: number[] = [];
+  for (let r = 0; r < 3; r++) normal.push(ms(await k.turn(ahead, text(1410 + r, TURN_WORDS))));
+  const n = first.round.prefillEvaluatedTokens,
+    depth = first.round.reusedTokens;
+  const samples: number[] = [];
+  for (let r = 0; r < REPS; r++) {
+    await settle();
+    samples.push(await direct.firstTokenMs(n, depth));
+  }
+  row(
+    `first token ms of the turn after a condensation made ahead of need (${n} new at depth ${depth}, after ${turn + 1} turns)`,
+    ms(first),
+    "ms",
+    [
+      { name: "the next 3 turns of the same session (normal turns, median)", value: median(normal), target: "<= 1.15x" },
+      { name: "node-llama-cpp, first token after the same new tokens at that depth", value: median(samples) },
+    ],
+  );
+  results.condensedAhead = { turnsBefore: turn + 1, prefilled, round: first.round, firstTokenMs: ms(first), normalTurnsMs: normal };
+  await k.kernel.client.request("kernel/shutdown", undefined);
+  await k.kernel.exited;
+  say("condensing ahead measured");
+}
+
 try {
+  if (only === "condensingAhead") await condensingAhead();
+  else await everySection();
+} finally {
+  for (const b of kernels) await b.kernel.stop().catch(() => undefined);
+  await direct.dispose();
+  fs.rmSync(root, { recursive: true, force: true });
+}
+
+async function everySection(): Promise<void> {
   let k = await startKernel(home, shared);
   kernels.push(k);
   say("kernel up, model loaded");
@@ -297,57 +365,10 @@ try {
   }
 
   say("condensing measured");
-  // ---- issue 30, item 3: the turn after a condensation made ahead of need vs the normal turns after it ----
-  // A kernel with condensing ahead on and a small context: the session grows past 60% of it, the idle
-  // kernel condenses it, and the turn that would have crossed the limit runs on the summary at once.
-  // Its first token against the next turns of the same session (normal turns at about that depth) and
-  // node-llama-cpp evaluating the same new tokens at the same depth.
   await k.kernel.client.request("kernel/shutdown", undefined);
   await k.kernel.exited;
-  const AHEAD_CONTEXT = 2048;
-  k = await startBenchKernel({ home, ...shared, modelPath, threads, contextSize: AHEAD_CONTEXT, condenseAhead: true });
-  kernels.push(k);
-  {
-    const ahead = await k.session(24);
-    let turn = 0;
-    for (; turn < 60; turn++) {
-      const from = k.kernel.stderr.length;
-      const t = await k.turn(ahead, text(1300 + turn, TURN_WORDS));
-      if (t.round.promptTokens < AHEAD_CONTEXT * 0.6) continue;
-      await k.until(
-        () => k.kernel.stderr.slice(from).some((l) => /background condensing of session \S+ journaled/.test(l)),
-        "the background condensing",
-      );
-      break;
-    }
-    await settle();
-    const first = await k.turn(ahead, text(1400, TURN_WORDS));
-    const ms = (t: { timing: { firstToken: number | null; done: number | null; sent: number } }) =>
-      (t.timing.firstToken ?? t.timing.done!) - t.timing.sent;
-    const normal: number[] = [];
-    for (let r = 0; r < 3; r++) normal.push(ms(await k.turn(ahead, text(1410 + r, TURN_WORDS))));
-    const n = first.round.prefillEvaluatedTokens,
-      depth = first.round.reusedTokens;
-    const samples: number[] = [];
-    for (let r = 0; r < REPS; r++) {
-      await settle();
-      samples.push(await direct.firstTokenMs(n, depth));
-    }
-    row(
-      `first token ms of the turn after a condensation made ahead of need (${n} new at depth ${depth}, after ${turn + 1} turns)`,
-      ms(first),
-      "ms",
-      [
-        { name: "the next 3 turns of the same session (normal turns, median)", value: median(normal), target: "<= 1.15x" },
-        { name: "node-llama-cpp, first token after the same new tokens at that depth", value: median(samples) },
-      ],
-    );
-    results.condensedAhead = { turnsBefore: turn + 1, round: first.round, firstTokenMs: ms(first), normalTurnsMs: normal };
-  }
-  say("condensing ahead measured");
+  await condensingAhead();
   // The concurrency kernel has a sequence for each of the most concurrent sessions measured (HEARTH_SESSIONS).
-  await k.kernel.client.request("kernel/shutdown", undefined);
-  await k.kernel.exited;
   k = await startKernel(home, shared, Math.max(...CONCURRENCY));
   kernels.push(k);
   await k.turn(await k.session(4), "warm up");
@@ -445,10 +466,6 @@ try {
   ]);
   row("cancel latency during decode", median(cd), "ms", [{ name: "one decode step (node-llama-cpp)", value: 1000 / median(decA) }]);
   results.cancelSamples = { prefill: cp, decode: cd };
-} finally {
-  for (const b of kernels) await b.kernel.stop().catch(() => undefined);
-  await direct.dispose();
-  fs.rmSync(root, { recursive: true, force: true });
 }
 
 writeBenchResults("wholeStack", results);

@@ -57,6 +57,13 @@ export interface ModelRound {
   stopReason: "end" | "tool_calls" | "max_tokens" | "cancelled";
 }
 
+/** What a prefill evaluated (issue 30): the prefix it prepared, what the cache held of it already, what it added. */
+export interface PrefillResult {
+  prefixTokens: number;
+  reusedTokens: number;
+  evaluatedTokens: number;
+}
+
 export interface AgentModel {
   readonly adapter: string;
   readonly modelId: string;
@@ -80,4 +87,12 @@ export interface AgentModel {
    * that cannot count leave it out: their sessions are never condensed before a round.
    */
   measure?(request: Omit<GenerationRequest, "signal">): Promise<ContextMeasure>;
+  /**
+   * Evaluates into the session's cache the prompt its next round begins with when a user message
+   * follows `request.messages`, generating nothing (issue 30: in idle time, after condensing ahead).
+   * It changes no request: the next round renders its prompt exactly as without it, and only evaluates
+   * less. On abort it rejects at once; a native batch in flight ends before the session's next round
+   * starts, and what was evaluated stays in the cache. Engines without a cache of their own leave it out.
+   */
+  prefill?(request: GenerationRequest): Promise<PrefillResult>;
 }

@@ -41,12 +41,29 @@ export interface LlamaAdapterOptions {
   idleSaveMs?: number;
   onLoadProgress?: (fraction: number) => void;
   onRoundStats?: (stats: RoundStats) => void;
+  /** After each prefill ahead of a turn (issue 30) has stopped, finished or cancelled. */
+  onPrefillStats?: (stats: PrefillStats) => void;
+}
+
+/** What one prefill ahead of a turn did (issue 30); the tests read these. */
+export interface PrefillStats {
+  sessionKey: string;
+  /** The prompt's tokens before the next user message. */
+  prefixTokens: number;
+  /** Of them, what the session's sequence held already. */
+  reusedTokens: number;
+  /** What the prefill evaluated: all the rest, or less when it was cancelled. */
+  evaluatedTokens: number;
+  cancelled: boolean;
+  totalMs: number;
 }
 
 /** What one round cost; the benchmark and the resume test read these. */
 export interface RoundStats {
   sessionKey: string;
   promptTokens: number;
+  /** SHA-256 of the prompt's tokens: two rounds with the same digest were shown the same prompt (issue 30: a prefill changes none). */
+  promptDigest: string;
   /** Tokens restored from saved state when the session was opened by this round. */
   restoredTokens: number;
   /** Prompt tokens already in the sequence (from earlier rounds or restored state). */

@@ -19,17 +19,18 @@ import type {
   ModelCapabilities,
   ModelChunk,
   ModelRound,
+  PrefillResult,
   ProposedToolCall,
 } from "../../agent/ports/model.js";
 import { capabilitiesOf } from "./capabilities.js";
 import { defaultContextSize } from "./contextSizing.js";
 import { toChatHistory, toFunctions } from "./chatHistory.js";
-import { chunkedPrefill } from "./chunkedPrefill.js";
+import { chunkedPrefill, prefillSequence } from "./chunkedPrefill.js";
 import { leanQwenWrapper } from "./leanToolDocs.js";
 import { COMPLETION_SESSION, hasInfillTokens, type InfillRequest, type InfillResult, infillOn, infillUnsupported } from "./infill.js";
 import { untilAborted as untilSignalAborts } from "../../agent/cancellation.js";
 import { RoundAbort } from "../../agent/roundAbort.js";
-import { modelFileKey } from "./kvStateStore.js";
+import { commonPrefixLength, modelFileKey, tokensDigest } from "./kvStateStore.js";
 import { loadLlama, type LoadedLlama } from "./llamaRuntime.js";
 import { LockstepGate } from "./lockstepGate.js";
 import { SessionLocks } from "./sessionLocks.js";
@@ -41,7 +42,7 @@ import { callRefusedByValidation, StreamedText } from "./validationRefusal.js";
 import type { LlamaAdapterOptions } from "./adapterOptions.js";
 import { type NativeWork, untilAborted } from "./nativeWork.js";
 
-export type { LlamaAdapterOptions, RoundStats } from "./adapterOptions.js";
+export type { LlamaAdapterOptions, PrefillStats, RoundStats } from "./adapterOptions.js";
 
 export class LlamaAgentModel implements AgentModel {
   readonly adapter = "llama";
@@ -179,6 +180,57 @@ export class LlamaAgentModel implements AgentModel {
       // Before the caller hears the answer: its next round may start another busy period.
       () => this.pool.roundAnswered(),
     );
+  }
+
+  async prefill(request: GenerationRequest): Promise<PrefillResult> {
+    if (this.disposed)
+      throw new HearthError(ErrorCode.ShuttingDown, "the model is unloading; nothing was prefilled, the next turn evaluates its prompt");
+    // Under the session's lock like a round: a round of the session that arrives waits for the chunk
+    // in flight at most (the caller aborts the prefill first), then finds the cache as it was left.
+    return this.onSession(request.sessionKey, async (native) => {
+      request.signal.throwIfAborted();
+      const prefix = this.nextTurnPrefix(request);
+      if (prefix.length + 1 > this.opts.contextSize)
+        throw new HearthError(
+          ErrorCode.Refused,
+          `refused to prefill: the prompt before the next message is ${prefix.length} tokens and this model's context holds ${this.opts.contextSize}; the next turn condenses it first`,
+        );
+      const session = await untilAborted(native, this.pool.open(request.sessionKey, prefix), request.signal);
+      const t0 = performance.now();
+      const work = prefillSequence(session.sequence, prefix, Math.min(this.opts.prefillChunk, this.opts.batchSize), request.signal);
+      void work.then(
+        (r) => {
+          this.pool.touch(session);
+          this.pool.scheduleIdleSave(session);
+          this.opts.onPrefillStats?.({
+            sessionKey: request.sessionKey,
+            ...r,
+            cancelled: request.signal.aborted,
+            totalMs: performance.now() - t0,
+          });
+        },
+        () => undefined,
+      );
+      return untilAborted(native, work, request.signal);
+    });
+  }
+
+  /**
+   * The tokens every prompt that continues `request.messages` with a user message begins with: two
+   * renderings that differ only in that message, up to where they part (a template may render the
+   * last answer differently once a message follows it, so the history alone is not that prefix).
+   */
+  private nextTurnPrefix(request: GenerationRequest): Token[] {
+    const functions = toFunctions(request.tools);
+    const wrapper = this.wrapperFor(request.options.thinking);
+    const render = (text: string) =>
+      this.renderPrompt(
+        [...toChatHistory([...request.messages, { role: "user", text }]), { type: "model", response: [] }],
+        functions,
+        wrapper,
+      );
+    const a = render("A");
+    return a.slice(0, commonPrefixLength(a, render("B")));
   }
 
   /**
@@ -322,6 +374,7 @@ export class LlamaAgentModel implements AgentModel {
       this.opts.onRoundStats?.({
         sessionKey: request.sessionKey,
         promptTokens: prompt.length,
+        promptDigest: tokensDigest(prompt),
         restoredTokens: session.restoredThisRound,
         reusedTokens: prefill.reusedTokens,
         prefillEvaluatedTokens: prefill.evaluatedTokens,

@@ -283,6 +283,8 @@ export class ModelHost {
           onLoadProgress: (fraction) => onProgress({ spec, phase: "load", fraction: Math.max(0, Math.min(1, fraction)) }),
           // One line per round in the kernel log: what a turn evaluated and what it reused or restored.
           onRoundStats: (stats) => this.opts.log?.(`llama round ${JSON.stringify(stats)}`),
+          // And one per prefill ahead of a turn (issue 30): what it found cached and what it evaluated.
+          onPrefillStats: (stats) => this.opts.log?.(`llama prefill ${JSON.stringify(stats)}`),
         });
       }
     }

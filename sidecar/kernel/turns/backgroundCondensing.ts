@@ -4,12 +4,16 @@
 // finds the view journaled already and never waits for a summary. It is the lowest-priority work:
 // it runs only while no turn runs, stops at once when any turn starts (and is redone once the kernel
 // is idle again), and journals nothing unless the session is exactly as it was when it began.
+// Then the prompt the next turn begins with is evaluated into the session's KV cache (the model's
+// `prefill`), so that turn evaluates only its own message instead of the summary and the kept turn.
 import { ErrorCode, HearthError, errorMessage } from "../../../shared/errors.js";
 import type { Condensation } from "../../../shared/protocol/records.js";
 import { TurnCancelled } from "../../agent/cancellation.js";
+import type { AgentModel, GenerationRequest } from "../../agent/ports/model.js";
 import type { ControlPlane } from "../control/controlPlane.js";
 import type { ModelHost } from "../model/modelHost.js";
 import { condenseEarlierTurns, type CondensationContext } from "./condensingService.js";
+import type { TurnRef } from "./sessionAgent.js";
 
 /**
  * A session whose last prompt used this share of its context is condensed between turns. In-turn
@@ -29,28 +33,30 @@ export interface BackgroundCondensingDeps {
   busy: () => boolean;
   /** A condensation was journaled: every client hears of it (session/condensed). */
   announce: (sessionId: string, condensation: Condensation) => void;
+  /** The prompt the session's next turn begins with, were it like `last` (nextTurnPrefix.ts). */
+  nextTurnPrefix: (last: TurnRef, model: AgentModel) => Promise<Omit<GenerationRequest, "signal">>;
   log: (line: string) => void;
 }
 
 interface Condensing {
-  sessionId: string;
+  run: TurnRef;
   controller: AbortController;
   done: Promise<void>;
 }
 
 export class BackgroundCondensing {
-  /** Sessions to condense once the kernel is idle, in the order their turns ended. */
-  private readonly wanted = new Set<string>();
+  /** Sessions to condense once the kernel is idle, in the order their turns ended, each with its last run. */
+  private readonly wanted = new Map<string, TurnRef>();
   private current: Condensing | null = null;
   private stopped = false;
 
   constructor(private readonly deps: BackgroundCondensingDeps) {}
 
-  /** A turn of `sessionId` ended: its fill decides whether it is condensed once the kernel is idle. */
-  turnEnded(sessionId: string): void {
-    const fill = this.deps.enabled ? this.deps.models.contextFill(sessionId) : null;
-    if (fill && fill.usedTokens >= fill.contextSize * CONDENSE_AHEAD_SHARE) this.wanted.add(sessionId);
-    else this.wanted.delete(sessionId);
+  /** A turn of the session ended: its fill decides whether it is condensed once the kernel is idle. */
+  turnEnded(run: TurnRef): void {
+    const fill = this.deps.enabled ? this.deps.models.contextFill(run.sessionId) : null;
+    this.wanted.delete(run.sessionId); // re-added last: the order is the order turns ended
+    if (fill && fill.usedTokens >= fill.contextSize * CONDENSE_AHEAD_SHARE) this.wanted.set(run.sessionId, run);
     this.next();
   }
 
@@ -58,7 +64,7 @@ export class BackgroundCondensing {
   yieldToTurn(): void {
     const now = this.current;
     if (!now || now.controller.signal.aborted) return;
-    this.wanted.add(now.sessionId);
+    this.wanted.set(now.run.sessionId, now.run);
     now.controller.abort(new Error("a turn started"));
   }
 
@@ -72,19 +78,21 @@ export class BackgroundCondensing {
 
   private next(): void {
     if (this.stopped || this.current || this.deps.busy()) return;
-    const [sessionId] = this.wanted;
-    if (sessionId === undefined) return;
+    const [first] = this.wanted;
+    if (first === undefined) return;
+    const [sessionId, run] = first;
     this.wanted.delete(sessionId);
     const controller = new AbortController();
-    const done = this.condense(sessionId, controller.signal).finally(() => {
+    const done = this.condense(run, controller.signal).finally(() => {
       this.current = null;
       this.next();
     });
-    this.current = { sessionId, controller, done };
+    this.current = { run, controller, done };
   }
 
-  private async condense(sessionId: string, signal: AbortSignal): Promise<void> {
+  private async condense(run: TurnRef, signal: AbortSignal): Promise<void> {
     const { control, models, log } = this.deps;
+    const { sessionId } = run;
     const holder = `\u0000condense ${sessionId}`;
     try {
       const profile = control.profile(sessionId);
@@ -101,12 +109,38 @@ export class BackgroundCondensing {
       });
       if (made) this.deps.announce(sessionId, made);
       log(`background condensing of session ${sessionId} ${made ? `journaled ${made.condensationId}` : "found nothing older to condense"}`);
+      await this.prefill(run, model, signal);
     } catch (e) {
       if (signal.aborted || e instanceof TurnCancelled)
         log(`background condensing of session ${sessionId} cancelled: ${errorMessage(signal.reason ?? e)}`);
       else log(`background condensing of session ${sessionId} failed: ${errorMessage(e)}`);
     } finally {
       models.release(holder);
+    }
+  }
+
+  /**
+   * The next turn's prompt before its message, into the session's cache: after a condensation the
+   * cache holds the old history, and the turn would evaluate the summary and the kept turn before its
+   * first token. Also when nothing was condensed now (a prefill cancelled before is redone). Cancelled
+   * like the condensing, by any turn starting: the model stops before its next chunk.
+   */
+  private async prefill(run: TurnRef, model: AgentModel, signal: AbortSignal): Promise<void> {
+    if (!model.prefill) return;
+    const { log } = this.deps;
+    const what = `background prefill of session ${run.sessionId}`;
+    try {
+      const request = await this.deps.nextTurnPrefix(run, model);
+      if (signal.aborted) throw new TurnCancelled();
+      log(`${what} started`);
+      const done = await model.prefill({ ...request, signal });
+      log(
+        `${what} evaluated ${done.evaluatedTokens} of the next turn's ${done.prefixTokens} prompt tokens before its message (${done.reusedTokens} were cached)`,
+      );
+    } catch (e) {
+      // Only idle time is lost: the next turn evaluates what the cache lacks, as without a prefill.
+      if (signal.aborted || e instanceof TurnCancelled) log(`${what} cancelled: ${errorMessage(signal.reason ?? e)}`);
+      else log(`${what} failed: ${errorMessage(e)}`);
     }
   }
 }

@@ -7,6 +7,7 @@ import type { WorkspaceTools } from "../../tools/buildWorkspaceTools.js";
 import type { AgentModel } from "../../agent/ports/model.js";
 import type { Tool } from "../../agent/ports/tools.js";
 import type { ControlPlane } from "../control/controlPlane.js";
+import type { TurnContext } from "../control/contextSnapshots.js";
 import { projectToolsForRole } from "../control/roles.js";
 import type { TurnNarrowing } from "../../../shared/node/kernelSettingsView.js";
 import type { ClientChannel } from "../clientChannel.js";
@@ -70,37 +71,17 @@ export function leaseModel(models: ModelHost, spec: string, holder: string, clie
 export async function buildSessionAgent(deps: SessionAgentDeps, run: TurnRef, client: ClientChannel): Promise<AgentSession> {
   // control plane #10: the run's pinned snapshot (its profile generation and the history before its own user
   // message, which is the turn's input), never the session as it is now.
-  const { profile, history: pinnedHistory, condensation, instructions, mode } = deps.control.turnContext(run.turnId);
-  const model = run.apply ? new ApplyProposal(run.apply) : await leaseModel(deps.models, profile.model_profile, run.turnId, client);
-  const history: AgentMessage[] = pinnedHistory.map(({ seq: _seq, ...m }) => m as AgentMessage);
-  const { workspace, ceilings } = deps.tools;
-  // issue 28: a server's tools enter the ceiling here, at build; a changed tool list is a new authority (harness #19).
-  const mcpTools = (await deps.mcp?.sessionTools(run.readOnly === true)) ?? [];
-  const tools = sessionTools(deps, [...deps.offered, ...mcpTools], profile.execution_role, run.sessionId);
+  const context = deps.control.turnContext(run.turnId);
+  const model = run.apply ? new ApplyProposal(run.apply) : await leaseModel(deps.models, context.profile.model_profile, run.turnId, client);
+  const { builder, inactiveTools, mode } = await assembleAgent(deps, run, context, model);
   const rules = deps.approvalRules && (await ruleSetForRun(deps.approvalRules.user, deps.tools.readText, run.readOnly === true));
   if (rules?.problem) deps.approvalRules?.log(`run ${run.turnId}: ${rules.problem}`);
-  const builder = new AgentSessionBuilder()
-    .sessionKey(run.sessionId)
-    .model(model)
-    .tools(tools)
+  builder
     .memory(new JournalMemory(deps.control, run))
     .approval(new ClientApproval(client, deps.control, run, rules?.rules, deps.decisions, deps.tools.editText, deps.approvalRules?.log))
     .approveReads((deps.policy?.approveReads ?? false) || run.narrowing?.approveReads === true)
-    // issue 27: the project instructions pinned at admission close the system prompt, so the prefix is
-    // the same bytes turn after turn while the files are unchanged (saved KV state stays usable).
-    // The mode's instructions come last: a mode switch changes only the end of the prefix.
-    .systemPrompt(withMode(withInstructions(profile.system_prompt || defaultInstructions(workspace.canonicalPath), instructions), mode))
-    .history(history)
-    // issue 13: the session's condensed view, as journaled and pinned at admission (issue 23 item 9);
-    // new views are journaled before use.
-    .condensedView(viewFromJournal(condensation, pinnedHistory))
-    .condensationStore(new JournalCondensations(deps.control, run.sessionId, run.turnId, pinnedHistory))
-    .options(JSON.parse(profile.options_json) as GenerationOptions)
-    .authorityInputs({
-      workspacePath: workspace.canonicalPath,
-      workspaceIdentity: { dev: String(workspace.dev), ino: String(workspace.ino) },
-      ceilings: { ...ceilings },
-    });
+    // issue 13: new views are journaled before use.
+    .condensationStore(new JournalCondensations(deps.control, run.sessionId, run.turnId, context.history));
   // harness #19: the first turn pins the session's authority; a drifted resume fails closed.
   const pinned = deps.control.pinAuthority(run.sessionId, builder.authoritySnapshot().digests);
   const maxRounds = run.narrowing?.maxRounds ?? deps.policy?.maxRounds;
@@ -108,28 +89,85 @@ export async function buildSessionAgent(deps: SessionAgentDeps, run: TurnRef, cl
   const repeatedFailureLimit = run.narrowing?.repeatedFailureLimit ?? deps.policy?.repeatedFailureLimit;
   if (repeatedFailureLimit) builder.repeatedFailureLimit(repeatedFailureLimit);
   const agent = builder.expectAuthority(pinned as ReturnType<typeof builder.authoritySnapshot>["digests"]).build();
-  if (run.readOnly) agent.disableTools(tools.filter((t) => t.definition.effectClass !== "read").map((t) => t.definition.name));
-  const only = run.narrowing?.tools;
-  // The client's tool list names built-in tools; MCP tools are the person's servers, not in that list.
-  const mcpNames = new Set(mcpTools.map((t) => t.definition.name));
-  if (only)
-    agent.disableTools(
-      tools.filter((t) => !only.includes(t.definition.name) && !mcpNames.has(t.definition.name)).map((t) => t.definition.name),
-    );
-  // issue 27: a mode narrows the active subset (harness #5), never the ceiling: no authority drift on a switch.
-  if (mode) {
-    const offered = offeredByMode(
-      mode,
-      tools.map((t) => t.definition),
-    );
-    agent.disableTools(tools.map((t) => t.definition.name).filter((n) => !offered.has(n)));
-  }
+  agent.disableTools(inactiveTools);
   deps.control.recordToolsOffered(run.turnId, {
     mode: mode?.name ?? DEFAULT_MODE,
     modeSource: mode?.source ?? "built-in",
     tools: agent.activeTools(),
   });
   return agent;
+}
+
+/** What a session's harness is built from: a run's pinned context, or the session as its next admission would pin it. */
+export type AgentContext = Pick<TurnContext, "profile" | "history" | "condensation" | "instructions" | "mode">;
+
+/**
+ * The parts of a session's harness that decide what its model is shown: the system prompt, the history
+ * in its condensed view, the options, the tools and which of them are active. A turn adds its run's
+ * ports to them; the prefill ahead of the next turn (issue 30, nextTurnPrefix.ts) builds the same, so
+ * the prompt evaluated in idle time is the one the turn renders.
+ */
+export async function assembleAgent(
+  deps: SessionAgentDeps,
+  run: Pick<TurnRef, "sessionId" | "readOnly" | "narrowing">,
+  context: AgentContext,
+  model: AgentModel,
+): Promise<{ builder: AgentSessionBuilder; inactiveTools: string[]; mode: AgentContext["mode"] }> {
+  const { profile, history: pinnedHistory, condensation, instructions, mode } = context;
+  const history: AgentMessage[] = pinnedHistory.map(({ seq: _seq, ...m }) => m as AgentMessage);
+  const { workspace, ceilings } = deps.tools;
+  // issue 28: a server's tools enter the ceiling here, at build; a changed tool list is a new authority (harness #19).
+  const mcpTools = (await deps.mcp?.sessionTools(run.readOnly === true)) ?? [];
+  const tools = sessionTools(deps, [...deps.offered, ...mcpTools], profile.execution_role, run.sessionId);
+  const builder = new AgentSessionBuilder()
+    .sessionKey(run.sessionId)
+    .model(model)
+    .tools(tools)
+    // issue 27: the project instructions pinned at admission close the system prompt, so the prefix is
+    // the same bytes turn after turn while the files are unchanged (saved KV state stays usable).
+    // The mode's instructions come last: a mode switch changes only the end of the prefix.
+    .systemPrompt(withMode(withInstructions(profile.system_prompt || defaultInstructions(workspace.canonicalPath), instructions), mode))
+    .history(history)
+    // issue 13: the session's condensed view, as journaled and pinned at admission (issue 23 item 9).
+    .condensedView(viewFromJournal(condensation, pinnedHistory))
+    .options(JSON.parse(profile.options_json) as GenerationOptions)
+    .authorityInputs({
+      workspacePath: workspace.canonicalPath,
+      workspaceIdentity: { dev: String(workspace.dev), ino: String(workspace.ino) },
+      ceilings: { ...ceilings },
+    });
+  const mcpNames = new Set(mcpTools.map((t) => t.definition.name));
+  return { builder, inactiveTools: inactiveTools(tools, run, mode, mcpNames), mode };
+}
+
+/**
+ * The tools of the ceiling a run's model is not offered (harness #5: the active subset narrows, the
+ * ceiling never does, so a switch is no authority drift): the writing ones in a read-only run, those
+ * outside the starting client's list (which names built-in tools; MCP tools are the person's servers),
+ * those outside the mode's (issue 27).
+ */
+function inactiveTools(
+  tools: readonly Tool[],
+  run: Pick<TurnRef, "readOnly" | "narrowing">,
+  mode: AgentContext["mode"],
+  mcpNames: ReadonlySet<string>,
+): string[] {
+  const only = run.narrowing?.tools;
+  const offered = mode
+    ? offeredByMode(
+        mode,
+        tools.map((t) => t.definition),
+      )
+    : null;
+  return tools
+    .map((t) => t.definition)
+    .filter(
+      (d) =>
+        (run.readOnly === true && d.effectClass !== "read") ||
+        (only !== undefined && !only.includes(d.name) && !mcpNames.has(d.name)) ||
+        (offered !== null && !offered.has(d.name)),
+    )
+    .map((d) => d.name);
 }
 
 /**

@@ -56,7 +56,7 @@ export interface TurnServiceDeps {
   /** A turn is about to run (issue 30, item 3): idle work on the model stops first, so no turn waits on it. */
   turnStarting?: () => void;
   /** A turn has ended and left the active set: idle work may start once none runs. */
-  turnEnded?: (sessionId: string) => void;
+  turnEnded?: (run: TurnRef) => void;
   /** Asks the turn's owner for an approval and journals who decided (issue 24); default: asks it directly. */
   ask?: (
     owner: ClientChannel,
@@ -139,7 +139,7 @@ export class TurnService {
       .catch((e: Error) => this.deps.log(`turn ${run.turnId}: completion handler failed: ${e.stack ?? e.message}`))
       .finally(() => {
         this.active.delete(run.turnId);
-        this.deps.turnEnded?.(run.sessionId);
+        this.deps.turnEnded?.(run);
       });
     this.active.set(run.turnId, turn);
   }
