@@ -123,12 +123,11 @@ INSERT INTO events (entity_kind, entity_id, session_id, run_id, type, payload_js
 SELECT 'journal', session_id, session_id, NULL, 'journal.appended', json_object('fromSeq', MIN(first_seq), 'toSeq', MAX(first_seq + calls)), @at
 FROM temp.repair_runs GROUP BY session_id`;
 
-/** The repair itself, under each run (control plane #21): the calls it put back. */
+/** The repair itself, under each run (control plane #21): the calls it put back; in session order, as the runs were appended. */
 const INSERT_REPAIRED_EVENTS = `
 INSERT INTO events (entity_kind, entity_id, session_id, run_id, type, payload_json, created_at)
-SELECT 'run', r.run_id, r.session_id, r.run_id, 'journal.batch_repaired',
-  json_object('calls', (SELECT json_group_array(c.call_id ORDER BY c.call_rank) FROM temp.repair_calls c WHERE c.run_id = r.run_id)), @at
-FROM temp.repair_runs r`;
+SELECT 'run', run_id, session_id, run_id, 'journal.batch_repaired', json_object('calls', json_group_array(call_id ORDER BY call_rank)), @at
+FROM temp.repair_calls GROUP BY session_id, run_id`;
 
 const TOUCH_SESSIONS = `UPDATE sessions SET updated_at = @at WHERE session_id IN (SELECT session_id FROM temp.repair_runs)`;
 

@@ -29,6 +29,8 @@ const AWKWARD_INPUT = {
 /** Every shape a crash leaves, in one journal; the kernel is killed (the file closed) without reconciling. */
 function crashedJournal(): string {
   const f = openFixture();
+  // A session made first whose run is cut off last: the repair goes session by session, not by run age.
+  const early = f.control.createSession({ title: "early", model: "scripted:demo" });
   // A write cut off while running, after a call that never started: both go back, with their outcomes.
   const cut = runningRun(f);
   f.control.prepareInvocation(invocation(cut, "never-started", "read_file", "read", { input: { path: "a.txt" } }));
@@ -76,6 +78,12 @@ function crashedJournal(): string {
     [{ claim, outcome: { status: "succeeded" } }],
   );
   f.control.finishTurn(done.turnId, "completed");
+  const late = f.control.admitTurn(early.sessionId, "late", CLIENT);
+  f.control.transitionAttempt(late.turnId, late.attemptId, "starting");
+  f.control.transitionAttempt(late.turnId, late.attemptId, "running");
+  f.control.markDispatched(
+    f.control.prepareInvocation(invocation(late, "late-call", "write_file", "non_idempotent_write", { input: { path: "l" } })),
+  );
   const task = f.control.createTask({ parentSessionId: null, title: "bg", prompt: "work", model: "scripted:x" }, CLIENT);
   f.control.transitionAttempt(task.turnId, task.attemptId, "starting");
   f.close();
@@ -149,7 +157,7 @@ describe("the set-based startup repair against the per-run one (issue 26 item 3;
     const perRun = openJournal(copyOf(crashed, "per-run"));
     const perRunRepaired = reconcileRunByRun(perRun);
     try {
-      assert.equal(report.batchesRepaired, 4, "the cut-off write, both runs of the long session, the settled failure");
+      assert.equal(report.batchesRepaired, 5, "the cut-off write, both runs of the long session, the settled failure, the late run");
       assert.equal(report.batchesRepaired, perRunRepaired, "the same runs repaired");
       const a = tables(setBased.journal, since);
       const b = tables(perRun, since);
@@ -159,8 +167,8 @@ describe("the set-based startup repair against the per-run one (issue 26 item 3;
       const eb = events(perRun, since);
       assert.deepEqual(ea.lifecycle, eb.lifecycle, "every status change's event and every batch_repaired event, in the same order");
       assert.deepEqual(ea.appendedBySession, eb.appendedBySession, "the same seqs are named appended");
-      assert.equal(eb.appendedEvents, 4, "the per-run repair filed one append per run");
-      assert.equal(ea.appendedEvents, 3, "the set-based one, one per session (the long session's two runs are one append)");
+      assert.equal(eb.appendedEvents, 5, "the per-run repair filed one append per run");
+      assert.equal(ea.appendedEvents, 4, "the set-based one, one per session (the long session's two runs are one append)");
     } finally {
       setBased.close();
       perRun.close();
