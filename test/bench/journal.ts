@@ -227,6 +227,16 @@ function seedInterrupted(file: string, runs: number, inputs: boolean): number {
   return seedMs;
 }
 
+/**
+ * Waits, untimed, for the checkpoint a large repair leaves running on a worker thread (walCheckpoint.ts):
+ * process CPU time counts every thread, so the next sample would otherwise be charged with this one's.
+ */
+function awaitCheckpoint(file: string): void {
+  const db = new Database(file, { timeout: 60_000 });
+  db.pragma("wal_checkpoint(TRUNCATE)");
+  db.close();
+}
+
 interface Reconciled {
   runs: number;
   inputs: boolean;
@@ -266,6 +276,7 @@ function reconciliation(runs: number, inputs: boolean, samples: number): Reconci
     const used = process.cpuUsage(cpu);
     const changes = (j.db.prepare("SELECT total_changes() AS n").get() as { n: number }).n;
     j.close();
+    awaitCheckpoint(file);
     return { took, cpuMs: (used.user + used.system) / 1000, report, changes, openMs };
   };
   const firsts: ReturnType<typeof reconcileOnce>[] = [];
