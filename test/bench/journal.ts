@@ -1,4 +1,5 @@
 // Journal benchmark (issue 3, issue 16, issue 26). Run: node --import tsx test/bench/journal.ts [--quick]
+// (JOURNAL_ROWS=reconciliation: only the startup reconciliation rows)
 // Prints the kernel's own cost per tool call (ledger prepare + dispatched (FULL) + batch commit),
 // the journal's commit rate as a ratio to raw better-sqlite3 on the same file settings measured in
 // the same run, and startup reconciliation time for 100k interrupted runs (target ≤ 1 s) and for
@@ -226,6 +227,16 @@ function seedInterrupted(file: string, runs: number, inputs: boolean): number {
   return seedMs;
 }
 
+/**
+ * Waits, untimed, for the checkpoint a large repair leaves running on a worker thread (walCheckpoint.ts):
+ * process CPU time counts every thread, so the next sample would otherwise be charged with this one's.
+ */
+function awaitCheckpoint(file: string): void {
+  const db = new Database(file, { timeout: 60_000 });
+  db.pragma("wal_checkpoint(TRUNCATE)");
+  db.close();
+}
+
 interface Reconciled {
   runs: number;
   inputs: boolean;
@@ -265,6 +276,7 @@ function reconciliation(runs: number, inputs: boolean, samples: number): Reconci
     const used = process.cpuUsage(cpu);
     const changes = (j.db.prepare("SELECT total_changes() AS n").get() as { n: number }).n;
     j.close();
+    awaitCheckpoint(file);
     return { took, cpuMs: (used.user + used.system) / 1000, report, changes, openMs };
   };
   const firsts: ReturnType<typeof reconcileOnce>[] = [];
@@ -309,177 +321,202 @@ function reconciliation(runs: number, inputs: boolean, samples: number): Reconci
 }
 
 const quick = process.argv.includes("--quick") || process.env.QUICK === "1";
-const CALLS = quick ? 300 : 1000;
-const perCall = perToolCall(CALLS);
-console.log(
-  `kernel cost per tool call (prepare + dispatched with FULL + batch commit): median ${perCall.medianMs.toFixed(3)} ms, p90 ${perCall.p90Ms.toFixed(3)} ms`,
-);
-// The same on tmpfs: what the kernel itself costs when the disk's fsync is taken away.
-const shm = fs.existsSync("/dev/shm") ? fs.mkdtempSync("/dev/shm/hearth-bench-") : null;
-const perCallNoDisk = shm ? perToolCall(CALLS, shm) : null;
-if (shm) fs.rmSync(shm, { recursive: true, force: true });
-if (perCallNoDisk)
-  console.log(
-    `  the same on tmpfs (kernel CPU cost without fsync): median ${perCallNoDisk.medianMs.toFixed(3)} ms, p90 ${perCallNoDisk.p90Ms.toFixed(3)} ms`,
-  );
-// issue 26 item 2: the cost per tool call does not grow with the journal (always the full sizes).
-const bySize = perToolCallBySize([1_000, 100_000, 1_000_000], quick ? 300 : 1000);
-for (const b of bySize)
-  console.log(
-    `  on a journal of ${b.rows} rows (seeded in ${b.seedMs} ms): median ${b.medianMs.toFixed(3)} ms, p90 ${b.p90Ms.toFixed(3)} ms`,
-  );
-const opening = historyOpening(10_000);
-console.log(
-  `opening a 10,000-message session (kernel): the latest page of ${opening.pageMessages} in ${opening.pageMs.toFixed(2)} ms, the whole history in ${opening.wholeMs.toFixed(1)} ms`,
-);
-const normal = commitRates(quick ? 1000 : 4000, false);
-console.log(
-  `commit rate, synchronous=NORMAL: journal ${normal.journalPerSec}/s, raw better-sqlite3 ${normal.rawPerSec}/s, ratio ${normal.ratio}`,
-);
-const full = commitRates(quick ? 300 : 1000, true);
-console.log(
-  `commit rate, synchronous=FULL:   journal ${full.journalPerSec}/s, raw better-sqlite3 ${full.rawPerSec}/s, ratio ${full.ratio}`,
-);
-// The target (issue 16): 100k interrupted runs in ≤ 1 s. Always the full 100k, also with --quick.
-const rec = reconciliation(100_000, false, quick ? 1 : 3);
-console.log(
-  `startup reconciliation of ${rec.runs} interrupted runs: ${rec.firstMs} ms wall (${rec.firstCpuMs} ms CPU; samples ${rec.firstMsSamples.join(", ")} ms); next start: open ${rec.openMs} ms, reconciliation (no-op) ${rec.secondMs} ms`,
-);
-// issue 26 item 3: what today's kernel leaves behind (user message in history, call input in the
-// ledger), so the cut-off batches are restored to history too, at three sizes: linear and bounded.
-const recBatches = [1_000, 10_000, 100_000].map((runs) => reconciliation(runs, true, quick || runs === 100_000 ? 1 : 3));
-for (const r of recBatches)
-  console.log(
-    `startup reconciliation of ${r.runs} interrupted runs with their batches restored to history: ${r.firstMs} ms wall (${r.firstCpuMs} ms CPU, ${((r.firstCpuMs * 1000) / r.runs).toFixed(1)} µs CPU a run); next start (no-op): ${r.secondMs} ms`,
-  );
-const perRunCpu = recBatches.map((r) => r.firstCpuMs / r.runs);
-const largestBatches = recBatches.at(-1)!;
-
+/**
+ * JOURNAL_ROWS=reconciliation measures only the startup reconciliation rows (a few minutes less on a
+ * loaded machine, for work on the repair); unset, every row.
+ */
+const only = process.env.JOURNAL_ROWS;
+if (only !== undefined && only !== "reconciliation")
+  throw new Error(`JOURNAL_ROWS=${only} is not a group of rows: use JOURNAL_ROWS=reconciliation, or leave it unset for all of them`);
 type Row = BenchRow;
 const round = (x: number, digits = 3) => Number(x.toFixed(digits));
-const rows: Row[] = [
-  {
-    name: "kernel cost per tool call (ledger prepare + dispatched with FULL sync + batch commit), median",
-    ours: round(perCall.medianMs),
-    anchor: null,
-    ratio: null,
-    unit: "ms",
-    anchorName: null,
-  },
-  ...(perCallNoDisk
-    ? [
-        {
-          name: "the same on tmpfs (no fsync: the kernel's own CPU cost), median",
-          ours: round(perCallNoDisk.medianMs),
-          anchor: null,
-          ratio: null,
-          unit: "ms",
-          anchorName: null,
-        },
-      ]
-    : []),
-  {
-    name: `kernel cost per tool call on a journal of ${bySize.at(-1)!.rows / 1e6}M rows, median (anchor: the same on ${bySize[0]!.rows / 1000}k rows)`,
-    ours: round(bySize.at(-1)!.medianMs),
-    anchor: round(bySize[0]!.medianMs),
-    ratio: round(bySize.at(-1)!.medianMs / bySize[0]!.medianMs),
-    unit: "ms",
-    anchorName: `the same on a ${bySize[0]!.rows / 1000}k-row journal`,
-    target: "<= 1.2x",
-  },
-  {
-    name: `kernel cost per tool call on a journal of ${bySize[1]!.rows / 1000}k rows, median`,
-    ours: round(bySize[1]!.medianMs),
-    anchor: round(bySize[0]!.medianMs),
-    ratio: round(bySize[1]!.medianMs / bySize[0]!.medianMs),
-    unit: "ms",
-    anchorName: `the same on a ${bySize[0]!.rows / 1000}k-row journal`,
-    target: "<= 1.2x",
-  },
-  {
-    name: "opening a 10,000-message session, the kernel's part: session/history's latest page of 50, median (anchor: the whole history)",
-    ours: round(opening.pageMs),
-    anchor: round(opening.wholeMs),
-    ratio: round(opening.pageMs / opening.wholeMs),
-    unit: "ms",
-    anchorName: "the whole history in one answer (before paging)",
-  },
-  {
-    name: "journal commit rate, synchronous=NORMAL (one event per commit)",
-    ours: normal.journalPerSec,
-    anchor: normal.rawPerSec,
-    ratio: normal.ratio,
-    unit: "commits/s",
-    anchorName: "raw better-sqlite3, same file settings",
-  },
-  {
-    name: "journal commit rate, synchronous=FULL (one event per commit)",
-    ours: full.journalPerSec,
-    anchor: full.rawPerSec,
-    ratio: full.ratio,
-    unit: "commits/s",
-    anchorName: "raw better-sqlite3, same file settings",
-  },
-  {
-    name: `startup reconciliation of ${rec.runs / 1000}k interrupted runs (median of ${rec.samples})`,
-    ours: rec.firstMs,
-    anchor: null,
-    ratio: null,
-    unit: "ms",
-    anchorName: null,
-    target: "<= 1000 ms",
-  },
-  {
-    name: "the next start's reconciliation (nothing to repair)",
-    ours: rec.secondMs,
-    anchor: null,
-    ratio: null,
-    unit: "ms",
-    anchorName: null,
-  },
-  {
-    name: `opening that journal before it (integrity_check of ${rec.fileMiB} MiB)`,
-    ours: rec.openMs,
-    anchor: null,
-    ratio: null,
-    unit: "ms",
-    anchorName: null,
-  },
-  ...recBatches.map((r) => ({
-    name: `startup reconciliation of ${r.runs / 1000}k interrupted runs (50 a session), cut-off batches restored to history${r.samples > 1 ? ` (median of ${r.samples})` : ""}`,
-    ours: r.firstMs,
-    anchor: null,
-    ratio: null,
-    unit: "ms",
-    anchorName: null,
-    ...(r === largestBatches ? { target: "<= 1000 ms" } : {}),
-  })),
-  {
-    name: "reconciliation with batches: CPU time per run, the largest of the three sizes (anchor: the smallest)",
-    ours: round(Math.max(...perRunCpu) * 1000, 1),
-    anchor: round(Math.min(...perRunCpu) * 1000, 1),
-    ratio: round(Math.max(...perRunCpu) / Math.min(...perRunCpu)),
-    unit: "µs",
-    anchorName: "the smallest per-run CPU time of 1k, 10k, 100k runs",
-    target: "<= 1.5x",
-  },
-];
 
+/** The kernel's cost per tool call, opening a long session and the commit rates. */
+function toolCallRows(): { rows: Row[]; results: object } {
+  const CALLS = quick ? 300 : 1000;
+  const perCall = perToolCall(CALLS);
+  console.log(
+    `kernel cost per tool call (prepare + dispatched with FULL + batch commit): median ${perCall.medianMs.toFixed(3)} ms, p90 ${perCall.p90Ms.toFixed(3)} ms`,
+  );
+  // The same on tmpfs: what the kernel itself costs when the disk's fsync is taken away.
+  const shm = fs.existsSync("/dev/shm") ? fs.mkdtempSync("/dev/shm/hearth-bench-") : null;
+  const perCallNoDisk = shm ? perToolCall(CALLS, shm) : null;
+  if (shm) fs.rmSync(shm, { recursive: true, force: true });
+  if (perCallNoDisk)
+    console.log(
+      `  the same on tmpfs (kernel CPU cost without fsync): median ${perCallNoDisk.medianMs.toFixed(3)} ms, p90 ${perCallNoDisk.p90Ms.toFixed(3)} ms`,
+    );
+  // issue 26 item 2: the cost per tool call does not grow with the journal (always the full sizes).
+  const bySize = perToolCallBySize([1_000, 100_000, 1_000_000], quick ? 300 : 1000);
+  for (const b of bySize)
+    console.log(
+      `  on a journal of ${b.rows} rows (seeded in ${b.seedMs} ms): median ${b.medianMs.toFixed(3)} ms, p90 ${b.p90Ms.toFixed(3)} ms`,
+    );
+  const opening = historyOpening(10_000);
+  console.log(
+    `opening a 10,000-message session (kernel): the latest page of ${opening.pageMessages} in ${opening.pageMs.toFixed(2)} ms, the whole history in ${opening.wholeMs.toFixed(1)} ms`,
+  );
+  const normal = commitRates(quick ? 1000 : 4000, false);
+  console.log(
+    `commit rate, synchronous=NORMAL: journal ${normal.journalPerSec}/s, raw better-sqlite3 ${normal.rawPerSec}/s, ratio ${normal.ratio}`,
+  );
+  const full = commitRates(quick ? 300 : 1000, true);
+  console.log(
+    `commit rate, synchronous=FULL:   journal ${full.journalPerSec}/s, raw better-sqlite3 ${full.rawPerSec}/s, ratio ${full.ratio}`,
+  );
+  const rows: Row[] = [
+    {
+      name: "kernel cost per tool call (ledger prepare + dispatched with FULL sync + batch commit), median",
+      ours: round(perCall.medianMs),
+      anchor: null,
+      ratio: null,
+      unit: "ms",
+      anchorName: null,
+    },
+    ...(perCallNoDisk
+      ? [
+          {
+            name: "the same on tmpfs (no fsync: the kernel's own CPU cost), median",
+            ours: round(perCallNoDisk.medianMs),
+            anchor: null,
+            ratio: null,
+            unit: "ms",
+            anchorName: null,
+          },
+        ]
+      : []),
+    {
+      name: `kernel cost per tool call on a journal of ${bySize.at(-1)!.rows / 1e6}M rows, median (anchor: the same on ${bySize[0]!.rows / 1000}k rows)`,
+      ours: round(bySize.at(-1)!.medianMs),
+      anchor: round(bySize[0]!.medianMs),
+      ratio: round(bySize.at(-1)!.medianMs / bySize[0]!.medianMs),
+      unit: "ms",
+      anchorName: `the same on a ${bySize[0]!.rows / 1000}k-row journal`,
+      target: "<= 1.2x",
+    },
+    {
+      name: `kernel cost per tool call on a journal of ${bySize[1]!.rows / 1000}k rows, median`,
+      ours: round(bySize[1]!.medianMs),
+      anchor: round(bySize[0]!.medianMs),
+      ratio: round(bySize[1]!.medianMs / bySize[0]!.medianMs),
+      unit: "ms",
+      anchorName: `the same on a ${bySize[0]!.rows / 1000}k-row journal`,
+      target: "<= 1.2x",
+    },
+    {
+      name: "opening a 10,000-message session, the kernel's part: session/history's latest page of 50, median (anchor: the whole history)",
+      ours: round(opening.pageMs),
+      anchor: round(opening.wholeMs),
+      ratio: round(opening.pageMs / opening.wholeMs),
+      unit: "ms",
+      anchorName: "the whole history in one answer (before paging)",
+    },
+    {
+      name: "journal commit rate, synchronous=NORMAL (one event per commit)",
+      ours: normal.journalPerSec,
+      anchor: normal.rawPerSec,
+      ratio: normal.ratio,
+      unit: "commits/s",
+      anchorName: "raw better-sqlite3, same file settings",
+    },
+    {
+      name: "journal commit rate, synchronous=FULL (one event per commit)",
+      ours: full.journalPerSec,
+      anchor: full.rawPerSec,
+      ratio: full.ratio,
+      unit: "commits/s",
+      anchorName: "raw better-sqlite3, same file settings",
+    },
+  ];
+  return {
+    rows,
+    results: {
+      perToolCall: perCall,
+      perToolCallTmpfs: perCallNoDisk,
+      commitRate: { normal, full },
+      perToolCallBySize: bySize,
+      historyOpening: opening,
+    },
+  };
+}
+
+/** Startup reconciliation: without inputs at 100k (issue 16), with batch repair at 1k/10k/100k (issue 26). */
+function reconciliationRows(): { rows: Row[]; results: object } {
+  // The target (issue 16): 100k interrupted runs in ≤ 1 s. Always the full 100k, also with --quick.
+  const rec = reconciliation(100_000, false, quick ? 1 : 3);
+  console.log(
+    `startup reconciliation of ${rec.runs} interrupted runs: ${rec.firstMs} ms wall (${rec.firstCpuMs} ms CPU; samples ${rec.firstMsSamples.join(", ")} ms); next start: open ${rec.openMs} ms, reconciliation (no-op) ${rec.secondMs} ms`,
+  );
+  // issue 26 item 3: what today's kernel leaves behind (user message in history, call input in the
+  // ledger), so the cut-off batches are restored to history too, at three sizes: linear and bounded.
+  const recBatches = [1_000, 10_000, 100_000].map((runs) => reconciliation(runs, true, quick || runs === 100_000 ? 1 : 3));
+  for (const r of recBatches)
+    console.log(
+      `startup reconciliation of ${r.runs} interrupted runs with their batches restored to history: ${r.firstMs} ms wall (${r.firstCpuMs} ms CPU, ${((r.firstCpuMs * 1000) / r.runs).toFixed(1)} µs CPU a run); next start (no-op): ${r.secondMs} ms`,
+    );
+  const perRunCpu = recBatches.map((r) => r.firstCpuMs / r.runs);
+  const largestBatches = recBatches.at(-1)!;
+  const rows: Row[] = [
+    {
+      name: `startup reconciliation of ${rec.runs / 1000}k interrupted runs (median of ${rec.samples})`,
+      ours: rec.firstMs,
+      anchor: null,
+      ratio: null,
+      unit: "ms",
+      anchorName: null,
+      target: "<= 1000 ms",
+    },
+    {
+      name: "the next start's reconciliation (nothing to repair)",
+      ours: rec.secondMs,
+      anchor: null,
+      ratio: null,
+      unit: "ms",
+      anchorName: null,
+    },
+    {
+      name: `opening that journal before it (integrity_check of ${rec.fileMiB} MiB)`,
+      ours: rec.openMs,
+      anchor: null,
+      ratio: null,
+      unit: "ms",
+      anchorName: null,
+    },
+    ...recBatches.map((r) => ({
+      name: `startup reconciliation of ${r.runs / 1000}k interrupted runs (50 a session), cut-off batches restored to history${r.samples > 1 ? ` (median of ${r.samples})` : ""}`,
+      ours: r.firstMs,
+      anchor: null,
+      ratio: null,
+      unit: "ms",
+      anchorName: null,
+      ...(r === largestBatches ? { target: "<= 1000 ms" } : {}),
+    })),
+    {
+      name: "reconciliation with batches: CPU time per run, the largest of the three sizes (anchor: the smallest)",
+      ours: round(Math.max(...perRunCpu) * 1000, 1),
+      anchor: round(Math.min(...perRunCpu) * 1000, 1),
+      ratio: round(Math.max(...perRunCpu) / Math.min(...perRunCpu)),
+      unit: "µs",
+      anchorName: "the smallest per-run CPU time of 1k, 10k, 100k runs",
+      target: "<= 1.5x",
+    },
+  ];
+  return { rows, results: { reconciliation: rec, reconciliationWithBatches: recBatches } };
+}
+
+const loadavgAtStart = os.loadavg();
+const groups = only === "reconciliation" ? [reconciliationRows()] : [toolCallRows(), reconciliationRows()];
 const results = {
   date: new Date().toISOString(),
   quick,
+  only: only ?? null,
   node: process.version,
   sqlite: (new Database(":memory:").prepare("select sqlite_version() v").get() as { v: string }).v,
   cpus: os.cpus().length,
-  loadavg: os.loadavg(),
-  perToolCall: perCall,
-  perToolCallTmpfs: perCallNoDisk,
-  commitRate: { normal, full },
-  reconciliation: rec,
-  perToolCallBySize: bySize,
-  historyOpening: opening,
-  reconciliationWithBatches: recBatches,
-  rows,
+  loadavg: loadavgAtStart,
+  loadavgAtEnd: os.loadavg(),
+  ...Object.assign({}, ...groups.map((g) => g.results)),
+  rows: groups.flatMap((g) => g.rows),
 };
 const out = writeBenchResults("journal", results);
 console.log(`wrote ${out}`);

@@ -107,7 +107,17 @@ function totalChanges(db: Db): number {
 function repair(db: Db): ReconcileReport {
   const at = nowIso();
   noteTurnsInFlight(db); // before they close: the only runs whose batches can be cut off
-  const report: ReconcileReport = {
+  const closed = closeInFlight(db, at);
+  // After the ledger and runs are closed: cut-off batches return to history with their outcome.
+  return { ...closed, batchesRepaired: repairInterruptedBatches(db, at) };
+}
+
+/**
+ * The first phase: closes every call, attempt, run and task the last kernel left open, each row with
+ * its event. Exported for the test that holds the set-based batch repair to the per-run one.
+ */
+export function closeInFlight(db: Db, at: string): Omit<ReconcileReport, "batchesRepaired"> {
+  return {
     invocationsFailed: bulkTransition(db, invocationMachine, "failed", ["prepared"], "", REPAIR.beforeDispatch, at, "run_id", "NULL"),
     invocationsOutcomeUnknown: bulkTransition(
       db,
@@ -149,11 +159,7 @@ function repair(db: Db): ReconcileReport {
       "session_id",
     ),
     tasksSettled: settleFinishedTasks(db, at),
-    // After the ledger and runs are closed: cut-off batches return to history with their outcome.
-    batchesRepaired: 0,
   };
-  report.batchesRepaired = repairInterruptedBatches(db, at);
-  return report;
 }
 
 /**
