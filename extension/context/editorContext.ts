@@ -7,6 +7,7 @@ import * as vscode from "vscode";
 import { type Attachment, WORKSPACE_PROBLEMS } from "../../shared/protocol/attachments.js";
 import { inFolder } from "../chat/applyTarget.js";
 import { changesText, type Problem, problemsText, type Severity, terminalText } from "./editorContextText.js";
+import { lastOutputFromBuffer } from "./terminalBuffer.js";
 import type { TerminalHistory } from "./terminalHistory.js";
 
 /** The chip, or the words that say why there is none. */
@@ -59,8 +60,8 @@ export function collectProblems(folder: string, scope: "workspace" | "file"): Co
   return { attachment: { kind: "problems", path: target.path, content } };
 }
 
-/** The active terminal's last command and its output, as shell integration saw them. */
-export function collectTerminal(history: TerminalHistory): Collected {
+/** The active terminal's last command and its output, as shell integration saw them (the buffer's output when the stream lost it). */
+export async function collectTerminal(history: TerminalHistory): Promise<Collected> {
   const terminal = vscode.window.activeTerminal;
   if (!terminal)
     return {
@@ -73,7 +74,10 @@ export function collectTerminal(history: TerminalHistory): Collected {
         "The terminal was not attached: this VS Code has no shell integration API (it came in VS Code 1.93). Update VS Code, then attach @terminal again.",
     };
   const last = history.lastCommand(terminal);
-  if (last) return { attachment: { kind: "terminal", path: terminal.name, content: terminalText(last) } };
+  if (last) {
+    const output = last.output === "" ? ((await lastOutputFromBuffer()) ?? "") : last.output;
+    return { attachment: { kind: "terminal", path: terminal.name, content: terminalText({ ...last, output }) } };
+  }
   if ((terminal as { shellIntegration?: unknown }).shellIntegration === undefined)
     return {
       refused:

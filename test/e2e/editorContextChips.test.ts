@@ -57,6 +57,8 @@ describe("context from the editor: @problems and @changes chips (issue 29 item 3
       ...model.settings,
       "terminal.integrated.defaultProfile.linux": "bash",
       "terminal.integrated.shellIntegration.enabled": true,
+      // The DOM renderer, so the prompt's text can be awaited before typing, as a person would.
+      "terminal.integrated.gpuAcceleration": "off",
     };
     await openChat(started, { scratch, workspace, env: model.env, settings });
     clock.mark("workbench and chat view open");
@@ -123,6 +125,7 @@ describe("context from the editor: @problems and @changes chips (issue 29 item 3
     await runCommand(page(), "Terminal: Create New Terminal");
     const terminal = page().locator(".terminal-wrapper .xterm").first();
     await terminal.waitFor({ state: "visible", timeout: 30_000 });
+    await terminal.locator(".xterm-rows", { hasText: /[#$] *$/ }).waitFor({ state: "visible", timeout: 30_000 });
     await terminal.click();
     await page().keyboard.type(COMMAND);
     await page().keyboard.press("Enter");

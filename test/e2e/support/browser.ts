@@ -26,6 +26,8 @@ export async function launchBrowser(tools: E2eTools, dir: string): Promise<Brows
       "--disable-dev-shm-usage",
     ],
     viewport: { width: 1400, height: 900 },
+    // The clipboard a desktop VS Code has: the workbench's copy commands read and write it.
+    permissions: ["clipboard-read", "clipboard-write"],
     // Chromium writes to the home folder: keep it inside the run.
     env: { ...process.env, HOME: home, XDG_CONFIG_HOME: path.join(home, ".config"), XDG_CACHE_HOME: path.join(home, ".cache") },
     timeout: 60_000,

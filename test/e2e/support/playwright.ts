@@ -65,6 +65,7 @@ export interface Chromium {
       headless: boolean;
       args: string[];
       viewport: { width: number; height: number };
+      permissions?: string[];
       env: NodeJS.ProcessEnv;
       timeout?: number;
     },
