@@ -26,6 +26,7 @@ import type { KernelSupervisor } from "./kernel/kernelSupervisor.js";
 import { errorMessage } from "../shared/errors.js";
 import { plainText } from "./plainText.js";
 import { TerminalHistory } from "./context/terminalHistory.js";
+import { WriteProblems } from "./context/writeProblems.js";
 
 let supervisor: KernelSupervisor | undefined;
 
@@ -156,6 +157,7 @@ function wireChat(
   const proposed = new ProposedContent();
   const edits = new EditProposals(workspace, proposed, log, chatApprovals);
   const approvals = new ApprovalRouter(edits, chatApprovals, log, tasks);
+  const writeProblems = new WriteProblems(workspace);
   const chat = new ChatController({
     kernel,
     model: () => vscode.workspace.getConfiguration().get<string>(MODEL_SETTING, ""),
@@ -169,7 +171,12 @@ function wireChat(
   context.subscriptions.push(
     vscode.workspace.registerTextDocumentContentProvider(PROPOSED_SCHEME, proposed),
     edits,
-    kernel.onClient((client) => client.onServerRequest("approval/request", (req, signal) => approvals.ask(req, signal))),
+    kernel.onClient((client) => {
+      client.onServerRequest("approval/request", (req, signal) => approvals.ask(req, signal));
+      // issue 29 item 4: the problems an accepted edit left in its file, for the edit's result.
+      client.onServerRequest("diagnostics/baseline", async (req) => writeProblems.baseline(req));
+      client.onServerRequest("diagnostics/afterWrite", (req, signal) => writeProblems.afterWrite(req, signal));
+    }),
     chat,
   );
   return chat;

@@ -81,6 +81,15 @@ export const KNOBS: readonly Knob[] = z.array(Knob).parse([
   {
     env: null,
     readBy: "client",
+    setting: bool("hearth.edits.problemsAfterWrite", true),
+    restart: false,
+    narrows: null,
+    onJoin: { harmless: "each window answers for the writes of its own turns" },
+    summary: "the new problems an accepted edit left in its file, added to the edit's result (issue 29)",
+  },
+  {
+    env: null,
+    readBy: "client",
     setting: bool("hearth.completions.enabled", true),
     restart: false,
     narrows: null,

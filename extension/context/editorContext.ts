@@ -33,6 +33,11 @@ function problem(uri: vscode.Uri, d: vscode.Diagnostic): Problem {
   };
 }
 
+/** The problems VS Code holds for one file now. */
+export function problemsOf(uri: vscode.Uri): Problem[] {
+  return vscode.languages.getDiagnostics(uri).map((d) => problem(uri, d));
+}
+
 /** The diagnostics VS Code holds now: every file's, or the active editor's file's. */
 export function collectProblems(folder: string, scope: "workspace" | "file"): Collected {
   if (scope === "workspace") {
@@ -53,10 +58,7 @@ export function collectProblems(folder: string, scope: "workspace" | "file"): Co
     "Open a file of the folder, then attach again.",
   );
   if (target.kind !== "file") return { refused: target.kind === "refused" ? target.message : "No file to attach the problems of." };
-  const content = problemsText(
-    target.path,
-    vscode.languages.getDiagnostics(uri).map((d) => problem(uri, d)),
-  );
+  const content = problemsText(target.path, problemsOf(uri));
   return { attachment: { kind: "problems", path: target.path, content } };
 }
 

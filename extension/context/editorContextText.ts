@@ -43,10 +43,7 @@ export function problemsText(where: string, problems: readonly Problem[]): strin
     .filter(([, n]) => n > 0)
     .map(([s, n]) => `${n} ${n === 1 ? s : `${s}s`}`);
   const header = `${problems.length} ${problems.length === 1 ? "problem" : "problems"} in ${where} (${counts.join(", ")})`;
-  const lines = sorted.slice(0, MAX_PROBLEMS).map((p) => {
-    const origin = p.source ? ` ${p.source}${p.code ? `(${p.code})` : ""}` : p.code ? ` (${p.code})` : "";
-    return `${p.file}:${p.line}:${p.column} ${p.severity}${origin}: ${singleLine(p.message, MAX_PROBLEM_MESSAGE_CHARS, "(no message)")}`;
-  });
+  const lines = sorted.slice(0, MAX_PROBLEMS).map(problemLine);
   const { kept } = fitLines([header, ...lines], MAX_TEXT_CHARS);
   const shown = kept.length - 1;
   const note = shown < problems.length ? [`[${problems.length - shown} more not shown: the first ${shown} by severity are listed]`] : [];
@@ -69,6 +66,12 @@ export function terminalText(run: { command: string; cwd?: string; exitCode?: nu
   const fromLine = tail.indexOf("\n") + 1;
   const kept = tail.slice(fromLine);
   return `${header}\n[the first ${output.length - kept.length} characters of the output are not shown]\n${kept}${kept.endsWith("\n") ? "" : "\n"}`;
+}
+
+/** `a.ts:3:7 error ts(2322): Type 'string' is not assignable to type 'number'.`, as the Problems view reads. */
+export function problemLine(p: Problem): string {
+  const origin = p.source ? ` ${p.source}${p.code ? `(${p.code})` : ""}` : p.code ? ` (${p.code})` : "";
+  return `${p.file}:${p.line}:${p.column} ${p.severity}${origin}: ${singleLine(p.message, MAX_PROBLEM_MESSAGE_CHARS, "(no message)")}`;
 }
 
 /** The staged and unstaged diffs and the untracked files, cut at a line when over the bound. */

@@ -18,6 +18,9 @@ import {
 } from "./records.js";
 import { Attachment, MAX_ATTACHMENTS } from "./attachments.js";
 import { TaskSummary } from "./tasks.js";
+
+/** The problems a write left, as appended to its result at most: a few dozen lines, never the whole Problems list. */
+export const MAX_DIAGNOSTICS_REPORT_CHARS = 8_000;
 import { ApprovalDecisionRecord, CallDecision, ClientPrincipal, DecisionSurface, TurnOrigin } from "./principals.js";
 import { TurnEdits, UndoFileOutcome } from "./undo.js";
 import { InstructionsInForce } from "./instructions.js";
@@ -484,6 +487,18 @@ export const serverRequests = {
       surface: DecisionSurface.optional(),
       alwaysAllow: z.boolean().optional(),
     }),
+  },
+  // issue 29 item 4: the problems an accepted write_file/edit_file left in its file. Before the write the
+  // client notes the file's problems as they are; after it, it waits briefly for the language servers
+  // and reports those that were not there before (`report`, appended to the tool's result), or null when
+  // the person turned it off. A client with no editor (the CLI) does not answer: none are collected.
+  "diagnostics/baseline": {
+    params: z.object({ sessionId: Id, turnId: Id, callId: Id, path: z.string().min(1).max(4096) }),
+    result: z.object({ noted: z.boolean() }),
+  },
+  "diagnostics/afterWrite": {
+    params: z.object({ sessionId: Id, turnId: Id, callId: Id, path: z.string().min(1).max(4096) }),
+    result: z.object({ report: z.string().max(MAX_DIAGNOSTICS_REPORT_CHARS).nullable() }),
   },
 } as const;
 

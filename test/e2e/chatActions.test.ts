@@ -11,7 +11,7 @@ import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { newScenario } from "./support/scenario.js";
 import { lens, openScriptedChat, sendChat, turnEnds as nthTurnEnd } from "./support/scriptedChat.js";
-import { webviewViewFrame } from "./support/webview.js";
+import { quickOpen, webviewViewFrame } from "./support/webview.js";
 import type { FrameLocator } from "./support/playwright.js";
 
 const ROOT = path.resolve(".");
@@ -83,18 +83,8 @@ describe("chat actions: Apply to file, context chips, Erase (issue 15)", { timeo
   });
 
   it("the selection and a file picked with @ go with the message as chips (+ File and × too); the model is shown what the kernel read (item 5)", async () => {
-    // lib.ts in the editor, lines 2-3 selected. Quick Open is the workbench's key, and the chat's webview
-    // has the focus after Apply: focus the editor, and press again if the first press went to the webview.
-    const quickInput = page().locator(".quick-input-widget input");
-    for (let tries = 0; !(await quickInput.isVisible()); tries++) {
-      assert.ok(tries < 5, "Quick Open did not open");
-      await page().locator(".part.editor .monaco-editor .view-lines").first().click();
-      await page().keyboard.press("Control+P");
-      await quickInput.waitFor({ state: "visible", timeout: 3_000 }).catch(() => undefined);
-    }
-    await quickInput.fill("lib.ts");
-    // Click the match itself: Enter may take a recently opened file listed before the filter applies.
-    await page().locator(".quick-input-list .monaco-list-row", { hasText: "lib.ts" }).first().click();
+    // lib.ts in the editor, lines 2-3 selected.
+    await quickOpen(page(), "lib.ts", ".part.editor .monaco-editor .view-lines");
     await page().locator(".monaco-editor .view-line", { hasText: "gamma" }).first().waitFor({ state: "visible", timeout: 30_000 });
     await page().locator(".monaco-editor .view-line", { hasText: "beta" }).first().click();
     await page().keyboard.press("Home");

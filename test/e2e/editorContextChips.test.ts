@@ -12,7 +12,7 @@ import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { newScenario } from "./support/scenario.js";
 import { openChat, scriptedModel, sendChat, turnEnds } from "./support/scriptedChat.js";
-import { runCommand, webviewViewFrame } from "./support/webview.js";
+import { quickOpen, runCommand, webviewViewFrame } from "./support/webview.js";
 import type { FrameLocator } from "./support/playwright.js";
 
 const ROOT = path.resolve(".");
@@ -68,16 +68,7 @@ describe("context from the editor: @problems and @changes chips (issue 29 item 3
 
   it("@problems carries the TypeScript error as a chip with its kind and size, and the model is shown exactly that text", async () => {
     // broken.ts in the editor: the TypeScript server reports diagnostics of the files that are open.
-    for (let tries = 0; !(await quickInput().isVisible()); tries++) {
-      assert.ok(tries < 5, "Quick Open did not open");
-      await page().locator(".part.editor").first().click();
-      await page().keyboard.press("Control+P");
-      await quickInput()
-        .waitFor({ state: "visible", timeout: 3_000 })
-        .catch(() => undefined);
-    }
-    await quickInput().fill("broken.ts");
-    await page().locator(".quick-input-list .monaco-list-row", { hasText: "broken.ts" }).first().click();
+    await quickOpen(page(), "broken.ts");
     await page().locator(".monaco-editor .squiggly-error").first().waitFor({ state: "attached", timeout: 120_000 });
     clock.mark("the TypeScript error is in the editor");
     await shot("a-typescript-error");

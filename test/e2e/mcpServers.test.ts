@@ -106,7 +106,8 @@ describe("an MCP server from .vscode/mcp.json: confirmed, its tool approved on t
     const view = webviewViewFrame(page, EXTENSION_ID);
     const box = view.locator("#message textarea");
     await box.fill("/everything:simple");
-    const item = view.locator('[data-testid="slash-item"].prompt', { hasText: "/everything:simple-prompt" });
+    // Highlighted, not only shown: the list filters as the box changes, and Enter picks the highlighted one.
+    const item = view.locator('[data-testid="slash-item"].prompt.active', { hasText: "/everything:simple-prompt" });
     await item.waitFor({ state: "visible", timeout: 30_000 });
     await shot("c-mcp-prompt-listed");
     await box.press("Enter");

@@ -57,6 +57,8 @@ describe("modes and slash commands in a real VS Code workbench (issue 27)", { ti
     await box.press("ArrowDown");
     await shot("slash-menu");
     await box.fill("/mo");
+    // The list filters as the box changes: Enter picks what is highlighted once it is the match.
+    await view.locator('[data-testid="slash-item"].active', { hasText: "/mode" }).waitFor({ state: "visible", timeout: 10_000 });
     await box.press("Enter");
     assert.equal(await box.inputValue(), "/mode ");
     await page.keyboard.type("plan");

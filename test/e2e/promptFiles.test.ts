@@ -87,6 +87,8 @@ describe("prompt files as slash commands in a real VS Code workbench (issue 27)"
     await shot("prompt-files-listed");
 
     await box.fill("/ex");
+    // The list filters as the box changes: Enter picks what is highlighted once it is the match.
+    await view.locator('[data-testid="slash-item"].active', { hasText: "/explain" }).waitFor({ state: "visible", timeout: 10_000 });
     await box.press("Enter");
     assert.equal(await box.inputValue(), "/explain ");
     await page.keyboard.type("the journal");

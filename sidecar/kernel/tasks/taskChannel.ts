@@ -57,11 +57,14 @@ export function taskChannel(deps: TaskChannelDeps, taskId: string, onApprovalCha
   return {
     notify: (method, params) => deps.clients.notifyAll(method, params),
     request<M extends ServerRequestMethod>(
-      _method: M,
+      method: M,
       params: ServerRequestParams<M>,
       signal?: AbortSignal,
     ): Promise<ServerRequestResult<M>> {
-      return firstAnswer(deps, taskId, { ...params, taskId }, signal, onApprovalChange) as Promise<ServerRequestResult<M>>;
+      // A task runs apart from any window: only its approvals are put to people; nothing else has an editor to ask.
+      if (method !== "approval/request") return Promise.reject(new NoEditorForTask(method));
+      const approval = params as ServerRequestParams<"approval/request">;
+      return firstAnswer(deps, taskId, { ...approval, taskId }, signal, onApprovalChange) as Promise<ServerRequestResult<M>>;
     },
   };
 }
@@ -135,4 +138,12 @@ function firstAnswer(
     for (const c of deps.clients.all()) ask(c);
     setImmediate(onChange);
   });
+}
+
+/** What a task's turn hears when it asks an editor (JSON-RPC's "method not found": nobody there can answer). */
+class NoEditorForTask extends Error {
+  readonly code = -32601;
+  constructor(method: string) {
+    super(`${method}: a background task has no editor attached`);
+  }
 }

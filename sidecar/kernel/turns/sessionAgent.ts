@@ -16,6 +16,7 @@ import type { ApprovalRule } from "../policy/approvalRules.js";
 import { ruleSetForRun } from "../policy/ruleSources.js";
 import { ApplyProposal, type ApplyRequest } from "./applyProposal.js";
 import { ClientApproval } from "./clientApproval.js";
+import { withDiagnosticsAfterWrite } from "./writeDiagnostics.js";
 import type { DecisionJournal } from "../principals/decisionJournal.js";
 import { defaultInstructions } from "./defaultInstructions.js";
 import { withInstructions } from "../context/projectInstructions.js";
@@ -73,7 +74,9 @@ export async function buildSessionAgent(deps: SessionAgentDeps, run: TurnRef, cl
   // message, which is the turn's input), never the session as it is now.
   const context = deps.control.turnContext(run.turnId);
   const model = run.apply ? new ApplyProposal(run.apply) : await leaseModel(deps.models, context.profile.model_profile, run.turnId, client);
-  const { builder, inactiveTools, mode } = await assembleAgent(deps, run, context, model);
+  // issue 29 item 4: the run's client reports the problems each accepted write left in its file.
+  const reportWrites = (tool: Tool) => withDiagnosticsAfterWrite(tool, client, run);
+  const { builder, inactiveTools, mode } = await assembleAgent(deps, run, context, model, reportWrites);
   const rules = deps.approvalRules && (await ruleSetForRun(deps.approvalRules.user, deps.tools.readText, run.readOnly === true));
   if (rules?.problem) deps.approvalRules?.log(`run ${run.turnId}: ${rules.problem}`);
   builder
@@ -112,13 +115,15 @@ export async function assembleAgent(
   run: Pick<TurnRef, "sessionId" | "readOnly" | "narrowing">,
   context: AgentContext,
   model: AgentModel,
+  /** What a turn adds around a tool's effect (the same definition, so the same prompt and authority). */
+  aroundTool: (tool: Tool) => Tool = (tool) => tool,
 ): Promise<{ builder: AgentSessionBuilder; inactiveTools: string[]; mode: AgentContext["mode"] }> {
   const { profile, history: pinnedHistory, condensation, instructions, mode } = context;
   const history: AgentMessage[] = pinnedHistory.map(({ seq: _seq, ...m }) => m as AgentMessage);
   const { workspace, ceilings } = deps.tools;
   // issue 28: a server's tools enter the ceiling here, at build; a changed tool list is a new authority (harness #19).
   const mcpTools = (await deps.mcp?.sessionTools(run.readOnly === true)) ?? [];
-  const tools = sessionTools(deps, [...deps.offered, ...mcpTools], profile.execution_role, run.sessionId);
+  const tools = sessionTools(deps, [...deps.offered, ...mcpTools], profile.execution_role, run.sessionId).map(aroundTool);
   const builder = new AgentSessionBuilder()
     .sessionKey(run.sessionId)
     .model(model)

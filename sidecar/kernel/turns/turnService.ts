@@ -129,10 +129,11 @@ export class TurnService {
         turn.client.notify(method, notification);
         for (const w of turn.watchers) w.notify(method, notification);
       },
+      // An approval goes through the principals' rules; the editor's own questions (the problems a write left) to the owner.
       request: <M extends ServerRequestMethod>(method: M, request: ServerRequestParams<M>, signal?: AbortSignal) =>
-        (everyClient || !ask ? turn.client.request(method, request, signal) : ask(turn.client, request, signal)) as Promise<
-          ServerRequestResult<M>
-        >,
+        (everyClient || !ask || method !== "approval/request"
+          ? turn.client.request(method, request, signal)
+          : ask(turn.client, request as ServerRequestParams<"approval/request">, signal)) as Promise<ServerRequestResult<M>>,
     };
     turn.done = this.drive(turn, params, channel)
       .then((completed) => onCompleted?.(completed))

@@ -24,6 +24,24 @@ export async function runCommand(page: Page, title: string): Promise<void> {
   await page.keyboard.press("Enter");
 }
 
+/**
+ * Opens a workspace file with Quick Open. Quick Open is the workbench's key, and the chat's webview may
+ * hold the focus: `focusOn` (the editor area) is clicked first, and the key pressed again if the first
+ * press went to the webview. The match itself is clicked: Enter may take a recently opened file listed
+ * before the filter applies.
+ */
+export async function quickOpen(page: Page, file: string, focusOn = ".part.editor"): Promise<void> {
+  const input = page.locator(".quick-input-widget input");
+  for (let tries = 0; !(await input.isVisible()); tries++) {
+    if (tries >= 5) throw new Error(`Quick Open did not open to open ${file}`);
+    await page.locator(focusOn).first().click();
+    await page.keyboard.press("Control+P");
+    await input.waitFor({ state: "visible", timeout: 3_000 }).catch(() => undefined);
+  }
+  await input.fill(file);
+  await page.locator(".quick-input-list .monaco-list-row", { hasText: file }).first().click();
+}
+
 /** Polls a condition (a log file, a process) until it holds; the error names what was awaited. */
 export async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
