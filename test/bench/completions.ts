@@ -65,8 +65,29 @@ interface Keystroke {
   generated: number;
 }
 
+type InfillParams = ReturnType<typeof completionWindow> & { maxTokens: number; chunks?: Chunk[] };
+/** One completion request: through the kernel, or the kernel's own infill on a sequence in this process. */
+type Complete = (params: InfillParams) => Promise<{ reusedTokens: number; evaluatedTokens: number; generatedTokens: number }>;
+
+const throughKernel: Complete = (params) => kernel.client.request("completion/infill", params);
+
+// The direct anchor: node-llama-cpp in this process with the kernel's context (threads, size, sequences,
+// batch) and the kernel's infill function, with no kernel, RPC or lockstep gate around it.
+const { getLlama, LlamaLogLevel } = await import("node-llama-cpp");
+const { infillOn } = await import("../../sidecar/inference/llama/infill.js");
+const direct = await getLlama({ build: "never", gpu: false, maxThreads: THREADS, logLevel: LlamaLogLevel.error });
+const directModel = await direct.loadModel({ modelPath: MODEL });
+const directContext = await directModel.createContext({ contextSize: 8192, sequences: 4, batchSize: 128, threads: THREADS });
+const directSequence = directContext.getSequence();
+const inProcess: Complete = (params) => infillOn(directSequence, { ...params, signal: new AbortController().signal });
+
 /** Types `typed` at the end of the middle line, one character a request, as a person typing slowly. */
-async function typing(lines: number, typed: string, chunks: Chunk[] = []): Promise<{ promptTokens: number; strokes: Keystroke[] }> {
+async function typing(
+  complete: Complete,
+  lines: number,
+  typed: string,
+  chunks: Chunk[] = [],
+): Promise<{ promptTokens: number; strokes: Keystroke[] }> {
   const { text, at } = file(lines);
   const strokes: Keystroke[] = [];
   let promptTokens = 0;
@@ -74,7 +95,7 @@ async function typing(lines: number, typed: string, chunks: Chunk[] = []): Promi
     const now = text.slice(0, at) + typed.slice(0, i) + text.slice(at);
     const window = completionWindow(now, at + i);
     const t0 = performance.now();
-    const r = await kernel.client.request("completion/infill", { ...window, maxTokens: 16, ...(chunks.length ? { chunks } : {}) });
+    const r = await complete({ ...window, maxTokens: 16, ...(chunks.length ? { chunks } : {}) });
     const ms = performance.now() - t0;
     promptTokens = r.reusedTokens + r.evaluatedTokens;
     // The first request fills the sequence: it is the cold start, not a keystroke.
@@ -100,7 +121,8 @@ try {
     ["4k", 240, []],
     ["1k+ring", 60, ring.for("src/run.ts")],
   ] as const) {
-    const run = await typing(lines, typed, [...chunks]);
+    const alone = await typing(inProcess, lines, typed, [...chunks]);
+    const run = await typing(throughKernel, lines, typed, [...chunks]);
     depths[label] = run;
     const share = run.strokes.reduce((n, s) => n + s.reused, 0) / run.strokes.reduce((n, s) => n + s.reused + s.evaluated, 0);
     const ringed = chunks.length ? `, a ring of ${chunks.length} chunks of other files sent` : "";
@@ -125,6 +147,17 @@ try {
       unit: "ms",
       anchorName: `llama-bench prefill of the ${evaluated} evaluated tokens at depth ${run.promptTokens - evaluated} and the suggestion's ${generated} decode steps${anchorBench ? "" : " (not built)"}`,
       target: "<= 1.15x",
+    });
+    // Where the gap to llama-bench is: node-llama-cpp's own generation (it samples each token over the
+    // whole vocabulary, which llama-bench never does) or what the kernel adds around it.
+    const directMs = median(alone.strokes.map((s) => s.ms));
+    rows.push({
+      name: `completions: keystroke to suggestion through the kernel, against the same infill in-process (${run.promptTokens} tokens${ringed})`,
+      ours,
+      anchor: directMs,
+      ratio: ours / directMs,
+      unit: "ms",
+      anchorName: "node-llama-cpp in-process: the kernel's infill on a sequence of the same context, no kernel around it",
     });
   }
 
@@ -159,6 +192,7 @@ try {
   });
 } finally {
   await kernel.stop();
+  await direct.dispose();
 }
 
 const out = writeBenchResults("completions", { model: "tiny-qwen2-fim.gguf", threads: THREADS, quick, depths, rows });
