@@ -148,8 +148,8 @@ try {
       anchorName: `llama-bench prefill of the ${evaluated} evaluated tokens at depth ${run.promptTokens - evaluated} and the suggestion's ${generated} decode steps${anchorBench ? "" : " (not built)"}`,
       target: "<= 1.15x",
     });
-    // Where the gap to llama-bench is: node-llama-cpp's own generation (it samples each token over the
-    // whole vocabulary, which llama-bench never does) or what the kernel adds around it.
+    // Where the gap to llama-bench is: node-llama-cpp's own per-token work around the decode (its
+    // generation loop, sampling, batch scheduling: none of it in llama-bench) or what the kernel adds.
     const directMs = median(alone.strokes.map((s) => s.ms));
     rows.push({
       name: `completions: keystroke to suggestion through the kernel, against the same infill in-process (${run.promptTokens} tokens${ringed})`,
