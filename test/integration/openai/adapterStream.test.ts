@@ -162,7 +162,10 @@ describe("the openai adapter against a real llama-server (issue 16, item 4)", ()
       );
     }
     assert.ok(Math.max(...samples) < CONTROL_BOUND_MS, `control came back after ${Math.max(...samples).toFixed(0)} ms`);
-    const cancels = chatServer.cancelledTasks() - cancelsBefore;
+    // The server's log reaches this process through a pipe, after its slot is already idle: wait for the line, bounded.
+    const cancelled = () => chatServer.cancelledTasks() - cancelsBefore;
+    for (const deadline = Date.now() + 5_000; cancelled() < 5 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 20));
+    const cancels = cancelled();
     assert.equal(cancels, 5, `llama-server logged ${cancels} cancelled tasks for 5 aborted requests`);
     const next = await model.generate(request([{ role: "user", text: "And now?" }], { maxTokens: 8 }), () => undefined);
     assert.equal(next.stopReason, "max_tokens", "the server no longer answers after the cancels");
