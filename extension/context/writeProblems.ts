@@ -22,7 +22,8 @@ const QUIET_MS = 600;
 /** Baselines kept at most: one per write in flight, so a kernel that never asks after cannot grow this. */
 const MAX_BASELINES = 64;
 
-type Params = ServerRequestParams<"diagnostics/afterWrite">;
+/** Both requests name the same write (shared/protocol/methods.ts). */
+type Params = ServerRequestParams<"diagnostics/baseline">;
 
 export class WriteProblems {
   private readonly baselines = new Map<string, Problem[]>();

@@ -21,6 +21,8 @@ import { TaskSummary } from "./tasks.js";
 
 /** The problems a write left, as appended to its result at most: a few dozen lines, never the whole Problems list. */
 export const MAX_DIAGNOSTICS_REPORT_CHARS = 8_000;
+/** The write both diagnostics requests are about: the call and the file as the model named it. */
+const WriteDiagnosticsParams = z.object({ sessionId: Id, turnId: Id, callId: Id, path: z.string().min(1).max(4096) });
 import { ApprovalDecisionRecord, CallDecision, ClientPrincipal, DecisionSurface, TurnOrigin } from "./principals.js";
 import { TurnEdits, UndoFileOutcome } from "./undo.js";
 import { InstructionsInForce } from "./instructions.js";
@@ -493,11 +495,11 @@ export const serverRequests = {
   // and reports those that were not there before (`report`, appended to the tool's result), or null when
   // the person turned it off. A client with no editor (the CLI) does not answer: none are collected.
   "diagnostics/baseline": {
-    params: z.object({ sessionId: Id, turnId: Id, callId: Id, path: z.string().min(1).max(4096) }),
+    params: WriteDiagnosticsParams,
     result: z.object({ noted: z.boolean() }),
   },
   "diagnostics/afterWrite": {
-    params: z.object({ sessionId: Id, turnId: Id, callId: Id, path: z.string().min(1).max(4096) }),
+    params: WriteDiagnosticsParams,
     result: z.object({ report: z.string().max(MAX_DIAGNOSTICS_REPORT_CHARS).nullable() }),
   },
 } as const;

@@ -7,7 +7,7 @@
 // harness #8) and is journaled with who decided. A client that cannot answer (it left, it has no
 // approval handler) is not a denial: the task waits for a person, also while no client is connected.
 // Only the turn's own abort (cancel, shutdown) ends the wait, and ClientApproval makes that a denial.
-import { errorMessage } from "../../../shared/errors.js";
+import { ErrorCode, errorMessage } from "../../../shared/errors.js";
 import { DisposableStore, toDisposable } from "../../../shared/lifecycle.js";
 import type { ServerRequestMethod, ServerRequestParams, ServerRequestResult } from "../../../shared/protocol/index.js";
 import type { ClientChannel } from "../clientChannel.js";
@@ -142,7 +142,7 @@ function firstAnswer(
 
 /** What a task's turn hears when it asks an editor (JSON-RPC's "method not found": nobody there can answer). */
 class NoEditorForTask extends Error {
-  readonly code = -32601;
+  readonly code = ErrorCode.MethodNotFound;
   constructor(method: string) {
     super(`${method}: a background task has no editor attached`);
   }

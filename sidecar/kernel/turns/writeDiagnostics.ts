@@ -5,7 +5,7 @@
 // it on its next round. A client that cannot answer (the CLI has no editor) leaves a sentence saying
 // none were collected; the write itself is never held back or undone by any of this.
 import type { Tool, ToolResult } from "../../agent/ports/tools.js";
-import { errorMessage } from "../../../shared/errors.js";
+import { ErrorCode, errorMessage } from "../../../shared/errors.js";
 import { singleLine } from "../../../shared/boundedText.js";
 import type { ClientChannel } from "../clientChannel.js";
 
@@ -15,8 +15,6 @@ const WRITING_TOOLS = new Set(["write_file", "edit_file"]);
 const BASELINE_WAIT_MS = 2_000;
 /** How long the client may take after the write: its own wait for the language servers, and some slack. */
 const REPORT_WAIT_MS = 8_000;
-/** JSON-RPC's "method not found": the client has no editor to ask. */
-const METHOD_NOT_FOUND = -32601;
 
 export interface WriteRun {
   readonly sessionId: string;
@@ -50,6 +48,8 @@ export function withDiagnosticsAfterWrite(tool: Tool, client: ClientChannel, run
 
 function notCollected(e: unknown): string {
   const code = (e as { code?: unknown }).code;
-  if (code === METHOD_NOT_FOUND) return "No problems were collected after this write: no editor is attached to this turn to report them.";
+  // JSON-RPC's "method not found": the client has no editor to ask.
+  if (code === ErrorCode.MethodNotFound)
+    return "No problems were collected after this write: no editor is attached to this turn to report them.";
   return singleLine(`No problems were collected after this write: the editor did not report them (${errorMessage(e)}).`);
 }
