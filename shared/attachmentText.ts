@@ -4,7 +4,7 @@
 import { type Attachment, isEditorKind } from "./protocol/attachments.js";
 
 const QUOTED = String.raw`"(?:[^"\\]|\\.)*"`;
-const KINDS = "file|selection|resource|folder|problems|terminal|changes";
+const KINDS = "file|selection|resource|folder|url|problems|terminal|changes";
 const HEADER = new RegExp(String.raw`\n\n<attached (${KINDS})=(${QUOTED})(?: lines="(\d+)-(\d+)")?(?: server=(${QUOTED}))?>\n`, "g");
 const CLOSE = "</attached>";
 

@@ -19,7 +19,8 @@ export function attachmentChip(a: Attachment, bytes?: number): HTMLElement {
   // No icon glyphs: a webview may lack the font for them. A selection's label carries its lines.
   node.append(el("span", "chip-label", attachmentLabel(a)));
   // issue 29 item 3: a chip shows its size: what the kernel read once sent, the text it carries before.
-  const size = bytes !== undefined ? formatBytes(bytes) : attachmentSize(a);
+  // A web page's size is its fetch's: the result's card shows it, the chip has none.
+  const size = a.kind === "url" ? undefined : bytes !== undefined ? formatBytes(bytes) : attachmentSize(a);
   if (size) node.append(el("span", "chip-size", size, "chip-size"));
   node.title = chipTitle(a) + (size ? ` (${size})` : "");
   node.dataset.kind = a.kind;
@@ -40,6 +41,8 @@ function chipTitle(a: Attachment): string {
       return `The last command in the terminal "${a.path}" and its output`;
     case "changes":
       return `The working tree's changes (git diff) of ${a.path}`;
+    case "url":
+      return `The web page ${a.path}, fetched with web_fetch when the message is sent (it asks first)`;
     default:
       return `The file ${a.path}`;
   }

@@ -196,11 +196,18 @@ window.addEventListener("message", (event: MessageEvent<unknown>) => {
         sessionId: message.sessionId ?? undefined,
         condensations: message.condensations,
         calls: message.calls,
+        endings: message.endings,
         hasOlder: message.hasOlder,
       });
       return;
     case "chat/older":
-      transcript.older(message.sessionId, message.messages, message.calls, message.hasOlder, message.failed);
+      transcript.older(
+        message.sessionId,
+        message.messages,
+        { calls: message.calls, endings: message.endings },
+        message.hasOlder,
+        message.failed,
+      );
       return;
     case "session/list":
       sessions.show(message.sessions, message.currentSessionId);

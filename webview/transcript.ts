@@ -2,12 +2,12 @@
 // the order they arrive. Answers are markdown rendered inert (markdown.ts); everything else a model
 // or a tool wrote is only ever set with textContent (never as HTML).
 import type { Condensation, ContextFill, HistoryMessage, ToolCallRecord, TurnEvent } from "../shared/protocol/records.js";
-import type { CallStates } from "../shared/protocol/webview.js";
+import type { CallStates, RunEndings } from "../shared/protocol/webview.js";
 import { AnswerView, type CodeActions } from "./answerView.js";
 import type { ViewActions } from "./errorActions.js";
 import type { MarkdownRenderer } from "./markdown.js";
 import { type CallDecision, setCallDecision, setCallStatus, toolCard, toolResult } from "./toolCard.js";
-import { turnFooter } from "./turnFooter.js";
+import { historyEnding, turnFooter } from "./turnFooter.js";
 import { TurnProgress } from "./turnProgress.js";
 import { el } from "./dom.js";
 import { blockBytes, splitMessage } from "../shared/attachmentText.js";
@@ -114,6 +114,12 @@ class AssistantBlock {
   }
 }
 
+/** What the journal says about the messages of a page: each call's ledger state, how runs ended. */
+export interface HistoryStates {
+  calls?: CallStates;
+  endings?: RunEndings;
+}
+
 /** The newest condensation: the range the model now sees as a summary (issue 13). */
 function latest(condensations: Condensation[]): Condensation | undefined {
   return condensations.length ? condensations[condensations.length - 1] : undefined;
@@ -187,7 +193,7 @@ export class Transcript {
 
   show(
     messages: HistoryMessage[],
-    opts: { sessionId?: string; condensations?: Condensation[]; calls?: CallStates; hasOlder?: boolean } = {},
+    opts: { sessionId?: string; condensations?: Condensation[]; hasOlder?: boolean } & HistoryStates = {},
   ): void {
     this.live.clear();
     for (const p of this.progress.values()) p.stop();
@@ -195,7 +201,7 @@ export class Transcript {
     this.lastContext = undefined;
     this.condensations = opts.condensations ?? [];
     this.node.dataset.historyMessages = String(messages.length);
-    const page = this.page(messages, opts.calls ?? {}, { before: opts.hasOlder ? undefined : 0 });
+    const page = this.page(messages, opts, { before: opts.hasOlder ? undefined : 0 });
     this.pager.reset(opts.sessionId, page, messages[0]?.seq, messages.length, opts.hasOlder ?? false);
     this.node.replaceChildren(this.pager.top, this.pager.pages, this.pager.bottom);
     this.pinned = true;
@@ -204,9 +210,9 @@ export class Transcript {
   }
 
   /** An older page (chat/older): above the kept ones, the reader's view unmoved. */
-  older(sessionId: string, messages: HistoryMessage[], calls: CallStates, hasOlder: boolean, failed?: string): void {
+  older(sessionId: string, messages: HistoryMessage[], states: HistoryStates, hasOlder: boolean, failed?: string): void {
     const next = this.pager.oldestSeq;
-    const page = this.page(messages, calls, { before: hasOlder ? undefined : 0, next });
+    const page = this.page(messages, states, { before: hasOlder ? undefined : 0, next });
     this.pager.prepend(sessionId, page, messages[0]?.seq, messages.length, hasOlder, failed);
     this.node.dataset.historyMessages = String(this.pager.keptMessages);
   }
@@ -216,8 +222,9 @@ export class Transcript {
    * session's start; undefined: not loaded yet); `next`: the first seq after it, when shown. The
    * condensed marker goes where the condensed range ends, which may be a page's edge.
    */
-  private page(messages: HistoryMessage[], calls: CallStates, edges: { before?: number; next?: number }): HTMLElement {
+  private page(messages: HistoryMessage[], states: HistoryStates, edges: { before?: number; next?: number }): HTMLElement {
     const node = el("div", "history-page");
+    const calls = states.calls ?? {};
     const condensed = latest(this.condensations);
     const through = condensed?.throughSeq;
     const elided = new Set(this.condensations.flatMap((c) => c.elidedCallIds));
@@ -257,6 +264,18 @@ export class Transcript {
           if (m.text) assistant.answer(m.text, true);
           for (const call of m.toolCalls) assistant.call(call, calls[call.callId]);
           break;
+      }
+      const ending = states.endings?.[String(m.seq)];
+      if (ending) {
+        // The run ended here as its live footer said: what it streamed and never committed, then its status.
+        if (!assistant) {
+          assistant = new AssistantBlock(this.deps);
+          if (inCondensed) assistant.node.classList.add("condensed");
+          node.append(assistant.node);
+        }
+        if (ending.unfinishedAnswer) assistant.answer(ending.unfinishedAnswer, true);
+        assistant.end(historyEnding(ending));
+        assistant = undefined;
       }
     }
     if (condensed && through != null && previous !== undefined && previous <= through && edges.next !== undefined && edges.next > through)

@@ -1,6 +1,6 @@
 // The end of a turn (issue 15 item 3, issue 13): its status (a loop guard's stop said plainly, an
 // error with its action), the tokens it added to the context, how full the context is, and how long it took.
-import type { ContextFill } from "../shared/protocol/records.js";
+import type { ContextFill, RunEnding } from "../shared/protocol/records.js";
 import { progressBar } from "./components/index.js";
 import { classifyTurnError, errorActions, type ViewActions } from "./errorActions.js";
 import { el } from "./dom.js";
@@ -47,5 +47,22 @@ export function turnFooter(event: Completed, startedAt: number, previous: Contex
   }
   footer.append(el("span", "turn-time", `${seconds.toFixed(1)} s`));
   wrap.append(footer);
+  return wrap;
+}
+
+/**
+ * A run's ending read back from the journal (issue 25 item 11): the status line it ended with, no
+ * timing or actions (those were for the moment it ended; the next send meets any failure again).
+ */
+export function historyEnding(ending: RunEnding): HTMLElement {
+  const wrap = el("div", "turn-end");
+  wrap.dataset.testid = "history-ending";
+  wrap.append(
+    ...turnStatus({
+      status: ending.status,
+      ...(ending.message !== undefined ? { error: { message: ending.message } } : {}),
+      ...(ending.stoppedAtTokenCap ? { stoppedAtTokenCap: true as const } : {}),
+    }),
+  );
   return wrap;
 }

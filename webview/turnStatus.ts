@@ -5,6 +5,9 @@ import { el } from "./dom.js";
 
 export type Completed = Extract<TurnEvent, { type: "completed" }>;
 
+/** What the status line reads of an ending: a live completion, or one read back from the journal. */
+export type Ending = Pick<Completed, "status" | "stoppedAtTokenCap"> & { error?: { message: string } };
+
 /** The kernel's refusal to resume a chat whose tools or folder changed since it began (harness #19). */
 export function isAuthorityDrift(message: string): boolean {
   return /authority drifted/.test(message);
@@ -15,7 +18,7 @@ export const DRIFT_TEXT =
   "This chat began with other tools or another folder than Hearth has now, so it cannot go on as it was. " +
   "Continue in a new chat: it carries this conversation over, and this chat stays in History.";
 
-export function statusText(event: Completed): string {
+export function statusText(event: Ending): string {
   switch (event.status) {
     case "completed":
       // An answer cut at the token cap is not a finished one.
@@ -31,7 +34,7 @@ export function statusText(event: Completed): string {
 }
 
 /** The status line, then its hint if any. */
-export function turnStatus(event: Completed): HTMLElement[] {
+export function turnStatus(event: Ending): HTMLElement[] {
   const status = el("div", `turn-status ${event.status}`, statusText(event));
   status.dataset.testid = "turn-status";
   status.dataset.status = event.status;

@@ -470,7 +470,7 @@ export class ChatController {
       this.post({
         type: "chat/notice",
         level: "error",
-        message: `The turn ended without an answer: ${why}. Its committed part stays in the session.`,
+        message: `The turn ended without an answer: ${why}. What it finished before that stays in this chat.`,
       });
     }
     this.turnId = undefined;

@@ -5,7 +5,8 @@
 // "server: name"; the kernel reads the one picked (resources/read) when the message is sent.
 // Issue 29 item 3: the picker opens with the editor's context (the Problems list, the terminal's last
 // command, the working tree's changes: collected here, as text) and offers folders before the files
-// (a folder is listed by the kernel, like a file is read by it).
+// (a folder is listed by the kernel, like a file is read by it), and @url: a web page the turn fetches
+// first, with web_fetch and its approval.
 import path from "node:path";
 import * as vscode from "vscode";
 import type { Attachment } from "../../shared/protocol/attachments.js";
@@ -98,7 +99,39 @@ function editorItems(folder: vscode.Uri, terminals: TerminalHistory | undefined)
             },
     },
     { label: "@changes", description: "the working tree's diff (Git)", collect: () => collectChanges(folder) },
+    { label: "@url", description: "a web page, fetched with web_fetch when you send (it asks first)", collect: askUrl },
   ];
+}
+
+/**
+ * A web page's address (issue 29 item 3): the turn's first call fetches it with web_fetch, which is
+ * opt-in (harness #11), so with it off the chip is refused here, naming the setting.
+ */
+async function askUrl(): Promise<Collected> {
+  if (!vscode.workspace.getConfiguration("hearth").get<boolean>("tools.webFetch", false))
+    return {
+      refused:
+        "No web page was attached: Hearth fetches it with web_fetch, which is off. Turn on the setting Hearth › Tools: Web Fetch (each fetch still asks first), then attach @url again.",
+    };
+  const url = await vscode.window.showInputBox({
+    title: "Attach a web page",
+    prompt: "Its address: Hearth fetches it with web_fetch when you send, after you allow the fetch",
+    placeHolder: "https://example.com/page",
+    ignoreFocusOut: true,
+    validateInput: (text) => (isHttpUrl(text.trim()) ? undefined : "An http:// or https:// address"),
+  });
+  if (url === undefined) return { refused: "" }; // Escape: nothing attached, and nothing to say
+
+  return { attachment: { kind: "url", path: url.trim() } };
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const u = new URL(text);
+    return u.protocol === "http:" || u.protocol === "https:";
+  } catch {
+    return false;
+  }
 }
 
 /** Every folder that holds one of the files, the workspace folder first (`.`). */
@@ -141,7 +174,7 @@ async function picked(folder: vscode.Uri, sources: ContextSources, post: Post): 
   if (!choice?.collect) return choice?.attachment;
   const collected = await choice.collect();
   if ("refused" in collected) {
-    notice(post, collected.refused);
+    if (collected.refused) notice(post, collected.refused);
     return undefined;
   }
   return collected.attachment;

@@ -1,9 +1,10 @@
 // A session's history as the chat view shows it (issue 15): its messages, its title and model, the
 // condensations that mark what the model sees instead (issue 13), and each call's ledger state and
-// approval decision; a long one a page at a time, latest first (issue 26 item 4).
+// approval decision, and how runs ended that did more than complete (issue 25 item 11); a long one a
+// page at a time, latest first (issue 26 item 4).
 import type { RequestResult } from "../../shared/protocol/index.js";
 import type { HistoryMessage } from "../../shared/protocol/records.js";
-import type { CallStates, ToWebview } from "../../shared/protocol/webview.js";
+import type { CallStates, RunEndings, ToWebview } from "../../shared/protocol/webview.js";
 
 type History = RequestResult<"session/history">;
 
@@ -21,6 +22,7 @@ export function transcriptMessage(
     session: history.session,
     condensations: history.condensations,
     calls: callStates(history),
+    endings: runEndings(history),
     ...(history.hasOlder ? { hasOlder: true } : {}),
   };
 }
@@ -32,6 +34,7 @@ export function olderPageMessage(history: History): Extract<ToWebview, { type: "
     sessionId: history.session.sessionId,
     messages: history.messages,
     calls: callStates(history),
+    endings: runEndings(history),
     hasOlder: history.hasOlder ?? false,
   };
 }
@@ -56,4 +59,11 @@ function callStates(history: History): CallStates {
     if (call) call.decision = { decision: d.decision, decidedBy: d.decidedBy, surface: d.surface, decidedAt: d.decidedAt };
   }
   return calls;
+}
+
+/** Each ended run's ending after its last message (a run with no message left has nothing to sit after). */
+function runEndings(history: History): RunEndings {
+  const endings: RunEndings = {};
+  for (const run of history.runs) if (run.ending && run.lastSeq !== undefined) endings[String(run.lastSeq)] = run.ending;
+  return endings;
 }

@@ -4,7 +4,8 @@
 // Issue 29 item 3, context from the editor: the Problems list, the active terminal's last command and
 // the working tree's changes exist only in the editor, so the extension collects them (bounded) and
 // sends their text as `content`, which the kernel journals exactly as sent; a folder's listing is read
-// by the kernel (its anchored list_dir), like a file.
+// by the kernel (its anchored list_dir), like a file. A web page (`url`, issue 29 item 3) is fetched
+// by the turn itself: its first call is web_fetch of the URL, with that tool's approval and ledger.
 import { z } from "zod";
 import { formatBytes } from "../byteFormat.js";
 
@@ -18,11 +19,12 @@ export type EditorKind = (typeof EDITOR_KINDS)[number];
 export const MAX_CONTENT_CHARS = 32_000;
 
 export const Attachment = z.object({
-  kind: z.enum(["file", "selection", "resource", "folder", ...EDITOR_KINDS]),
+  kind: z.enum(["file", "selection", "resource", "folder", "url", ...EDITOR_KINDS]),
   /**
    * Relative to the workspace folder, components joined by `/` (a file, a selection, a folder, the
    * file whose problems these are); a resource's URI; `workspace` for the whole folder's problems; a
-   * terminal's name; the repository's folder of the changes (`.` for the workspace folder itself).
+   * terminal's name; the repository's folder of the changes (`.` for the workspace folder itself); a
+   * web page's http(s) URL.
    */
   path: z.string().min(1).max(4096),
   /** A resource's MCP server. */
@@ -49,7 +51,7 @@ export const WORKSPACE_PROBLEMS = "workspace";
  */
 export function attachmentLabel(a: Attachment): string {
   if (a.kind === "resource") return `${a.server ?? "?"}: ${a.path}`;
-  if (a.kind === "folder" || isEditorKind(a.kind)) return `${a.kind}: ${a.path}`;
+  if (a.kind === "folder" || a.kind === "url" || isEditorKind(a.kind)) return `${a.kind}: ${a.path}`;
   return a.startLine !== undefined ? `${a.path}:${a.startLine}-${a.endLine ?? a.startLine}` : a.path;
 }
 

@@ -84,12 +84,30 @@ export const LedgerRow = z.object({
 
 export const AttemptSummary = z.object({ attemptId: Id, status: AttemptStatus, reason: z.string().nullable() });
 
+/**
+ * How a run ended where that is more than "completed" (issue 25 item 11), as its footer said it live:
+ * its status line (a loop guard's stop, a cancel, a failure and its message, an answer cut at the
+ * token cap) and the answer text shown while its last round streamed that no message holds
+ * (presentation only, harness #18: never replayed to the model).
+ */
+export const RunEnding = z.object({
+  status: z.enum(["completed", "failed", "cancelled", "stopped"]),
+  message: z.string().optional(),
+  stoppedAtTokenCap: z.literal(true).optional(),
+  unfinishedAnswer: z.string().optional(),
+});
+export type RunEnding = z.infer<typeof RunEnding>;
+
 export const TurnSummary = z.object({
   turnId: Id,
   status: TurnStatus,
   startedAt: z.string(),
   attempts: z.array(AttemptSummary),
   ledger: z.array(LedgerRow),
+  /** Absent for a run that simply completed (and for one still active). */
+  ending: RunEnding.optional(),
+  /** The seq of the run's last journaled message: where a view puts its ending. */
+  lastSeq: z.number().int().optional(),
 });
 export type TurnSummary = z.infer<typeof TurnSummary>;
 

@@ -14,6 +14,7 @@ import {
   EffectClass,
   HistoryMessage,
   Id,
+  RunEnding,
   SessionSummary,
   ToolCallRecord,
   ToolInvocationStatus,
@@ -33,6 +34,10 @@ export const CallStates = z.record(
   }),
 );
 export type CallStates = z.infer<typeof CallStates>;
+
+/** How runs ended that did more than complete (issue 25 item 11), by the seq of each run's last message: the view puts each after it. */
+export const RunEndings = z.record(z.string().regex(/^\d+$/), RunEnding);
+export type RunEndings = z.infer<typeof RunEndings>;
 
 /** Commands a button in the view may run: an error's action (issue 15: every error with its action). */
 export const ViewCommand = z.enum(["hearth.selectModel", "hearth.showLog"]);
@@ -64,6 +69,7 @@ export const ToWebview = z.discriminatedUnion("type", [
     session: SessionSummary.optional(),
     condensations: z.array(Condensation).optional(),
     calls: CallStates.optional(),
+    endings: RunEndings.optional(),
     // issue 26 item 4: the latest page only; older messages remain, asked for with chat/older on scroll.
     hasOlder: z.boolean().optional(),
   }),
@@ -75,6 +81,7 @@ export const ToWebview = z.discriminatedUnion("type", [
     sessionId: Id,
     messages: z.array(HistoryMessage),
     calls: CallStates,
+    endings: RunEndings.optional(),
     hasOlder: z.boolean(),
     failed: z.string().optional(),
   }),

@@ -470,6 +470,34 @@ INSERT INTO message_attachments_next (run_id, ordinal, kind, path, start_line, e
 DROP TABLE message_attachments;
 ALTER TABLE message_attachments_next RENAME TO message_attachments;`);
 
+// issue 25 item 11: how a run ended as its footer said it (cancelled, failed, stopped, cut at the
+// token cap) and the answer text it streamed that no message holds, so a reloaded chat shows what
+// the person saw. Presentation only: nothing replays it to the model. NULL: a plain completion, or
+// a run older than this migration (its status and reason still tell how it ended).
+const runEndings: Step = (db) => db.exec(`ALTER TABLE runs ADD COLUMN ending_json TEXT;`);
+
+// issue 29 item 3: a web page attached as `url` (its page is the turn's first web_fetch result; the
+// row keeps the URL and the message block's size). The CHECK widens, so the table is rebuilt; every
+// earlier row is kept as it was.
+const urlAttachments: Step = (db) =>
+  db.exec(`CREATE TABLE message_attachments_next (
+  run_id TEXT NOT NULL REFERENCES runs(run_id),
+  ordinal INTEGER NOT NULL,
+  kind TEXT NOT NULL CHECK (kind IN ('file','selection','resource','folder','problems','terminal','changes','url')),
+  path TEXT NOT NULL,
+  start_line INTEGER,
+  end_line INTEGER,
+  bytes INTEGER NOT NULL,
+  sha256 TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  server TEXT CHECK ((kind = 'resource') = (server IS NOT NULL)),
+  PRIMARY KEY (run_id, ordinal)
+);
+INSERT INTO message_attachments_next (run_id, ordinal, kind, path, start_line, end_line, bytes, sha256, created_at, server)
+  SELECT run_id, ordinal, kind, path, start_line, end_line, bytes, sha256, created_at, server FROM message_attachments;
+DROP TABLE message_attachments;
+ALTER TABLE message_attachments_next RENAME TO message_attachments;`);
+
 export const MIGRATIONS: readonly Step[] = [
   v1,
   v2,
@@ -488,4 +516,6 @@ export const MIGRATIONS: readonly Step[] = [
   sessionForks,
   resourceAttachments,
   editorContextAttachments,
+  runEndings,
+  urlAttachments,
 ];

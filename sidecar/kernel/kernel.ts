@@ -50,6 +50,7 @@ import { applyToolPolicy } from "./toolPolicy.js";
 import { compactSession } from "./turns/condensingService.js";
 import { BackgroundCondensing } from "./turns/backgroundCondensing.js";
 import { buildSessionAgent, type SessionAgentDeps } from "./turns/sessionAgent.js";
+import { WEB_FETCH } from "./turns/fetchFirst.js";
 import { nextTurnPrefix } from "./turns/nextTurnPrefix.js";
 import { TurnService } from "./turns/turnService.js";
 import { FileWriteJournal } from "./undo/fileWriteJournal.js";
@@ -277,7 +278,17 @@ export function createKernel(settings: KernelSettings, host: KernelHost): Kernel
     }),
     ...sessionHandlers({ control, gate, defaultModel: config.modelSpec }),
     ...modelHandlers({ host: models, gate, modelsDir }),
-    ...turnHandlers({ turns, gate, compact, attachments, erase, narrowing, instructions, modes }),
+    ...turnHandlers({
+      turns,
+      gate,
+      compact,
+      attachments,
+      erase,
+      narrowing,
+      instructions,
+      modes,
+      webFetch: offeredNames().includes(WEB_FETCH),
+    }),
     ...instructionHandlers({ instructions, control }),
     ...modeHandlers({ modes, tools }),
     ...promptHandlers({ prompts: promptReader({ tools, modes }), mcp: mcpContext, workspaceFolder: tools.workspace.canonicalPath }),

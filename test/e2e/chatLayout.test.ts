@@ -1,8 +1,8 @@
 // Issue 25, "a chat people can live in", walked in the real workbench at 1400×900: the transcript
 // fills the side bar while Tasks is empty, the header is one line, the composer's buttons are icons
 // named as their tooltips; Ctrl+Alt+H lands in the message box, Escape stops a turn and Stop gives the
-// focus back to the box; a message sent before a model is chosen stays in the box; keys walk and
-// accept a proposed change in the editor.
+// focus back to the box, and a reload shows each stopped answer as it streamed, marked Cancelled; a
+// message sent before a model is chosen stays in the box; keys walk and accept a proposed change in the editor.
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
@@ -10,7 +10,7 @@ import { after, before, describe, it } from "node:test";
 import { newScenario } from "./support/scenario.js";
 import { lens, scriptedModel, startWorkbench, turnEnds } from "./support/scriptedChat.js";
 import type { FrameLocator } from "./support/playwright.js";
-import { openActivityBarContainer, waitFor, webviewViewFrame } from "./support/webview.js";
+import { openActivityBarContainer, runCommand, waitFor, webviewViewFrame } from "./support/webview.js";
 
 const ROOT = path.resolve(".");
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { publisher: string; name: string };
@@ -169,6 +169,18 @@ describe("a chat people can live in (issue 25, in the workbench at 1400×900)", 
     await waitFor(() => boxHasFocus(view), 10_000, "the focus back in the message box after Stop");
     assert.equal(await view.locator('[data-testid="turn-progress"]').count(), 0, "no sign of life once the turns ended");
     await shot("4-stopped");
+
+    // issue 25 item 11: reloaded, each stopped answer is still there as it streamed, marked Cancelled.
+    await runCommand(page, "Developer: Reload Webviews");
+    const endings = view.locator('[data-testid="history-ending"] [data-testid="turn-status"][data-status="cancelled"]');
+    await waitFor(async () => (await endings.count()) === 2, 30_000, "both cancelled turns' endings after the reload");
+    const stopped = await view
+      .locator('[data-testid="assistant-message"]:has([data-testid="history-ending"]) [data-testid="answer"]')
+      .allTextContents();
+    assert.equal(stopped.length, 2, `the two unfinished answers: ${JSON.stringify(stopped)}`);
+    for (const text of stopped) assert.match(text, /^chunk 0\b/, "the answer as it streamed until the stop");
+    assert.deepEqual(await endings.allTextContents(), ["Cancelled", "Cancelled"]);
+    await shot("4b-stopped-after-reload");
   });
 
   it("a 200 KB paste becomes a chip with its size and tokens; sending it is held with a warning, and trimming it to fit sends (issue 25, item 8)", async () => {
@@ -195,13 +207,15 @@ describe("a chat people can live in (issue 25, in the workbench at 1400×900)", 
     const offered = tokensOf(await view.locator('[data-testid="paste-trim"]').textContent());
     await view.locator('[data-testid="paste-trim"]').click();
     assert.ok(tokensOf(await chip.textContent()) <= offered, "trimmed to the room the chat has");
+    // Counted here: after the reload above only the runs that did more than complete show a status line.
+    const ended = await view.locator('[data-testid="turn-status"]').count();
     await box.press("Enter");
     await view.locator('[data-testid="user-message"]').nth(sent).waitFor({ state: "attached", timeout: 30_000 });
     const message = (await view.locator('[data-testid="user-message"] .body').nth(sent).textContent()) ?? "";
     assert.match(message, /^Summarize this log\n\n```\n2026-12-01/);
     assert.ok(message.length <= offered * 4 + 100, `the trimmed message is ${message.length} characters`);
     await page.keyboard.press("Escape");
-    assert.equal(await turnEnds(page, EXTENSION_ID, sent + 1), "cancelled");
+    assert.equal(await turnEnds(page, EXTENSION_ID, ended + 1), "cancelled");
     passed = true;
   });
 });

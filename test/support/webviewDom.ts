@@ -25,10 +25,12 @@ export function webviewDom(): JSDOM["window"] {
     "KeyboardEvent",
     "getComputedStyle",
     "requestAnimationFrame",
+    "cancelAnimationFrame",
   ])
     g[name] ??= (window as unknown as Record<string, unknown>)[name];
   g.window ??= window;
   g.requestAnimationFrame ??= (f: () => void) => setTimeout(f, 0);
+  g.cancelAnimationFrame ??= (id: ReturnType<typeof setTimeout>) => clearTimeout(id);
   (window as unknown as { matchMedia: unknown }).matchMedia = () => ({ matches: false, addEventListener() {}, addListener() {} });
   g.CSS = { escape: (s: string) => s };
   (window.HTMLElement.prototype as { scrollIntoView?: () => void }).scrollIntoView = () => {};

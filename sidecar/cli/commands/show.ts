@@ -8,7 +8,8 @@ export const showHelp = `hearth show [--workspace DIR] [--db FILE] [--json] SESS
 
 Shows a session's conversation in journal order, then each run with its attempts (status and
 reason) and its tool ledger rows (call, tool, status, effect class, retry policy), who started
-each run, and every approval decision: who decided (client kind and id), where and when. Rewinds
+each run, the answer text a cancelled or failed run streamed that the conversation does not hold,
+and every approval decision: who decided (client kind and id), where and when. Rewinds
 are listed with the messages they took out of the model's view (\`hearth rewind\`).`;
 
 type History = RequestResult<"session/history">;
@@ -38,6 +39,9 @@ function render(h: History): string {
   for (const r of h.runs) {
     out.push(`  run ${r.turnId} ${r.status} (started ${r.startedAt})`);
     for (const a of r.attempts) out.push(`    attempt ${a.attemptId} ${a.status}${a.reason ? ` (${a.reason})` : ""}`);
+    // issue 25 item 11: what the run streamed and never committed (the model never sees it).
+    if (r.ending?.unfinishedAnswer) out.push(`    unfinished answer (not in the conversation): ${r.ending.unfinishedAnswer}`);
+    if (r.ending?.stoppedAtTokenCap) out.push("    the answer stopped at the token cap");
     const origin = h.origins?.find((o) => o.turnId === r.turnId);
     if (origin)
       out.push(

@@ -5,7 +5,8 @@
 // place, size and hash; written by the control plane's admission, in the message's transaction).
 // Issue 29 item 3: a folder is listed by the kernel's anchored list_dir (bounded in depth and entries);
 // the editor's context (problems, terminal, changes) arrives as the text the extension collected and
-// is put in the message exactly as sent.
+// is put in the message exactly as sent. A web page (`url`) is not read here: the turn's first round
+// fetches it with web_fetch (turns/fetchFirst.ts); its block says so, and its result holds the page.
 import { createHash } from "node:crypto";
 import { composeMessage } from "../../../shared/attachmentText.js";
 import { ErrorCode, HearthError } from "../../../shared/errors.js";
@@ -13,11 +14,20 @@ import { type Attachment, attachmentLabel, isEditorKind } from "../../../shared/
 import type { Tool } from "../../agent/ports/tools.js";
 import type { AttachmentRecord } from "../control/attachments.js";
 import type { McpContext } from "../mcp/mcpContext.js";
+import { parseHttpUrl } from "../../tools/httpClient.js";
 
 const NEVER = new AbortController().signal;
 
 /** Levels of a folder chip's listing: its entries and theirs, enough to see its shape. */
 export const FOLDER_DEPTH = 2;
+
+/** What a `url` block says in the message: the page itself is the turn's first web_fetch result. */
+export const URL_BLOCK = "This page is fetched with web_fetch right after this message; that call's result is the page.";
+
+/** The web pages a message attaches, in order: the run's first round fetches them. */
+export function attachedUrls(attachments: readonly Attachment[]): string[] {
+  return attachments.filter((a) => a.kind === "url").map((a) => a.path);
+}
 
 export class MessageAttachments {
   constructor(private readonly deps: { readFile: Tool; listDir: Tool; resources: Pick<McpContext, "read"> }) {}
@@ -53,6 +63,14 @@ export class MessageAttachments {
         `refused: the attached ${attachmentLabel(a)} carries text, but the kernel reads a ${a.kind} itself; send its place only`,
       );
     if (a.kind === "folder") return this.invoke(this.deps.listDir, { path: a.path, depth: FOLDER_DEPTH }, a);
+    if (a.kind === "url") {
+      if (!parseHttpUrl(a.path))
+        throw new HearthError(
+          ErrorCode.InvalidParams,
+          `refused: the attached ${JSON.stringify(a.path.slice(0, 200))} is not an http(s) URL; attach a web page's address (http:// or https://)`,
+        );
+      return URL_BLOCK;
+    }
     if (a.kind === "resource") {
       if (!a.server)
         throw new HearthError(

@@ -1,7 +1,7 @@
 // The control plane's API: every durable kernel decision goes through here, each method one
 // BEGIN IMMEDIATE transaction. The turn loop calls this; docs/control-plane.md documents it.
 import { ErrorCode, HearthError } from "../../../shared/errors.js";
-import type { Condensation, HistoryMessage, TurnSummary, SessionSummary } from "../../../shared/protocol/records.js";
+import type { Condensation, HistoryMessage, RunEnding, TurnSummary, SessionSummary } from "../../../shared/protocol/records.js";
 import type { RewindRecord } from "../../../shared/protocol/rewind.js";
 import type { Db, Journal } from "../../journal/journal.js";
 import { attachmentsOf, type AttachmentRecord } from "./attachments.js";
@@ -58,6 +58,7 @@ import {
 } from "./sessions.js";
 import type { AttemptStatus } from "./stateMachines.js";
 import { runHistory } from "./history.js";
+import { recordRunEnding } from "./runEndings.js";
 import { pinAuthority, type AuthorityDigests } from "./authorityPins.js";
 import { turnContext, type TurnContext } from "./contextSnapshots.js";
 import { recordToolsOffered, type ToolsOffered } from "./offeredTools.js";
@@ -233,6 +234,11 @@ export class ControlPlane {
       if (final.messages?.length) appendComplete(db, run.session_id, turnId, final.messages);
       finishTurn(db, this.scope, turnId, status, error);
     });
+  }
+
+  /** How an ended run's footer said it ended, for views that read it again (issue 25 item 11). */
+  recordRunEnding(turnId: string, ending: RunEnding): void {
+    this.journal.withTransaction((db) => recordRunEnding(db, this.scope, turnId, ending));
   }
 
   requestCancel(turnId: string, dispatch?: (attemptId: string) => boolean): CancelDispatchResult {

@@ -15,6 +15,7 @@ import type { ModelHost } from "../model/modelHost.js";
 import type { ApprovalRule } from "../policy/approvalRules.js";
 import { ruleSetForRun } from "../policy/ruleSources.js";
 import { ApplyProposal, type ApplyRequest } from "./applyProposal.js";
+import { FetchFirst } from "./fetchFirst.js";
 import { ClientApproval } from "./clientApproval.js";
 import { withDiagnosticsAfterWrite } from "./writeDiagnostics.js";
 import type { DecisionJournal } from "../principals/decisionJournal.js";
@@ -59,6 +60,8 @@ export interface TurnRef {
   narrowing?: TurnNarrowing;
   /** "Apply to file" (issue 15): the run's one call is this write, proposed by the kernel, not a model. */
   apply?: ApplyRequest;
+  /** Web pages attached to the message (`@url`, issue 29 item 3): the run's first round fetches them. */
+  fetchFirst?: readonly string[];
 }
 
 /**
@@ -69,11 +72,17 @@ export function leaseModel(models: ModelHost, spec: string, holder: string, clie
   return models.lease(spec, holder, (p) => client.notify("model/progress", p));
 }
 
+/** The session's model, behind the kernel's first round of web fetches when the message attached pages. */
+async function sessionModel(deps: SessionAgentDeps, run: TurnRef, spec: string, client: ClientChannel): Promise<AgentModel> {
+  const model = await leaseModel(deps.models, spec, run.turnId, client);
+  return run.fetchFirst?.length ? new FetchFirst(model, run.fetchFirst) : model;
+}
+
 export async function buildSessionAgent(deps: SessionAgentDeps, run: TurnRef, client: ClientChannel): Promise<AgentSession> {
   // control plane #10: the run's pinned snapshot (its profile generation and the history before its own user
   // message, which is the turn's input), never the session as it is now.
   const context = deps.control.turnContext(run.turnId);
-  const model = run.apply ? new ApplyProposal(run.apply) : await leaseModel(deps.models, context.profile.model_profile, run.turnId, client);
+  const model = run.apply ? new ApplyProposal(run.apply) : await sessionModel(deps, run, context.profile.model_profile, client);
   // issue 29 item 4: the run's client reports the problems each accepted write left in its file.
   const reportWrites = (tool: Tool) => withDiagnosticsAfterWrite(tool, client, run);
   const { builder, inactiveTools, mode } = await assembleAgent(deps, run, context, model, reportWrites);

@@ -17,7 +17,7 @@ import type { ControlPlane } from "../control/controlPlane.js";
 import type { TurnNarrowing } from "../../../shared/node/kernelSettingsView.js";
 import type { ClientChannel, RequestContext } from "../clientChannel.js";
 import { EventCoalescer } from "./eventCoalescer.js";
-import { recordEvent } from "./turnReplay.js";
+import { recordEvent, runEndingOf } from "./turnReplay.js";
 import type { ApplyRequest } from "./applyProposal.js";
 import type { TurnRef } from "./sessionAgent.js";
 import type { PinnedInstructions } from "../context/projectInstructions.js";
@@ -81,6 +81,8 @@ export class TurnService {
       options?: GenerationOptions;
       readOnly?: boolean;
       apply?: ApplyRequest;
+      /** Web pages attached to the message (issue 29 item 3): fetched by the run's first round. */
+      fetchFirst?: readonly string[];
       narrowing?: TurnNarrowing;
       /** The project instructions read just before (issue 27): pinned in the run's snapshot. */
       instructions?: PinnedInstructions;
@@ -102,6 +104,7 @@ export class TurnService {
       readOnly: params.readOnly === true,
       ...(params.narrowing ? { narrowing: params.narrowing } : {}),
       ...(params.apply ? { apply: params.apply } : {}),
+      ...(params.fetchFirst?.length ? { fetchFirst: params.fetchFirst } : {}),
     };
     this.launch(run, params, ctx.client);
     return { turnId: run.turnId, attemptId: run.attemptId };
@@ -237,9 +240,22 @@ export class TurnService {
     }
     releaseModel();
     coalescer.flush();
+    this.recordEnding(turn, completed);
     turn.completionSent = true;
     coalescer.push(completed);
     return completed;
+  }
+
+  /** Before the completion is sent: a view that reads the chat once it hears it finds the ending there. */
+  private recordEnding(turn: ActiveTurn, completed: TurnCompletion): void {
+    const ending = runEndingOf(completed, turn.sent);
+    if (!ending) return;
+    try {
+      this.deps.control.recordRunEnding(turn.turnId, ending);
+    } catch (e) {
+      // Only what a reloaded view shows is lost: the run's status and reason stay journaled.
+      this.deps.log(`turn ${turn.turnId}: its ending was not recorded: ${errorMessage(e)}`);
+    }
   }
 
   private finishIfActive(turnId: string, status: "failed" | "cancelled", reason: string): void {

@@ -411,7 +411,7 @@ describe("chat controller with a real kernel", () => {
     assert.match(
       notice.message,
       new RegExp(
-        `^The turn ended without an answer: the kernel \\(pid ${pid}\\) exited unexpectedly after [\\d.]+ s\\. Its committed part stays in the session\\.$`,
+        `^The turn ended without an answer: the kernel \\(pid ${pid}\\) exited unexpectedly after [\\d.]+ s\\. What it finished before that stays in this chat\\.$`,
       ),
     );
     assert.notEqual(h.kernel.pid, pid, "a new kernel serves the folder");

@@ -40,4 +40,13 @@ describe("chip sizes (issue 29 item 3)", () => {
     assert.deepEqual(texts(attachmentChips(attachments, blockBytes(message)), ".chip-size"), ["10 B", "3 B"]);
     assert.deepEqual(texts(attachmentChips(attachments), ".chip-size"), [], "an older kernel said nothing: no size is made up");
   });
+
+  it("a web page's chip names its address and shows no size: its page is the fetch's result, not the message's block", () => {
+    const url: Attachment = { kind: "url", path: "https://example.com/notes" };
+    const message = composeMessage("what changed?", [{ attachment: url, text: "fetched next" }]);
+    const [chip] = Array.from(attachmentChips([url], blockBytes(message)).querySelectorAll<HTMLElement>(".chip"));
+    assert.equal(chip?.querySelector(".chip-label")?.textContent, "url: https://example.com/notes");
+    assert.equal(chip?.querySelector(".chip-size"), null);
+    assert.match(chip?.title ?? "", /fetched with web_fetch when the message is sent \(it asks first\)$/);
+  });
 });

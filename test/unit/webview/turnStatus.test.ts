@@ -10,14 +10,14 @@ const { turnStatus, isAuthorityDrift } = await import("../../../webview/turnStat
 
 describe("a turn's status line (issue 25, item 10)", () => {
   it("an answer cut at the token cap says so and what to do next, never plain Completed", () => {
-    const [status, hint] = turnStatus({ type: "completed", status: "completed", stoppedAtTokenCap: true });
+    const [status, hint] = turnStatus({ status: "completed", stoppedAtTokenCap: true });
     assert.equal(status?.textContent, "Stopped at the token cap: the answer is cut off");
     assert.equal(status?.dataset.cut, "token-cap");
     assert.match(hint?.textContent ?? "", /Send “continue”/);
   });
 
   it("a finished answer says Completed, with no hint", () => {
-    const parts = turnStatus({ type: "completed", status: "completed" });
+    const parts = turnStatus({ status: "completed" });
     assert.equal(parts.length, 1);
     assert.equal(parts[0]?.textContent, "Completed");
     assert.equal(parts[0]?.dataset.status, "completed");
@@ -27,7 +27,7 @@ describe("a turn's status line (issue 25, item 10)", () => {
     const message =
       "model_failed: refused to resume: the session's authority drifted (tools changed since it was recorded); start a new session to run under the current tools and workspace";
     assert.equal(isAuthorityDrift(message), true);
-    const [status] = turnStatus({ type: "completed", status: "failed", error: { code: 1, message } });
+    const [status] = turnStatus({ status: "failed", error: { message } });
     assert.match(
       status?.textContent ?? "",
       /^This chat began with other tools or another folder than Hearth has now.*Continue in a new chat/,

@@ -42,6 +42,7 @@ it("issue 22 item 3: v10 fills the typed result kind of every tool row written b
   // The file as a journal before v10 left it: no kind column, none of the later steps' tables, schema version 9.
   const raw = new Database(f.file);
   raw.exec("ALTER TABLE conversation_journal DROP COLUMN result_kind;");
+  raw.exec("ALTER TABLE runs DROP COLUMN ending_json;"); // a later step's column (issue 25 item 11)
   for (const table of tablesAfter(9, raw)) raw.exec(`DROP TABLE ${table}`);
   raw.pragma("user_version = 9");
   raw.close();
@@ -71,6 +72,8 @@ it("issue 27 item 1: the instruction switches migration keeps a switch per path;
 /** Where the attachment migrations sit in MIGRATIONS (0-based): resources (issue 28), then the editor's context (issue 29). */
 const RESOURCE_ATTACHMENTS = 15;
 const EDITOR_CONTEXT_ATTACHMENTS = 16;
+/** The web page attachments (issue 29 item 3, `@url`), after the run endings (17). */
+const URL_ATTACHMENTS = 18;
 
 it("issue 28 item 5: the resource attachments migration keeps every earlier attachment row and takes a resource only with its server", () => {
   const db = new Database(":memory:");
@@ -112,5 +115,23 @@ it("issue 29 item 3: the editor context migration keeps every earlier attachment
     /CHECK constraint failed/,
     "only a resource names a server",
   );
+  db.close();
+});
+
+it("issue 29 item 3: the url attachments migration keeps every earlier attachment row and takes a web page's URL", () => {
+  const db = new Database(":memory:");
+  db.pragma("foreign_keys = OFF");
+  for (const step of MIGRATIONS.slice(0, URL_ATTACHMENTS)) step(db);
+  const insert = db.prepare(
+    `INSERT INTO message_attachments (run_id, ordinal, kind, path, start_line, end_line, server, bytes, sha256, created_at) VALUES ('r',?,?,?,?,?,?,?,'h','t')`,
+  );
+  insert.run(0, "changes", ".", null, null, null, 40);
+  insert.run(1, "resource", "demo://doc", null, null, "everything", 5);
+  assert.throws(() => insert.run(2, "url", "https://example.com", null, null, null, 1), /CHECK constraint failed/, "not before it");
+  const before = db.prepare(`SELECT * FROM message_attachments ORDER BY ordinal`).all();
+  MIGRATIONS[URL_ATTACHMENTS]!(db);
+  assert.deepEqual(db.prepare(`SELECT * FROM message_attachments ORDER BY ordinal`).all(), before, "old rows open unchanged");
+  insert.run(2, "url", "https://example.com/a", null, null, null, 90);
+  assert.throws(() => insert.run(3, "url", "https://example.com", null, null, "everything", 1), /CHECK constraint failed/);
   db.close();
 });

@@ -191,6 +191,7 @@ function dayOfUse(f: Fixture): Fixture {
   c.requestCancel(second.turnId, () => true);
   c.acknowledgeCancel(second.turnId, second.attemptId);
   c.finishTurn(second.turnId, "cancelled");
+  c.recordRunEnding(second.turnId, { status: "cancelled", unfinishedAnswer: "half" }); // issue 25 item 11
   // A background task, settled; another orphaned, resumed, dismissed.
   const task = c.createTask({ parentSessionId: run.sessionId, title: "t", prompt: "p", model: "scripted:x" }, CLIENT);
   c.queuedTasks();
