@@ -76,6 +76,7 @@ export function activate(context: vscode.ExtensionContext): void {
           restricted: () => !vscode.workspace.isTrusted,
           reload: () => chat.showTranscript(),
           open: (sessionId) => chat.openSession(sessionId),
+          startTask: (task) => Promise.resolve(vscode.commands.executeCommand("hearth.startTask", task)),
         })
       : undefined;
   // issue 27: the modes the composer offers (code, ask, plan, the workspace's .hearth/modes).

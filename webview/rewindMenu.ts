@@ -107,7 +107,21 @@ export class RewindMenus extends TranscriptDecorations {
         ariaLabel: "Fork: a new chat with the history before this message, and this message to edit and send",
       });
       fork.classList.add("fork-open");
-      node.append(open, fork);
+      // The same history, worked on in the background while this chat goes on.
+      const task = button(
+        "Fork as task",
+        () => {
+          const text = node.querySelector(":scope > .body")?.textContent?.trim();
+          if (text) this.send({ type: "fork/task", atSeq: seq, text });
+        },
+        {
+          secondary: true,
+          testId: "fork-task",
+          ariaLabel: "Fork as task: a background task with the history before this message, doing what it says",
+        },
+      );
+      task.classList.add("fork-open");
+      node.append(open, fork, task);
     }
     // A redraw may come before the list that says a rewind was undone: what is no longer active unfolds.
     const active = this.rewinds.filter((r) => r.scope !== "files" && !r.undoneAt);

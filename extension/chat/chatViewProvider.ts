@@ -243,6 +243,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
       case "fork/go":
         void this.rewind?.fork(message.atSeq);
         return;
+      case "fork/task":
+        void this.rewind?.forkTask(message.atSeq, message.text);
+        return;
       case "approval/answer":
         this.approvals?.answer(message.callId, message.decision, message.alwaysAllow === true);
         return;

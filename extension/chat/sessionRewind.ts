@@ -7,6 +7,7 @@ import type { RewindFileOutcome, RewindRecord, RewindScope } from "../../shared/
 import type { ToWebview } from "../../shared/protocol/webview.js";
 import type { KernelLog, KernelSupervisor } from "../kernel/kernelSupervisor.js";
 import { errorMessage } from "../../shared/errors.js";
+import type { ForkedTask } from "../tasks/forkedTask.js";
 
 export interface SessionRewindDeps {
   kernel: Pick<KernelSupervisor, "ensureStarted">;
@@ -19,6 +20,8 @@ export interface SessionRewindDeps {
   reload(): Promise<void>;
   /** Makes a session the chat's (as History does); refused, with a notice, while a turn runs. */
   open(sessionId: string): Promise<void>;
+  /** Starts a background task forked from the chat (hearth.startTask, which lets the person change its instruction). */
+  startTask(task: ForkedTask): Promise<unknown>;
 }
 
 /** Messages read back to number the user messages the view drew live. */
@@ -115,6 +118,16 @@ export class SessionRewind {
       this.deps.log.warn(`fork: ${error}`);
       this.view?.({ type: "fork/result", atSeq, error });
     }
+  }
+
+  /**
+   * Fork into a background task (issue 29 item 2): the task starts with the chat's history before the
+   * message and does what the message says (the person may change it first); the chat stays open as it is.
+   */
+  async forkTask(atSeq: number, text: string): Promise<void> {
+    const sessionId = this.deps.sessionId();
+    if (!sessionId) return;
+    await this.deps.startTask({ instruction: text, forkOf: { sessionId, atSeq } });
   }
 
   private async act(

@@ -11,6 +11,7 @@ import type { TaskStore } from "./taskStore.js";
 import type { TaskNode } from "./taskTree.js";
 import { errorMessage } from "../../shared/errors.js";
 import { plainText } from "../plainText.js";
+import { isForkedTask, type ForkPoint } from "./forkedTask.js";
 
 export const TRANSCRIPT_SCHEME = "hearth-task";
 
@@ -76,20 +77,27 @@ export function registerTaskCommands(
     void vscode.window.showErrorMessage(message, "Show Log").then((pick) => pick && log.show());
   };
 
-  const start = async (instruction: string, title?: string, tools?: string[], taskModel?: string): Promise<void> => {
+  /** A forked task (issue 29 item 2) runs on its chat's model: the kernel takes it when none is passed. */
+  const start = async (
+    instruction: string,
+    given: Partial<Pick<TaskSummary, "title" | "tools" | "model">> & { forkOf?: ForkPoint } = {},
+  ) => {
     try {
       const client = await kernel.ensureStarted();
-      const spec = taskModel ?? model();
+      const spec = given.model ?? (given.forkOf ? undefined : model());
       const { task } = await client.request("task/start", {
         instruction,
-        title: title ?? titleFromInstruction(instruction),
+        title: given.title ?? titleFromInstruction(instruction),
         ...(spec ? { model: spec } : {}),
-        ...(tools ? { tools } : {}),
+        ...(given.tools ? { tools: given.tools } : {}),
+        ...(given.forkOf ? { forkOf: given.forkOf } : {}),
         // issue 24: a task started from an untrusted folder (Restricted Mode) is read-only for its life.
         readOnly: !vscode.workspace.isTrusted,
       });
       store.put(task);
-      log.info(`tasks: started task ${task.taskId} "${task.title}" (${task.state})`);
+      log.info(
+        `tasks: started task ${task.taskId} "${task.title}" (${task.state})${given.forkOf ? ` forked from session ${given.forkOf.sessionId} at #${given.forkOf.atSeq}` : ""}`,
+      );
     } catch (e) {
       fail("start the background task", e);
     }
@@ -130,6 +138,19 @@ export function registerTaskCommands(
   commands.add(
     vscode.commands.registerCommand("hearth.startTask", async (given?: unknown) => {
       if (typeof given === "string" && given.trim()) return start(given.trim());
+      if (isForkedTask(given)) {
+        // The chat's Fork as task: the message comes back to be changed, as a fork's does in the box.
+        const instruction = await vscode.window.showInputBox({
+          title: "Hearth: Fork into a Background Task",
+          prompt:
+            "The task starts with this chat's history before the message, and does this (change it, or press Enter). The chat stays as it is.",
+          value: given.instruction,
+          ignoreFocusOut: true,
+          validateInput: (v) => (v.trim() ? null : "Say what the task should do."),
+        });
+        if (instruction?.trim()) await start(instruction.trim(), { forkOf: given.forkOf });
+        return;
+      }
       const instruction = await vscode.window.showInputBox({
         title: "Hearth: Start Background Task",
         prompt: "What should Hearth do in the background? It runs beside your chat; the Tasks view shows it.",
@@ -174,7 +195,13 @@ export function registerTaskCommands(
   commands.add(
     vscode.commands.registerCommand("hearth.tasks.rerun", async (node?: TaskNode) => {
       const task = await target(node, () => true);
-      if (task) await start(task.instruction, task.title, task.tools, task.model);
+      if (task)
+        await start(task.instruction, {
+          title: task.title,
+          tools: task.tools,
+          model: task.model,
+          ...(task.forkedFrom ? { forkOf: { sessionId: task.forkedFrom.sessionId, atSeq: task.forkedFrom.atSeq } } : {}),
+        });
     }),
   );
   commands.add(vscode.commands.registerCommand("hearth.tasks.refresh", () => store.refresh()));

@@ -86,12 +86,19 @@ export function taskCountText(tasks: readonly Pick<TaskSummary, "state">[]): { t
  * Opened as a rendered preview (issue 25 item 11). A run of identical calls, or of identical results,
  * is one line with its count (a model repeating one call twenty times reads as one line, not twenty).
  */
+/** Where a forked task came from, in words: `"Plan the parser" at #3`. */
+export function forkOriginText(origin: NonNullable<TaskSummary["forkedFrom"]>): string {
+  return `"${origin.title || "Untitled chat"}" at #${origin.atSeq}`;
+}
+
 export function transcriptMarkdown(task: TaskSummary, messages: readonly HistoryMessage[], result: string | null): string {
   const lines = [
     `# Task: ${task.title}`,
     "",
     `State: **${STATE_LOOK[task.state].label}**${task.reason ? ` (${task.reason})` : ""} · model \`${task.model}\` · started ${task.createdAt}`,
     "",
+    // Its first messages are that chat's, copied when it was forked (issue 29 item 2).
+    ...(task.forkedFrom ? [`Forked from the chat ${forkOriginText(task.forkedFrom)}: the messages before it are that chat's.`, ""] : []),
   ];
   // Each block is pushed through `add`, which folds it into the one before when they are the same.
   let last: { block: string[]; key: string; count: number; at: number } | undefined;

@@ -5,7 +5,7 @@
 import * as vscode from "vscode";
 import { DisposableStore } from "../../shared/lifecycle.js";
 import type { TaskSummary } from "../../shared/protocol/index.js";
-import { elapsed, isEnded, READ_ONLY_LABEL, READ_ONLY_WHY, STATE_LOOK } from "./taskText.js";
+import { elapsed, forkOriginText, isEnded, READ_ONLY_LABEL, READ_ONLY_WHY, STATE_LOOK } from "./taskText.js";
 import type { TaskStore } from "./taskStore.js";
 
 export const TASKS_VIEW = "hearth.tasksView";
@@ -65,6 +65,7 @@ export class TaskTree implements vscode.TreeDataProvider<Node>, vscode.Disposabl
 
   private async details(task: TaskSummary): Promise<Node[]> {
     const rows: Node[] = [{ kind: "detail", task, label: "Instruction", text: task.instruction }];
+    if (task.forkedFrom) rows.push({ kind: "detail", task, label: "Forked from", text: forkOriginText(task.forkedFrom) });
     if (task.reason) rows.push({ kind: "detail", task, label: "Why", text: task.reason });
     if (task.state === "completed") {
       let result = this.results.get(task.taskId);

@@ -254,15 +254,23 @@ export const requests = {
   // Background tasks (issue 12, docs/tasks.md): a leaf session in its own workstream, queued behind
   // HEARTH_MAX_TASKS running ones. `tools` narrows the ceiling (the kernel's offered tools), never widens it.
   "task/start": {
-    params: z.object({
-      instruction: z.string().min(1).max(1_000_000),
-      title: z.string().min(1).max(200).optional(),
-      model: z.string().min(1).max(4096).optional(),
-      tools: z.array(z.string().min(1).max(64)).max(100).optional(),
-      // The starting client's folder is untrusted (Restricted Mode): the task is offered read-only
-      // tools only, pinned for its life; widening it is a new task started by a trusted client (issue 24).
-      readOnly: z.boolean().optional(),
-    }),
+    params: z
+      .object({
+        // With `forkOf` and no instruction, the task's instruction is the forked message itself.
+        instruction: z.string().min(1).max(1_000_000).optional(),
+        title: z.string().min(1).max(200).optional(),
+        model: z.string().min(1).max(4096).optional(),
+        tools: z.array(z.string().min(1).max(64)).max(100).optional(),
+        // The starting client's folder is untrusted (Restricted Mode): the task is offered read-only
+        // tools only, pinned for its life; widening it is a new task started by a trusted client (issue 24).
+        readOnly: z.boolean().optional(),
+        // Fork into a background task (issue 29 item 2, docs/fork.md): the task's session starts with the
+        // history the chat's model sees before its user message #atSeq; the chat is left as it was.
+        forkOf: z.object({ sessionId: Id, atSeq: z.number().int().positive() }).optional(),
+      })
+      .refine((p) => p.instruction !== undefined || p.forkOf !== undefined, {
+        message: "say what the task should do as instruction (it may be left out only when forkOf names the message to start from)",
+      }),
     result: z.object({ task: TaskSummary }),
   },
   // A person's answer to the approval a task waits for (issue 24: `hearth task approve|deny ID`).

@@ -36,4 +36,6 @@ export const RewindFromWebview = [
   z.object({ type: z.literal("rewind/undo"), rewindId: Id }),
   // The person's Fork on a message: a new chat with the history before it.
   z.object({ type: z.literal("fork/go"), atSeq: Seq }),
+  // The person's Fork as task: a background task with that history, doing what the message says.
+  z.object({ type: z.literal("fork/task"), atSeq: Seq, text: z.string().min(1).max(1_000_000) }),
 ] as const;

@@ -1,7 +1,7 @@
 // Background tasks (issue 12): a leaf session in its own workstream, run by the kernel beside chats.
 // One record for every client (the editor's Tasks view, `hearth tasks`), so both see the same task.
 import { z } from "zod";
-import { Id } from "./records.js";
+import { ForkOrigin, Id } from "./records.js";
 
 /**
  * queued: waiting for a free task slot (HEARTH_MAX_TASKS). orphaned: the kernel stopped while it ran;
@@ -32,5 +32,7 @@ export const TaskSummary = z.object({
   readOnly: z.boolean(),
   /** The id of the artifact holding its final answer, once completed. */
   resultArtifactId: Id.nullable(),
+  /** Forked from a chat at its user message (issue 29 item 2): a rerun starts from the same point. */
+  forkedFrom: ForkOrigin.optional(),
 });
 export type TaskSummary = z.infer<typeof TaskSummary>;

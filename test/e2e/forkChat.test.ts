@@ -2,7 +2,8 @@
 // (test/fixtures/scripts/fork-chat.json). Two turns; Fork on the second message opens a new chat
 // holding only the first turn, with the second message back in the box; sending it is the fork's first
 // turn, shown exactly the first message before it (the script's expectUsers); History lists the fork
-// with its origin.
+// with its origin. Before that, Fork as task on the same message runs it as a background task on the
+// same history, listed in the Tasks view with its origin and result, the chat left as it was.
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
@@ -41,6 +42,27 @@ describe("fork a chat at a message (issue 29 item 2)", { timeout: 240_000 }, () 
     const fork = second.locator('[data-testid="fork-open"]');
     await fork.waitFor({ state: "visible", timeout: 30_000 });
     await shot("fork-buttons");
+
+    // Fork as task: the message comes back in an input box, and the task runs it on the history before
+    // it (the script fails a round shown anything but ["Plan the parser", "Use a table"]).
+    const header = page().locator('.pane-header[aria-label^="Tasks"]').first();
+    await header.waitFor({ state: "visible", timeout: 30_000 });
+    if ((await header.getAttribute("aria-expanded")) === "false") await header.click();
+    await second.locator('[data-testid="fork-task"]').click();
+    const input = page().locator(".quick-input-widget input");
+    await input.waitFor({ state: "visible", timeout: 10_000 });
+    assert.equal(await input.inputValue(), "Use a table", "the message is offered as the task's instruction, to change or keep");
+    await shot("fork-task-instruction");
+    await page().keyboard.press("Enter");
+    const taskRow = page().locator('.monaco-list-row[aria-label="Use a table, completed"]');
+    await taskRow.waitFor({ state: "visible", timeout: 60_000 });
+    await taskRow.click(); // its details: where it was forked from, and the answer only that history gets
+    await page().locator(".monaco-list-row", { hasText: 'Forked from: "Plan the parser" at #3' }).waitFor({ timeout: 30_000 });
+    await page().locator(".monaco-list-row", { hasText: "Result: Second answer." }).waitFor({ timeout: 30_000 });
+    assert.equal(await view().locator('[data-testid="user-message"]').count(), 2, "the chat is left as it was");
+    await shot("fork-task-completed");
+    clock.mark("forked into a background task");
+
     await fork.click();
 
     const box = view().locator("#message textarea");

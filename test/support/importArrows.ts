@@ -163,6 +163,7 @@ export const EXTENSION_PURE = new Set([
   "extension/mcp/mcpText.ts",
   "extension/model/modelService.ts",
   "extension/model/modelSettingProblem.ts",
+  "extension/tasks/forkedTask.ts",
   "extension/tasks/taskText.ts",
 ]);
 

@@ -10,7 +10,8 @@ Makes a new session whose history is what SESSION_ID's model sees before its use
 (\`hearth show SESSION_ID\` lists messages with their #). The original is left as it is. The message
 #N is not sent: it is printed, to send as the fork's first turn, as it is or changed, with
   hearth exec --session NEW_SESSION_ID "..."
-The fork is a new session: its turns use today's tools and rules, not those the original pinned.`;
+The fork is a new session: its turns use today's tools and rules, not those the original pinned.
+To fork into a background task instead: hearth task start --fork SESSION_ID --at N [INSTRUCTION]`;
 
 export async function fork(argv: string[]): Promise<number> {
   const args = parseArgs(argv, { workspace: true, db: true, json: false, at: true }, "fork");

@@ -6,11 +6,15 @@ import { withKernel } from "../connect.js";
 import { ExitCode } from "../exitCodes.js";
 
 export const taskHelp = `hearth task start [--workspace DIR] [--db FILE] [--model SPEC] [--title T] [--tools a,b] [--json] INSTRUCTION
+hearth task start --fork SESSION_ID --at N [options] [INSTRUCTION]
 hearth task show|cancel|resume|dismiss|approve|deny [--workspace DIR] [--db FILE] [--json] TASK_ID
 
 Background tasks run in the workspace's kernel beside chats, without a terminal or window attached.
   start     queue a task (a leaf session in its own workstream); prints its id and state
             --model SPEC  default $HEARTH_MODEL;  --tools a,b  a subset of the kernel's tools
+            --fork SESSION_ID --at N  the task starts with the history SESSION_ID's model sees
+            before its user message #N (\`hearth show\` lists the #), on that chat's model; its
+            instruction is message #N unless INSTRUCTION is given. The chat is left as it was
   show      the task's state, its reason, and its result once completed
   cancel    cancel a queued, running or orphaned task (truthful, as turn/cancel)
   resume    start a new run of an orphaned task (the kernel stopped under it); calls whose
@@ -99,18 +103,41 @@ export async function task(argv: string[]): Promise<number> {
 }
 
 async function start(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, { workspace: true, db: true, model: true, title: true, tools: true, json: false }, "task start");
+  const args = parseArgs(
+    argv,
+    { workspace: true, db: true, model: true, title: true, tools: true, fork: true, at: true, json: false },
+    "task start",
+  );
   const instruction = args.positionals.join(" ").trim();
-  if (!instruction)
+  const forkOf = forkPointOf(args);
+  if (!instruction && !forkOf)
     throw new UsageError('missing INSTRUCTION: say what the task should do, e.g. `hearth task start "add tests for the parser"`');
-  const model = flagString(args, "model") ?? process.env.HEARTH_MODEL;
+  // A forked task runs on its chat's model unless --model says otherwise.
+  const model = flagString(args, "model") ?? (forkOf ? undefined : process.env.HEARTH_MODEL);
   const tools = flagString(args, "tools")
     ?.split(",")
     .map((t) => t.trim())
     .filter(Boolean);
   const title = flagString(args, "title");
   const r = await withKernel(args, (c) =>
-    c.request("task/start", { instruction, ...(title ? { title } : {}), ...(model ? { model } : {}), ...(tools ? { tools } : {}) }),
+    c.request("task/start", {
+      ...(instruction ? { instruction } : {}),
+      ...(title ? { title } : {}),
+      ...(model ? { model } : {}),
+      ...(tools ? { tools } : {}),
+      ...(forkOf ? { forkOf } : {}),
+    }),
   );
   return print(args, r, line(r.task));
+}
+
+/** `--fork SESSION_ID --at N`, both or neither. */
+function forkPointOf(args: ParsedArgs): { sessionId: string; atSeq: number } | undefined {
+  const sessionId = flagString(args, "fork");
+  const at = flagString(args, "at");
+  if (sessionId === undefined && at === undefined) return undefined;
+  const atSeq = Number(at);
+  if (!sessionId || !Number.isInteger(atSeq) || atSeq < 1)
+    throw new UsageError("a forked task needs both --fork SESSION_ID and --at N (the user message's # in `hearth show SESSION_ID`)");
+  return { sessionId, atSeq };
 }

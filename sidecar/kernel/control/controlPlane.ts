@@ -66,7 +66,7 @@ import { disabledInstructions, setInstructionEnabled } from "./instructionSwitch
 import { recordCondensation, sessionCondensations, type NewCondensation } from "./condensations.js";
 import { SessionHolds } from "./sessionHolds.js";
 import { activeRewoundRanges, sessionRewinds, viewableCondensationId, withoutRewound } from "./rewinds.js";
-import { forkSession } from "./forks.js";
+import { forkPoint, forkSession, type ForkPoint } from "./forks.js";
 
 export interface SessionHistory {
   session: SessionSummary;
@@ -115,6 +115,11 @@ export class ControlPlane {
       const { sessionId: forkId, draft, copied } = forkSession(db, this.scope, sessionId, atSeq);
       return { session: sessionSummary(db, forkId), draft, copied };
     });
+  }
+
+  /** Where a fork at #atSeq would start, checked (a task forked from a chat takes its message by default). */
+  forkPoint(sessionId: string, atSeq: number): ForkPoint {
+    return forkPoint(this.journal.db, this.scope, sessionId, atSeq);
   }
 
   hideSession(sessionId: string): void {

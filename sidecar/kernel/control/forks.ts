@@ -18,8 +18,19 @@ export interface ForkResult {
   copied: number;
 }
 
-/** Forks `sessionId` at its user message `atSeq`; the caller holds the transaction. */
-export function forkSession(db: Db, scope: KernelScope, sessionId: string, atSeq: number): ForkResult {
+/** Where a fork starts: the original, the message handed back, and the history the fork gets. */
+export interface ForkPoint {
+  sessionId: string;
+  atSeq: number;
+  title: string;
+  /** The text of the user message forked at. */
+  draft: string;
+  /** The seqs of the original's messages its model sees before that message. */
+  historySeqs: number[];
+}
+
+/** Checks that `atSeq` is a user message of `sessionId` in its model's view; the caller holds the transaction. */
+export function forkPoint(db: Db, scope: KernelScope, sessionId: string, atSeq: number): ForkPoint {
   const original = ownedSession(db, scope, sessionId);
   const target = db.prepare(`SELECT role, body_json FROM conversation_journal WHERE session_id = ? AND seq = ?`).get(sessionId, atSeq) as
     | { role: string; body_json: string }
@@ -44,27 +55,46 @@ export function forkSession(db: Db, scope: KernelScope, sessionId: string, atSeq
   // What the original's model is shown before the message: a failed turn's user message and rewound
   // messages stay out, exactly as its next turn would replay them.
   const history = withoutRewound(replayMessages(db, sessionId), ranges).filter((m) => m.seq < atSeq);
+  return {
+    sessionId,
+    atSeq,
+    title: original.title || "Untitled chat",
+    draft: (JSON.parse(target.body_json) as { text: string }).text,
+    historySeqs: history.map((m) => m.seq),
+  };
+}
+
+/** Forks `sessionId` at its user message `atSeq` into a new chat; the caller holds the transaction. */
+export function forkSession(db: Db, scope: KernelScope, sessionId: string, atSeq: number): ForkResult {
+  const point = forkPoint(db, scope, sessionId, atSeq);
   const parent = currentProfile(db, sessionId);
-  const title = original.title || "Untitled chat";
   const { sessionId: forkId } = createSession(db, scope, {
-    title: `${title} (fork)`,
+    title: `${point.title} (fork)`,
     model: parent.model_profile,
     role: parent.execution_role,
     systemPrompt: parent.system_prompt,
     options: JSON.parse(parent.options_json),
   });
+  copyForkHistory(db, point, forkId);
+  return { sessionId: forkId, draft: point.draft, copied: point.historySeqs.length };
+}
+
+/**
+ * Gives the new session `forkId` the fork point's history and its origin. The rows are copied with
+ * their run (a turn's attachments and its outcome stay readable), renumbered from 1 so the fork's #
+ * are its own.
+ */
+export function copyForkHistory(db: Db, point: ForkPoint, forkId: string): void {
   const at = nowIso();
-  // The rows are copied with their run (a turn's attachments and its outcome stay readable), renumbered
-  // from 1 so the fork's # are its own.
   const copy = db.prepare(
     `INSERT INTO conversation_journal (session_id, seq, run_id, role, status, body_json, result_kind, created_at, updated_at)
      SELECT ?, ?, run_id, role, status, body_json, result_kind, created_at, ? FROM conversation_journal WHERE session_id = ? AND seq = ?`,
   );
-  history.forEach((m, i) => copy.run(forkId, i + 1, at, sessionId, m.seq));
+  point.historySeqs.forEach((seq, i) => copy.run(forkId, i + 1, at, point.sessionId, seq));
   db.prepare(`INSERT INTO session_forks (session_id, parent_session_id, at_seq, created_at) VALUES (?,?,?,?)`).run(
     forkId,
-    sessionId,
-    atSeq,
+    point.sessionId,
+    point.atSeq,
     at,
   );
   appendEvent(
@@ -74,10 +104,8 @@ export function forkSession(db: Db, scope: KernelScope, sessionId: string, atSeq
       entityId: forkId,
       sessionId: forkId,
       type: "session.forked",
-      payload: { from: sessionId, atSeq, copied: history.length },
+      payload: { from: point.sessionId, atSeq: point.atSeq, copied: point.historySeqs.length },
     },
     at,
   );
-  const draft = (JSON.parse(target.body_json) as { text: string }).text;
-  return { sessionId: forkId, draft, copied: history.length };
 }

@@ -19,7 +19,8 @@ import {
   type TurnTerminal,
 } from "./turns.js";
 import { ownedSession, type KernelScope } from "./scope.js";
-import { createSession } from "./sessions.js";
+import { copyForkHistory, forkPoint } from "./forks.js";
+import { createSession, currentProfile, sessionSummary } from "./sessions.js";
 import { taskMachine, type TaskStatus } from "./stateMachines.js";
 import { appendEvent, nowIso, transition } from "./transition.js";
 import { createWorkstream } from "./workstreams.js";
@@ -34,6 +35,11 @@ export interface NewTask {
   tools?: readonly string[];
   /** The project instructions read for its first run (issue 27), pinned in that run's snapshot. */
   instructions?: AdmissionInputs["instructions"];
+  /**
+   * Forked from a chat (issue 29 item 2): the task's session starts with the history that session's
+   * model sees before its user message `atSeq`, and keeps its system prompt; `prompt` is said after it.
+   */
+  forkOf?: { sessionId: string; atSeq: number };
 }
 
 export interface TaskRow {
@@ -70,8 +76,18 @@ export function createTask(
       );
     }
   }
+  // Checked first: a refused fork point makes no workstream, session or task.
+  const point = input.forkOf ? forkPoint(db, scope, input.forkOf.sessionId, input.forkOf.atSeq) : null;
   const workstreamId = createWorkstream(db, scope, input.title);
-  const { sessionId } = createSession(db, scope, { title: input.title, model: input.model, role: "leaf", workstreamId });
+  const original = point ? currentProfile(db, point.sessionId) : null;
+  const { sessionId } = createSession(db, scope, {
+    title: input.title,
+    model: input.model,
+    role: "leaf",
+    workstreamId,
+    ...(original ? { systemPrompt: original.system_prompt, options: JSON.parse(original.options_json) } : {}),
+  });
+  if (point) copyForkHistory(db, point, sessionId);
   const admission = admitTurn(db, scope, sessionId, input.prompt, client, { instructions: input.instructions });
   const taskId = uuidv7();
   const at = nowIso();
@@ -279,13 +295,7 @@ export function orphanTask(db: Db, scope: KernelScope, taskId: string, attemptId
 
 /** The task as every client sees it (the Tasks view, `hearth tasks`): its row, its run's attempt, its result. */
 export function taskSummary(db: Db, d: TaskRow): TaskSummary {
-  const { model_profile } = db
-    .prepare(
-      `SELECT p.model_profile FROM sessions s
-       JOIN session_execution_profiles p ON p.session_id = s.session_id AND p.generation = s.profile_generation
-       WHERE s.session_id = ?`,
-    )
-    .get(d.child_session_id) as { model_profile: string };
+  const { model, forkedFrom } = sessionSummary(db, d.child_session_id);
   const waiting = d.status === "running" && d.run_id !== null && activeAttempt(db, d.run_id)?.status === "waiting_approval";
   return {
     taskId: d.delegation_id,
@@ -295,7 +305,7 @@ export function taskSummary(db: Db, d: TaskRow): TaskSummary {
     workstreamId: d.workstream_id,
     title: d.title,
     instruction: d.instruction ?? "",
-    model: model_profile,
+    model,
     tools: ceilingOf(d.tools_json),
     state: waiting ? "waiting_approval" : TASK_STATE[d.status],
     reason: d.reason,
@@ -303,6 +313,7 @@ export function taskSummary(db: Db, d: TaskRow): TaskSummary {
     updatedAt: d.updated_at,
     readOnly: taskReadOnly(db, d.delegation_id),
     resultArtifactId: resultArtifact(db, d)?.artifactId ?? null,
+    ...(forkedFrom ? { forkedFrom } : {}),
   };
 }
 

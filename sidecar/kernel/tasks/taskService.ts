@@ -39,7 +39,10 @@ export interface TaskServiceDeps {
 }
 
 export interface StartTask {
-  instruction: string;
+  /** What the task is to do; with `forkOf` and none, the forked message itself. */
+  instruction?: string;
+  /** Forked from a chat at its user message (issue 29 item 2): the task starts with the history before it. */
+  forkOf?: { sessionId: string; atSeq: number };
   title?: string;
   model?: string;
   tools?: string[];
@@ -72,8 +75,13 @@ export class TaskService {
    * task's ceiling (journaled); the rest applies to the task's runs in this kernel's life.
    */
   async start(params: StartTask, ctx: Starter, narrowing?: TurnNarrowing): Promise<TaskSummary> {
-    // A delegated task runs on its coordinator's model unless told otherwise.
-    const parentModel = params.parentSessionId ? this.deps.control.profile(params.parentSessionId).model_profile : null;
+    const point = params.forkOf ? this.deps.control.forkPoint(params.forkOf.sessionId, params.forkOf.atSeq) : null;
+    const instruction = params.instruction ?? point?.draft;
+    if (!instruction?.trim())
+      throw new HearthError(ErrorCode.InvalidParams, "no instruction for the task: say what it should do (or fork it at a user message)");
+    // A delegated task runs on its coordinator's model, a forked one on its chat's, unless told otherwise.
+    const from = params.parentSessionId ?? point?.sessionId;
+    const parentModel = from ? this.deps.control.profile(from).model_profile || null : null;
     const model = params.model ?? parentModel ?? this.deps.defaultModel;
     if (!model)
       throw new HearthError(
@@ -85,11 +93,12 @@ export class TaskService {
     const { taskId } = this.deps.control.createTask(
       {
         parentSessionId: params.parentSessionId ?? null,
-        title: params.title ?? titleOf(params.instruction),
-        prompt: params.instruction,
+        title: params.title ?? titleOf(instruction),
+        prompt: instruction,
         model,
         tools,
         ...(instructions ? { instructions } : {}),
+        ...(params.forkOf ? { forkOf: params.forkOf } : {}),
       },
       { clientId: ctx.clientId, requestId: ctx.requestId },
     );

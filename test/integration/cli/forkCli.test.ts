@@ -2,16 +2,24 @@
 // real detached kernel over a real journal. The fork prints its new session and the forked message
 // (not sent); its first turn is shown exactly the original's history before that message (the
 // scripted rounds' `expectUsers`); `hearth sessions` lists it with its origin; a bad point is refused.
+// `hearth task start --fork` runs the same message as a background task on the same history.
 import assert from "node:assert/strict";
 import { after, it } from "node:test";
-import { scriptedCliWorkspace, stopKernel } from "../../support/cliProcess.js";
+import path from "node:path";
+import { isolatedEnv, runCli, scriptedCliWorkspace, stopKernel } from "../../support/cliProcess.js";
 
 // A round is chosen by the assistant messages already in the history: the fork's first turn, after
 // one answer, takes round 2 again, and is refused unless it was shown exactly ["hello", "second"].
-const { journalPath, script, hearth } = scriptedCliWorkspace("fork-cli", [
+const { workspace, journalPath, script, hearth } = scriptedCliWorkspace("fork-cli", [
   { text: ["Hello."], expectUsers: ["hello"] },
   { text: ["Second answer."], expectUsers: ["hello", "second"] },
 ]);
+/** `hearth task SUB ...` on the same workspace, journal and kernel (the subcommand comes first). */
+const task = (sub: string, ...args: string[]) =>
+  runCli(["task", sub, "--workspace", workspace, "--db", journalPath, ...args], {
+    HEARTH_ALLOW_SCRIPTED: "1",
+    ...isolatedEnv(path.dirname(journalPath), 30),
+  });
 
 after(() => stopKernel(journalPath));
 
@@ -41,4 +49,33 @@ it("hearth fork makes a session with the history before #N, prints the message t
   const usage = await hearth("fork", sessionId);
   assert.equal(usage.code, 2);
   assert.match(usage.stderr, /give the user message to fork at as --at N/);
+  forkedSessionId = sessionId;
+});
+
+let forkedSessionId = "";
+
+it("hearth task start --fork runs message #N in the background on the history before it, on the chat's model; the chat is left as it was (issue 29 item 2)", async () => {
+  const before = await hearth("show", forkedSessionId);
+  const out = await task("start", "--fork", forkedSessionId, "--at", "3", "--json");
+  assert.equal(out.code, 0, out.stderr);
+  const forkedTask = (JSON.parse(out.stdout) as { task: { taskId: string; title: string; model: string } }).task;
+  assert.equal(forkedTask.title, "second", "titled by the forked message");
+  assert.match(forkedTask.model, /^scripted:/, "on the chat's model, with no --model or HEARTH_MODEL");
+
+  // The script refuses the task's round unless it was shown exactly ["hello", "second"].
+  let shown: { task: { state: string; reason: string | null }; result: string | null } | undefined;
+  for (let i = 0; i < 100 && !["completed", "failed", "cancelled"].includes(shown?.task.state ?? ""); i++) {
+    await new Promise((r) => setTimeout(r, 200));
+    shown = JSON.parse((await task("show", forkedTask.taskId, "--json")).stdout);
+  }
+  assert.equal(shown?.task.state, "completed", `the task was shown another history: ${shown?.task.reason}`);
+  assert.equal(shown?.result, "Second answer.");
+  assert.equal((await hearth("show", forkedSessionId)).stdout, before.stdout, "the chat is left as it was");
+
+  const usage = await task("start", "--fork", forkedSessionId);
+  assert.equal(usage.code, 2);
+  assert.match(usage.stderr, /needs both --fork SESSION_ID and --at N/);
+  const refused = await task("start", "--fork", forkedSessionId, "--at", "2");
+  assert.equal(refused.code, 1);
+  assert.match(refused.stderr, /message #2 is an assistant message; a fork starts at a user message/);
 });

@@ -27,6 +27,7 @@ function restrictedRewind() {
     restricted: () => true,
     reload: async () => void reloads.push(1),
     open: async () => undefined,
+    startTask: async () => undefined,
   });
   rewind.attach((m) => shown.push(m));
   return { rewind, asked, shown, reloads };

@@ -121,4 +121,10 @@ describe("task text (issue 12 item 5)", () => {
     assert.match(burst, /- calls `edit_file` \(22 times\) ```\{"path":"Here"\}```/);
     assert.match(burst, /- `edit_file` failed \(22 times\):\n\n```\nrefused\n```/);
   });
+
+  it("a forked task's transcript says which chat its first messages came from, and a task that is no fork says nothing of it (issue 29 item 2)", () => {
+    const forked = transcriptMarkdown(task({ forkedFrom: { sessionId: "s0", title: "Plan the parser", atSeq: 3 } }), [], null);
+    assert.match(forked, /Forked from the chat "Plan the parser" at #3: the messages before it are that chat's\./);
+    assert.doesNotMatch(transcriptMarkdown(task(), [], null), /Forked from/);
+  });
 });

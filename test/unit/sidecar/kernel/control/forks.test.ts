@@ -72,3 +72,38 @@ it("a fork leaves out what a rewind took out of the original's view, and refuses
   assert.equal(f.control.listSessions().length, 2, "a refused fork makes no session");
   f.close();
 });
+
+it("a task forked at a chat's user message is a leaf whose first run is shown the chat's history before it, then its instruction; the chat is left as it was (issue 29 item 2)", () => {
+  const f = openFixture();
+  const { sessionId } = f.control.createSession({ title: "plan the parser", model: "scripted:demo", systemPrompt: "be brief" });
+  for (const text of ["first", "second", "third"]) turn(f, sessionId, text); // #1..#6
+  const originalBefore = f.control.history(sessionId).messages;
+
+  const started = f.control.createTask(
+    { parentSessionId: null, title: "third, in the background", prompt: "third", model: "scripted:demo", forkOf: { sessionId, atSeq: 5 } },
+    { clientId: "test", requestId: "1" },
+  );
+  const task = f.control.task(started.taskId);
+  assert.equal(task.state, "queued");
+  assert.notEqual(task.sessionId, sessionId);
+  assert.equal(f.control.profile(task.sessionId).execution_role, "leaf", "a forked task is a leaf like any task");
+  assert.equal(f.control.profile(task.sessionId).system_prompt, "be brief", "it keeps the chat's system prompt");
+  const seen = f.control.turnContext(started.turnId);
+  assert.deepEqual(seen.history.map(body), originalBefore.filter((m) => m.seq < 5).map(body), "its history is the chat's before #5");
+  assert.equal(seen.userMessage, "third");
+  assert.deepEqual(f.control.history(task.sessionId).session.forkedFrom, { sessionId, title: "plan the parser", atSeq: 5 });
+  assert.deepEqual(f.control.history(sessionId).messages, originalBefore, "the chat is left as it was");
+
+  assert.throws(
+    () =>
+      f.control.createTask(
+        { parentSessionId: null, title: "t", prompt: "x", model: "scripted:demo", forkOf: { sessionId, atSeq: 4 } },
+        { clientId: "test", requestId: "2" },
+      ),
+    (e: { code?: unknown; message: string }) => e.code === ErrorCode.InvalidParams && /a fork starts at a user message/.test(e.message),
+  );
+  assert.equal(f.control.tasks(100).length, 1, "a refused fork point makes no task");
+  const sessions = f.journal.db.prepare("SELECT count(*) AS n FROM sessions").get() as { n: number };
+  assert.equal(sessions.n, 2, "nor a session (the chat and the first task's)");
+  f.close();
+});
