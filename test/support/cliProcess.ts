@@ -18,6 +18,20 @@ export function isolatedEnv(root: string, idleSeconds = 2): Record<string, strin
 }
 
 /**
+ * A fresh root with a workspace (its real path), a journal's path, a scripted model of these rounds
+ * and the environment a kernel on them needs (scripted models allowed, HEARTH_HOME isolated, 5 s idle).
+ */
+export function scriptedKernelSetup(prefix: string, rounds: unknown[], extraEnv: Record<string, string> = {}) {
+  const root = tempDir(prefix);
+  fs.mkdirSync(path.join(root, "ws"));
+  const workspace = fs.realpathSync(path.join(root, "ws"));
+  const script = path.join(root, "script.json");
+  fs.writeFileSync(script, JSON.stringify({ rounds }));
+  const env = { HEARTH_ALLOW_SCRIPTED: "1", ...isolatedEnv(root, 5), ...extraEnv };
+  return { root, workspace, model: `scripted:${script}`, journalPath: path.join(root, "journal.sqlite"), env };
+}
+
+/**
  * A workspace, a journal and a scripted model's rounds under a fresh temporary root, and `hearth` run
  * on them (the command, then its arguments); its detached kernel stays up 30 s between calls.
  */

@@ -7,6 +7,7 @@
 // harness #8) and is journaled with who decided. A client that cannot answer (it left, it has no
 // approval handler) is not a denial: the task waits for a person, also while no client is connected.
 // Only the turn's own abort (cancel, shutdown) ends the wait, and ClientApproval makes that a denial.
+// The problems a task's write leaves (issue 29 item 4) are asked of a connected window.
 import { ErrorCode, errorMessage } from "../../../shared/errors.js";
 import { DisposableStore, toDisposable } from "../../../shared/lifecycle.js";
 import type { ServerRequestMethod, ServerRequestParams, ServerRequestResult } from "../../../shared/protocol/index.js";
@@ -54,6 +55,7 @@ export class PendingTaskApprovals {
 }
 
 export function taskChannel(deps: TaskChannelDeps, taskId: string, onApprovalChange: () => void): ClientChannel {
+  const problems = new WriteProblemsWindows(deps);
   return {
     notify: (method, params) => deps.clients.notifyAll(method, params),
     request<M extends ServerRequestMethod>(
@@ -61,12 +63,50 @@ export function taskChannel(deps: TaskChannelDeps, taskId: string, onApprovalCha
       params: ServerRequestParams<M>,
       signal?: AbortSignal,
     ): Promise<ServerRequestResult<M>> {
-      // A task runs apart from any window: only its approvals are put to people; nothing else has an editor to ask.
+      if (method === "diagnostics/baseline" || method === "diagnostics/afterWrite")
+        return problems.request(method, params as ServerRequestParams<"diagnostics/baseline">, signal) as Promise<ServerRequestResult<M>>;
+      // A task runs apart from any window: its approvals are put to people, and the problems its writes
+      // leave are asked of a window; nothing else has an editor to ask.
       if (method !== "approval/request") return Promise.reject(new NoEditorForTask(method));
       const approval = params as ServerRequestParams<"approval/request">;
       return firstAnswer(deps, taskId, { ...approval, taskId }, signal, onApprovalChange) as Promise<ServerRequestResult<M>>;
     },
   };
+}
+
+/** Writes whose problems are being collected at once, at most (a write that failed is never asked after). */
+const MAX_WRITES_IN_FLIGHT = 64;
+
+/**
+ * The problems a task's write leaves (issue 29 item 4) are asked of a window of the folder, as a chat
+ * turn's are asked of its own: the first window connected when the write is about to be installed notes
+ * the file's problems, and the same window reports the new ones after it (it holds the baseline). With
+ * no window connected the result says none were collected, as with the CLI.
+ */
+class WriteProblemsWindows {
+  private readonly byCall = new Map<string, ClientChannel>();
+
+  constructor(private readonly deps: Pick<TaskChannelDeps, "clients" | "principals">) {}
+
+  request(
+    method: "diagnostics/baseline" | "diagnostics/afterWrite",
+    params: ServerRequestParams<"diagnostics/baseline">,
+    signal: AbortSignal | undefined,
+  ): Promise<unknown> {
+    if (method === "diagnostics/baseline") {
+      const window = this.deps.clients.all().find((c) => this.deps.principals.of(c).kind === "window");
+      if (!window) return Promise.reject(new NoEditorForTask(method));
+      if (this.byCall.size >= MAX_WRITES_IN_FLIGHT) this.byCall.delete(this.byCall.keys().next().value!);
+      this.byCall.set(params.callId, window);
+      return window.request(method, params, signal);
+    }
+    const window = this.byCall.get(params.callId);
+    this.byCall.delete(params.callId);
+    if (!window) return Promise.reject(new NoEditorForTask(method));
+    if (!this.deps.clients.all().includes(window))
+      return Promise.reject(new Error("the window that noted the file's problems before the write has closed"));
+    return window.request(method, params, signal);
+  }
 }
 
 function firstAnswer(

@@ -8,19 +8,9 @@ import path from "node:path";
 import { it } from "node:test";
 import { connectOrStartKernel } from "../../../shared/node/kernelLauncher.js";
 import type { ClientPrincipal, NotificationParams, TaskSummary } from "../../../shared/protocol/index.js";
-import { DIST, startTestKernel, tempDir } from "../../support/kernelProcess.js";
+import { DIST, startTestKernel } from "../../support/kernelProcess.js";
 import { TurnDriver } from "../../support/turnDriver.js";
-import { isolatedEnv, runCli, waitFor } from "../../support/cliProcess.js";
-
-function setup(prefix: string, rounds: unknown[], extraEnv: Record<string, string> = {}) {
-  const root = tempDir(prefix);
-  fs.mkdirSync(path.join(root, "ws"));
-  const workspace = fs.realpathSync(path.join(root, "ws"));
-  const script = path.join(root, "script.json");
-  fs.writeFileSync(script, JSON.stringify({ rounds }));
-  const env = { HEARTH_ALLOW_SCRIPTED: "1", ...isolatedEnv(root, 5), ...extraEnv };
-  return { root, workspace, model: `scripted:${script}`, journalPath: path.join(root, "journal.sqlite"), env };
-}
+import { runCli, scriptedKernelSetup, waitFor } from "../../support/cliProcess.js";
 
 const window = (folder: string): ClientPrincipal => ({ kind: "window", folder, asksPerson: true });
 const terminal = (folder: string): ClientPrincipal => ({ kind: "terminal", folder, asksPerson: false });
@@ -30,7 +20,7 @@ async function taskState(client: { request: (m: "task/show", p: { taskId: string
 }
 
 it("following a task's run is read-only: the follower leaving never denies the task's next call, and a window still hears its events and answers it (issue 24, item 4)", async () => {
-  const t = setup("follow", [
+  const t = scriptedKernelSetup("follow", [
     { text: ["One."], toolCalls: [{ name: "shell", arguments: { command: "echo one >> log.txt" } }] },
     { text: ["Two."], toolCalls: [{ name: "shell", arguments: { command: "echo two >> log.txt" } }] },
     { text: ["Done."] },
@@ -82,7 +72,7 @@ it("following a task's run is read-only: the follower leaving never denies the t
 });
 
 it("a chat turn's approvals go only to the client that started it: another client's handler is never asked (issue 24, item 1)", async () => {
-  const t = setup("chat-owner", [
+  const t = scriptedKernelSetup("chat-owner", [
     // The delay lets the follower's turn/follow arrive before the call is proposed.
     { text: ["Writing."], delayMs: 300, toolCalls: [{ name: "write_file", arguments: { path: "a.txt", content: "A\n" } }] },
     { text: ["Done."] },
@@ -119,7 +109,7 @@ it("a chat turn's approvals go only to the client that started it: another clien
 });
 
 it("a task started by an untrusted client is offered read-only tools only, and says so in task/list and `hearth tasks` (issue 24, item 2)", async () => {
-  const t = setup("readonly-task", [
+  const t = scriptedKernelSetup("readonly-task", [
     { text: ["Writing."], toolCalls: [{ name: "write_file", arguments: { path: "pwned.txt", content: "x\n" } }] },
     { text: ["Could not write."] },
   ]);
@@ -146,7 +136,7 @@ it("a task started by an untrusted client is offered read-only tools only, and s
 });
 
 it("turn/cancel of a queued task's run cancels the task: task/show says cancelled, not queued for ever (issue 24, item 5 repro)", async () => {
-  const t = setup("cancel-queued", [{ text: ["a", "b", "c", "d"], delayMs: 1000 }], { HEARTH_MAX_TASKS: "1" });
+  const t = scriptedKernelSetup("cancel-queued", [{ text: ["a", "b", "c", "d"], delayMs: 1000 }], { HEARTH_MAX_TASKS: "1" });
   const k = startTestKernel({ workspace: t.workspace, journalPath: t.journalPath, env: t.env });
   try {
     await k.client.initialize("test", "0", { client: window(t.workspace) });

@@ -10,17 +10,7 @@ import { connectOrStartKernel } from "../../../shared/node/kernelLauncher.js";
 import type { NotificationParams, TaskSummary } from "../../../shared/protocol/index.js";
 import { DIST, startTestKernel, tempDir } from "../../support/kernelProcess.js";
 import { TurnDriver } from "../../support/turnDriver.js";
-import { alive, isolatedEnv, runCli, waitFor } from "../../support/cliProcess.js";
-
-function setup(prefix: string, rounds: unknown[], extraEnv: Record<string, string> = {}) {
-  const root = tempDir(prefix);
-  const workspace = path.join(root, "ws");
-  fs.mkdirSync(workspace);
-  const script = path.join(root, "script.json");
-  fs.writeFileSync(script, JSON.stringify({ rounds }));
-  const env = { HEARTH_ALLOW_SCRIPTED: "1", ...isolatedEnv(root, 5), ...extraEnv };
-  return { root, workspace, model: `scripted:${script}`, journalPath: path.join(root, "journal.sqlite"), env };
-}
+import { alive, runCli, scriptedKernelSetup, waitFor } from "../../support/cliProcess.js";
 
 /** Follows task/updated notifications: the latest state of each task the kernel published. */
 function watchTasks(client: { onNotification: (m: "task/updated", h: (n: NotificationParams<"task/updated">) => void) => void }) {
@@ -34,7 +24,7 @@ function watchTasks(client: { onNotification: (m: "task/updated", h: (n: Notific
 }
 
 it("tasks run beside a chat turn, HEARTH_MAX_TASKS=2 queues the third, each result is an artifact task/show returns, and `hearth tasks --json` lists what task/list lists (issue 12 items 3, 6)", async () => {
-  const t = setup("tasks-concurrent", [{ text: ["Work", "ing ", "on ", "it."], delayMs: 250 }], { HEARTH_MAX_TASKS: "2" });
+  const t = scriptedKernelSetup("tasks-concurrent", [{ text: ["Work", "ing ", "on ", "it."], delayMs: 250 }], { HEARTH_MAX_TASKS: "2" });
   const k = startTestKernel({ workspace: t.workspace, journalPath: t.journalPath, env: t.env });
   try {
     await k.client.initialize("test", "0");
@@ -83,7 +73,9 @@ it("tasks run beside a chat turn, HEARTH_MAX_TASKS=2 queues the third, each resu
 });
 
 it("cancel is truthful: a running task's cancel reaches the model and is acknowledged, a queued one is cancelled before it started (issue 12 item 3, control plane #13)", async () => {
-  const t = setup("tasks-cancel", [{ text: ["a", "b", "c", "d", "e", "f", "g", "h"], delayMs: 1000 }], { HEARTH_MAX_TASKS: "1" });
+  const t = scriptedKernelSetup("tasks-cancel", [{ text: ["a", "b", "c", "d", "e", "f", "g", "h"], delayMs: 1000 }], {
+    HEARTH_MAX_TASKS: "1",
+  });
   const k = startTestKernel({ workspace: t.workspace, journalPath: t.journalPath, env: t.env });
   try {
     await k.client.initialize("test", "0");
@@ -113,7 +105,7 @@ it("a task's approval waits for a person while no client is connected, reaches a
   const nap = `313.${process.pid}`; // the shell call outlives the killed kernel; found and ended by its argument
   const root = tempDir("tasks-crash");
   const marker = path.join(root, "runs.log");
-  const t = setup("tasks-crash", [
+  const t = scriptedKernelSetup("tasks-crash", [
     { text: ["Building."], toolCalls: [{ name: "shell", arguments: { command: `echo ran >> ${marker}; sleep ${nap}` } }] },
     { text: ["Built."] },
   ]);
@@ -187,7 +179,7 @@ it("a task's approval waits for a person while no client is connected, reaches a
 });
 
 it("a task still queued when the kernel is killed never ran, so it stays queued and runs at the next start; only the running one is orphaned (issue 12 item 7, control plane #21)", async () => {
-  const t = setup("tasks-requeue", [{ text: ["Slow", " work."], delayMs: 2000 }], { HEARTH_MAX_TASKS: "1" });
+  const t = scriptedKernelSetup("tasks-requeue", [{ text: ["Slow", " work."], delayMs: 2000 }], { HEARTH_MAX_TASKS: "1" });
   const k = startTestKernel({ workspace: t.workspace, journalPath: t.journalPath, env: t.env });
   let running: TaskSummary;
   let queued: TaskSummary;
