@@ -172,6 +172,7 @@ function wireChat(
   context.subscriptions.push(
     vscode.workspace.registerTextDocumentContentProvider(PROPOSED_SCHEME, proposed),
     edits,
+    writeProblems,
     kernel.onClient((client) => {
       client.onServerRequest("approval/request", (req, signal) => approvals.ask(req, signal));
       // issue 29 item 4: the problems an accepted edit left in its file, for the edit's result.

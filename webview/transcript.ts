@@ -178,10 +178,6 @@ export class Transcript {
     );
   }
 
-  /**
-   * Replaces everything with a session's committed history: its latest page when `hasOlder` (older
-   * pages come in above as the person scrolls up, historyPager.ts), else all of it.
-   */
   /** The chat is being read (after a reload the kernel may still start): said in an empty view only, never over a shown chat. */
   loading(): void {
     if (this.node.childElementCount > 0) return;
@@ -191,6 +187,10 @@ export class Transcript {
     this.node.append(note);
   }
 
+  /**
+   * Replaces everything with a session's committed history: its latest page when `hasOlder` (older
+   * pages come in above as the person scrolls up, historyPager.ts), else all of it.
+   */
   show(
     messages: HistoryMessage[],
     opts: { sessionId?: string; condensations?: Condensation[]; hasOlder?: boolean } & HistoryStates = {},

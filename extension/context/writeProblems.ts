@@ -13,8 +13,14 @@ import { addedProblems, problemsAfterWriteText } from "./problemsAfterWrite.js";
 export const PROBLEMS_AFTER_WRITE_SETTING = "hearth.edits.problemsAfterWrite";
 /** How long the language servers may stay silent on the file after the write before none is taken as their word. */
 const FIRST_WORD_MS = 2_000;
+/**
+ * The same, for a language whose server has reported in this window: it will speak, and a busy
+ * machine's TypeScript server can take longer than 2 s to recheck a file. A language that never
+ * reports (Markdown, say) keeps the short wait on every write.
+ */
+const SPEAKING_FIRST_WORD_MS = 5_000;
 /** The longest wait for the language servers after a write (the kernel waits a little longer for the answer). */
-const WAIT_MS = 5_000;
+const WAIT_MS = 8_000;
 /** How long an editor showing the file may take to reload it from disk after the write. */
 const RELOAD_WAIT_MS = 2_000;
 /** Quiet after the server's last change to the file's problems: its syntactic and semantic passes both landed. */
@@ -25,10 +31,24 @@ const MAX_BASELINES = 64;
 /** Both requests name the same write (shared/protocol/methods.ts). */
 type Params = ServerRequestParams<"diagnostics/baseline">;
 
-export class WriteProblems {
+export class WriteProblems implements vscode.Disposable {
   private readonly baselines = new Map<string, Problem[]>();
+  /** The languages whose servers have reported problems of an open document in this window. */
+  private readonly speaking = new Set<string>();
+  private readonly listener: vscode.Disposable;
 
-  constructor(private readonly workspace: string) {}
+  constructor(private readonly workspace: string) {
+    this.listener = vscode.languages.onDidChangeDiagnostics((e) => {
+      for (const uri of e.uris) {
+        const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+        if (document) this.speaking.add(document.languageId);
+      }
+    });
+  }
+
+  dispose(): void {
+    this.listener.dispose();
+  }
 
   baseline(params: Params): ServerRequestResult<"diagnostics/baseline"> {
     if (!enabled()) return { noted: false };
@@ -45,9 +65,10 @@ export class WriteProblems {
     const document = await currentDocument(uri);
     // Plain text has no language server: nothing would ever be reported, so nothing is waited for or said.
     if (!document || document.languageId === "plaintext") return { report: null };
-    const settled = await serverSettles(uri, signal);
+    const firstWordMs = this.speaking.has(document.languageId) ? SPEAKING_FIRST_WORD_MS : FIRST_WORD_MS;
+    const settled = await serverSettles(uri, firstWordMs, signal);
     const added = addedProblems(before, problemsOf(uri));
-    return { report: problemsAfterWriteText(vscode.workspace.asRelativePath(uri, false), added, settled, FIRST_WORD_MS) };
+    return { report: problemsAfterWriteText(vscode.workspace.asRelativePath(uri, false), added, settled, firstWordMs) };
   }
 
   private uriOf(file: string): vscode.Uri {
@@ -89,8 +110,8 @@ async function currentDocument(uri: vscode.Uri): Promise<vscode.TextDocument | u
   return opened;
 }
 
-/** True once the file's problems changed and then stayed as they are for QUIET_MS; false if nothing changed within WAIT_MS. */
-async function serverSettles(uri: vscode.Uri, signal: AbortSignal): Promise<boolean> {
+/** True once the file's problems changed and then stayed as they are for QUIET_MS; false if nothing changed within `firstWordMs`. */
+async function serverSettles(uri: vscode.Uri, firstWordMs: number, signal: AbortSignal): Promise<boolean> {
   let changed = false;
   let quiet: ReturnType<typeof setTimeout> | undefined;
   let done: (settled: boolean) => void = () => undefined;
@@ -101,7 +122,7 @@ async function serverSettles(uri: vscode.Uri, signal: AbortSignal): Promise<bool
     clearTimeout(quiet);
     quiet = setTimeout(() => done(true), QUIET_MS);
   });
-  const silent = setTimeout(() => changed || done(false), FIRST_WORD_MS);
+  const silent = setTimeout(() => changed || done(false), firstWordMs);
   const cap = setTimeout(() => done(changed), WAIT_MS);
   const abort = () => done(changed);
   signal.addEventListener("abort", abort);

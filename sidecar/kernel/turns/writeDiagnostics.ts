@@ -13,8 +13,8 @@ import type { ClientChannel } from "../clientChannel.js";
 const WRITING_TOOLS = new Set(["write_file", "edit_file"]);
 /** How long the client may take to note the problems before the write (it only reads what VS Code holds). */
 const BASELINE_WAIT_MS = 2_000;
-/** How long the client may take after the write: its own wait for the language servers, and some slack. */
-const REPORT_WAIT_MS = 8_000;
+/** How long the client may take after the write: its reload wait (2 s) and its wait for the language servers (8 s), and some slack. */
+const REPORT_WAIT_MS = 12_000;
 
 export interface WriteRun {
   readonly sessionId: string;
