@@ -157,6 +157,8 @@ export class Transcript {
   private readonly progress = new Map<string, TurnProgress>();
   /** True while the reader is at the bottom: new content scrolls into view only then. */
   private pinned = true;
+  /** The scroll position at the last scroll event: moving up from it is the reader's doing. */
+  private lastTop = 0;
   private lastContext: ContextFill | undefined;
   /** The session's condensations (from its latest page): older pages place their marker too. */
   private condensations: Condensation[] = [];
@@ -172,10 +174,20 @@ export class Transcript {
     this.node.addEventListener(
       "scroll",
       () => {
-        this.pinned = this.node.scrollHeight - this.node.scrollTop - this.node.clientHeight < 24;
+        // Only the reader moving up unpins: content that grows below (a scroll event may come after it
+        // grew) leaves the view where it is, and the next render or resize brings it back to the end.
+        const top = this.node.scrollTop;
+        if (this.node.scrollHeight - top - this.node.clientHeight < 24) this.pinned = true;
+        else if (top < this.lastTop) this.pinned = false;
+        this.lastTop = top;
       },
       { passive: true },
     );
+    // What grows without a render of its own (the Rewind and Fork buttons placed after a reloaded
+    // transcript, an older page, a card opened) or a view that shrinks (the composer grows) keeps the
+    // newest content in view while the reader is at the bottom.
+    const keepPinned = new ResizeObserver(() => this.scroll());
+    for (const part of [this.node, this.pager.top, this.pager.pages, this.pager.bottom]) keepPinned.observe(part);
   }
 
   /** The chat is being read (after a reload the kernel may still start): said in an empty view only, never over a shown chat. */

@@ -180,6 +180,13 @@ describe("a chat people can live in (issue 25, in the workbench at 1400×900)", 
     assert.equal(stopped.length, 2, `the two unfinished answers: ${JSON.stringify(stopped)}`);
     for (const text of stopped) assert.match(text, /^chunk 0\b/, "the answer as it streamed until the stop");
     assert.deepEqual(await endings.allTextContents(), ["Cancelled", "Cancelled"]);
+    // The reloaded chat opens at its latest turn, as it was left, also once the Rewind and Fork buttons
+    // (which come after the transcript) have made it taller.
+    const transcript = view.locator('[data-testid="transcript"]');
+    const gapBelow = () => transcript.evaluate((t) => t.scrollHeight - t.scrollTop - t.clientHeight);
+    await view.locator('[data-testid="fork-open"]').last().waitFor({ state: "attached", timeout: 30_000 });
+    await new Promise((r) => setTimeout(r, 500));
+    assert.ok((await gapBelow()) < 24, `the reloaded transcript is scrolled to its end (${await gapBelow()} px below the view)`);
     await shot("4b-stopped-after-reload");
   });
 

@@ -31,6 +31,11 @@ export function webviewDom(): JSDOM["window"] {
   g.window ??= window;
   g.requestAnimationFrame ??= (f: () => void) => setTimeout(f, 0);
   g.cancelAnimationFrame ??= (id: ReturnType<typeof setTimeout>) => clearTimeout(id);
+  // jsdom lays nothing out, so no size ever changes: an observer that is never called is the truth there.
+  g.ResizeObserver ??= class {
+    observe(): void {}
+    disconnect(): void {}
+  };
   (window as unknown as { matchMedia: unknown }).matchMedia = () => ({ matches: false, addEventListener() {}, addListener() {} });
   g.CSS = { escape: (s: string) => s };
   (window.HTMLElement.prototype as { scrollIntoView?: () => void }).scrollIntoView = () => {};
