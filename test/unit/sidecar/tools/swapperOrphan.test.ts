@@ -9,17 +9,9 @@ import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
+import { alive } from "../../../support/cliProcess.js";
 
 const SWAPPER = path.join(path.dirname(fileURLToPath(import.meta.url)), "children", "swapper.ts");
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 test("a swapper whose parent was killed exits on its own", async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hearth-swapper-orphan-"));
