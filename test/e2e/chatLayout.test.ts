@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
+import { readHearthLog } from "./support/codeServer.js";
 import { newScenario } from "./support/scenario.js";
 import { lens, scriptedModel, startWorkbench, turnEnds } from "./support/scriptedChat.js";
 import type { FrameLocator } from "./support/playwright.js";
@@ -33,6 +34,7 @@ function boxHasFocus(view: FrameLocator): Promise<boolean> {
 describe("a chat people can live in (issue 25, in the workbench at 1400×900)", { timeout: 240_000 }, () => {
   const { scratch, workspace, clock, started, shot, end } = newScenario("chatLayout", "hearth-e2e-");
   let passed = false;
+  let pasteDone = false;
   const folderSettings = () => path.join(workspace, ".vscode", "settings.json");
 
   before(async () => {
@@ -223,6 +225,48 @@ describe("a chat people can live in (issue 25, in the workbench at 1400×900)", 
     assert.ok(message.length <= offered * 4 + 100, `the trimmed message is ${message.length} characters`);
     await page.keyboard.press("Escape");
     assert.equal(await turnEnds(page, EXTENSION_ID, ended + 1), "cancelled");
+    pasteDone = true;
+  });
+
+  it("six quick tool-setting changes end with the kernel on the last list; the chat made with the old tools then offers a new chat that carries it (issue 25, items 1 and 2)", async () => {
+    assert.ok(pasteDone, "the steps before made the chat this one changes the tools under");
+    const page = started.browser!.page;
+    const view = webviewViewFrame(page, EXTENSION_ID);
+    const log = () => readHearthLog(started.server!.userDataDir);
+    const startsBefore = log().match(/started kernel pid \d+/g)?.length ?? 0;
+    const tools = ["read_file", "list_dir", "search_files", "write_file", "edit_file", "shell", "delegate_task"];
+    // "Tools: Enabled" loses an entry six times in quick succession, as a person unticks them.
+    for (let n = tools.length - 1; n >= 1; n--) {
+      fs.writeFileSync(folderSettings(), JSON.stringify({ "hearth.tools.enabled": tools.slice(0, n) }));
+      await new Promise((r) => setTimeout(r, 150));
+    }
+    // The kernel that runs in the end was started with the last list (its environment says so).
+    const lastKernelTools = (): string | null => {
+      const pids = [...log().matchAll(/started kernel pid (\d+)/g)].map((m) => Number(m[1]));
+      if (pids.length <= startsBefore) return null;
+      try {
+        const environ = fs.readFileSync(`/proc/${pids[pids.length - 1]}/environ`, "utf8").split("\0");
+        return environ.find((v) => v.startsWith("HEARTH_TOOLS="))?.slice("HEARTH_TOOLS=".length) ?? "";
+      } catch {
+        return null; // that kernel is gone already: a later one follows
+      }
+    };
+    await waitFor(() => lastKernelTools() === "read_file", 90_000, "the kernel to run with the last tool list");
+    await new Promise((r) => setTimeout(r, 1_000));
+    assert.equal(lastKernelTools(), "read_file", "no older list replaced it after");
+    clock.mark("six tool changes applied");
+
+    // The chat's runs pinned the old tools: sending says what changed and offers a new chat.
+    await view.locator("#message textarea").fill("One more");
+    await view.locator("#message textarea").press("Enter");
+    const carry = view.locator('[data-testid="action-continue-new-chat"]').last();
+    await carry.waitFor({ state: "visible", timeout: 60_000 });
+    await shot("6-tools-changed");
+    await carry.click();
+    const chip = view.locator('[data-testid="paste-chip"]');
+    assert.match((await chip.textContent({ timeout: 30_000 })) ?? "", /^Earlier chat · /);
+    assert.equal(await view.locator('[data-testid="user-message"]').count(), 0, "a new chat, the old one in History");
+    await shot("6b-continued-in-new-chat");
     passed = true;
   });
 });

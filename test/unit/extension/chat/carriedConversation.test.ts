@@ -35,3 +35,15 @@ test("a long conversation keeps its newest messages and says the earlier ones we
 test("nothing to carry from a chat without messages", () => {
   assert.equal(carriedConversation([{ seq: 0, role: "system", text: "instructions" }]), null);
 });
+
+test("one very long message (a big paste) is cut in the carried text instead of leaving out everything before it", () => {
+  const paste = `summarize this\n${"2026-12-01 [info] a long log line\n".repeat(2_000)}`;
+  const carried = carriedConversation([user(1, "Plan the parser"), answer(2, "Use a table."), user(3, paste), user(4, "one more")])!;
+  assert.ok(carried.length <= 16_000, `bounded: ${carried.length}`);
+  assert.match(
+    carried,
+    /^The conversation so far, from an earlier chat:\n\nPerson: Plan the parser\n\nHearth: Use a table\.\n\nPerson: summarize this\n/,
+  );
+  assert.match(carried, /… \[\d{2},\d{3} more characters not carried\]\n\nPerson: one more$/);
+  assert.doesNotMatch(carried, /earlier messages left out/);
+});
