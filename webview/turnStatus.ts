@@ -13,10 +13,23 @@ export function isAuthorityDrift(message: string): boolean {
   return /authority drifted/.test(message);
 }
 
-/** What a drifted chat's failure says, in plain words, instead of the kernel's. */
-export const DRIFT_TEXT =
-  "This chat began with other tools or another folder than Hearth has now, so it cannot go on as it was. " +
-  "Continue in a new chat: it carries this conversation over, and this chat stays in History.";
+const DRIFT_WAY_OUT = "Continue in a new chat: it carries this conversation over, and this chat stays in History.";
+
+/**
+ * What a drifted chat's failure says, in plain words, instead of the kernel's: what changed, as the
+ * kernel's refusal names it (tools, their settings or limits; the folder), then the way out.
+ */
+export function driftText(message: string): string {
+  const named = /authority drifted \(([a-z, ]+) changed since/.exec(message)?.[1]?.split(", ") ?? [];
+  const changed = [
+    ...(named.some((n) => n === "tools" || n === "enablement" || n === "ceilings") ? ["the tools Hearth offers"] : []),
+    ...(named.includes("workspace") ? ["the folder"] : []),
+  ];
+  if (changed.length === 0)
+    return `This chat began with other tools or another folder than Hearth has now, so it cannot go on as it was. ${DRIFT_WAY_OUT}`;
+  const what = changed.join(" and ");
+  return `${what[0]!.toUpperCase()}${what.slice(1)} changed since this chat began, so it cannot go on as it was. ${DRIFT_WAY_OUT}`;
+}
 
 export function statusText(event: Ending): string {
   switch (event.status) {
@@ -28,7 +41,7 @@ export function statusText(event: Ending): string {
     case "stopped":
       return `Stopped: ${event.error?.message ?? "a loop guard ended the turn"}`;
     case "failed":
-      if (isAuthorityDrift(event.error?.message ?? "")) return DRIFT_TEXT;
+      if (isAuthorityDrift(event.error?.message ?? "")) return driftText(event.error!.message);
       return `Failed: ${event.error?.message ?? "no reason given"}`;
   }
 }

@@ -6,7 +6,7 @@ import { JSDOM } from "jsdom";
 const { window } = new JSDOM("<!DOCTYPE html><body></body>");
 after(() => window.close());
 (globalThis as { document?: unknown }).document = window.document;
-const { turnStatus, isAuthorityDrift } = await import("../../../webview/turnStatus.js");
+const { turnStatus, isAuthorityDrift, driftText } = await import("../../../webview/turnStatus.js");
 
 describe("a turn's status line (issue 25, item 10)", () => {
   it("an answer cut at the token cap says so and what to do next, never plain Completed", () => {
@@ -30,9 +30,18 @@ describe("a turn's status line (issue 25, item 10)", () => {
     const [status] = turnStatus({ status: "failed", error: { message } });
     assert.match(
       status?.textContent ?? "",
-      /^This chat began with other tools or another folder than Hearth has now.*Continue in a new chat/,
+      /^The tools Hearth offers changed since this chat began, so it cannot go on as it was\. Continue in a new chat/,
     );
     assert.doesNotMatch(status?.textContent ?? "", /authority|session/);
     assert.equal(isAuthorityDrift("model_failed: the model round failed"), false);
+  });
+
+  it("the drift's words name what changed, as the kernel's refusal does: the folder, the tools, both, or neither named", () => {
+    const refusal = (what: string) =>
+      `refused to resume: the session's authority drifted (${what} changed since it was recorded); start a new session`;
+    assert.match(driftText(refusal("workspace")), /^The folder changed since this chat began/);
+    assert.match(driftText(refusal("workspace, enablement")), /^The tools Hearth offers and the folder changed since this chat began/);
+    assert.match(driftText(refusal("ceilings")), /^The tools Hearth offers changed/);
+    assert.match(driftText(refusal("snapshot version (1 → 2)")), /^This chat began with other tools or another folder than Hearth has now/);
   });
 });
