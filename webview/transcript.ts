@@ -14,6 +14,7 @@ import { blockBytes, splitMessage } from "../shared/attachmentText.js";
 import type { Attachment } from "../shared/protocol/attachments.js";
 import { attachmentChips } from "./attachmentChip.js";
 import { HistoryPager, type PagerDeps } from "./historyPager.js";
+import { foldLongMessage } from "./longMessage.js";
 
 /**
  * The person's message: the typed text, and a chip per attachment (issue 15) with the size of what the
@@ -25,7 +26,10 @@ function userMessage(text: string, attached?: readonly Attachment[], attachedByt
   const bytes = attached ? attachedBytes : blockBytes(text);
   const node = el("div", "msg user");
   node.dataset.testid = "user-message";
-  node.append(el("div", "who", "You"), el("div", "body", typed));
+  const body = el("div", "body", typed);
+  node.append(el("div", "who", "You"), body);
+  const fold = foldLongMessage(body, typed);
+  if (fold) node.append(fold);
   if (attachments.length) node.append(attachmentChips(attachments, bytes));
   return node;
 }

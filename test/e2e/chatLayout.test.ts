@@ -223,6 +223,9 @@ describe("a chat people can live in (issue 25, in the workbench at 1400×900)", 
     const message = (await view.locator('[data-testid="user-message"] .body').nth(sent).textContent()) ?? "";
     assert.match(message, /^Summarize this log\n\n```\n2026-12-01/);
     assert.ok(message.length <= offered * 4 + 100, `the trimmed message is ${message.length} characters`);
+    // Sent, the long message is shown folded, with a button that says how long it is.
+    const fold = view.locator('[data-testid="user-message"]').nth(sent).locator('[data-testid="message-fold"]');
+    assert.match((await fold.textContent({ timeout: 10_000 })) ?? "", /^Show all [\d,]+ lines$/);
     await page.keyboard.press("Escape");
     assert.equal(await turnEnds(page, EXTENSION_ID, ended + 1), "cancelled");
     pasteDone = true;
