@@ -21,6 +21,11 @@ export function addedProblems(before: readonly Problem[], after: readonly Proble
   });
 }
 
+/** What the model reads when the editor never reloaded the file after the write (its file watcher did not say). */
+export function staleDocumentText(file: string): string {
+  return `No problems were collected after this write: the editor still holds ${file} as it was before it, so its language servers have not checked the new content.`;
+}
+
 /**
  * What the model reads after the write's own result. `settled` is false when the language servers
  * said nothing about the file in the time waited: then "none" is what was known, not a verdict.

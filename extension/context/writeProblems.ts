@@ -8,7 +8,7 @@ import * as vscode from "vscode";
 import type { ServerRequestParams, ServerRequestResult } from "../../shared/protocol/index.js";
 import type { Problem } from "./editorContextText.js";
 import { problemsOf } from "./editorContext.js";
-import { addedProblems, problemsAfterWriteText } from "./problemsAfterWrite.js";
+import { addedProblems, problemsAfterWriteText, staleDocumentText } from "./problemsAfterWrite.js";
 
 export const PROBLEMS_AFTER_WRITE_SETTING = "hearth.edits.problemsAfterWrite";
 /** How long the language servers may stay silent on the file after the write before none is taken as their word. */
@@ -62,9 +62,11 @@ export class WriteProblems implements vscode.Disposable {
     this.baselines.delete(params.callId);
     if (!enabled()) return { report: null };
     const uri = this.uriOf(params.path);
-    const document = await currentDocument(uri);
+    const { document, stale } = await currentDocument(uri);
     // Plain text has no language server: nothing would ever be reported, so nothing is waited for or said.
     if (!document || document.languageId === "plaintext") return { report: null };
+    // The servers check what the document holds: one that still holds the old text says nothing of the write.
+    if (stale) return { report: staleDocumentText(vscode.workspace.asRelativePath(uri, false)) };
     const firstWordMs = this.speaking.has(document.languageId) ? SPEAKING_FIRST_WORD_MS : FIRST_WORD_MS;
     const settled = await serverSettles(uri, firstWordMs, signal);
     const added = addedProblems(before, problemsOf(uri));
@@ -85,17 +87,17 @@ function enabled(): boolean {
  * the file watcher tells it the disk changed; the servers check what the document holds, so that is
  * awaited (bounded) before their word is.
  */
-async function currentDocument(uri: vscode.Uri): Promise<vscode.TextDocument | undefined> {
+async function currentDocument(uri: vscode.Uri): Promise<{ document?: vscode.TextDocument; stale: boolean }> {
   const opened = await vscode.workspace.openTextDocument(uri).then(
     (d) => d,
     () => undefined, // gone or unreadable: nothing will report on it
   );
-  if (!opened || opened.isDirty) return opened;
+  if (!opened || opened.isDirty) return { document: opened, stale: false };
   const onDisk = await vscode.workspace.fs.readFile(uri).then(
     (bytes) => new TextDecoder().decode(bytes),
     () => null,
   );
-  if (onDisk === null || opened.getText() === onDisk) return opened;
+  if (onDisk === null || opened.getText() === onDisk) return { document: opened, stale: false };
   await new Promise<void>((resolve) => {
     const listener = vscode.workspace.onDidChangeTextDocument((e) => {
       if (e.document.uri.toString() === uri.toString() && e.document.getText() === onDisk) finish();
@@ -107,7 +109,7 @@ async function currentDocument(uri: vscode.Uri): Promise<vscode.TextDocument | u
       resolve();
     }
   });
-  return opened;
+  return { document: opened, stale: !opened.isDirty && opened.getText() !== onDisk };
 }
 
 /** True once the file's problems changed and then stayed as they are for QUIET_MS; false if nothing changed within `firstWordMs`. */
