@@ -9,7 +9,7 @@ import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { implementPlanMessage } from "../../shared/implementPlan.js";
 import { newScenario } from "./support/scenario.js";
-import { openActivityBarContainer, webviewViewFrame } from "./support/webview.js";
+import { openActivityBarContainer, waitFor, webviewViewFrame } from "./support/webview.js";
 import { scriptedModel, startWorkbench, turnEnds } from "./support/scriptedChat.js";
 
 const pkg = JSON.parse(fs.readFileSync("package.json", "utf8")) as { publisher: string; name: string };
@@ -57,8 +57,14 @@ describe("modes and slash commands in a real VS Code workbench (issue 27)", { ti
     await box.press("ArrowDown");
     await shot("slash-menu");
     await box.fill("/mo");
-    // The list filters as the box changes: Enter picks what is highlighted once it is the match.
-    await view.locator('[data-testid="slash-item"].active', { hasText: "/mode" }).waitFor({ state: "visible", timeout: 10_000 });
+    // The list filters as the box changes: Enter picks what is highlighted once it is the only match
+    // (the list of "/" may still be shown, "/mode" highlighted in it, for a moment after the fill).
+    const items = view.locator('[data-testid="slash-item"]');
+    await waitFor(
+      async () => (await items.count()) === 1 && ((await items.first().getAttribute("class")) ?? "").includes("active"),
+      10_000,
+      "the list filtered to /mode alone",
+    );
     await box.press("Enter");
     assert.equal(await box.inputValue(), "/mode ");
     await page.keyboard.type("plan");
