@@ -12,7 +12,7 @@ import { changesText } from "../../extension/context/editorContextText.js";
 import { composeMessage } from "../../shared/attachmentText.js";
 import { newScenario } from "./support/scenario.js";
 import { openChat, scriptedModel, sendChat, turnEnds } from "./support/scriptedChat.js";
-import { webviewViewFrame } from "./support/webview.js";
+import { pickFromAtMenu, webviewViewFrame } from "./support/webview.js";
 
 const ROOT = path.resolve(".");
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { publisher: string; name: string };
@@ -51,11 +51,7 @@ describe("@changes on a real git repository (issue 29 item 3)", { timeout: 240_0
   after(() => end(passed === 1));
 
   it("@changes attaches the staged and unstaged diffs and the untracked files, and the model is shown exactly that text", async () => {
-    await view().locator("#message textarea").fill("Review these @", { timeout: 60_000 });
-    const input = page().locator(".quick-input-widget input");
-    await input.waitFor({ state: "visible", timeout: 15_000 });
-    await input.fill("@changes");
-    await page().locator(".quick-input-list .monaco-list-row", { hasText: "the working tree's diff" }).first().click();
+    await pickFromAtMenu(page(), view(), "Review these @", "@changes", "the working tree's diff");
     const chip = view().locator('[data-testid="composer-chips"] [data-testid="context-chip"]').first();
     await chip.waitFor({ state: "visible", timeout: 30_000 });
     assert.equal(await chip.getAttribute("data-kind"), "changes");

@@ -16,7 +16,7 @@ import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { newScenario } from "./support/scenario.js";
 import { openChat, scriptedModel, sendChat, turnEnds } from "./support/scriptedChat.js";
-import { quickOpen, runCommand, webviewViewFrame } from "./support/webview.js";
+import { pickFromAtMenu as pickFrom, quickOpen, runCommand, webviewViewFrame } from "./support/webview.js";
 import type { FrameLocator } from "./support/playwright.js";
 
 const ROOT = path.resolve(".");
@@ -34,17 +34,13 @@ describe("context from the editor: @problems and @changes chips (issue 29 item 3
   let server: http.Server | undefined;
   let pageUrl = "";
 
-  /** Types "@" in the message box and picks the row of the @ menu that shows `text`. */
-  async function pickFromAtMenu(prefix: string, filter: string, text: string, menuShot?: string): Promise<void> {
-    await view().locator("#message textarea").fill(`${prefix}@`);
-    await quickInput().waitFor({ state: "visible", timeout: 15_000 });
-    if (menuShot) {
+  /** Types "@" after `prefix` in the message box and picks the row of the @ menu that shows `text`. */
+  const pickFromAtMenu = (prefix: string, filter: string, text: string, menuShot?: string) =>
+    pickFrom(page(), view(), `${prefix}@`, filter, text, async () => {
+      if (!menuShot) return;
       await page().locator(".quick-input-list .monaco-list-row", { hasText: "@terminal" }).first().waitFor({ state: "visible" });
       await shot(menuShot);
-    }
-    await quickInput().fill(filter);
-    await page().locator(".quick-input-list .monaco-list-row", { hasText: text }).first().click();
-  }
+    });
 
   before(async () => {
     fs.mkdirSync(workspace, { recursive: true });

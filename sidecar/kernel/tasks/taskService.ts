@@ -75,12 +75,14 @@ export class TaskService {
    * task's ceiling (journaled); the rest applies to the task's runs in this kernel's life.
    */
   async start(params: StartTask, ctx: Starter, narrowing?: TurnNarrowing): Promise<TaskSummary> {
-    const point = params.forkOf ? this.deps.control.forkPoint(params.forkOf.sessionId, params.forkOf.atSeq) : null;
-    const instruction = params.instruction ?? point?.draft;
+    // A forked task says its message unless told otherwise; createTask checks the fork point again in
+    // its transaction, so it is read here only for that message.
+    const fork = params.forkOf;
+    const instruction = params.instruction ?? (fork ? this.deps.control.forkPoint(fork.sessionId, fork.atSeq).draft : undefined);
     if (!instruction?.trim())
       throw new HearthError(ErrorCode.InvalidParams, "no instruction for the task: say what it should do (or fork it at a user message)");
     // A delegated task runs on its coordinator's model, a forked one on its chat's, unless told otherwise.
-    const from = params.parentSessionId ?? point?.sessionId;
+    const from = params.parentSessionId ?? fork?.sessionId;
     const parentModel = from ? this.deps.control.profile(from).model_profile || null : null;
     const model = params.model ?? parentModel ?? this.deps.defaultModel;
     if (!model)
@@ -98,7 +100,7 @@ export class TaskService {
         model,
         tools,
         ...(instructions ? { instructions } : {}),
-        ...(params.forkOf ? { forkOf: params.forkOf } : {}),
+        ...(fork ? { forkOf: fork } : {}),
       },
       { clientId: ctx.clientId, requestId: ctx.requestId },
     );

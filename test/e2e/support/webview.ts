@@ -42,6 +42,26 @@ export async function quickOpen(page: Page, file: string, focusOn = ".part.edito
   await page.locator(".quick-input-list .monaco-list-row", { hasText: file }).first().click();
 }
 
+/**
+ * Types `typed` ending in "@" in the chat's message box, filters the @ menu that opens with `filter`
+ * and picks the row that shows `row`. `beforeFilter` runs once the menu is open (a screenshot of it).
+ */
+export async function pickFromAtMenu(
+  page: Page,
+  view: FrameLocator,
+  typed: string,
+  filter: string,
+  row: string,
+  beforeFilter?: () => Promise<unknown>,
+): Promise<void> {
+  const input = page.locator(".quick-input-widget input");
+  await view.locator("#message textarea").fill(typed, { timeout: 60_000 });
+  await input.waitFor({ state: "visible", timeout: 15_000 });
+  await beforeFilter?.();
+  await input.fill(filter);
+  await page.locator(".quick-input-list .monaco-list-row", { hasText: row }).first().click();
+}
+
 /** Polls a condition (a log file, a process) until it holds; the error names what was awaited. */
 export async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
