@@ -9,6 +9,7 @@ import type { ModelProgress, ModelSnapshot } from "../../shared/protocol/modelVi
 import type { KernelLog, KernelState, KernelSupervisor } from "../kernel/kernelSupervisor.js";
 import { errorMessage } from "../../shared/errors.js";
 import fs from "node:fs";
+import { LatestPacer } from "./latestPacer.js";
 import { modelSettingProblem } from "./modelSettingProblem.js";
 
 export interface ModelServiceDeps {
@@ -19,7 +20,7 @@ export interface ModelServiceDeps {
   log: KernelLog;
 }
 
-/** Progress reaches listeners at most this often (a download reports many times a second). */
+/** Progress reaches listeners at most this often, always its latest value (latestPacer.ts). */
 const PROGRESS_INTERVAL_MS = 200;
 
 export class ModelService {
@@ -28,7 +29,10 @@ export class ModelService {
   private readonly changes = new Emitter<ModelSnapshot>();
   /** Fires with the new snapshot after every change. */
   readonly onChange: Event<ModelSnapshot> = this.changes.event;
-  private lastProgressAt = 0;
+  // A download reports many times a second; the view gets its latest progress at most this often.
+  private readonly progress = new LatestPacer<ModelProgress>(PROGRESS_INTERVAL_MS, (p) =>
+    this.update({ state: "loading", spec: p.spec, progress: p }),
+  );
   private settingProblemShown = false;
   private readonly subscriptions = new DisposableStore();
 
@@ -134,16 +138,13 @@ export class ModelService {
   }
 
   dispose(): void {
+    this.progress.cancel();
     this.subscriptions.dispose();
     this.changes.dispose();
   }
 
   private onProgress(p: ModelProgress): void {
-    const now = Date.now();
-    const phaseChanged = this.snapshot.progress?.phase !== p.phase;
-    if (!phaseChanged && p.fraction < 1 && now - this.lastProgressAt < PROGRESS_INTERVAL_MS) return;
-    this.lastProgressAt = now;
-    this.update({ state: "loading", spec: p.spec, progress: p });
+    this.progress.push(p, this.snapshot.progress?.phase !== p.phase || p.fraction >= 1);
   }
 
   private onTurnEvent(turnId: string, completed: boolean): void {
@@ -158,6 +159,8 @@ export class ModelService {
   }
 
   private update(change: Partial<ModelSnapshot>): void {
+    // Progress held for later must not bring back "loading" after the load ended.
+    if (change.progress === null) this.progress.cancel();
     this.snapshot = { ...this.snapshot, ...change };
     this.changes.fire(this.snapshot);
   }

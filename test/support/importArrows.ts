@@ -162,6 +162,7 @@ export const EXTENSION_PURE = new Set([
   "extension/kernel/kernelSupervisor.ts",
   "extension/mcp/mcpText.ts",
   "extension/model/modelService.ts",
+  "extension/model/latestPacer.ts",
   "extension/model/modelSettingProblem.ts",
   "extension/tasks/forkedTask.ts",
   "extension/tasks/taskText.ts",
