@@ -29,10 +29,10 @@ type RoundStats = import("../../sidecar/inference/llama/llamaAgentModel.js").Rou
 type Bench = import("./support/kernelBench.js").Bench;
 
 const quick = process.argv.includes("--quick") || process.env.QUICK === "1";
-/** ONLY=condensingAhead: that section alone (its own kernel); unset: every section. */
+/** ONLY=condensingAhead or ONLY=growingSession: that section alone (each on a kernel of its own); unset: every section. */
 const only = process.env.ONLY;
-if (only !== undefined && only !== "condensingAhead")
-  throw new Error(`ONLY=${only} names no section of this benchmark; the one that runs alone is condensingAhead`);
+if (only !== undefined && only !== "condensingAhead" && only !== "growingSession")
+  throw new Error(`ONLY=${only} names no section of this benchmark; the ones that run alone are condensingAhead and growingSession`);
 const threads = Number(process.env.THREADS ?? physicalCores());
 const modelPath = process.env.BENCH_MODEL ?? ensureFixtureModels({ bench: true }).bench;
 if (!fs.existsSync(path.join(DIST, "sidecar.mjs")))
@@ -167,6 +167,7 @@ async function condensingAhead(): Promise<void> {
 
 try {
   if (only === "condensingAhead") await condensingAhead();
+  else if (only === "growingSession") await growingSessionAlone();
   else await everySection();
 } finally {
   for (const b of kernels) await b.kernel.stop().catch(() => undefined);
@@ -220,81 +221,7 @@ async function everySection(): Promise<void> {
   results.decodeSamples = { ours: dec, nodeLlamaCpp: decA };
   results.prefillSamples = { ours: pre, nodeLlamaCpp: preA };
 
-  // ---- first-token time in a growing session vs a prefill of the same new tokens at that depth ----
-  const grow = await k.session(24);
-  const perTurn: { turn: number; firstTokenMs: number; round: RoundStats; anchorMs: number | null; kernelCpuMs: number | null }[] = [];
-  for (let turn = 1; turn <= TURNS; turn++) {
-    // issue 32: the kernel's main thread runs everything but native evaluation (journal, harness,
-    // rendering, tokenizing, protocol); its CPU time over the turn is what must not grow with depth.
-    const cpu0 = mainThreadCpuMs(k.kernel.child.pid);
-    const t = await k.turn(grow, text(100 + turn, TURN_WORDS));
-    const cpu1 = mainThreadCpuMs(k.kernel.child.pid);
-    const kernelCpuMs = cpu0 === null || cpu1 === null ? null : cpu1 - cpu0;
-    const firstTokenMs = (t.timing.firstToken ?? t.timing.done!) - t.timing.sent;
-    say(
-      `turn ${turn}: first token ${firstTokenMs.toFixed(0)} ms (model round: prefill ${t.round.prefillMs.toFixed(0)}, first token ${t.round.firstTokenMs?.toFixed(0)}, first chunk ${t.round.firstChunkMs?.toFixed(0)} ms)`,
-    );
-    let anchorMs: number | null = null;
-    if (MEASURED_TURNS.some((m) => turnWindow(m).includes(turn))) {
-      // Anchored right after the turn: the machine's load drifts over a run.
-      const samples: number[] = [];
-      for (let r = 0; r < REPS; r++) {
-        await settle();
-        samples.push(await direct.firstTokenMs(t.round.prefillEvaluatedTokens, t.round.reusedTokens));
-      }
-      anchorMs = median(samples);
-    }
-    perTurn.push({ turn, firstTokenMs, round: t.round, anchorMs, kernelCpuMs });
-  }
-  // One turn's first token is one sample: each figure is the median of three neighbouring turns, each
-  // anchored by a prefill of its own new tokens at its own depth.
-  const kernelCpuAt = (m: number) => {
-    const cpu = perTurn.filter((t) => turnWindow(m).includes(t.turn)).map((t) => t.kernelCpuMs);
-    return cpu.some((c) => c === null) ? null : median(cpu as number[]);
-  };
-  for (const m of MEASURED_TURNS) {
-    const w = perTurn.filter((t) => turnWindow(m).includes(t.turn));
-    const at = perTurn.find((t) => t.turn === m)!.round;
-    const n = at.prefillEvaluatedTokens,
-      depth = at.reusedTokens;
-    const lb = anchorPrefill(n, depth);
-    row(
-      `first token ms, turn ${m} (${n} new at depth ${depth}; median of turns ${turnWindow(m).join(", ")})`,
-      median(w.map((t) => t.firstTokenMs)),
-      "ms",
-      [
-        {
-          name: "node-llama-cpp, first token after the same new tokens at that depth",
-          value: median(w.map((t) => t.anchorMs!)),
-          target: m >= 20 ? "<= 1.05x" : undefined,
-        },
-        { name: "llama-bench", value: lb === null ? null : (n / lb) * 1000 },
-      ],
-    );
-    const cpu = kernelCpuAt(m);
-    if (m !== 2 && cpu !== null)
-      row(`kernel main-thread CPU ms per turn (outside native evaluation), turn ${m}`, cpu, "ms", [
-        { name: "the same at turn 2", value: kernelCpuAt(2), target: m === 60 ? "<= 1.2x" : undefined },
-      ]);
-  }
-  results.growingSession = perTurn.map((t) => ({
-    turn: t.turn,
-    firstTokenMs: t.firstTokenMs,
-    directFirstTokenMs: t.anchorMs,
-    evaluated: t.round.prefillEvaluatedTokens,
-    reused: t.round.reusedTokens,
-    kernelPrefillMs: t.round.prefillMs,
-    kernelFirstTokenMs: t.round.firstTokenMs,
-    kernelCpuMs: t.kernelCpuMs,
-    tokenizedChars: t.round.tokenizedChars,
-    // Where a first token's time goes: the kernel before the model round and the protocol (client
-    // first token less the round's own), the round's rendering and chunked prefill, and generation's
-    // evaluation of the last batch to the first token.
-    outsideRoundMs: t.firstTokenMs - (t.round.firstChunkMs ?? t.round.firstTokenMs ?? t.firstTokenMs),
-    toFirstTokenInGenerationMs: (t.round.firstTokenMs ?? 0) - t.round.prefillMs,
-    // node-llama-cpp holds tokens that may begin a trigger, or are whitespace: first token → first chunk.
-    heldMs: (t.round.firstChunkMs ?? t.round.firstTokenMs ?? 0) - (t.round.firstTokenMs ?? 0),
-  }));
+  const grow = await growingSession(k);
 
   // ---- kernel memory with the model loaded vs the model file plus the context it computes ----
   const memory = kernelMemory(k.kernel.child.pid);
@@ -302,7 +229,7 @@ async function everySection(): Promise<void> {
     const fileBytes = fs.statSync(modelPath).size;
     const kv = await direct.contextBytes(CONTEXT, KERNEL_SESSIONS);
     const mib = (b: number) => b / 2 ** 20;
-    row(`kernel memory, peak RSS after ${TURNS} turns (${KERNEL_SESSIONS} sequences of ${CONTEXT})`, mib(memory.peak), "MiB", [
+    row(`kernel memory, peak RSS after the growing sessions (${TURNS} turns each) (${KERNEL_SESSIONS} sequences of ${CONTEXT})`, mib(memory.peak), "MiB", [
       { name: "model file + KV cache (computed from the model's shape)", value: mib(fileBytes + kv.kvCache) },
       { name: "model file + node-llama-cpp's context estimate (contextSizing.ts)", value: mib(fileBytes + kv.estimate) },
       {
@@ -466,6 +393,111 @@ async function everySection(): Promise<void> {
   ]);
   row("cancel latency during decode", median(cd), "ms", [{ name: "one decode step (node-llama-cpp)", value: 1000 / median(decA) }]);
   results.cancelSamples = { prefill: cp, decode: cd };
+}
+
+/** ONLY=growingSession: a kernel, its warm-up turn, then the growing sessions (for work on issue 32). */
+async function growingSessionAlone(): Promise<void> {
+  const k = await startKernel(home, shared);
+  kernels.push(k);
+  await k.turn(await k.session(4), "warm up");
+  await growingSession(k);
+}
+
+/**
+ * issue 32: first-token time at turns 2 to 60 of REPS growing sessions (up to three), each turn anchored by
+ * node-llama-cpp evaluating the same new tokens at the same depth, and the kernel's main-thread CPU per turn.
+ * Returns the first session.
+ */
+async function growingSession(k: Bench): Promise<string> {
+  // ---- first-token time in growing sessions vs a prefill of the same new tokens at that depth ----
+  // REPS sessions grow side by side, a turn of each in turn, so a drift in the machine's load reaches
+  // every repetition alike; with the warm-up session they fill the kernel's four sequences.
+  const sessions: string[] = [];
+  for (let r = 0; r < Math.min(REPS, KERNEL_SESSIONS - 1); r++) sessions.push(await k.session(24));
+  const perTurn: {
+    turn: number;
+    rep: number;
+    firstTokenMs: number;
+    round: RoundStats;
+    anchorMs: number | null;
+    kernelCpuMs: number | null;
+  }[] = [];
+  for (let turn = 1; turn <= TURNS; turn++)
+    for (const [rep, session] of sessions.entries()) {
+      // issue 32: the kernel's main thread runs everything but native evaluation (journal, harness,
+      // rendering, tokenizing, protocol); its CPU time over the turn is what must not grow with depth.
+      const cpu0 = mainThreadCpuMs(k.kernel.child.pid);
+      const t = await k.turn(session, text(100 + turn, TURN_WORDS));
+      const cpu1 = mainThreadCpuMs(k.kernel.child.pid);
+      const kernelCpuMs = cpu0 === null || cpu1 === null ? null : cpu1 - cpu0;
+      const firstTokenMs = (t.timing.firstToken ?? t.timing.done!) - t.timing.sent;
+      say(
+        `turn ${turn} of session ${rep + 1}: first token ${firstTokenMs.toFixed(0)} ms (model round: prefill ${t.round.prefillMs.toFixed(0)}, first token ${t.round.firstTokenMs?.toFixed(0)}, first chunk ${t.round.firstChunkMs?.toFixed(0)} ms)`,
+      );
+      let anchorMs: number | null = null;
+      if (MEASURED_TURNS.some((m) => turnWindow(m).includes(turn))) {
+        // Anchored right after the turn (the machine's load drifts over a run): one sample a turn of
+        // each session, or REPS samples when one session grows.
+        const samples: number[] = [];
+        for (let r = 0; r < (sessions.length > 1 ? 1 : REPS); r++) {
+          await settle();
+          samples.push(await direct.firstTokenMs(t.round.prefillEvaluatedTokens, t.round.reusedTokens));
+        }
+        anchorMs = median(samples);
+      }
+      perTurn.push({ turn, rep, firstTokenMs, round: t.round, anchorMs, kernelCpuMs });
+    }
+  // One turn's first token is one sample: each figure is the median of three neighbouring turns of
+  // every session, each anchored by a prefill of its own new tokens at its own depth.
+  const kernelCpuAt = (m: number) => {
+    const cpu = perTurn.filter((t) => turnWindow(m).includes(t.turn)).map((t) => t.kernelCpuMs);
+    return cpu.some((c) => c === null) ? null : median(cpu as number[]);
+  };
+  for (const m of MEASURED_TURNS) {
+    const w = perTurn.filter((t) => turnWindow(m).includes(t.turn));
+    const at = perTurn.find((t) => t.turn === m && t.rep === 0)!.round;
+    const n = at.prefillEvaluatedTokens,
+      depth = at.reusedTokens;
+    const lb = anchorPrefill(n, depth);
+    row(
+      `first token ms, turn ${m} (${n} new at depth ${depth}; median of turns ${turnWindow(m).join(", ")}${sessions.length > 1 ? ` x ${sessions.length}` : ""})`,
+      median(w.map((t) => t.firstTokenMs)),
+      "ms",
+      [
+        {
+          name: "node-llama-cpp, first token after the same new tokens at that depth",
+          value: median(w.map((t) => t.anchorMs!)),
+          target: m >= 20 ? "<= 1.05x" : undefined,
+        },
+        { name: "llama-bench", value: lb === null ? null : (n / lb) * 1000 },
+      ],
+    );
+    const cpu = kernelCpuAt(m);
+    if (m !== 2 && cpu !== null)
+      row(`kernel main-thread CPU ms per turn (outside native evaluation), turn ${m}`, cpu, "ms", [
+        { name: "the same at turn 2", value: kernelCpuAt(2), target: m === 60 ? "<= 1.2x" : undefined },
+      ]);
+  }
+  results.growingSession = perTurn.map((t) => ({
+    turn: t.turn,
+    session: t.rep + 1,
+    firstTokenMs: t.firstTokenMs,
+    directFirstTokenMs: t.anchorMs,
+    evaluated: t.round.prefillEvaluatedTokens,
+    reused: t.round.reusedTokens,
+    kernelPrefillMs: t.round.prefillMs,
+    kernelFirstTokenMs: t.round.firstTokenMs,
+    kernelCpuMs: t.kernelCpuMs,
+    tokenizedChars: t.round.tokenizedChars,
+    // Where a first token's time goes: the kernel before the model round and the protocol (client
+    // first token less the round's own), the round's rendering and chunked prefill, and generation's
+    // evaluation of the last batch to the first token.
+    outsideRoundMs: t.firstTokenMs - (t.round.firstChunkMs ?? t.round.firstTokenMs ?? t.firstTokenMs),
+    toFirstTokenInGenerationMs: (t.round.firstTokenMs ?? 0) - t.round.prefillMs,
+    // node-llama-cpp holds tokens that may begin a trigger, or are whitespace: first token → first chunk.
+    heldMs: (t.round.firstChunkMs ?? t.round.firstTokenMs ?? 0) - (t.round.firstTokenMs ?? 0),
+  }));
+  return sessions[0]!;
 }
 
 writeBenchResults("wholeStack", results);
