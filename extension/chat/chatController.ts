@@ -4,13 +4,14 @@
 // Plain Node (no `vscode` import) so it runs under tests with a real kernel.
 import { DisposableStore } from "../../shared/lifecycle.js";
 import { KernelRequestError, type KernelClient } from "../../shared/node/kernelClient.js";
-import type { HistoryMessage, NotificationParams, SessionSummary, TurnEvent } from "../../shared/protocol/index.js";
+import type { HistoryMessage, NotificationParams, TurnEvent } from "../../shared/protocol/index.js";
 import type { Attachment } from "../../shared/protocol/attachments.js";
 import type { ToWebview } from "../../shared/protocol/webview.js";
 import type { KernelLog, KernelState, KernelSupervisor } from "../kernel/kernelSupervisor.js";
 import { applyMessage } from "../../shared/applyMessage.js";
 import { carriedConversation } from "./carriedConversation.js";
-import { modelMismatch, switchedAway } from "./chatModel.js";
+import { switchedAway } from "./chatModel.js";
+import { ChatModelChoice } from "./chatModelChoice.js";
 import { modelDisplayName } from "../../shared/protocol/modelView.js";
 import { HISTORY_PAGE_MESSAGES, olderPageMessage, transcriptMessage, wholeTurns } from "./transcriptMessage.js";
 import { errorMessage } from "../../shared/errors.js";
@@ -44,8 +45,7 @@ export class ChatController {
   /** Why the connection dropped while a turn ran; set until the next connection says what became of it. */
   private lostReason: string | undefined;
   private stopRequested = false;
-  /** Chats whose person chose to go on with the chat's own model although another is set (this window). */
-  private readonly keptModel = new Set<string>();
+  private readonly modelChoice: ChatModelChoice;
   /** Events that arrive before turn/start or turn/follow answers (the kernel may stream first). */
   private early: TurnEventParams[] = [];
   private view: ((message: ToWebview) => void) | undefined;
@@ -53,6 +53,7 @@ export class ChatController {
 
   constructor(private readonly deps: ChatDeps) {
     this.sessionId = deps.store.get();
+    this.modelChoice = new ChatModelChoice(deps);
     this.subscriptions.add(deps.kernel.onClient((client) => client.onNotification("turn/event", (n) => this.onTurnEvent(n))));
     this.subscriptions.add(
       deps.kernel.onClient((client) => client.onNotification("session/condensed", ({ sessionId }) => this.onCondensed(sessionId))),
@@ -158,7 +159,7 @@ export class ChatController {
     }
     // issue 25 item 2: a chat made with another model than the one set does not swap it as a side effect.
     const sessionId = this.sessionId;
-    const mismatch = sessionId && !this.turn.busy ? await this.modelMismatch(sessionId) : null;
+    const mismatch = sessionId && !this.turn.busy ? await this.modelChoice.mismatch(sessionId) : null;
     if (mismatch) {
       this.post({ type: "chat/notice", level: "error", kind: "modelMismatch", message: `Your message was not sent: ${mismatch}` });
       this.post(unsent(text, attachments));
@@ -298,24 +299,6 @@ export class ChatController {
     this.post({ type: "chat/unsent", text: "", ...(carried ? { carried } : {}) });
   }
 
-  /** Why sending in this chat would load another model than the one set; null when it would not (or cannot be told). */
-  private async modelMismatch(sessionId: string): Promise<string | null> {
-    if (this.keptModel.has(sessionId)) return null;
-    const session = await this.session(sessionId);
-    return session ? modelMismatch(session, this.deps.model()) : null;
-  }
-
-  /** The chat's title and model; undefined when the kernel cannot say (the caller's next request reports why). */
-  private async session(sessionId: string): Promise<SessionSummary | undefined> {
-    try {
-      const client = await this.deps.kernel.ensureStarted();
-      return (await client.request("session/history", { sessionId, limit: 1 })).session;
-    } catch (e) {
-      this.deps.log.warn(`chat: could not read session ${sessionId}: ${errorMessage(e)}`);
-      return undefined;
-    }
-  }
-
   /** The chat the view shows (none: a new chat, created by its first message). */
   get currentSessionId(): string | undefined {
     return this.sessionId;
@@ -331,7 +314,7 @@ export class ChatController {
     await this.deps.store.set(sessionId);
     await this.showTranscript();
     // Said on opening, before anything is typed: sending would need the chat's own model (issue 25 item 2).
-    const mismatch = await this.modelMismatch(sessionId);
+    const mismatch = await this.modelChoice.mismatch(sessionId);
     if (mismatch && this.sessionId === sessionId)
       this.post({ type: "chat/notice", level: "info", kind: "modelMismatch", message: mismatch });
   }
@@ -340,8 +323,8 @@ export class ChatController {
   async keepChatModel(): Promise<void> {
     const sessionId = this.sessionId;
     if (!sessionId) return;
-    this.keptModel.add(sessionId);
-    const session = await this.session(sessionId);
+    this.modelChoice.keep(sessionId);
+    const session = await this.modelChoice.session(sessionId);
     const name = session ? modelDisplayName(session.model) : "its own model";
     this.post({ type: "chat/notice", level: "info", message: `This chat goes on with ${name}: your next message loads it.` });
   }
@@ -353,7 +336,7 @@ export class ChatController {
   async modelSwitched(spec: string): Promise<void> {
     const sessionId = this.sessionId;
     if (!sessionId) return;
-    const session = await this.session(sessionId);
+    const session = await this.modelChoice.session(sessionId);
     if (session?.model === spec) return; // back to this chat's own model: it simply goes on
     await this.continueInNewChat();
     if (this.sessionId) return; // refused (a turn runs): continueInNewChat said why

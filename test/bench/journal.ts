@@ -273,10 +273,13 @@ function reconciliation(runs: number, inputs: boolean, samples: number): Reconci
     const t = process.hrtime.bigint();
     const report = control.reconcile();
     const took = ms(t);
-    const used = process.cpuUsage(cpu);
     const changes = (j.db.prepare("SELECT total_changes() AS n").get() as { n: number }).n;
     j.close();
     awaitCheckpoint(file);
+    // CPU counts the repair's checkpoint too, wherever it ran: a small repair checkpoints in its own
+    // COMMIT, a large one on a worker thread after reconcile() returns (walCheckpoint.ts). Counted
+    // only up to the return, the 1k repair paid its checkpoint and the 10k and 100k ones did not.
+    const used = process.cpuUsage(cpu);
     return { took, cpuMs: (used.user + used.system) / 1000, report, changes, openMs };
   };
   const firsts: ReturnType<typeof reconcileOnce>[] = [];
@@ -492,7 +495,7 @@ function reconciliationRows(): { rows: Row[]; results: object } {
       ...(r === largestBatches ? { target: "<= 1000 ms" } : {}),
     })),
     {
-      name: "reconciliation with batches: CPU time per run, the largest of the three sizes (anchor: the smallest)",
+      name: "reconciliation with batches: CPU time per run (the repair and its checkpoint), the largest of the three sizes (anchor: the smallest)",
       ours: round(Math.max(...perRunCpu) * 1000, 1),
       anchor: round(Math.min(...perRunCpu) * 1000, 1),
       ratio: round(Math.max(...perRunCpu) / Math.min(...perRunCpu)),

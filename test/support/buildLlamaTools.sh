@@ -30,6 +30,21 @@ case "$backend" in
   vulkan) build="$src/build-vulkan"; gpu_flags=(-DGGML_VULKAN=ON) ;;
   *) echo "unknown backend $backend: cuda or vulkan" >&2; exit 2 ;;
 esac
+# ggml's AMX matrix multiply, which -march=native compiles in on a CPU with AMX, crashed every prompt
+# batch of llama-bench on a Sapphire Rapids host (SIGSEGV in ggml_backend_amx_mul_mat; decode alone
+# ran). node-llama-cpp's prebuilt runs there, and the anchors must measure what it runs: no AMX.
+cpu_flags=()
+if [[ "$(uname -m)" == x86_64 ]]; then
+  no_amx="-mno-amx-tile -mno-amx-int8 -mno-amx-bf16"
+  cpu_flags=(-DCMAKE_C_FLAGS="$no_amx" -DCMAKE_CXX_FLAGS="$no_amx")
+fi
+# A build made with other flags (an older version of this script) is made again.
+stamp="$build/hearth-build-flags"
+flags="${cpu_flags[*]} ${gpu_flags[*]}"
+if [[ -d "$build" && "$(cat "$stamp" 2>/dev/null)" != "$flags" ]]; then
+  echo "rebuilding $build: it was built with other flags" >&2
+  rm -rf "$build"
+fi
 targets=("$@")
 [[ ${#targets[@]} -gt 0 ]] || targets=(llama-bench llama-batched-bench llama-server)
 missing=()
@@ -45,7 +60,8 @@ if [[ ! -f "$src/CMakeLists.txt" ]]; then
   git -C "$cache/bundle.git" archive main | tar -x -C "$src"
 fi
 # CPU only, native ISA, no curl (nothing downloads), no tests.
-nice -n 10 cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Release -DGGML_NATIVE=ON "${gpu_flags[@]}" \
+nice -n 10 cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Release -DGGML_NATIVE=ON "${cpu_flags[@]}" "${gpu_flags[@]}" \
   -DLLAMA_CURL=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_SERVER=ON -DLLAMA_BUILD_EXAMPLES=ON -DBUILD_SHARED_LIBS=OFF >/dev/null
 nice -n 10 cmake --build "$build" --target "${missing[@]}" -j "$jobs"
+echo "$flags" > "$stamp"
 for t in "${missing[@]}"; do echo "built: $build/bin/$t"; done

@@ -145,6 +145,7 @@ export const EXTENSION_PURE = new Set([
   "extension/chat/askKernel.ts",
   "extension/chat/carriedConversation.ts",
   "extension/chat/chatModel.ts",
+  "extension/chat/chatModelChoice.ts",
   "extension/chat/chatInstructions.ts",
   "extension/chat/chatModes.ts",
   "extension/chat/chatController.ts",
