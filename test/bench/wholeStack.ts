@@ -157,7 +157,10 @@ async function condensingAhead(): Promise<void> {
   // the anchor waits for that to end (measured beside it, a quiet run's anchor took 880 ms for ~250).
   await new Promise((r) => setTimeout(r, 1500));
   if (after(from, /background condensing of session \S+ started/)) {
-    await k.until(() => after(from, /background condensing of session \S+ (journaled|found|cancelled|failed)/) !== undefined, "the next condensing");
+    await k.until(
+      () => after(from, /background condensing of session \S+ (journaled|found|cancelled|failed)/) !== undefined,
+      "the next condensing",
+    );
     if (after(from, /background condensing of session \S+ journaled/)) await k.until(() => after(from, ended) !== undefined, "its prefill");
   }
   const n = first.round.prefillEvaluatedTokens,
@@ -177,7 +180,15 @@ async function condensingAhead(): Promise<void> {
       { name: "node-llama-cpp, first token after the same new tokens at that depth", value: median(samples) },
     ],
   );
-  results.condensedAhead = { turnsBefore: turn + 1, prefilled, round: first.round, firstTokenMs: ms(first), normalTurnsMs: normal, anchorMs: samples, turns: rounds };
+  results.condensedAhead = {
+    turnsBefore: turn + 1,
+    prefilled,
+    round: first.round,
+    firstTokenMs: ms(first),
+    normalTurnsMs: normal,
+    anchorMs: samples,
+    turns: rounds,
+  };
   await k.kernel.client.request("kernel/shutdown", undefined);
   await k.kernel.exited;
   say("condensing ahead measured");
@@ -247,14 +258,19 @@ async function everySection(): Promise<void> {
     const fileBytes = fs.statSync(modelPath).size;
     const kv = await direct.contextBytes(CONTEXT, KERNEL_SESSIONS);
     const mib = (b: number) => b / 2 ** 20;
-    row(`kernel memory, peak RSS after the growing sessions (${TURNS} turns each) (${KERNEL_SESSIONS} sequences of ${CONTEXT})`, mib(memory.peak), "MiB", [
-      { name: "model file + KV cache (computed from the model's shape)", value: mib(fileBytes + kv.kvCache) },
-      { name: "model file + node-llama-cpp's context estimate (contextSizing.ts)", value: mib(fileBytes + kv.estimate) },
-      {
-        name: "the kernel before loading + model file + node-llama-cpp's context estimate",
-        value: k.unloadedRss === null ? null : mib(k.unloadedRss + fileBytes + kv.estimate),
-      },
-    ]);
+    row(
+      `kernel memory, peak RSS after the growing sessions (${TURNS} turns each) (${KERNEL_SESSIONS} sequences of ${CONTEXT})`,
+      mib(memory.peak),
+      "MiB",
+      [
+        { name: "model file + KV cache (computed from the model's shape)", value: mib(fileBytes + kv.kvCache) },
+        { name: "model file + node-llama-cpp's context estimate (contextSizing.ts)", value: mib(fileBytes + kv.estimate) },
+        {
+          name: "the kernel before loading + model file + node-llama-cpp's context estimate",
+          value: k.unloadedRss === null ? null : mib(k.unloadedRss + fileBytes + kv.estimate),
+        },
+      ],
+    );
     results.memory = { unloadedRss: k.unloadedRss, loaded: memoryLoaded, afterTurns: memory, modelFileBytes: fileBytes, ...kv };
   }
 

@@ -92,7 +92,10 @@ export class Bench {
     if (timing.status !== "completed")
       throw new Error(`turn ended ${timing.status}; kernel log:\n${this.kernel.stderr.slice(-20).join("\n")}`);
     // Its own session's round: a background condensing the turn cancelled logs a round of the summary's.
-    const mine = () => this.rounds().slice(before).filter((r) => r.sessionKey === sessionId);
+    const mine = () =>
+      this.rounds()
+        .slice(before)
+        .filter((r) => r.sessionKey === sessionId);
     await this.until(() => mine().length > 0, "the round log line");
     return { timing, round: mine()[0]! };
   }
