@@ -83,8 +83,9 @@ export async function downloadModel(
       modelUri: toDownloaderUri(uri),
       dirPath: staging,
       showCliProgress: false,
-      // No headers option: node-llama-cpp 3.21.1's downloader given headers finished a cancelled download
-      // whole instead of keeping its chunks (firstRun e2e (e)); its own user agent stays (issue 23 item 16 left).
+      // Every request names Hearth (harness #11). A cancelled download that ipull finished anyway (the
+      // reason headers were once left out) stays in staging: promote() takes only an uncancelled one.
+      headers: { "user-agent": USER_AGENT },
       // Kept on cancel: the next attempt resumes from the chunks already on disk.
       deleteTempFileOnCancel: false,
       onProgress: (s) => opts.onProgress?.(progress(s.downloadedSize, s.totalSize)),
