@@ -1,18 +1,21 @@
 // Completions as you type through the whole stack (issue 31, item 4): a real kernel process on the
-// fill-in-the-middle fixture, `completion/infill` requests made as the editor makes them (the window of
-// extension/completions/completionRequest.ts around the cursor), timed at the client. Writes
-// test/bench/results/completions.json.
+// benchmark model (Qwen2.5-0.5B-shaped, with Qwen2.5-Coder's fill-in-the-middle tokens: the speed of a
+// small local code model; BENCH_MODEL=fim runs the tiny fixture instead), `completion/infill` requests
+// made as the editor makes them (the window of extension/completions/completionRequest.ts around the
+// cursor), timed at the client. Writes test/bench/results/completions.json.
 // - typing at the end of a line in a file of about 1k and 4k tokens, and at 1k with a full ring of chunks
 //   of other files before it (extension/completions/chunkRing.ts): the share of each keystroke's
 //   input the completion's sequence already held (reused, not evaluated), and the keystroke-to-answer time;
 // - the cancel latency: a request for a fresh 4k-token window cancelled while it evaluates, from the
-//   abort to the rejection at the client.
+//   abort to the rejection at the client;
+// - a chat turn's decode rate while a person types in the editor (item 3: completions share the batches
+//   with chats), against the same turn with no one typing.
 // The keystroke's anchor is llama.cpp's own llama-bench on the same model and threads: the prefill of
 // the tokens a keystroke evaluated (the median count) at the depth the sequence held, plus the decode
 // steps of the suggestion (the median generated) at that depth (target ≤ 1.15×; "not built" without
 // test/support/buildLlamaTools.sh).
-// usage: node --import tsx test/bench/completions.ts [--quick]
-// Not measured here: a chat turn's slowdown while completions run.
+// usage: node --import tsx test/bench/completions.ts [--quick]   (THREADS=N to override physical cores)
+import path from "node:path";
 import { type BenchRow, withOneLibuvWorker, writeBenchResults } from "./support/benchProcess.js";
 
 withOneLibuvWorker();
@@ -22,15 +25,24 @@ const { completionWindow } = await import("../../extension/completions/completio
 const { ChunkRing } = await import("../../extension/completions/chunkRing.js");
 type Chunk = ReturnType<InstanceType<typeof ChunkRing>["for"]>[number];
 const { startTestKernel, tempDir } = await import("../support/kernelProcess.js");
+const { Bench } = await import("./support/kernelBench.js");
 const { ensureFixtureModels } = await import("../fixtures/models.js");
 const { llamaBench } = await import("./llamaBench.js");
 
 const quick = process.argv.includes("--quick") || process.env.QUICK === "1";
 const KEYSTROKES = quick ? 8 : 24;
 const CANCELS = quick ? 5 : 15;
+const CHAT_REPS = quick ? 1 : 3;
+/** Tokens of the chat turn timed while a person types: about five seconds of decode on the benchmark model. */
+const CHAT_TOKENS = 96;
+const TYPING_MS = 150;
 
-const MODEL = ensureFixtureModels().fim;
-const THREADS = 1;
+const { physicalCores } = await import("../../sidecar/inference/llama/llamaRuntime.js");
+// On the tiny fixture a decode step takes about a millisecond, so node-llama-cpp's own fixed work per
+// token (its generation loop, sampling) is most of a suggestion's time; on a model of a real code
+// model's size it is a few per cent (docs/models.md).
+const MODEL = process.env.BENCH_MODEL === "fim" ? ensureFixtureModels().fim : ensureFixtureModels({ bench: true }).bench;
+const THREADS = Number(process.env.THREADS ?? physicalCores());
 const anchorBench = llamaBench();
 
 /**
@@ -44,8 +56,9 @@ function keystrokeAnchorMs(evaluated: number, generated: number, depth: number):
   return (evaluated / prefill.tokensPerSecond + generated / decode.tokensPerSecond) * 1000;
 }
 
+// read_file only: the chat turn of the last section answers in words (a random model may ask for a read).
 const kernel = startTestKernel({
-  env: { HEARTH_HOME: tempDir("bench-home"), HEARTH_THREADS: String(THREADS), HEARTH_CONTEXT_SIZE: "8192" },
+  env: { HEARTH_HOME: tempDir("bench-home"), HEARTH_THREADS: String(THREADS), HEARTH_CONTEXT_SIZE: "8192", HEARTH_TOOLS: "read_file" },
 });
 await kernel.client.initialize("completions-bench", "0");
 await kernel.client.request("model/load", { spec: MODEL });
@@ -107,6 +120,7 @@ async function typing(
 const typed = "compute(".repeat(8).slice(0, KEYSTROKES);
 const depths: Record<string, Awaited<ReturnType<typeof typing>>> = {};
 const rows: BenchRow[] = [];
+const chatRates: { alone: number[]; typing: number[] } = { alone: [], typing: [] };
 try {
   // The ring full: 16 chunks of other files (32 lines each, as the editor picks them) before the 1k window.
   const ring = new ChunkRing();
@@ -170,7 +184,7 @@ try {
     const fresh = text.replaceAll("value", `cancel${i}_`);
     const window = completionWindow(fresh, fresh.length);
     const pending = kernel.client.request("completion/infill", { ...window, maxTokens: 16 }, abort.signal);
-    // Early in the evaluation: a fresh 4k window of the tiny fixture evaluates in tens of ms on one thread.
+    // Early in the evaluation: a fresh 4k window evaluates in tens of ms on the tiny fixture, seconds on the benchmark model.
     await new Promise((r) => setTimeout(r, 2 + Math.random() * 10));
     const t0 = performance.now();
     abort.abort();
@@ -190,11 +204,58 @@ try {
     anchorName: null,
     target: "<= 50 ms",
   });
+
+  // A chat turn while a person types (item 3): the same turn's decode rate with and without keystrokes
+  // arriving one every TYPING_MS (just over the editor's 120 ms debounce, so each becomes a request and
+  // cancels the one in flight, as the editor's provider does), alternated, medians. Completions and
+  // chats share the context's batches, so each keystroke's tokens join the chat's decode steps.
+  const chat = new Bench(kernel, MODEL);
+  let answered = 0;
+  const decodeRate = (t: { round: { generatedTokens: number }; timing: { firstToken: number | null; lastDelta: number | null } }) =>
+    (t.round.generatedTokens - 1) / ((t.timing.lastDelta! - t.timing.firstToken!) / 1000);
+  await chat.turn(await chat.session(4), "warm up");
+  for (let r = 0; r < CHAT_REPS; r++) {
+    chatRates.alone.push(decodeRate(await chat.turn(await chat.session(CHAT_TOKENS), `a question ${r}`)));
+    const { text: source, at } = file(60);
+    let typing = true;
+    let inFlight: AbortController | null = null;
+    const typist = (async () => {
+      for (let i = 0; typing; i++) {
+        inFlight?.abort();
+        const abort = new AbortController();
+        inFlight = abort;
+        const typedNow = "compute(value, other)".repeat(20).slice(0, i % 400);
+        const now = source.slice(0, at) + typedNow + source.slice(at);
+        kernel.client.request("completion/infill", { ...completionWindow(now, at + typedNow.length), maxTokens: 16 }, abort.signal).then(
+          () => answered++,
+          () => undefined,
+        );
+        await new Promise((resolve) => setTimeout(resolve, TYPING_MS));
+      }
+      inFlight?.abort();
+    })();
+    try {
+      chatRates.typing.push(decodeRate(await chat.turn(await chat.session(CHAT_TOKENS), `a question ${r}`)));
+    } finally {
+      typing = false;
+      await typist;
+    }
+  }
+  const alone = median(chatRates.alone);
+  rows.push({
+    name: `completions: a chat turn's decode rate while a person types (a keystroke every ${TYPING_MS} ms; ${answered} suggestions answered), median of ${CHAT_REPS}`,
+    ours: median(chatRates.typing),
+    anchor: alone,
+    ratio: median(chatRates.typing) / alone,
+    unit: "tok/s",
+    anchorName: "the same turn with no one typing",
+    target: ">= 0.75x",
+  });
 } finally {
   await kernel.stop();
   await direct.dispose();
 }
 
-const out = writeBenchResults("completions", { model: "tiny-qwen2-fim.gguf", threads: THREADS, quick, depths, rows });
+const out = writeBenchResults("completions", { model: path.basename(MODEL), threads: THREADS, quick, depths, chatRates, rows });
 for (const r of rows) console.log(`${r.name}: ${r.ours.toFixed(1)} ${r.unit}${r.target ? ` (target ${r.target})` : ""}`);
 console.log(`wrote ${out}`);
