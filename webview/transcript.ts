@@ -16,6 +16,8 @@ import type { Attachment } from "../shared/protocol/attachments.js";
 import { attachmentChips } from "./attachmentChip.js";
 import { HistoryPager, type PagerDeps } from "./historyPager.js";
 import { foldLongMessage } from "./longMessage.js";
+import { codeText } from "./codeText.js";
+import { plainKernelText } from "./kernelWords.js";
 
 /**
  * The person's message: the typed text, and a chip per attachment (issue 15) with the size of what the
@@ -391,12 +393,13 @@ export class Transcript {
   }
 
   notice(level: "info" | "error", message: string, actions?: HTMLElement): void {
-    const node = el("div", `notice ${level}`, message);
+    // issue 25 item 11: a kernel refusal in the chat's words, a quoted name drawn as code.
+    const node = codeText(el("div", `notice ${level}`), plainKernelText(message));
     node.dataset.testid = "chat-notice";
     node.dataset.level = level;
     if (actions) node.append(actions);
     this.node.append(node);
-    this.deps.announce(message);
+    this.deps.announce(node.textContent ?? message);
     this.scroll();
   }
 
