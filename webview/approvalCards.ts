@@ -5,6 +5,8 @@
 // decided in its file, not here: its card says it waits there, with a button that shows it (issue 25 item 9).
 import type { ToWebview } from "../shared/protocol/webview.js";
 import { button, setEnabled } from "./components/index.js";
+import { codeText } from "./codeText.js";
+import { plainKernelText } from "./kernelWords.js";
 
 type Pending = Extract<ToWebview, { type: "approval/pending" }>;
 type Settled = Extract<ToWebview, { type: "approval/settled" }>;
@@ -64,7 +66,11 @@ export class ApprovalCards {
     buttons.append(allow, deny);
     // issue 27: the narrowest rule the kernel offers for this call (exactly this command), written to .hearth/rules.json.
     if (message.alwaysAllow) {
-      const always = button(`Always allow \`${message.alwaysAllow}\` in this folder`, decide("approve", true), { secondary: true });
+      // The command drawn as code, never between backticks (issue 25 item 11).
+      const always = button("", decide("approve", true), { secondary: true });
+      const command = document.createElement("code");
+      command.textContent = message.alwaysAllow;
+      always.replaceChildren("Always allow ", command, " in this folder");
       always.dataset.testid = "approval-always";
       buttons.append(always);
     }
@@ -83,7 +89,7 @@ export class ApprovalCards {
     const outcome = document.createElement("div");
     outcome.className = `approval-outcome ${message.decision}`;
     outcome.dataset.testid = "approval-outcome";
-    outcome.textContent = `${message.decision === "approve" ? "Allowed" : "Denied"}: ${message.reason}`;
+    codeText(outcome, `${message.decision === "approve" ? "Allowed" : "Denied"}: ${plainKernelText(message.reason)}`);
     card.querySelector(".approval-buttons")?.replaceWith(outcome);
   }
 

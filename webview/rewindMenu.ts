@@ -7,7 +7,9 @@
 import type { RewindFileOutcome, RewindPreview, RewindRecord } from "../shared/protocol/rewind.js";
 import type { FromWebview, ToWebview } from "../shared/protocol/webview.js";
 import { button, setEnabled } from "./components/index.js";
+import { codeText } from "./codeText.js";
 import { el } from "./dom.js";
+import { plainKernelText } from "./kernelWords.js";
 import { TranscriptDecorations } from "./transcriptDecorations.js";
 import { rewindChoices, rewoundText } from "./rewindText.js";
 
@@ -182,7 +184,7 @@ export class RewindMenus extends TranscriptDecorations {
     const box = el("div", "rewind-menu", undefined, "rewind-menu");
     box.setAttribute("role", "group");
     box.setAttribute("aria-label", "Rewind to this message");
-    if (error || !preview) box.append(el("div", "rewind-error", error ?? "No preview came back."));
+    if (error || !preview) box.append(codeText(el("div", "rewind-error"), plainKernelText(error ?? "No preview came back.")));
     for (const choice of preview ? rewindChoices(preview) : []) {
       const row = el("div", "rewind-choice");
       row.dataset.scope = choice.scope;
@@ -198,7 +200,8 @@ export class RewindMenus extends TranscriptDecorations {
       );
       if (choice.disabled) setEnabled(go, false);
       const list = el("ul", "rewind-plan");
-      for (const line of choice.disabled ? [choice.disabled] : choice.lines) list.append(el("li", undefined, line));
+      // The kernel quotes file names in backticks: drawn as code (issue 25 item 11).
+      for (const line of choice.disabled ? [choice.disabled] : choice.lines) list.append(codeText(el("li"), line));
       row.append(go, list);
       box.append(row);
     }
@@ -213,9 +216,12 @@ export class RewindMenus extends TranscriptDecorations {
     const host = head ?? node;
     if (!host || host.querySelector(":scope > .rewind-result")) return;
     const out = el("ul", "rewind-result", undefined, "rewind-result");
-    if (result.error) out.append(el("li", "rewind-outcome refused", result.error));
+    if (result.error) out.append(codeText(el("li", "rewind-outcome refused"), plainKernelText(result.error)));
     for (const f of result.files) {
-      const item = el("li", `rewind-outcome ${f.outcome}`, `${f.outcome === "refused" ? "✗" : "✓"} ${f.message}`, "rewind-outcome");
+      const item = codeText(
+        el("li", `rewind-outcome ${f.outcome}`, undefined, "rewind-outcome"),
+        `${f.outcome === "refused" ? "✗" : "✓"} ${f.message}`,
+      );
       item.dataset.outcome = f.outcome;
       item.dataset.path = f.path;
       out.append(item);

@@ -3,7 +3,9 @@
 import { modelDisplayName } from "../shared/protocol/modelView.js";
 import type { SessionSummary } from "../shared/protocol/records.js";
 import { iconButton, textField } from "./components/index.js";
+import { codeText } from "./codeText.js";
 import { el } from "./dom.js";
+import { plainKernelText } from "./kernelWords.js";
 
 export interface SessionActions {
   open(sessionId: string): void;
@@ -53,7 +55,7 @@ export class SessionList {
   /** A notice that arrives while the list is open is shown here too (the transcript is hidden under it). */
   notice(level: "info" | "error", message: string): void {
     this.status.className = `notice ${level}`;
-    this.status.textContent = message;
+    codeText(this.status, plainKernelText(message));
     this.status.hidden = false;
     // The list may be scrolled to the row acted on: bring the answer to it into view.
     this.status.scrollIntoView({ block: "nearest" });

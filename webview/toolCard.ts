@@ -3,6 +3,7 @@
 // The card keeps class `tool-call` and `data-call-id`: approval cards (approvalCards.ts) move into it.
 import type { ToolCallRecord } from "../shared/protocol/records.js";
 import type { CallStates } from "../shared/protocol/webview.js";
+import { codeText } from "./codeText.js";
 import { el } from "./dom.js";
 
 export type CallStatus = "prepared" | "dispatched" | "succeeded" | "failed" | "outcome_unknown";
@@ -99,7 +100,8 @@ export function decisionText(d: CallDecision, timeZone?: string): string {
 export function setCallDecision(card: HTMLElement, d: CallDecision | undefined): void {
   card.querySelector(".tool-decision")?.remove();
   if (!d) return;
-  const line = el("div", `tool-decision ${d.decision}`, decisionText(d));
+  // A rule's name quotes its command in backticks: drawn as code (issue 25 item 11).
+  const line = codeText(el("div", `tool-decision ${d.decision}`), decisionText(d));
   line.dataset.testid = "tool-decision";
   card.querySelector(".tool-head")!.after(line);
 }

@@ -9,12 +9,15 @@ import type { MarkdownRenderer } from "./markdown.js";
 import { type CallDecision, setCallDecision, setCallStatus, toolCard, toolResult } from "./toolCard.js";
 import { historyEnding, turnFooter } from "./turnFooter.js";
 import { TurnProgress } from "./turnProgress.js";
+import { PendingCalls, type TurnEnd } from "./pendingCalls.js";
 import { el } from "./dom.js";
 import { blockBytes, splitMessage } from "../shared/attachmentText.js";
 import type { Attachment } from "../shared/protocol/attachments.js";
 import { attachmentChips } from "./attachmentChip.js";
 import { HistoryPager, type PagerDeps } from "./historyPager.js";
 import { foldLongMessage } from "./longMessage.js";
+import { codeText } from "./codeText.js";
+import { plainKernelText } from "./kernelWords.js";
 
 /**
  * The person's message: the typed text, and a chip per attachment (issue 15) with the size of what the
@@ -52,6 +55,8 @@ class AssistantBlock {
   private current: { kind: "answer"; view: AnswerView } | { kind: "reasoning"; node: HTMLElement } | undefined;
   private readonly answers: AnswerView[] = [];
   readonly startedAt = performance.now();
+  /** The calls the model is writing (live turns only). */
+  readonly pending = new PendingCalls();
 
   constructor(private readonly deps: TranscriptDeps) {
     this.node.dataset.testid = "assistant-message";
@@ -82,11 +87,20 @@ class AssistantBlock {
     this.current.node.append(text);
   }
 
+  /** The model began writing a call: its card stands in the reply until the call arrives. */
+  callStarted(index: number, name: string): void {
+    this.current = undefined;
+    this.node.append(this.pending.started(index, name));
+  }
+
   call(call: ToolCallRecord, state?: CallStates[string]): void {
     this.current = undefined;
     const card = toolCard(call, state?.status ?? "prepared", state?.reason);
     setCallDecision(card, state?.decision);
-    this.node.append(card);
+    // Replaced in the same task, so the card never blinks and is never drawn twice.
+    const standIn = this.pending.arrived(call);
+    if (standIn) standIn.replaceWith(card);
+    else this.node.append(card);
   }
 
   result(callId: string, ok: boolean, output: string, opts: { state?: CallStates[string]; elided?: boolean } = {}): void {
@@ -111,9 +125,10 @@ class AssistantBlock {
     for (const a of this.answers) a.flush();
   }
 
-  end(node: HTMLElement): void {
+  end(node: HTMLElement, how: TurnEnd = "completed"): void {
     this.flush();
     this.current = undefined;
+    this.pending.settle(how);
     this.node.append(node);
   }
 }
@@ -211,6 +226,7 @@ export class Transcript {
     messages: HistoryMessage[],
     opts: { sessionId?: string; condensations?: Condensation[]; hasOlder?: boolean } & HistoryStates = {},
   ): void {
+    for (const block of this.live.values()) block.pending.stop();
     this.live.clear();
     for (const p of this.progress.values()) p.stop();
     this.progress.clear();
@@ -338,6 +354,12 @@ export class Transcript {
       case "reasoning_delta":
         block.reasoning(event.text);
         break;
+      case "tool_call_started":
+        block.callStarted(event.index, event.name);
+        break;
+      case "tool_call_args":
+        block.pending.grew(event.index, event.chars);
+        break;
       case "tool_call": {
         block.call(event.call);
         const early = this.earlyDecisions.get(event.call.callId);
@@ -350,7 +372,7 @@ export class Transcript {
       case "status":
         break;
       case "completed": {
-        block.end(turnFooter(event, block.startedAt, this.lastContext, this.deps.actions));
+        block.end(turnFooter(event, block.startedAt, this.lastContext, this.deps.actions), event.status);
         if (event.context) {
           this.lastContext = event.context;
           this.deps.onContext(event.context);
@@ -371,12 +393,13 @@ export class Transcript {
   }
 
   notice(level: "info" | "error", message: string, actions?: HTMLElement): void {
-    const node = el("div", `notice ${level}`, message);
+    // issue 25 item 11: a kernel refusal in the chat's words, a quoted name drawn as code.
+    const node = codeText(el("div", `notice ${level}`), plainKernelText(message));
     node.dataset.testid = "chat-notice";
     node.dataset.level = level;
     if (actions) node.append(actions);
     this.node.append(node);
-    this.deps.announce(message);
+    this.deps.announce(node.textContent ?? message);
     this.scroll();
   }
 

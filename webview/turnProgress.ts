@@ -8,6 +8,10 @@ import { el } from "./dom.js";
 /** A streamed token is about four characters of English or code: the count is an estimate, said so. */
 const CHARS_PER_TOKEN = 4;
 
+export function approxTokens(chars: number): number {
+  return Math.round(chars / CHARS_PER_TOKEN);
+}
+
 type Doing =
   | { kind: "thinking" }
   | { kind: "writing" }
@@ -26,7 +30,7 @@ export function progressText(doing: Doing, seconds: number, streamedChars: numbe
           : doing.kind === "tool"
             ? `Running ${doing.call.name}…`
             : "Waiting for your decision…";
-  const tokens = Math.round(streamedChars / CHARS_PER_TOKEN);
+  const tokens = approxTokens(streamedChars);
   return `${what} ${Math.floor(seconds)} s${tokens > 0 ? ` · ≈${tokens.toLocaleString("en")} tokens so far` : ""}`;
 }
 
@@ -58,6 +62,9 @@ export class TurnProgress {
         break;
       case "tool_call_started":
         this.doing = { kind: "composing", name: event.name };
+        break;
+      case "tool_call_args":
+        this.chars += event.chars;
         break;
       case "tool_call":
         this.doing = { kind: "tool", call: event.call };

@@ -1,7 +1,9 @@
 // How a turn ended, in the words its footer opens with: the status line and, where the person has
 // something to do next, a hint (a loop guard's stop; an answer cut at the token cap, issue 25 item 10).
 import type { TurnEvent } from "../shared/protocol/records.js";
+import { codeText } from "./codeText.js";
 import { el } from "./dom.js";
+import { plainKernelText } from "./kernelWords.js";
 
 export type Completed = Extract<TurnEvent, { type: "completed" }>;
 
@@ -39,16 +41,17 @@ export function statusText(event: Ending): string {
     case "cancelled":
       return "Cancelled";
     case "stopped":
-      return `Stopped: ${event.error?.message ?? "a loop guard ended the turn"}`;
+      return `Stopped: ${event.error ? plainKernelText(event.error.message) : "a loop guard ended the turn"}`;
     case "failed":
       if (isAuthorityDrift(event.error?.message ?? "")) return driftText(event.error!.message);
-      return `Failed: ${event.error?.message ?? "no reason given"}`;
+      // The kernel's own words stay in the log (Open the log is on every failure).
+      return `Failed: ${event.error ? plainKernelText(event.error.message) : "no reason given"}`;
   }
 }
 
 /** The status line, then its hint if any. */
 export function turnStatus(event: Ending): HTMLElement[] {
-  const status = el("div", `turn-status ${event.status}`, statusText(event));
+  const status = codeText(el("div", `turn-status ${event.status}`), statusText(event));
   status.dataset.testid = "turn-status";
   status.dataset.status = event.status;
   if (event.status === "stopped") {

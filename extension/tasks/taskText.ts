@@ -46,6 +46,8 @@ export function activityOf(event: TurnEvent): string | null {
       return "thinking";
     case "tool_call_started":
       return `writing a ${event.name} call`;
+    case "tool_call_args":
+      return null;
     case "tool_call":
       return `calling ${event.call.name}`;
     case "tool_result":

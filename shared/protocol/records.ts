@@ -129,6 +129,9 @@ export const TurnEvent = z.discriminatedUnion("type", [
   // The model began writing a call (its arguments still generating): presentation only, the call
   // itself arrives as tool_call once the ledger holds it (issue 25, item 4).
   z.object({ type: z.literal("tool_call_started"), index: z.number().int().nonnegative(), name: z.string() }),
+  // More of that call's arguments were written: their length only, so the view can count the tokens
+  // the model spends on a long call (presentation only, like tool_call_started).
+  z.object({ type: z.literal("tool_call_args"), index: z.number().int().nonnegative(), chars: z.number().int().positive() }),
   z.object({ type: z.literal("tool_call"), call: ToolCallRecord }),
   z.object({ type: z.literal("tool_result"), callId: Id, name: z.string(), ok: z.boolean(), output: z.string() }),
   z.object({ type: z.literal("status"), status: AttemptStatus }),

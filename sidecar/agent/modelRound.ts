@@ -25,6 +25,7 @@ export async function runModelRound(
       { ...request, signal: round.signal },
       round.sink((chunk) => {
         if (chunk.type === "tool_call_started") return emit({ type: "tool_call_started", index: chunk.index, name: chunk.name });
+        if (chunk.type === "tool_call_args") return emit({ type: "tool_call_args", index: chunk.index, chars: chunk.chars });
         const text = (chunk.type === "answer" ? answer : reasoning).push(chunk.text);
         emit({ type: chunk.type === "answer" ? "answer_delta" : "reasoning_delta", text });
       }),

@@ -20,7 +20,7 @@ export class RoundAbort {
   /** Wraps the caller's sink: a throw stops the round instead of escaping into the engine. */
   sink(onChunk: (chunk: ModelChunk) => void): (chunk: ModelChunk) => void {
     return (chunk) => {
-      if (this.sinkFailure || ("text" in chunk && chunk.text === "")) return;
+      if (this.sinkFailure || ("text" in chunk ? chunk.text === "" : "chars" in chunk && chunk.chars === 0)) return;
       try {
         onChunk(chunk);
       } catch (error) {

@@ -1,5 +1,5 @@
 // A rule written from an approval card in a real workbench (issue 27, item 4 done-when): a shell call
-// asks on its card with "Always allow `touch made.txt` in this folder"; pressing it runs the call and
+// asks on its card with "Always allow touch made.txt in this folder" (the command drawn as code); pressing it runs the call and
 // writes exactly that rule to .hearth/rules.json; the same command in the next message runs without
 // a card, and each live tool card says who decided (the person on the card, then the rule).
 import assert from "node:assert/strict";
@@ -38,7 +38,7 @@ describe("Always allow from an approval card in a real VS Code workbench (issue 
     const card = view.locator('[data-testid="approval-card"][data-state="pending"]');
     await card.waitFor({ state: "visible", timeout: 60_000 });
     const always = card.locator('[data-testid="approval-always"]');
-    assert.equal((await always.textContent())?.trim(), `Always allow \`${COMMAND}\` in this folder`);
+    assert.equal((await always.textContent())?.trim(), `Always allow ${COMMAND} in this folder`);
     await shot("a-card-always-allow");
     await always.click();
     assert.equal(await turnEnds(page, EXTENSION_ID, 1), "completed");

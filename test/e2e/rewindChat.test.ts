@@ -53,8 +53,8 @@ describe("rewind both of a turn that wrote two files, from the chat (issue 29 it
     const both = menu.locator('.rewind-choice[data-scope="both"] li');
     assert.deepEqual(await both.allTextContents(), [
       "5 messages (1 turn) from here on leave the model's view; they stay in the chat, folded",
-      "would put `app.txt` back to its 14 bytes before these turns",
-      "would remove `new.txt`, which these turns created",
+      "would put app.txt back to its 14 bytes before these turns",
+      "would remove new.txt, which these turns created",
     ]);
     assert.equal(fs.readFileSync(file("app.txt"), "utf8"), "one\nTWO\nthree\n", "nothing changes before a choice is picked");
     await shot("rewind-menu-previews");

@@ -20,8 +20,8 @@ function insideLogCall(node: ts.Node): boolean {
   return false;
 }
 
-/** "file: text" for each string with a space in it (words, not ids) that holds an internal word. */
-export function internalWordsIn(file: string, text: string): string[] {
+/** "file: text" for each string with a space in it (words, not ids) that `shown` finds wrong. */
+function shownStringsIn(file: string, text: string, wrong: (s: string) => boolean): string[] {
   const src = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
   const found: string[] = [];
   const visit = (n: ts.Node): void => {
@@ -32,7 +32,7 @@ export function internalWordsIn(file: string, text: string): string[] {
         ts.isTemplateMiddle(n) ||
         ts.isTemplateTail(n)) &&
       /\s/.test(n.text) &&
-      INTERNAL_WORDS.test(n.text) &&
+      wrong(n.text) &&
       !insideLogCall(n)
     )
       found.push(`${file}: ${JSON.stringify(n.text)}`);
@@ -42,14 +42,26 @@ export function internalWordsIn(file: string, text: string): string[] {
   return found;
 }
 
-/** Every finding in the TypeScript under `dirs` (relative to `root`). */
-export function internalWordsUnder(root: string, dirs: readonly string[]): string[] {
+export function internalWordsIn(file: string, text: string): string[] {
+  return shownStringsIn(file, text, (s) => INTERNAL_WORDS.test(s));
+}
+
+/**
+ * Markdown quoting in the chat view's own words (issue 25 item 11): the view sets text as text, so a
+ * backtick in it shows as one; a name is drawn as <code> (webview/codeText.ts) instead.
+ */
+export function backticksIn(file: string, text: string): string[] {
+  return shownStringsIn(file, text, (s) => s.includes("`"));
+}
+
+/** Every finding of `scan` (default: internal words) in the TypeScript under `dirs` (relative to `root`). */
+export function internalWordsUnder(root: string, dirs: readonly string[], scan = internalWordsIn): string[] {
   return dirs.flatMap((dir) =>
     fs
       .readdirSync(path.join(root, dir), { recursive: true })
       .map(String)
       .filter((f) => f.endsWith(".ts"))
-      .flatMap((f) => internalWordsIn(path.join(dir, f), fs.readFileSync(path.join(root, dir, f), "utf8"))),
+      .flatMap((f) => scan(path.join(dir, f), fs.readFileSync(path.join(root, dir, f), "utf8"))),
   );
 }
 

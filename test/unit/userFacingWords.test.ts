@@ -4,13 +4,21 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, it } from "node:test";
-import { internalWordsIn, internalWordsInManifest, internalWordsUnder } from "../support/userFacingWords.js";
+import { backticksIn, internalWordsIn, internalWordsInManifest, internalWordsUnder } from "../support/userFacingWords.js";
 
 describe("plain words for people (issue 25 item 11)", () => {
   it("the chat view, the extension and the manifest show none of the internal words", () => {
     const root = path.resolve(".");
     assert.deepEqual(internalWordsUnder(root, ["webview", "extension"]), []);
     assert.deepEqual(internalWordsInManifest(JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8"))), []);
+  });
+
+  it("the chat view's own words quote no name in Markdown backticks (kernel text is drawn with <code>: plainChatText.test.ts)", () => {
+    assert.deepEqual(internalWordsUnder(path.resolve("."), ["webview"], backticksIn), []);
+    assert.deepEqual(backticksIn("x.ts", "button(`Always allow \\`$" + '{rule}\\` here`); const fence = "```";'), [
+      'x.ts: "Always allow `"',
+      'x.ts: "` here"',
+    ]);
   });
 
   it("the scanner finds an internal word in shown text and leaves log lines, comments and ids alone", () => {

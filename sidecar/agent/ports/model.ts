@@ -41,7 +41,9 @@ export type ModelChunk =
   | { type: "answer"; text: string }
   | { type: "reasoning"; text: string }
   /** The model began writing a tool call (issue 25 item 4: a sign of it before its arguments are done). */
-  | { type: "tool_call_started"; index: number; name: string };
+  | { type: "tool_call_started"; index: number; name: string }
+  /** The model wrote `chars` more characters of call `index`'s arguments (the view counts the tokens it spends on them). */
+  | { type: "tool_call_args"; index: number; chars: number };
 
 /** A tool call as the provider proposed it: name and arguments are untrusted (harness #4, #5). */
 export interface ProposedToolCall {

@@ -44,6 +44,7 @@ function printHuman(event: TurnEvent): void {
       process.stderr.write(`\n→ ${event.call.name} ${JSON.stringify(event.call.arguments)}\n`);
       break;
     case "tool_call_started":
+    case "tool_call_args":
       break; // the call is printed whole once its arguments are complete
     case "tool_result":
       process.stderr.write(`${event.ok ? "✓" : "✗"} ${event.name}: ${event.output.split("\n")[0]!.slice(0, 200)}\n`);

@@ -333,9 +333,11 @@ export class LlamaAgentModel implements AgentModel {
           onFunctionCallParamsChunk: (c) => {
             firstToken();
             // issue 25 item 4: the view shows a call while its arguments are still being generated.
-            if (c.callIndex !== callsStarted) return;
-            callsStarted++;
-            emit({ type: "tool_call_started", index: c.callIndex, name: c.functionName });
+            if (c.callIndex === callsStarted) {
+              callsStarted++;
+              emit({ type: "tool_call_started", index: c.callIndex, name: c.functionName });
+            }
+            emit({ type: "tool_call_args", index: c.callIndex, chars: c.paramsChunk.length });
           },
           onResponseChunk: (c: LlamaChatResponseChunk) => {
             firstToken();

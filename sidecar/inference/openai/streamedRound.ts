@@ -42,8 +42,9 @@ export class StreamedRound {
     }
     for (const tc of d.tool_calls ?? []) {
       // issue 25 item 4: the view shows the call while its arguments are still streaming.
-      const { index, startedName } = this.calls.add(tc);
+      const { index, startedName, chars } = this.calls.add(tc);
       if (startedName !== undefined) this.emit({ type: "tool_call_started", index, name: startedName });
+      if (chars > 0) this.emit({ type: "tool_call_args", index, chars });
     }
     if (choice.finish_reason) this.finish = choice.finish_reason;
   }

@@ -11,8 +11,11 @@ export interface ToolCallDelta {
 export class ToolCallAssembler {
   private readonly calls = new Map<number, { id?: string; name: string; args: string }>();
 
-  /** The call's index, and its name when this delta is the call's first argument text (its name is whole by then). */
-  add(delta: ToolCallDelta): { index: number; startedName?: string } {
+  /**
+   * The call's index, its name when this delta is the call's first argument text (its name is whole
+   * by then), and how many characters of arguments it added.
+   */
+  add(delta: ToolCallDelta): { index: number; startedName?: string; chars: number } {
     const index = delta.index ?? 0;
     const call = this.calls.get(index) ?? { name: "", args: "" };
     if (delta.id) call.id = delta.id;
@@ -20,7 +23,8 @@ export class ToolCallAssembler {
     const first = call.args === "" && Boolean(delta.function?.arguments);
     if (delta.function?.arguments) call.args += delta.function.arguments;
     this.calls.set(index, call);
-    return first ? { index, startedName: call.name } : { index };
+    const chars = delta.function?.arguments?.length ?? 0;
+    return first ? { index, startedName: call.name, chars } : { index, chars };
   }
 
   /** Arguments that are not JSON stay text: they are untrusted and re-validated by the harness (harness #5). */

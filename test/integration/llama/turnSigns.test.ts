@@ -39,7 +39,7 @@ it("the completed event of an answer cut at the token cap carries stoppedAtToken
   assert.equal(whole.text.trim(), COPY_MODEL_ANSWER);
 });
 
-it("a tool call shows as tool_call_started (its name) before its arguments are complete and the ledger holds it (issue 25, item 4)", async () => {
+it("a tool call shows as tool_call_started (its name), then the length of its arguments as they are written, before the ledger holds it (issue 25, item 4)", async () => {
   const models = ensureFixtureModels();
   const k = await kernelWith("list_dir");
   const driver = new TurnDriver(k.client);
@@ -53,9 +53,19 @@ it("a tool call shows as tool_call_started (its name) before its arguments are c
   assert.ok(call >= 0, `the model called no tool: ${JSON.stringify(events)}`);
   assert.ok(started >= 0 && started < call, `the start comes first: ${JSON.stringify(events.map((e) => e.type))}`);
   assert.deepEqual(events[started], { type: "tool_call_started", index: 0, name: "list_dir" });
+  // The card counts the tokens the model spends on the call: its arguments' pieces, between start and call.
+  const args = events.flatMap((e, i) => (e.type === "tool_call_args" && e.index === 0 ? [{ i, chars: e.chars }] : []));
+  assert.ok(args.length > 0, `no argument pieces: ${JSON.stringify(events.map((e) => e.type))}`);
+  assert.ok(
+    args.every(({ i, chars }) => i > started && i < call && chars > 0),
+    JSON.stringify(events.map((e) => e.type)),
+  );
+  const made = events[call] as Extract<(typeof events)[number], { type: "tool_call" }>;
+  const written = args.reduce((n, a) => n + a.chars, 0);
+  assert.ok(written >= JSON.stringify(made.call.arguments).length, `${written} characters for ${JSON.stringify(made.call.arguments)}`);
   const history = await k.client.request("session/history", { sessionId });
   assert.ok(
-    history.messages.every((m) => JSON.stringify(m).indexOf("tool_call_started") < 0),
+    history.messages.every((m) => !/tool_call_(started|args)/.test(JSON.stringify(m))),
     "presentation only: never in the history (harness #18)",
   );
 });

@@ -1,4 +1,4 @@
-// webview/approvalCards.ts in a real DOM (jsdom): a card offers "Always allow `<command>` in this
+// webview/approvalCards.ts in a real DOM (jsdom): a card offers "Always allow <command> in this
 // folder" exactly when the kernel offered a rule for the call, and its click answers approve with
 // the rule asked for (issue 27, item 4); without an offer there is no such button.
 import assert from "node:assert/strict";
@@ -36,7 +36,8 @@ describe("an approval card's Always allow (issue 27, item 4)", () => {
       "plain words, not the ledger's effect class (issue 25 item 11)",
     );
     const always = transcript.querySelector('[data-testid="approval-always"]') as HTMLElement | null;
-    assert.equal(always?.textContent, "Always allow `npm test` in this folder");
+    assert.equal(always?.textContent, "Always allow npm test in this folder");
+    assert.equal(always?.querySelector("code")?.textContent, "npm test", "the command drawn as code (issue 25 item 11)");
     always!.click();
     assert.deepEqual(answers, [["c1", "approve", true]]);
     cards.pending(pending("c2"));

@@ -57,7 +57,7 @@ describe("how a run ended, read back (issue 25 item 11)", () => {
     );
     assert.deepEqual(order, ["you: one", "hearth", "you: two", "hearth", "you: three", "hearth"]);
     assert.deepEqual(replies(t.node), [
-      { answer: "Half", status: "failed", line: "Failed: model_failed: the server went away" },
+      { answer: "Half", status: "failed", line: "Failed: the server went away" }, // the failure kind is the log's word (issue 25 item 11)
       { answer: "Long answer", status: "completed", line: "Stopped at the token cap: the answer is cut off" },
       { answer: "Fine.", status: undefined, line: "" },
     ]);

@@ -35,7 +35,11 @@ describe("a live card shows who decided its call (issue 27)", () => {
     transcript.event(TURN, { type: "tool_call", call: call(id) });
     assert.equal(decisionOf(id), null, "nobody has decided yet");
     transcript.decision(id, byRule);
-    assert.match(decisionOf(id) ?? "", /^Approved by rule shell `npm test` \(\.hearth\/rules\.json\), at /);
+    assert.match(
+      decisionOf(id) ?? "",
+      /^Approved by rule shell npm test \(\.hearth\/rules\.json\), at /,
+      "the command as code, no backticks",
+    );
     transcript.event(TURN, { type: "completed", status: "completed" }); // stops the turn's elapsed-time ticker
   });
 

@@ -26,8 +26,11 @@ describe("the turn's sign of life (issue 25 item 4)", () => {
     progress.hear({ type: "tool_call_started", index: 0, name: "read_file" });
     assert.equal(progress.node.textContent, "Writing a read_file call… 3 s · ≈20 tokens so far");
     assert.equal(progress.node.dataset.doing, "composing");
+    // The call's arguments count as tokens the turn spent, while they are written.
+    progress.hear({ type: "tool_call_args", index: 0, chars: 40 });
+    assert.equal(progress.node.textContent, "Writing a read_file call… 3 s · ≈30 tokens so far");
     progress.hear({ type: "tool_call", call });
-    assert.equal(progress.node.textContent, "Running read_file… 3 s · ≈20 tokens so far");
+    assert.equal(progress.node.textContent, "Running read_file… 3 s · ≈30 tokens so far");
     progress.hear({ type: "status", status: "waiting_approval" });
     assert.equal(progress.node.dataset.doing, "waiting");
     progress.hear({ type: "status", status: "running" });

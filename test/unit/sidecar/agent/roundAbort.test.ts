@@ -16,7 +16,7 @@ describe("RoundAbort", () => {
     const seen: string[] = [];
     const gone = new Error("client gone");
     const sink = round.sink((c) => {
-      seen.push("text" in c ? c.text : c.name);
+      seen.push("text" in c ? c.text : c.type);
       throw seen.length === 1 ? gone : new Error("called again");
     });
     sink(answer("a"));

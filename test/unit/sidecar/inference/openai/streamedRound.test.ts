@@ -54,7 +54,7 @@ test("either end marker alone is a finished stream: a finish_reason without [DON
   assert.equal((await generate()).stopReason, "end");
 });
 
-test("a streamed tool call is announced once, with its whole name, at its first argument text (issue 25, item 4)", () => {
+test("a streamed tool call is announced once, with its whole name, at its first argument text, then the length of each piece of its arguments (issue 25, item 4)", () => {
   const chunks: ModelChunk[] = [];
   const round = new StreamedRound((c) => chunks.push(c));
   const call = (index: number, fn: { name?: string; arguments?: string }, id?: string) =>
@@ -68,7 +68,10 @@ test("a streamed tool call is announced once, with its whole name, at its first 
   round.add({ choices: [{ delta: {}, finish_reason: "tool_calls" }] });
   assert.deepEqual(chunks, [
     { type: "tool_call_started", index: 0, name: "read_file" },
+    { type: "tool_call_args", index: 0, chars: 8 },
+    { type: "tool_call_args", index: 0, chars: 7 },
     { type: "tool_call_started", index: 1, name: "list_dir" },
+    { type: "tool_call_args", index: 1, chars: 2 },
   ]);
   assert.deepEqual(
     round.round().toolCalls.map((c) => [c.name, c.arguments]),

@@ -159,7 +159,7 @@ describe("scripted model adapter", () => {
     });
     await assert.rejects(run, /stop now/);
     assert.deepEqual(
-      chunks.map((c) => ("text" in c ? c.text : c.name)),
+      chunks.map((c) => ("text" in c ? c.text : c.type)),
       ["a", "b"],
     );
   });
