@@ -7,7 +7,7 @@ import { iconButton, setEnabled, textArea } from "./components/index.js";
 import { typedAtMention } from "./atMention.js";
 import { ContextChips, type ContextRequest } from "./contextChips.js";
 import type { ContextFill } from "../shared/protocol/records.js";
-import { estimateTokens, LONG_PASTE_CHARS, pasteChip, roomFor, withPaste } from "./longPaste.js";
+import { estimateTokens, LONG_PASTE_CHARS, type MeasuredRoom, pasteChip, roomFor, splitPaste, withPaste } from "./longPaste.js";
 import { tooLongWarning } from "./pasteWarning.js";
 
 export interface ComposerActions {
@@ -46,6 +46,8 @@ export class Composer {
   private readonly row = document.createElement("div");
   /** How full the chat's context was after its last turn: what a long paste is measured against. */
   private fill: ContextFill | undefined;
+  /** The room the model measured when it refused a message of this chat as too long: it replaces the estimate. */
+  private measured: MeasuredRoom | undefined;
 
   constructor(private readonly actions: ComposerActions) {
     this.node.className = "composer";
@@ -122,9 +124,15 @@ export class Composer {
     this.box.focus();
   }
 
-  /** The chat's context fill after its last turn (none: a new chat). */
+  /** The chat's context fill after its last turn (none: a new chat, which forgets a measured room too). */
   setContext(fill: ContextFill | undefined): void {
     this.fill = fill;
+    if (!fill) this.measured = undefined;
+  }
+
+  /** The room the model measured for a message of this chat, when it refused one as too long (issue 25 item 8). */
+  setMeasuredRoom(measured: MeasuredRoom): void {
+    this.measured = measured;
   }
 
   /** A chip the extension resolved; null, or why it was not added. */
@@ -140,14 +148,43 @@ export class Composer {
     // An earlier chat's conversation (issue 25 item 2) goes with the next message, as a chip.
     if (carried !== undefined) this.setPaste(carried, "Earlier chat");
     if (this.box.value().trim()) return;
-    this.box.set(text);
+    // A long paste comes back as the chip it was (unless one is there), not as a box full of text.
+    const { typed, paste } = splitPaste(text);
+    if (paste !== undefined && this.paste === undefined) {
+      this.setPaste(paste);
+      this.box.set(typed);
+    } else this.box.set(text);
     for (const a of attachments) this.context.add(a);
     this.focus();
+  }
+
+  /**
+   * A message the model refused as too long back in the box (issue 25 item 8), whole to edit or cut
+   * to the room the model measured; false (nothing changes) while the box holds another message.
+   */
+  putBack(message: string, trim: boolean): boolean {
+    if (this.box.value().trim() || this.paste !== undefined) return false;
+    this.restore(message, []);
+    if (trim) this.keepFirst(this.roomChars());
+    return true;
   }
 
   private stop(): void {
     this.actions.stop();
     this.focus();
+  }
+
+  /** The characters a message may have in the room the chat has. */
+  private roomChars(): number {
+    const { room, charsPerToken } = roomFor(this.fill, this.measured);
+    return Math.floor(room * charsPerToken);
+  }
+
+  /** Cuts the message to its first `keepChars`: the paste's, once the typed text and the paste's fence are counted; else the box's. */
+  private keepFirst(keepChars: number): void {
+    const typed = this.box.value().trim();
+    if (this.paste !== undefined) this.setPaste(this.paste.slice(0, Math.max(0, keepChars - withPaste(typed, "").length)));
+    else this.box.set(typed.slice(0, keepChars));
   }
 
   private setPaste(text: string | undefined, what?: string): void {
@@ -166,13 +203,13 @@ export class Composer {
     const typed = this.box.value().trim();
     if ((!typed && this.paste === undefined) || this.busy) return;
     const text = withPaste(typed, this.paste).trim();
-    const tokens = estimateTokens(text);
-    if (this.paste !== undefined && !anyway && tokens > roomFor(this.fill).room) {
+    const room = roomFor(this.fill, this.measured);
+    const tokens = estimateTokens(text, room.charsPerToken);
+    if (this.paste !== undefined && !anyway && tokens > room.room) {
       this.warningSlot.replaceChildren(
-        tooLongWarning(tokens, this.fill, {
+        tooLongWarning(tokens, room, {
           trim: (keepChars) => {
-            // What fits once the typed text and the fence around the paste are counted too.
-            this.setPaste(this.paste?.slice(0, Math.max(0, keepChars - withPaste(typed, "").length)));
+            this.keepFirst(keepChars);
             this.focus();
           },
           remove: () => {

@@ -20,6 +20,7 @@ import { slashRun } from "./slashCommands.js";
 import { PromptCommands } from "./promptCommands.js";
 import type { Attachment } from "../shared/protocol/attachments.js";
 import { classifyTurnError, errorActions, type ViewActions } from "./errorActions.js";
+import { measuredRoom } from "./longPaste.js";
 
 // The CSP forbids eval; without this zod would probe `new Function` and log a CSP violation.
 z.config({ jitless: true });
@@ -79,6 +80,12 @@ const transcript = new Transcript(
     onContext: (context) => {
       header.setContext(context);
       composer.setContext(context);
+    },
+    onTooLong: (message, tooLong) => composer.setMeasuredRoom(measuredRoom(message, tooLong)),
+    putBack: (message, tooLong, trim) => {
+      composer.setMeasuredRoom(measuredRoom(message, tooLong));
+      if (!composer.putBack(message, trim))
+        transcript.notice("info", "The message box holds another message: send it or clear it, then press this again.");
     },
   },
   {
@@ -231,7 +238,9 @@ window.addEventListener("message", (event: MessageEvent<unknown>) => {
       transcript.notice(
         message.level,
         message.message,
-        message.kind || message.level === "error" ? errorActions(message.kind ?? classifyTurnError(message.message), actions) : undefined,
+        message.kind || message.level === "error"
+          ? errorActions(message.kind ?? classifyTurnError(message.message), actions, { canCompact: transcript.hasTurns() })
+          : undefined,
       );
       return;
     case "model/view":

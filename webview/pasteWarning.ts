@@ -1,9 +1,8 @@
 // The warning before a send whose long paste cannot fit the chat's context (issue 25 item 8), with
 // the ways out: keep the part that fits, remove the paste, or send it anyway.
-import type { ContextFill } from "../shared/protocol/records.js";
 import { button } from "./components/index.js";
 import { el } from "./dom.js";
-import { CHARS_PER_TOKEN, roomFor } from "./longPaste.js";
+import type { Room } from "./longPaste.js";
 
 export interface PasteWayOut {
   trim(keepChars: number): void;
@@ -12,8 +11,7 @@ export interface PasteWayOut {
 }
 
 /** The warning before a send that cannot fit, with the ways out. */
-export function tooLongWarning(tokens: number, context: ContextFill | undefined, wayOut: PasteWayOut): HTMLElement {
-  const { room, size, used } = roomFor(context);
+export function tooLongWarning(tokens: number, { room, size, used, charsPerToken }: Room, wayOut: PasteWayOut): HTMLElement {
   const warning = el("div", "paste-warning", undefined, "paste-warning");
   warning.setAttribute("role", "alert");
   warning.append(
@@ -27,7 +25,9 @@ export function tooLongWarning(tokens: number, context: ContextFill | undefined,
   );
   const row = el("div", "paste-warning-buttons");
   row.append(
-    button(`Keep the first ≈${room.toLocaleString("en")} tokens`, () => wayOut.trim(room * CHARS_PER_TOKEN), { testId: "paste-trim" }),
+    button(`Keep the first ≈${room.toLocaleString("en")} tokens`, () => wayOut.trim(Math.floor(room * charsPerToken)), {
+      testId: "paste-trim",
+    }),
     button("Remove the paste", wayOut.remove, { secondary: true, testId: "paste-remove" }),
     button("Send anyway", wayOut.sendAnyway, { secondary: true, testId: "paste-send-anyway" }),
   );

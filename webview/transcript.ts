@@ -1,13 +1,14 @@
 // The chat transcript: committed history on (re)load, then live turns built from turn events in
 // the order they arrive. Answers are markdown rendered inert (markdown.ts); everything else a model
 // or a tool wrote is only ever set with textContent (never as HTML).
-import type { Condensation, ContextFill, HistoryMessage, ToolCallRecord, TurnEvent } from "../shared/protocol/records.js";
+import type { Condensation, ContextFill, HistoryMessage, MessageTooLong, ToolCallRecord, TurnEvent } from "../shared/protocol/records.js";
 import type { CallStates, RunEndings } from "../shared/protocol/webview.js";
 import { AnswerView, type CodeActions } from "./answerView.js";
 import type { ViewActions } from "./errorActions.js";
 import type { MarkdownRenderer } from "./markdown.js";
 import { type CallDecision, setCallDecision, setCallStatus, toolCard, toolResult } from "./toolCard.js";
 import { historyEnding, turnFooter } from "./turnFooter.js";
+import { failureActions, type PutBack } from "./failureActions.js";
 import { TurnProgress } from "./turnProgress.js";
 import { PendingCalls, type TurnEnd } from "./pendingCalls.js";
 import { el } from "./dom.js";
@@ -45,6 +46,9 @@ export interface TranscriptDeps {
   announce(text: string): void;
   /** The context fill after a turn (the header shows the latest). */
   onContext(context: ContextFill): void;
+  /** The model refused a message as too long (issue 25 item 8): the box measures the next one by its numbers. */
+  onTooLong(message: string, tooLong: MessageTooLong): void;
+  putBack: PutBack;
   /** An answer re-rendered (it may have grown): keep the bottom in view if the reader is there. */
   onRendered(): void;
 }
@@ -57,6 +61,9 @@ class AssistantBlock {
   readonly startedAt = performance.now();
   /** The calls the model is writing (live turns only). */
   readonly pending = new PendingCalls();
+  /** The person's message this reply answers, when this view sent it; whether the chat had a turn before it. */
+  sent: string | null = null;
+  earlierTurns = false;
 
   constructor(private readonly deps: TranscriptDeps) {
     this.node.dataset.testid = "assistant-message";
@@ -322,6 +329,8 @@ export class Transcript {
     const progress = new TurnProgress(block.startedAt);
     this.progress.set(turnId, progress);
     block.node.append(progress.node);
+    block.sent = message;
+    block.earlierTurns = this.hasTurns();
     // Sending is a choice to follow the reply: back to the bottom.
     if (message !== null) {
       this.node.append(userMessage(message, attachments, attachedBytes));
@@ -372,7 +381,9 @@ export class Transcript {
       case "status":
         break;
       case "completed": {
-        block.end(turnFooter(event, block.startedAt, this.lastContext, this.deps.actions), event.status);
+        const actions = event.status === "failed" ? failureActions(event, block, this.deps.actions, this.deps.putBack) : undefined;
+        block.end(turnFooter(event, block.startedAt, this.lastContext, actions), event.status);
+        if (event.tooLong && block.sent !== null) this.deps.onTooLong(block.sent, event.tooLong);
         if (event.context) {
           this.lastContext = event.context;
           this.deps.onContext(event.context);
@@ -390,6 +401,11 @@ export class Transcript {
     }
     if (progress && this.progress.has(turnId)) block.node.append(progress.node);
     this.scroll();
+  }
+
+  /** Whether the chat shows a message of the person's: a turn that Compact could condense. */
+  hasTurns(): boolean {
+    return this.node.querySelector('[data-testid="user-message"]') !== null;
   }
 
   notice(level: "info" | "error", message: string, actions?: HTMLElement): void {

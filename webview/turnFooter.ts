@@ -2,7 +2,6 @@
 // error with its action), the tokens it added to the context, how full the context is, and how long it took.
 import type { ContextFill, RunEnding } from "../shared/protocol/records.js";
 import { progressBar } from "./components/index.js";
-import { classifyTurnError, errorActions, type ViewActions } from "./errorActions.js";
 import { el } from "./dom.js";
 import { type Completed, turnStatus } from "./turnStatus.js";
 
@@ -29,12 +28,18 @@ export function contextMeter(context: ContextFill, testId: string): HTMLElement 
 
 /**
  * The turn's status line and footer. `previous`: the context fill before this turn (the tokens the
- * turn added are the difference; unknown for the first turn seen in this view).
+ * turn added are the difference; unknown for the first turn seen in this view); `failureActions`:
+ * what a person can do about a failure (failureActions.ts).
  */
-export function turnFooter(event: Completed, startedAt: number, previous: ContextFill | undefined, actions: ViewActions): HTMLElement {
+export function turnFooter(
+  event: Completed,
+  startedAt: number,
+  previous: ContextFill | undefined,
+  failureActions?: HTMLElement,
+): HTMLElement {
   const wrap = el("div", "turn-end");
   wrap.append(...turnStatus(event));
-  if (event.status === "failed") wrap.append(errorActions(classifyTurnError(event.error?.message ?? ""), actions));
+  if (event.status === "failed" && failureActions) wrap.append(failureActions);
   const footer = el("div", "turn-footer");
   footer.dataset.testid = "turn-footer";
   const seconds = (performance.now() - startedAt) / 1000;
@@ -62,6 +67,7 @@ export function historyEnding(ending: RunEnding): HTMLElement {
       status: ending.status,
       ...(ending.message !== undefined ? { error: { message: ending.message } } : {}),
       ...(ending.stoppedAtTokenCap ? { stoppedAtTokenCap: true as const } : {}),
+      ...(ending.tooLong ? { tooLong: ending.tooLong } : {}),
     }),
   );
   return wrap;

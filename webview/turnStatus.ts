@@ -1,6 +1,6 @@
 // How a turn ended, in the words its footer opens with: the status line and, where the person has
 // something to do next, a hint (a loop guard's stop; an answer cut at the token cap, issue 25 item 10).
-import type { TurnEvent } from "../shared/protocol/records.js";
+import type { MessageTooLong, TurnEvent } from "../shared/protocol/records.js";
 import { codeText } from "./codeText.js";
 import { el } from "./dom.js";
 import { plainKernelText } from "./kernelWords.js";
@@ -8,7 +8,7 @@ import { plainKernelText } from "./kernelWords.js";
 export type Completed = Extract<TurnEvent, { type: "completed" }>;
 
 /** What the status line reads of an ending: a live completion, or one read back from the journal. */
-export type Ending = Pick<Completed, "status" | "stoppedAtTokenCap"> & { error?: { message: string } };
+export type Ending = Pick<Completed, "status" | "stoppedAtTokenCap" | "tooLong"> & { error?: { message: string } };
 
 /** The kernel's refusal to resume a chat whose tools or folder changed since it began (harness #19). */
 export function isAuthorityDrift(message: string): boolean {
@@ -33,6 +33,16 @@ export function driftText(message: string): string {
   return `${what[0]!.toUpperCase()}${what.slice(1)} changed since this chat began, so it cannot go on as it was. ${DRIFT_WAY_OUT}`;
 }
 
+/** A message refused as too long for the model (issue 25 item 8), in plain words: how long, the room, and that the chat goes on. */
+export function tooLongText({ messageTokens, roomTokens, contextSize }: MessageTooLong): string {
+  const n = (tokens: number) => tokens.toLocaleString("en");
+  return (
+    `Too long for the model: this message is ${n(messageTokens)} tokens, and a message may take ${n(roomTokens)} of the ` +
+    `${n(contextSize)} tokens the model reads at once (the rest holds Hearth's instructions and the answer). ` +
+    "The model did not see it, and the chat goes on without it: shorten it and send it again."
+  );
+}
+
 export function statusText(event: Ending): string {
   switch (event.status) {
     case "completed":
@@ -43,6 +53,7 @@ export function statusText(event: Ending): string {
     case "stopped":
       return `Stopped: ${event.error ? plainKernelText(event.error.message) : "a loop guard ended the turn"}`;
     case "failed":
+      if (event.tooLong) return tooLongText(event.tooLong);
       if (isAuthorityDrift(event.error?.message ?? "")) return driftText(event.error!.message);
       // The kernel's own words stay in the log (Open the log is on every failure).
       return `Failed: ${event.error ? plainKernelText(event.error.message) : "no reason given"}`;

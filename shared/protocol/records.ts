@@ -85,6 +85,18 @@ export const LedgerRow = z.object({
 export const AttemptSummary = z.object({ attemptId: Id, status: AttemptStatus, reason: z.string().nullable() });
 
 /**
+ * A message refused because it cannot fit the model's context even alone (issue 25 item 8): its
+ * tokens, the most a message may take (the context less the instructions, the tools and the room
+ * kept for the answer), and the context's size, so a view can say it in plain words and trim to fit.
+ */
+export const MessageTooLong = z.object({
+  messageTokens: z.number().int().nonnegative(),
+  roomTokens: z.number().int().nonnegative(),
+  contextSize: z.number().int().positive(),
+});
+export type MessageTooLong = z.infer<typeof MessageTooLong>;
+
+/**
  * How a run ended where that is more than "completed" (issue 25 item 11), as its footer said it live:
  * its status line (a loop guard's stop, a cancel, a failure and its message, an answer cut at the
  * token cap) and the answer text shown while its last round streamed that no message holds
@@ -95,6 +107,7 @@ export const RunEnding = z.object({
   message: z.string().optional(),
   stoppedAtTokenCap: z.literal(true).optional(),
   unfinishedAnswer: z.string().optional(),
+  tooLong: MessageTooLong.optional(),
 });
 export type RunEnding = z.infer<typeof RunEnding>;
 
@@ -145,6 +158,8 @@ export const TurnEvent = z.discriminatedUnion("type", [
     context: ContextFill.optional(),
     /** The answer ended because it reached the round's token cap (maxTokens), not because the model finished it (issue 25, item 10). */
     stoppedAtTokenCap: z.literal(true).optional(),
+    /** The person's message cannot fit the model's context even alone: the model was never shown it. */
+    tooLong: MessageTooLong.optional(),
   }),
 ]);
 export type TurnEvent = z.infer<typeof TurnEvent>;

@@ -15,6 +15,7 @@ import {
   viewOf,
 } from "./condensePolicy.js";
 import type { AgentMessage } from "./messages.js";
+import { MessageTooLongFailure } from "./messageTooLong.js";
 import { NO_CONDENSATION, type CondensationStore, type CondensedView, type ContextMeasure } from "./ports/context.js";
 import type { AgentModel, GenerationRequest } from "./ports/model.js";
 import { TurnFailed } from "./turnOutcome.js";
@@ -60,6 +61,7 @@ export class ContextCondenser {
     const measure = (v: CondensedView) => modelStep("measure", input.signal, () => this.model.measure!(input.requestOf(messagesOf(v))));
     const first = await measure(this.view);
     if (fits(first, input.requestOf([]).options)) return messagesOf(this.view);
+    await this.refuseIfTooLong(input);
     const view = await this.condense(input, measure, first, "automatic");
     return messagesOf(view);
   }
@@ -89,6 +91,26 @@ export class ContextCondenser {
     const after = await measure(view);
     await this.commit(view, input.trigger ?? "on_demand", before.promptTokens, after.promptTokens);
     return { before: before.promptTokens, after: after.promptTokens };
+  }
+
+  /**
+   * The turn's first round, whose message cannot fit even with no history at all: condensing the
+   * earlier turns would be lost on it (and journaled for nothing), so the turn is refused here.
+   */
+  private async refuseIfTooLong(input: FitInput): Promise<void> {
+    const [user] = input.pending;
+    if (input.pending.length !== 1 || user?.role !== "user" || input.turnStart !== input.history.length) return;
+    const measure = (text: string) =>
+      modelStep("measure", input.signal, () => this.model.measure!(input.requestOf([...input.instructions, { role: "user", text }])));
+    const alone = await measure(user.text);
+    const options = input.requestOf([]).options;
+    if (fits(alone, options)) return;
+    const base = await measure("");
+    throw new MessageTooLongFailure({
+      messageTokens: alone.promptTokens - base.promptTokens,
+      roomTokens: Math.max(0, alone.contextSize - answerReserve(alone, options) - base.promptTokens),
+      contextSize: alone.contextSize,
+    });
   }
 
   private async condense(
@@ -196,6 +218,10 @@ export function summarySessionKey(sessionKey: string): string {
 
 /** A prompt fits when the answer the round may write still has room after it. */
 export function fits(m: ContextMeasure, options: GenerationOptions): boolean {
-  const reserve = Math.min(options.maxTokens ?? 1024, Math.floor(m.contextSize / 4));
-  return m.promptTokens + reserve <= m.contextSize;
+  return m.promptTokens + answerReserve(m, options) <= m.contextSize;
+}
+
+/** The room a round keeps for its answer: its token cap, at most a quarter of the context. */
+function answerReserve(m: ContextMeasure, options: GenerationOptions): number {
+  return Math.min(options.maxTokens ?? 1024, Math.floor(m.contextSize / 4));
 }

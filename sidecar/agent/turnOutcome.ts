@@ -1,6 +1,6 @@
 // What runTurn returns: the committed messages, or a typed failure with what stayed committed.
 import { singleLine } from "../../shared/boundedText.js";
-import type { TurnEvent } from "../../shared/protocol/index.js";
+import type { MessageTooLong, TurnEvent } from "../../shared/protocol/index.js";
 import type { AgentMessage } from "./messages.js";
 
 /** Presentation only (harness #18): never history. The kernel adds the terminal `completed`. */
@@ -9,6 +9,7 @@ export type AgentEvent = Exclude<TurnEvent, { type: "completed" }>;
 export type TurnFailureKind =
   | "cancelled"
   | "model_failed"
+  | "message_too_long"
   | "non_prefix"
   | "empty_response"
   | "sink_failed"
@@ -24,6 +25,8 @@ export interface TurnFailure {
   readonly message: string;
   /** What to tell a person where the status already names the failure: a loop guard's stop without its "stopped: " label. */
   readonly detail?: string;
+  /** A message_too_long failure's numbers: what a view says and trims to. */
+  readonly tooLong?: MessageTooLong;
   readonly cause?: unknown;
 }
 

@@ -7,6 +7,7 @@ import { throwIfCancelled, TurnCancelled } from "./cancellation.js";
 import type { ContextCondenser } from "./contextCondenser.js";
 import type { AgentMessage, AssistantMessage, UserMessage } from "./messages.js";
 import { isStop, LoopGuard, type LoopLimits } from "./loopGuard.js";
+import { MessageTooLongFailure } from "./messageTooLong.js";
 import { runModelRound, sinkFailure } from "./modelRound.js";
 import { roundRequests } from "./roundRequest.js";
 import type { AgentMemory } from "./ports/memory.js";
@@ -180,6 +181,7 @@ function classify(e: unknown): TurnFailure {
   if (e instanceof TurnCancelled)
     // The kind is not in the message, as in every failure's: whoever shows it shows the status first.
     return { kind: "cancelled", message: "the turn was cancelled; completed tool batches stay committed" };
+  if (e instanceof MessageTooLongFailure) return { kind: e.kind, message: e.message, tooLong: e.tooLong };
   if (e instanceof TurnFailed) return { kind: e.kind, message: e.message, cause: e.cause, ...(e.detail ? { detail: e.detail } : {}) };
   return {
     kind: "internal_error",

@@ -109,6 +109,41 @@ describe("a chat people can live in (issue 25, in the workbench at 1400×900)", 
     assert.match((await box.getAttribute("placeholder")) ?? "", /^Message Hearth /);
   });
 
+  it("a model error never breaks the header: it stays one line, nothing runs off its right edge, and the error takes a full-width line below it (issue 25, item 7)", async () => {
+    const page = started.browser!.page;
+    const view = webviewViewFrame(page, EXTENSION_ID);
+    // A long path that is not there: the model line names it and the view says the problem at once.
+    const missing = `/nonexistent/${"a-rather-long-folder-name/".repeat(6)}qwen2.5-coder-7b-instruct-with-a-long-file-name-q4_k_m.gguf`;
+    fs.writeFileSync(folderSettings(), JSON.stringify({ "hearth.model": missing }));
+    await view.locator('[data-testid="model-error"]').waitFor({ state: "visible", timeout: 30_000 });
+    await shot("2b-model-error");
+    const layout = await view.locator("header.chat-header").evaluate((h) => {
+      const row = h.querySelector(".chat-row")!;
+      const problem = h.querySelector(".model-problem")!.getBoundingClientRect();
+      // What shows: the Kernel menu's closed body still has boxes in Chromium, drawn nowhere.
+      const controls = [...row.querySelectorAll("vscode-button, summary, [data-testid=model-status], [data-testid=chat-title]")].filter(
+        (c) => c.checkVisibility(),
+      );
+      return {
+        header: { scroll: h.scrollWidth, client: h.clientWidth, width: h.getBoundingClientRect().width },
+        row: { scroll: row.scrollWidth, client: row.clientWidth, ...row.getBoundingClientRect().toJSON() },
+        problem: problem.toJSON(),
+        tallest: Math.max(...controls.map((c) => c.getBoundingClientRect().height)),
+        // Every control of the line, with its right edge: none may lie past the header's.
+        rights: controls.map((c) => c.getBoundingClientRect().right),
+      };
+    });
+    const l = layout;
+    assert.ok(l.header.scroll <= l.header.client, `nothing runs off the header: ${JSON.stringify(l.header)}`);
+    assert.ok(l.row.scroll <= l.row.client, `nothing runs off the header's line: ${JSON.stringify(l.row)}`);
+    assert.ok(Math.max(...l.rights) <= l.row.right + 1, `a control lies past the right edge: ${JSON.stringify(l)}`);
+    assert.ok(l.row.height <= l.tallest + 4, `the header's line is one line: ${l.row.height} px for controls ${l.tallest} px tall`);
+    assert.ok(l.problem.top >= l.row.bottom - 1, `the model's error is below the line: ${JSON.stringify(l)}`);
+    assert.ok(l.problem.width >= l.header.width - 16, `the model's error takes the header's width: ${JSON.stringify(l)}`);
+    fs.writeFileSync(folderSettings(), "{}"); // the scripted model again, for the walks below
+    await view.locator('[data-testid="model-error"]').waitFor({ state: "detached", timeout: 30_000 });
+  });
+
   it("keys walk and accept a proposal in the editor: next hunk (Alt+F5) moves the cursor, Ctrl+Enter accepts, and the decided proposal's diff tab closes (issue 25, items 5 and 9)", async () => {
     const page = started.browser!.page;
     const view = webviewViewFrame(page, EXTENSION_ID);

@@ -1,12 +1,16 @@
-// A chat transcript (webview/transcript.ts) in the jsdom of webviewDom(), with no-op actions: what the
+// A chat transcript (webview/transcript.ts) in the jsdom of webviewDom(), with no-op actions (or those given): what the
 // view's unit tests share. Import after webviewDom() has set the globals.
 import type { PagerDeps } from "../../webview/historyPager.js";
 import { MarkdownRenderer } from "../../webview/markdown.js";
-import { Transcript } from "../../webview/transcript.js";
+import { Transcript, type TranscriptDeps } from "../../webview/transcript.js";
 
 const noop = () => {};
 
-export function testTranscript(window: Window, pages: Partial<PagerDeps> = {}): Transcript {
+export function testTranscript(
+  window: Window,
+  pages: Partial<PagerDeps> = {},
+  deps: Partial<Omit<TranscriptDeps, "onRendered">> = {},
+): Transcript {
   return new Transcript(
     {
       renderer: new MarkdownRenderer(window),
@@ -14,6 +18,9 @@ export function testTranscript(window: Window, pages: Partial<PagerDeps> = {}): 
       actions: { selectModel: noop, compact: noop, restartKernel: noop, showLog: noop, continueInNewChat: noop, keepChatModel: noop },
       announce: noop,
       onContext: noop,
+      onTooLong: noop,
+      putBack: noop,
+      ...deps,
     },
     { requestOlder: noop, requestLatest: noop, ...pages },
   );

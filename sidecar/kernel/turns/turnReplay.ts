@@ -35,5 +35,6 @@ export function runEndingOf(completed: Extract<TurnEvent, { type: "completed" }>
     ...(completed.error ? { message: completed.error.message } : {}),
     ...(completed.stoppedAtTokenCap ? { stoppedAtTokenCap: true as const } : {}),
     ...(unfinished.trim() ? { unfinishedAnswer: unfinished } : {}),
+    ...(completed.tooLong ? { tooLong: completed.tooLong } : {}),
   };
 }

@@ -283,6 +283,14 @@ function completionOf(outcome: TurnOutcome): Extract<TurnEvent, { type: "complet
   // shown after its status never reads "cancelled: cancelled: …" (issue 23, item 16).
   if (outcome.status === "cancelled")
     return { type: "completed", status: "cancelled", error: { code: ErrorCode.Refused, message: outcome.failure.message } };
+  // issue 25 item 8: a refusal that says what to do, with the numbers a view says it with and trims to.
+  if (outcome.failure.tooLong)
+    return {
+      type: "completed",
+      status: "failed",
+      error: { code: ErrorCode.Refused, message: outcome.failure.message },
+      tooLong: outcome.failure.tooLong,
+    };
   return {
     type: "completed",
     status: outcome.status,

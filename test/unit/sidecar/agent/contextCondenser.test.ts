@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { it } from "node:test";
 import type { AgentMessage } from "../../../../sidecar/agent/index.js";
 import { ContextCondenser, fits, summarySessionKey } from "../../../../sidecar/agent/contextCondenser.js";
+import { MessageTooLongFailure } from "../../../../sidecar/agent/messageTooLong.js";
 import type { CondensationRecord } from "../../../../sidecar/agent/ports/context.js";
 import type { GenerationRequest, ModelMessage } from "../../../../sidecar/agent/ports/model.js";
 import { uuidv7 } from "../../../../shared/ids.js";
@@ -319,7 +320,7 @@ it("issue 13: a prompt fits when min(maxTokens, context / 4) tokens are left for
   assert.equal(fits(at(751), {}), false);
 });
 
-/** A session over `history` whose every prompt is too big, so its first round condenses; `summary` answers the summary request. */
+/** A session over `history` whose every prompt with history is too big, so its first round condenses; `summary` answers the summary request. */
 const ids: Record<string, string> = { c1: uuidv7(), c2: uuidv7(), c3: uuidv7() };
 
 function overfullSession(summary: (signal: AbortSignal) => Promise<string>, measure?: () => Promise<never>) {
@@ -329,7 +330,15 @@ function overfullSession(summary: (signal: AbortSignal) => Promise<string>, meas
         return { text: await summary(req.signal), reasoning: "", toolCalls: [], stopReason: "end" };
       return { text: "answer", reasoning: "", toolCalls: [], stopReason: "end" };
     }),
-    { measure: measure ?? (async () => ({ promptTokens: CONTEXT * 2, contextSize: CONTEXT })) },
+    // Too big with the history; the message alone (instructions and one user message) fits.
+    {
+      measure:
+        measure ??
+        (async (r: Omit<GenerationRequest, "signal">) => ({
+          promptTokens: r.messages.length > 2 ? CONTEXT * 2 : 10,
+          contextSize: CONTEXT,
+        })),
+    },
   );
   const history = [...turn(1, 100), ...turn(2, 100), ...turn(3, 100)].map((m) =>
     m.role === "tool"
@@ -369,4 +378,27 @@ it("a model whose measure fails fails the turn as a model failure, saying what f
   assert.equal(out.status, "failed");
   assert.equal(out.status === "failed" && out.failure.kind, "model_failed", out.status === "failed" ? out.failure.message : "");
   assert.match(out.status === "failed" ? out.failure.message : "", /tokenizer gone/);
+});
+
+it("a message that cannot fit even alone is refused with its tokens and the room a message has, before anything is condensed or summarised (issue 25 item 8)", async () => {
+  const saved: CondensationRecord[] = [];
+  const model = countingModel();
+  const input = { ...fitInput([...turn(1, 600), ...turn(2, 600)]), pending: [{ role: "user" as const, text: "y".repeat(8000) }] };
+  await assert.rejects(new ContextCondenser(model, { save: async (r) => void saved.push(r) }).fit(input), (e: unknown) => {
+    assert.ok(e instanceof MessageTooLongFailure, String(e));
+    // 4 characters a token and 4 a message; the instructions take 8, the answer keeps 100 of 1,000.
+    assert.deepEqual(e.tooLong, { messageTokens: 2000, roomTokens: 1000 - 100 - 8 - 4, contextSize: CONTEXT });
+    assert.match(e.message, /^refused: the message is 2,000 tokens, and a message may take 888 of the 1,000 tokens/);
+    return true;
+  });
+  assert.deepEqual(saved, [], "nothing condensed for a message that could not fit anyway");
+  assert.equal(model.requests.length, 0, "no summary written");
+});
+
+it("a later round of a turn that does not fit is condensed as before, not refused as a long message (issue 25 item 8)", async () => {
+  const saved: CondensationRecord[] = [];
+  const history = [...turn(1, 2000), ...turn(2, 2000), { role: "user" as const, text: "y".repeat(3000) }];
+  const input = { ...fitInput(history), turnStart: history.length - 1, pending: [] };
+  await new ContextCondenser(countingModel(), { save: async (r) => void saved.push(r) }).fit(input);
+  assert.equal(saved.length, 1);
 });
