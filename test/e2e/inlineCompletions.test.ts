@@ -2,8 +2,9 @@
 // synthetic fill-in-the-middle model (test/fixtures/models.ts, FIM_MODEL_MIDDLE: it writes
 // "return a + b;" between any prefix and suffix) on node-llama-cpp. Once a chat has loaded the model,
 // asking for a suggestion in a TypeScript file shows the middle as ghost text, typing its first
-// characters keeps the rest of it shown, and Tab writes it into the file. Screenshots of each step are
-// kept in the run folder (test/e2e/.runs/inlineCompletions-*).
+// characters keeps the rest of it shown, and Tab writes it into the file. Then, with the benchmark-sized
+// model named as the completion model (loaded beside the chat model), typing on cancels the suggestion
+// in flight. Screenshots of each step are kept in the run folder (test/e2e/.runs/inlineCompletions-*).
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
@@ -52,7 +53,7 @@ describe("inline completions from the loaded fill-in-the-middle model (issue 31)
     clock.mark("model loaded by a chat turn");
   });
 
-  after(() => end(passed === 2));
+  after(() => end(passed === 3));
 
   it("shows the model's middle as ghost text in a TypeScript file, and keeps the rest shown while the person types it", async () => {
     await page.keyboard.press("Control+P");
@@ -85,6 +86,38 @@ describe("inline completions from the loaded fill-in-the-middle model (issue 31)
     while (fs.readFileSync(file, "utf8") !== expected && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
     await shot("accepted");
     assert.equal(fs.readFileSync(file, "utf8"), expected);
+    passed++;
+  });
+
+  it("typing on cancels the suggestion in flight, on a completion model named beside the chat model", async () => {
+    // The folder's kernel is detached: its log is under HEARTH_HOME/run, not the window's.
+    const runDir = path.join(scratch, "hearth-home", "run");
+    const log = () =>
+      fs
+        .readdirSync(runDir)
+        .filter((f) => f.endsWith(".log"))
+        .map((f) => fs.readFileSync(path.join(runDir, f), "utf8"))
+        .join("\n");
+    // Qwen2.5-0.5B-shaped with fill-in-the-middle tokens: a suggestion takes about a second on one
+    // thread, so a keystroke a few hundred milliseconds after the last lands while it is made.
+    const completionModel = ensureFixtureModels({ bench: true }).bench;
+    fs.mkdirSync(path.join(workspace, ".vscode"), { recursive: true });
+    fs.writeFileSync(path.join(workspace, ".vscode", "settings.json"), JSON.stringify({ "hearth.completions.model": completionModel }));
+    await page.keyboard.press("End");
+    await page.keyboard.press("Enter");
+    await page.keyboard.type("const total = ");
+    await waitFor(async () => log().includes(`completion model loaded: ${completionModel}`), 90_000, "the completion model loaded");
+    clock.mark("completion model loaded");
+    const cancelled = () => (log().match(/completion cancelled by the editor after \d+ ms/g) ?? []).length;
+    const before = cancelled();
+    for (const ch of "sum(a, b)") {
+      await page.keyboard.type(ch);
+      await new Promise((r) => setTimeout(r, 400));
+      if (cancelled() > before) break;
+    }
+    await waitFor(async () => cancelled() > before, 10_000, "a suggestion in flight cancelled by the next keystroke");
+    clock.mark("a keystroke cancelled the suggestion in flight");
+    await shot("typing-cancels");
     passed++;
   });
 });

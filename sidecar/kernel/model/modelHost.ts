@@ -126,8 +126,15 @@ export class ModelHost {
    */
   async infill(request: InfillRequest & { model?: string }): Promise<InfillResult> {
     const { model: named, ...rest } = request;
-    if (named && named !== this.spec) return this.completionModel.infill(named, rest);
-    return this.onLoaded(rest);
+    const started = performance.now();
+    try {
+      if (named && named !== this.spec) return await this.completionModel.infill(named, rest);
+      return await this.onLoaded(rest);
+    } catch (e) {
+      // The next keystroke cancels the one in flight: the log says so (not as a failure), as often as it happens.
+      if (rest.signal.aborted) this.opts.log?.(`completion cancelled by the editor after ${Math.round(performance.now() - started)} ms`);
+      throw e;
+    }
   }
 
   private async onLoaded(request: InfillRequest): Promise<InfillResult> {
