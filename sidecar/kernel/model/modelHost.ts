@@ -8,6 +8,7 @@ import type { AgentModel, ModelCapabilities } from "../../agent/ports/model.js";
 import { CompletionModel } from "./completionModel.js";
 import { cancelled, downloadModel, type DownloadProgress } from "../../inference/modelDownload.js";
 import type { InfillRequest, InfillResult } from "../../inference/llama/infill.js";
+import type { DraftStatus } from "../../inference/llama/draftModel.js";
 import { KvStateStore } from "../../inference/llama/kvStateStore.js";
 import { parseModelSpec } from "../../inference/modelSpec.js";
 import { OpenAiAgentModel } from "../../inference/openai/openaiAgentModel.js";
@@ -31,6 +32,8 @@ export interface ModelHostOptions {
   maxSessions?: number;
   /** false: decode without input-lookup prediction (HEARTH_INPUT_LOOKUP=off); default on (tokenPrediction.ts). */
   inputLookup?: boolean;
+  /** A draft model's GGUF file for every local chat model (HEARTH_DRAFT_MODEL); refused with a reason when it cannot draft for it. */
+  draftModel?: string;
   /** The scripted replay adapter lives elsewhere (sidecar/inference/scripted); the kernel passes it in. */
   scripted?: (file: string) => Promise<AgentModel>;
   log?: (line: string) => void;
@@ -79,12 +82,15 @@ export class ModelHost {
     capabilities?: ModelCapabilities;
     adapter?: string;
     infill?: boolean;
+    draft?: DraftStatus;
   } {
+    const draft = (this.model as { draftStatus?: DraftStatus | null } | null)?.draftStatus;
     return {
       state: this.state,
       spec: this.spec,
       error: this.error,
       ...(this.model ? { capabilities: this.model.capabilities, adapter: this.model.adapter, infill: canInfill(this.model) } : {}),
+      ...(draft ? { draft } : {}),
     };
   }
 
@@ -213,6 +219,8 @@ export class ModelHost {
         this.model = model;
         this.state = "loaded";
         this.opts.log?.(`model loaded: ${spec} (${this.model.adapter})`);
+        const draft = this.status().draft;
+        if (draft) this.opts.log?.(draft.error ?? `draft model loaded: ${draft.path}`);
       } catch (e) {
         if (abort.signal.aborted) {
           // Cancelled on purpose: no model and no error, as before the load.
@@ -279,6 +287,7 @@ export class ModelHost {
           contextSize: this.opts.contextSize,
           maxSessions: this.opts.maxSessions,
           inputLookup: this.opts.inputLookup,
+          draftModelPath: this.opts.draftModel,
           stateStore: this.store,
           onLoadProgress: (fraction) => onProgress({ spec, phase: "load", fraction: Math.max(0, Math.min(1, fraction)) }),
           // One line per round in the kernel log: what a turn evaluated and what it reused or restored.
