@@ -51,7 +51,9 @@ export class DraftModel {
   static async open(loaded: LoadedLlama, chat: LlamaContext, path: string, layout: DraftLayout): Promise<DraftModel | DraftStatus> {
     const refused = (error: string): DraftStatus => ({ path, state: "refused", error });
     if (!fs.existsSync(path))
-      return refused(`refused: the draft model ${path} does not exist, so ${WITHOUT}; set it to an existing GGUF file, ${CLEAR}`);
+      return refused(
+        `refused: the draft model ${path} is not a GGUF file on this machine, so ${WITHOUT}; set it to the path of one (a draft is never downloaded or served), ${CLEAR}`,
+      );
     let model: LlamaModel | null = null;
     let context: LlamaContext | null = null;
     try {

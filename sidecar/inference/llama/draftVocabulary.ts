@@ -37,7 +37,7 @@ export function vocabularyMismatch(chat: LlamaContext, draft: LlamaContext): str
  * Where one vocabulary has ids past the end of the other's that text can hold: the chat model's tokens
  * pass through the draft and the draft's guesses through the chat model, and an id one of them lacks
  * fails its decode step. Only padding may differ (llama.cpp's converter fills a vocabulary out to the
- * model's embedding size with unused tokens: Qwen2.5 0.5B has 151,936 ids, Qwen2.5 7B 152,064).
+ * model's embedding size with unused tokens: Qwen2.5 0.5B's config has 151,936 ids, 7B's 152,064).
  */
 function usedBeyond(chat: LlamaModel, draft: LlamaModel): string | null {
   const vocab = (m: LlamaModel) => m.fileInfo.metadata.tokenizer?.ggml;

@@ -41,6 +41,21 @@ export interface ModelHostOptions {
 
 type Disposable = AgentModel & { dispose?: () => Promise<void> };
 
+/**
+ * The draft setting as a file: `~` and relative paths resolved as the model setting's are. Anything that
+ * is not a GGUF path is passed on as written, and the engine refuses it as no GGUF file on this machine.
+ */
+function draftPath(setting: string | undefined): string | undefined {
+  if (!setting) return undefined;
+  try {
+    const spec = parseModelSpec(setting);
+    if (spec.kind === "gguf") return spec.path;
+  } catch {
+    // Not a model setting at all: the engine refuses it, as written.
+  }
+  return setting;
+}
+
 /** Whether a loaded model fills in the middle: only the local engine can, and only with FIM tokens. */
 function canInfill(model: AgentModel): boolean {
   return (model as { infillSupported?: boolean }).infillSupported === true;
@@ -287,7 +302,7 @@ export class ModelHost {
           contextSize: this.opts.contextSize,
           maxSessions: this.opts.maxSessions,
           inputLookup: this.opts.inputLookup,
-          draftModelPath: this.opts.draftModel,
+          draftModelPath: draftPath(this.opts.draftModel),
           stateStore: this.store,
           onLoadProgress: (fraction) => onProgress({ spec, phase: "load", fraction: Math.max(0, Math.min(1, fraction)) }),
           // One line per round in the kernel log: what a turn evaluated and what it reused or restored.

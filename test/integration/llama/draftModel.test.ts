@@ -23,9 +23,6 @@ const drafted = llamaModelForFile((m) => ({
   draftModelPath: m.copy,
   onRoundStats: (s) => stats.drafted.push(s),
 }));
-// The chat fixture drafted for by the Qwen2.5 template fixture: the same vocabulary, other random weights.
-const wrongDrafts = llamaModelForFile((m) => ({ ...base, modelPath: m.chat, draftModelPath: m.templates.qwen25 }));
-const chatPlain = llamaModelForFile((m) => ({ ...base, modelPath: m.chat, inputLookup: false }));
 const plain = llamaModelForFile((m) => ({ ...base, modelPath: m.copy, inputLookup: false, onRoundStats: (s) => stats.plain.push(s) }));
 // The Llama 3.2 template fixture has other start and end tokens than the Qwen2 fixtures.
 const mismatched = llamaModelForFile((m) => ({
@@ -65,14 +62,6 @@ describe("a draft model", { timeout: 180_000 }, () => {
     assert.ok(drafts.validated > 0, `drafts confirmed: ${JSON.stringify(drafts)}`);
   });
 
-  it("keeps the chat model's own tokens where the draft guesses others: refuted drafts never reach the answer", async () => {
-    const user = "Say something.";
-    await wrongDrafts.model.generate(request("wrong", user), () => undefined);
-    await chatPlain.model.generate(request("wrong", user), () => undefined);
-    assert.equal(wrongDrafts.model.draftStatus?.state, "loaded");
-    assert.deepEqual(tokensOf(wrongDrafts.model, "wrong"), tokensOf(chatPlain.model, "wrong"));
-  });
-
   it("leaves two concurrent sessions in lockstep, each with the tokens it gets alone", async () => {
     const users = ["Repeat: lima mike", "Say something else."];
     const alone: number[][] = [];
@@ -106,7 +95,7 @@ describe("a draft model", { timeout: 180_000 }, () => {
     assert.ok(stats.lookup.at(-1)!.predictedTokens.validated >= 20, "input lookup's guesses were confirmed");
   });
 
-  it("is refused for a vocabulary with tokens the chat model lacks, and for other special tokens", async () => {
+  it("is refused for a vocabulary with tokens the chat model lacks, for other special tokens, and where no file is", async () => {
     const m = ensureFixtureModels();
     const cases = [
       {
@@ -114,6 +103,10 @@ describe("a draft model", { timeout: 180_000 }, () => {
         why: /tiny-qwen2-copy\.gguf does not share .*its vocabulary has 538 tokens and the chat model's 512, and 26 of the ids past 512 are tokens the chat model lacks/,
       },
       { draft: m.templates.llama32, why: /tiny-llama32-template\.gguf does not share .*its bos token is \d+ and the chat model's \d+/ },
+      {
+        draft: "/nowhere/draft.gguf",
+        why: /draft\.gguf is not a GGUF file on this machine, so the chat model runs without it; set it to the path of one/,
+      },
     ];
     for (const { draft, why } of cases) {
       const model = await LlamaAgentModel.load({ ...base, modelPath: m.chat, draftModelPath: draft });
