@@ -164,6 +164,16 @@ export const KNOBS: readonly Knob[] = z.array(Knob).parse([
       "off: decode one token a step instead of guessing the next tokens from the prompt while one chat generates alone (docs/models.md)",
   },
   {
+    env: "HEARTH_DRAFT_MODEL",
+    readBy: "kernel",
+    // Machine scope, like the Node path: a file on this machine, not something a folder's settings choose.
+    setting: { key: "hearth.inference.draftModel", type: "string", default: "", scope: "machine" },
+    restart: true,
+    narrows: null,
+    onJoin: { harmless: "a draft model changes how fast an answer decodes, never the answer" },
+    summary: "a small GGUF model of the chat model's vocabulary, loaded beside it, whose guesses replace input lookup's (docs/models.md)",
+  },
+  {
     env: "HEARTH_CONDENSE_AHEAD",
     readBy: "kernel",
     // On by default: the turn that would cross the context limit finds its summary made already. Off
@@ -392,6 +402,8 @@ export const KernelEnv = z.object({
     }),
   HEARTH_INPUT_LOOKUP: onByDefault("HEARTH_INPUT_LOOKUP"),
   HEARTH_CONDENSE_AHEAD: onByDefault("HEARTH_CONDENSE_AHEAD"),
+  /** A GGUF path; the llama engine checks it when it loads a chat model (sidecar/inference/llama/draftModel.ts). */
+  HEARTH_DRAFT_MODEL: text,
   HEARTH_SESSIONS: positive("HEARTH_SESSIONS"),
   /** The raw allow-list; the kernel checks the names against its tools (sidecar/kernel/toolPolicy.ts). */
   HEARTH_TOOLS: text,

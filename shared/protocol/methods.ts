@@ -360,6 +360,8 @@ export const requests = {
       capabilities: z.record(z.string(), z.enum(["proven", "disproven", "unknown"])).optional(),
       /** Whether the loaded model can fill in the middle (completions as you type, issue 31). */
       infill: z.boolean().optional(),
+      /** The draft model beside a local chat model (issue 30, HEARTH_DRAFT_MODEL): loaded, or refused with what to do. */
+      draft: z.object({ path: z.string(), state: z.enum(["loaded", "refused"]), error: z.string().nullable() }).optional(),
     }),
   },
   "model/load": {

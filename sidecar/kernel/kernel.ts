@@ -138,6 +138,7 @@ export function createKernel(settings: KernelSettings, host: KernelHost): Kernel
     // Sessions holding a KV cache at once (the llama engine's sequences; default 4).
     maxSessions: env.HEARTH_SESSIONS,
     inputLookup: env.HEARTH_INPUT_LOOKUP !== "off",
+    draftModel: env.HEARTH_DRAFT_MODEL,
     scripted:
       host.scripted ??
       (async (file) => ScriptedModel.fromFile(file, { HEARTH_ALLOW_SCRIPTED: env.HEARTH_ALLOW_SCRIPTED ? "1" : undefined })),

@@ -34,6 +34,12 @@ export interface LlamaAdapterOptions {
    */
   inputLookup?: boolean;
   /**
+   * A draft model's GGUF file (issue 30, item 1): loaded beside this one, its guesses are used instead of
+   * input lookup's while a session generates alone (draftModel.ts). Refused, and the model runs without
+   * it, when it does not fit in memory or its vocabulary differs.
+   */
+  draftModelPath?: string;
+  /**
    * A session idle this long has its KV state saved (it stays loaded). Not while another round runs:
    * a save is native work on the kernel's one libuv worker, so it would stall that round's batches
    * (a 2,700-token state is ~33 MB); it waits until no round is in flight.

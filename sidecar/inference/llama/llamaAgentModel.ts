@@ -8,8 +8,10 @@ import {
   type ChatHistoryItem,
   type ChatWrapper,
   type LlamaContext,
+  type LlamaContextSequence,
   type LlamaChatResponseChunk,
   type Token,
+  type TokenPredictor,
 } from "node-llama-cpp";
 import { ErrorCode, HearthError, errorMessage } from "../../../shared/errors.js";
 import type { ContextMeasure } from "../../agent/ports/context.js";
@@ -38,6 +40,7 @@ import { SessionPool } from "./sessionPool.js";
 import { thinkingWrapper } from "./thinking.js";
 import { TokenizeMemo } from "./tokenizeMemo.js";
 import { generationCounts, SoloInputLookup } from "./tokenPrediction.js";
+import { DraftModel, type DraftStatus } from "./draftModel.js";
 import { callRefusedByValidation, StreamedText } from "./validationRefusal.js";
 import type { LlamaAdapterOptions } from "./adapterOptions.js";
 import { type NativeWork, untilAborted } from "./nativeWork.js";
@@ -67,6 +70,8 @@ export class LlamaAgentModel implements AgentModel {
       LlamaAdapterOptions,
     private readonly gate: LockstepGate,
     private readonly tokenizeMemo: TokenizeMemo,
+    /** The draft model the options named: loaded, or the refusal that says why not. */
+    private readonly draft: DraftModel | DraftStatus | null,
   ) {
     this.modelId = loaded.model.filename ?? opts.modelPath;
     this.wrapperName = wrapper.wrapperName;
@@ -82,8 +87,21 @@ export class LlamaAgentModel implements AgentModel {
       wrapper,
       idleSaveMs: opts.idleSaveMs,
       roundsInFlight: () => this.roundsInFlight,
-      tokenPredictor: opts.inputLookup === false ? undefined : () => new SoloInputLookup((sequence) => gate.generatesAlone(sequence)),
+      tokenPredictor: this.predictorFactory(),
     });
+  }
+
+  /** A loaded draft model drafts for every session; without one, input lookup guesses unless turned off. */
+  private predictorFactory(): (() => TokenPredictor) | undefined {
+    const alone = (sequence: LlamaContextSequence) => this.gate.generatesAlone(sequence);
+    const draft = this.draft;
+    if (draft instanceof DraftModel) return () => draft.predictor(alone);
+    return this.opts.inputLookup === false ? undefined : () => new SoloInputLookup(alone);
+  }
+
+  /** The draft model named in the options, loaded or refused; null when none was named. */
+  get draftStatus(): DraftStatus | null {
+    return this.draft instanceof DraftModel ? this.draft.status : this.draft;
   }
 
   static async load(options: LlamaAdapterOptions): Promise<LlamaAgentModel> {
@@ -108,7 +126,9 @@ export class LlamaAgentModel implements AgentModel {
       // Room for every session's history a few times over (about 4 characters a token, a condensed
       // variant beside the full one) and the summary session's.
       const memo = TokenizeMemo.install(loaded.model, opts.contextSize * (opts.maxSessions + 1) * 8);
-      return new LlamaAgentModel(loaded, context, wrapper, opts, gate, memo);
+      const layout = { contextSize: opts.contextSize, sequences: opts.maxSessions, batchSize: opts.batchSize };
+      const draft = opts.draftModelPath ? await DraftModel.open(loaded, context, opts.draftModelPath, layout) : null;
+      return new LlamaAgentModel(loaded, context, wrapper, opts, gate, memo, draft);
     } catch (e) {
       await loaded.llama.dispose();
       throw new HearthError(
@@ -435,6 +455,7 @@ export class LlamaAgentModel implements AgentModel {
     if (this.disposed) return;
     this.disposed = true;
     await this.pool.close();
+    if (this.draft instanceof DraftModel) await this.draft.dispose();
     await this.context.dispose();
     await this.loaded.model.dispose();
     await this.loaded.llama.dispose();

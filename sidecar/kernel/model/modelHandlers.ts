@@ -24,6 +24,7 @@ export function modelHandlers(deps: { host: ModelHost; gate: ShutdownGate; model
         error: s.error,
         ...(s.capabilities ? { capabilities: { ...s.capabilities } } : {}),
         ...(s.infill === undefined ? {} : { infill: s.infill }),
+        ...(s.draft ? { draft: s.draft } : {}),
       };
     },
     "model/load": async (params, ctx) => {

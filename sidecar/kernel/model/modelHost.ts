@@ -8,6 +8,7 @@ import type { AgentModel, ModelCapabilities } from "../../agent/ports/model.js";
 import { CompletionModel } from "./completionModel.js";
 import { cancelled, downloadModel, type DownloadProgress } from "../../inference/modelDownload.js";
 import type { InfillRequest, InfillResult } from "../../inference/llama/infill.js";
+import type { DraftStatus } from "../../inference/llama/draftModel.js";
 import { KvStateStore } from "../../inference/llama/kvStateStore.js";
 import { parseModelSpec } from "../../inference/modelSpec.js";
 import { OpenAiAgentModel } from "../../inference/openai/openaiAgentModel.js";
@@ -31,12 +32,29 @@ export interface ModelHostOptions {
   maxSessions?: number;
   /** false: decode without input-lookup prediction (HEARTH_INPUT_LOOKUP=off); default on (tokenPrediction.ts). */
   inputLookup?: boolean;
+  /** A draft model's GGUF file for every local chat model (HEARTH_DRAFT_MODEL); refused with a reason when it cannot draft for it. */
+  draftModel?: string;
   /** The scripted replay adapter lives elsewhere (sidecar/inference/scripted); the kernel passes it in. */
   scripted?: (file: string) => Promise<AgentModel>;
   log?: (line: string) => void;
 }
 
 type Disposable = AgentModel & { dispose?: () => Promise<void> };
+
+/**
+ * The draft setting as a file: `~` and relative paths resolved as the model setting's are. Anything that
+ * is not a GGUF path is passed on as written, and the engine refuses it as no GGUF file on this machine.
+ */
+function draftPath(setting: string | undefined): string | undefined {
+  if (!setting) return undefined;
+  try {
+    const spec = parseModelSpec(setting);
+    if (spec.kind === "gguf") return spec.path;
+  } catch {
+    // Not a model setting at all: the engine refuses it, as written.
+  }
+  return setting;
+}
 
 /** Whether a loaded model fills in the middle: only the local engine can, and only with FIM tokens. */
 function canInfill(model: AgentModel): boolean {
@@ -79,12 +97,15 @@ export class ModelHost {
     capabilities?: ModelCapabilities;
     adapter?: string;
     infill?: boolean;
+    draft?: DraftStatus;
   } {
+    const draft = (this.model as { draftStatus?: DraftStatus | null } | null)?.draftStatus;
     return {
       state: this.state,
       spec: this.spec,
       error: this.error,
       ...(this.model ? { capabilities: this.model.capabilities, adapter: this.model.adapter, infill: canInfill(this.model) } : {}),
+      ...(draft ? { draft } : {}),
     };
   }
 
@@ -220,6 +241,8 @@ export class ModelHost {
         this.model = model;
         this.state = "loaded";
         this.opts.log?.(`model loaded: ${spec} (${this.model.adapter})`);
+        const draft = this.status().draft;
+        if (draft) this.opts.log?.(draft.error ?? `draft model loaded: ${draft.path}`);
       } catch (e) {
         if (abort.signal.aborted) {
           // Cancelled on purpose: no model and no error, as before the load.
@@ -286,6 +309,7 @@ export class ModelHost {
           contextSize: this.opts.contextSize,
           maxSessions: this.opts.maxSessions,
           inputLookup: this.opts.inputLookup,
+          draftModelPath: draftPath(this.opts.draftModel),
           stateStore: this.store,
           onLoadProgress: (fraction) => onProgress({ spec, phase: "load", fraction: Math.max(0, Math.min(1, fraction)) }),
           // One line per round in the kernel log: what a turn evaluated and what it reused or restored.
