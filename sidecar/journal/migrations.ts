@@ -498,6 +498,20 @@ INSERT INTO message_attachments_next (run_id, ordinal, kind, path, start_line, e
 DROP TABLE message_attachments;
 ALTER TABLE message_attachments_next RENAME TO message_attachments;`);
 
+// issue 26 item 3: the status indexes of the ledger, attempts and runs hold only the rows in flight,
+// the ones startup reconciliation looks for (and the only statuses any statement finds by status).
+// Indexed in full, every terminal row kept an entry for ever, and a repair of 100k interrupted runs
+// moved 200k entries into the terminal end of two indexes it never reads. The predicates are in
+// the form the queries name their statuses (a single status as `status = 'x'`, the attempts' active
+// set as the IN list of their unique index), so that SQLite can prove a query stays inside them.
+const inFlightStatusIndexes: Step = (db) =>
+  db.exec(`DROP INDEX tool_invocations_status_idx;
+CREATE INDEX tool_invocations_in_flight_idx ON tool_invocations(status) WHERE status = 'prepared' OR status = 'dispatched';
+DROP INDEX run_attempts_status_idx;
+CREATE INDEX run_attempts_active_idx ON run_attempts(status) WHERE status IN ${ACTIVE_ATTEMPT};
+DROP INDEX runs_status_idx;
+CREATE INDEX runs_active_idx ON runs(status) WHERE status = 'active';`);
+
 export const MIGRATIONS: readonly Step[] = [
   v1,
   v2,
@@ -518,4 +532,5 @@ export const MIGRATIONS: readonly Step[] = [
   editorContextAttachments,
   runEndings,
   urlAttachments,
+  inFlightStatusIndexes,
 ];

@@ -47,7 +47,7 @@ CREATE TEMP TABLE IF NOT EXISTS repair_runs (
 const NOTE_IN_FLIGHT = `
 INSERT OR IGNORE INTO temp.repair_scope (run_id)
 SELECT run_id FROM runs WHERE status = 'active'
-UNION ALL SELECT run_id FROM tool_invocations WHERE status IN ('prepared', 'dispatched')`;
+UNION ALL SELECT run_id FROM tool_invocations WHERE status = 'prepared' OR status = 'dispatched'`;
 
 /**
  * Calls of the runs in flight, now closed, that the ledger knows and the conversation journal does

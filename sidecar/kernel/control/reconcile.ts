@@ -47,7 +47,10 @@ function bulkTransition<S extends string>(
 ): number {
   for (const s of from)
     if (!machine.allowed[s].includes(to)) throw new Error(`reconcile: ${machine.entity} ${s} → ${to} is not in the machine`);
-  const cond = `status IN ${list(from)}${where ? ` AND ${where}` : ""}`;
+  // Written as the partial status indexes' predicates are (migrations.ts, inFlightStatusIndexes), so
+  // the planner can use them: one status as an equality, several as their IN list.
+  const statuses = from.length === 1 ? `status = '${from[0]}'` : `status IN ${list(from)}`;
+  const cond = `${statuses}${where ? ` AND ${where}` : ""}`;
   db.prepare(`INSERT INTO events (entity_kind, entity_id, session_id, run_id, type, payload_json, created_at)
     SELECT '${machine.entity}', ${machine.idColumn}, ${eventSession}, ${eventTurn}, '${machine.entity}.${to}',
       json_object('from', status, 'to', '${to}', 'reason', ?), ?

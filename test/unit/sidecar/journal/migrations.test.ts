@@ -7,15 +7,25 @@ import { MIGRATIONS } from "../../../../sidecar/journal/migrations.js";
 import type { NewMessage } from "../../../../sidecar/kernel/control/conversation.js";
 import { invocation, openFixture, runningRun } from "../../../support/journalFixture.js";
 
-/** The tables of `db` that the first `version` migrations do not create: what later migrations added. */
-function tablesAfter(version: number, db: Database.Database): string[] {
-  const tables = (d: Database.Database) =>
-    d.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`).pluck().all() as string[];
+/**
+ * Takes `db`'s tables and indexes back to what the first `version` migrations made (a later step's
+ * columns are the caller's to drop): the file as a journal of that version left it.
+ */
+function schemaBackTo(version: number, db: Database.Database): void {
+  const objects = (d: Database.Database, type: string) =>
+    new Map(
+      (
+        d.prepare(`SELECT name, sql FROM sqlite_master WHERE type = ? AND sql IS NOT NULL`).all(type) as { name: string; sql: string }[]
+      ).map((o) => [o.name, o.sql]),
+    );
   const early = new Database(":memory:");
   for (const step of MIGRATIONS.slice(0, version)) step(early);
-  const known = new Set(tables(early));
+  for (const table of objects(db, "table").keys()) if (!objects(early, "table").has(table)) db.exec(`DROP TABLE ${table}`);
+  const indexes = objects(db, "index");
+  for (const index of indexes.keys()) if (!objects(early, "index").has(index)) db.exec(`DROP INDEX ${index}`);
+  for (const [index, sql] of objects(early, "index")) if (!indexes.has(index)) db.exec(sql);
   early.close();
-  return tables(db).filter((t) => !known.has(t));
+  db.pragma(`user_version = ${version}`);
 }
 
 const IDS = ["a", "b", "c", "d", "e"].map((x) => `0190a4c2-7a3e-7c11-8d3f-2b1e4f5a6b7${x}`);
@@ -43,8 +53,7 @@ it("issue 22 item 3: v10 fills the typed result kind of every tool row written b
   const raw = new Database(f.file);
   raw.exec("ALTER TABLE conversation_journal DROP COLUMN result_kind;");
   raw.exec("ALTER TABLE runs DROP COLUMN ending_json;"); // a later step's column (issue 25 item 11)
-  for (const table of tablesAfter(9, raw)) raw.exec(`DROP TABLE ${table}`);
-  raw.pragma("user_version = 9");
+  schemaBackTo(9, raw);
   raw.close();
   const j = openJournal(f.file);
   assert.deepEqual(
@@ -74,6 +83,7 @@ const RESOURCE_ATTACHMENTS = 15;
 const EDITOR_CONTEXT_ATTACHMENTS = 16;
 /** The web page attachments (issue 29 item 3, `@url`), after the run endings (17). */
 const URL_ATTACHMENTS = 18;
+const IN_FLIGHT_STATUS_INDEXES = 19;
 
 it("issue 28 item 5: the resource attachments migration keeps every earlier attachment row and takes a resource only with its server", () => {
   const db = new Database(":memory:");
@@ -134,4 +144,35 @@ it("issue 29 item 3: the url attachments migration keeps every earlier attachmen
   insert.run(2, "url", "https://example.com/a", null, null, null, 90);
   assert.throws(() => insert.run(3, "url", "https://example.com", null, null, "everything", 1), /CHECK constraint failed/);
   db.close();
+});
+
+it("issue 26 item 3: after the in-flight status indexes migration a status index holds the rows in flight only, and reconciliation still finds them", () => {
+  const f = openFixture();
+  const run = runningRun(f);
+  const done = f.control.prepareInvocation(invocation(run, IDS[0]!, "read_file", "read", { input: { path: "a" } }));
+  f.control.markDispatched(done);
+  f.control.completeInvocation(done, { status: "succeeded" });
+  f.control.markDispatched(f.control.prepareInvocation(invocation(run, IDS[1]!, "write_file", "non_idempotent_write", { input: {} })));
+  f.control.prepareInvocation(invocation(run, IDS[2]!, "read_file", "read", { input: { path: "b" } }));
+  f.close();
+  // The file as the kernel left it before the step: the full status indexes, schema version 19.
+  const raw = new Database(f.file);
+  schemaBackTo(IN_FLIGHT_STATUS_INDEXES, raw);
+  const entries = (d: Database.Database, index: string) =>
+    d.prepare(`SELECT COALESCE(SUM(ncell), 0) FROM dbstat WHERE name = ? AND pagetype = 'leaf'`).pluck().get(index) as number;
+  assert.equal(entries(raw, "tool_invocations_status_idx"), 3, "before: every call, the settled one too");
+  raw.close();
+  const j = openJournal(f.file);
+  for (const gone of ["tool_invocations_status_idx", "run_attempts_status_idx", "runs_status_idx"])
+    assert.equal(j.db.prepare(`SELECT COUNT(*) FROM sqlite_master WHERE name = ?`).pluck().get(gone), 0, gone);
+  assert.equal(entries(j.db, "tool_invocations_in_flight_idx"), 2, "the prepared and the dispatched call, not the settled one");
+  assert.equal(entries(j.db, "run_attempts_active_idx"), 1);
+  assert.equal(entries(j.db, "runs_active_idx"), 1);
+  j.close();
+  const restarted = openFixture(f.file);
+  const report = restarted.control.reconcile();
+  assert.deepEqual([report.invocationsFailed, report.invocationsOutcomeUnknown, report.attemptsOrphaned, report.runsFailed], [1, 1, 1, 1]);
+  for (const index of ["tool_invocations_in_flight_idx", "run_attempts_active_idx", "runs_active_idx"])
+    assert.equal(entries(restarted.journal.db, index), 0, `${index}: nothing left in flight`);
+  restarted.close();
 });
