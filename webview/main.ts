@@ -49,6 +49,7 @@ const actions: ViewActions = {
   compact: () => send({ type: "chat/compact" }),
   continueInNewChat: () => send({ type: "chat/continueInNewChat" }),
   keepChatModel: () => send({ type: "chat/keepChatModel" }),
+  keepChatTools: () => send({ type: "chat/keepChatTools" }),
   restartKernel: () => send({ type: "kernel/restart" }),
   showLog: () => send({ type: "command/run", command: "hearth.showLog" }),
 };

@@ -16,13 +16,28 @@ export function isAuthorityDrift(message: string): boolean {
 }
 
 const DRIFT_WAY_OUT = "Continue in a new chat: it carries this conversation over, and this chat stays in History.";
+const KEEP_WAY_OUT = "Or use the old tools for this chat: it goes on with the tools it began with, and new chats use the tools set now.";
+
+/** What the kernel's drift refusal names as changed (workspace, tools, enablement, ceilings). */
+function driftedParts(message: string): string[] {
+  return /authority drifted \(([a-z, ]+) changed since/.exec(message)?.[1]?.split(", ") ?? [];
+}
+
+/**
+ * Whether only the tools changed, so the chat may go on with its earlier ones (session/keepTools):
+ * never for another folder, nor for changed limits, which the kernel cannot go back to.
+ */
+export function earlierToolsPossible(message: string): boolean {
+  const named = driftedParts(message);
+  return named.length > 0 && named.every((n) => n === "tools" || n === "enablement");
+}
 
 /**
  * What a drifted chat's failure says, in plain words, instead of the kernel's: what changed, as the
- * kernel's refusal names it (tools, their settings or limits; the folder), then the way out.
+ * kernel's refusal names it (tools, their settings or limits; the folder), then the ways out.
  */
 export function driftText(message: string): string {
-  const named = /authority drifted \(([a-z, ]+) changed since/.exec(message)?.[1]?.split(", ") ?? [];
+  const named = driftedParts(message);
   const changed = [
     ...(named.some((n) => n === "tools" || n === "enablement" || n === "ceilings") ? ["the tools Hearth offers"] : []),
     ...(named.includes("workspace") ? ["the folder"] : []),
@@ -30,6 +45,9 @@ export function driftText(message: string): string {
   if (changed.length === 0)
     return `This chat began with other tools or another folder than Hearth has now, so it cannot go on as it was. ${DRIFT_WAY_OUT}`;
   const what = changed.join(" and ");
+  // Issue 25 item 2: the tools alone changed, so the chat may also keep the ones it began with.
+  if (earlierToolsPossible(message))
+    return `${what[0]!.toUpperCase()}${what.slice(1)} changed since this chat began. ${DRIFT_WAY_OUT} ${KEEP_WAY_OUT}`;
   return `${what[0]!.toUpperCase()}${what.slice(1)} changed since this chat began, so it cannot go on as it was. ${DRIFT_WAY_OUT}`;
 }
 

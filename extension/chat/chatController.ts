@@ -12,6 +12,7 @@ import { applyMessage } from "../../shared/applyMessage.js";
 import { carriedConversation } from "./carriedConversation.js";
 import { switchedAway } from "./chatModel.js";
 import { ChatModelChoice } from "./chatModelChoice.js";
+import { KEPT_TOOLS, keepChatTools, NOT_KEPT } from "./chatToolChoice.js";
 import { modelDisplayName } from "../../shared/protocol/modelView.js";
 import { HISTORY_PAGE_MESSAGES, olderPageMessage, transcriptMessage, wholeTurns } from "./transcriptMessage.js";
 import { errorMessage } from "../../shared/errors.js";
@@ -327,6 +328,26 @@ export class ChatController {
     const session = await this.modelChoice.session(sessionId);
     const name = session ? modelDisplayName(session.model) : "its own model";
     this.post({ type: "chat/notice", level: "info", message: `This chat goes on with ${name}: your next message loads it.` });
+  }
+
+  /**
+   * "Use the old tools for this chat" (issue 25 item 2): the kernel lets this chat go on with the
+   * tools it began with, and the message the change refused is sent again. A refusal says why and
+   * leaves "Continue in a new chat" as the way on.
+   */
+  async chooseEarlierTools(): Promise<void> {
+    const sessionId = this.sessionId;
+    if (!sessionId) return;
+    let refused: string | null;
+    try {
+      refused = await keepChatTools(await this.deps.kernel.ensureStarted(), sessionId, this.deps.restricted());
+    } catch (e) {
+      this.post({ type: "chat/notice", level: "error", kind: "drift", message: `${NOT_KEPT}: ${errorMessage(e)}` });
+      return;
+    }
+    if (this.sessionId !== sessionId) return;
+    this.post({ type: "chat/notice", level: "info", message: KEPT_TOOLS });
+    if (refused) await this.send(refused);
   }
 
   /**

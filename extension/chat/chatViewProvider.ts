@@ -179,6 +179,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
       case "chat/keepChatModel":
         void this.chat.keepChatModel();
         return;
+      case "chat/keepChatTools":
+        void this.chat.chooseEarlierTools();
+        return;
       case "chat/older":
         void this.chat.loadOlder(message.sessionId, message.beforeSeq);
         return;

@@ -134,6 +134,13 @@ export const requests = {
     params: z.object({ sessionId: Id }),
     result: z.object({ sessionId: Id, erased: z.literal(true), messages: z.number().int().nonnegative() }),
   },
+  // Issue 25 item 2: the session goes on with the tools it was pinned with (harness #19) although the
+  // kernel offers others now; journaled, for this session only. Refused where the kernel cannot offer
+  // one of them, where it would give Restricted Mode (`readOnly`) a writing tool, or the folder changed.
+  "session/keepTools": {
+    params: z.object({ sessionId: Id, readOnly: z.boolean().optional() }),
+    result: z.object({ sessionId: Id, tools: z.array(z.string()) }),
+  },
   // Condenses every turn but the last into one summary now (issue 13: `hearth compact`, the chat's Compact).
   "session/compact": {
     params: z.object({ sessionId: Id }),

@@ -111,7 +111,8 @@ export const ToWebview = z.discriminatedUnion("type", [
     type: z.literal("chat/notice"),
     level: z.enum(["info", "error"]),
     message: z.string(),
-    kind: z.literal("modelMismatch").optional(),
+    // drift: the chat cannot go on with its earlier tools (issue 25 item 2): it offers a new chat.
+    kind: z.enum(["modelMismatch", "drift"]).optional(),
   }),
   // The extension is the source of truth for whether a message is in flight (Send off, Stop on).
   z.object({ type: z.literal("chat/busy"), busy: z.boolean() }),
@@ -196,6 +197,8 @@ export const FromWebview = z.discriminatedUnion("type", [
   z.object({ type: z.literal("chat/continueInNewChat") }),
   // Go on with the chat's own model although another is set (issue 25 item 2): its next message loads it.
   z.object({ type: z.literal("chat/keepChatModel") }),
+  // Go on with the tools the chat began with although others are set (issue 25 item 2): the kernel decides.
+  z.object({ type: z.literal("chat/keepChatTools") }),
   // issue 26 item 4: the page of the chat before `beforeSeq` (the oldest message the view holds), as
   // the person scrolls up; chat/latest: the latest page again (the view let the newest pages go).
   z.object({ type: z.literal("chat/older"), sessionId: Id, beforeSeq: z.number().int().positive() }),

@@ -47,6 +47,7 @@ import { delegateTaskTool } from "./tasks/delegateTaskTool.js";
 import { PendingTaskApprovals } from "./tasks/taskChannel.js";
 import { TaskService } from "./tasks/taskService.js";
 import { applyToolPolicy } from "./toolPolicy.js";
+import { keepToolsHandler } from "./handlers/keepToolsHandler.js";
 import { compactSession } from "./turns/condensingService.js";
 import { BackgroundCondensing } from "./turns/backgroundCondensing.js";
 import { buildSessionAgent, type SessionAgentDeps } from "./turns/sessionAgent.js";
@@ -159,9 +160,11 @@ export function createKernel(settings: KernelSettings, host: KernelHost): Kernel
   // starts a task on the task service, for the coordinator session bound to it. The service is built
   // below; the tool reaches it only when a model calls it, long after this function returned.
   const kernelTasks = (): TaskService => tasks;
+  // Every built-in tool, offered or not: a session that kept its earlier tools takes them from here (issue 25 item 2).
+  const inventory = [...tools.tools, delegateTaskTool(kernelTasks, null)];
   let offered: ReturnType<typeof applyToolPolicy>;
   try {
-    offered = env.HEARTH_TOOLS ? applyToolPolicy([...tools.tools, delegateTaskTool(kernelTasks, null)], env.HEARTH_TOOLS) : tools.tools;
+    offered = env.HEARTH_TOOLS ? applyToolPolicy(inventory, env.HEARTH_TOOLS) : tools.tools;
   } catch (e) {
     throw new Error(`HEARTH_TOOLS: ${errorMessage(e)}`);
   }
@@ -194,6 +197,7 @@ export function createKernel(settings: KernelSettings, host: KernelHost): Kernel
     models,
     tools,
     offered,
+    inventory,
     mcp,
     policy,
     approvalRules: { user: settings.approvalRules ?? [], log },
@@ -293,6 +297,7 @@ export function createKernel(settings: KernelSettings, host: KernelHost): Kernel
     ...instructionHandlers({ instructions, control }),
     ...modeHandlers({ modes, tools }),
     ...promptHandlers({ prompts: promptReader({ tools, modes }), mcp: mcpContext, workspaceFolder: tools.workspace.canonicalPath }),
+    ...keepToolsHandler({ agents, gate }),
     ...undoHandlers({ edits: new TurnEditsService({ journal, scope: control.scope, restorer: tools.restorer }), gate }),
     ...rewindHandlers({ rewinds: new RewindService({ journal, control, restorer: tools.restorer }), gate }),
     ...taskHandlers({ tasks, control, gate, narrowing }),

@@ -266,7 +266,7 @@ describe("a chat people can live in (issue 25, in the workbench at 1400×900)", 
     pasteDone = true;
   });
 
-  it("six quick tool-setting changes end with the kernel on the last list; the chat made with the old tools then offers a new chat that carries it (issue 25, items 1 and 2)", async () => {
+  it("six quick tool-setting changes end with the kernel on the last list; the chat made with the old tools then offers its old tools, which answer, and a new chat that carries it (issue 25, items 1 and 2)", async () => {
     assert.ok(pasteDone, "the steps before made the chat this one changes the tools under");
     const page = started.browser!.page;
     const view = webviewViewFrame(page, EXTENSION_ID);
@@ -300,6 +300,14 @@ describe("a chat people can live in (issue 25, in the workbench at 1400×900)", 
     const carry = view.locator('[data-testid="action-continue-new-chat"]').last();
     await carry.waitFor({ state: "visible", timeout: 60_000 });
     await shot("6-tools-changed");
+    // The person keeps the chat's earlier tools: the refused message is sent again and answered (the slow round).
+    const ended = await view.locator('[data-testid="turn-status"]').count();
+    await view.locator('[data-testid="action-keep-chat-tools"]').last().click();
+    assert.equal(await turnEnds(page, EXTENSION_ID, ended + 1), "completed");
+    const said = view.locator('[data-testid="chat-notice"]').filter({ hasText: "goes on with the tools it began with" });
+    assert.equal(await said.count(), 1, "said once");
+    assert.match((await view.locator('[data-testid="user-message"]').last().textContent()) ?? "", /One more/);
+    await shot("6a-old-tools-kept");
     await carry.click();
     const chip = view.locator('[data-testid="paste-chip"]');
     assert.match((await chip.textContent({ timeout: 30_000 })) ?? "", /^Earlier chat · /);

@@ -3,6 +3,7 @@
 import type { PagerDeps } from "../../webview/historyPager.js";
 import { MarkdownRenderer } from "../../webview/markdown.js";
 import { Transcript, type TranscriptDeps } from "../../webview/transcript.js";
+import { noViewActions } from "./viewActions.js";
 
 const noop = () => {};
 
@@ -15,7 +16,7 @@ export function testTranscript(
     {
       renderer: new MarkdownRenderer(window),
       code: { copy: noop, insert: noop, apply: noop },
-      actions: { selectModel: noop, compact: noop, restartKernel: noop, showLog: noop, continueInNewChat: noop, keepChatModel: noop },
+      actions: noViewActions,
       announce: noop,
       onContext: noop,
       onTooLong: noop,

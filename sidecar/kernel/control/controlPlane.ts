@@ -35,6 +35,7 @@ import { reconcileStartup, type ReconcileReport } from "./reconcile.js";
 import {
   acknowledgeCancel,
   activeAttempt,
+  activeRunOf,
   admitTurn,
   finishTurn,
   requestCancel,
@@ -59,7 +60,8 @@ import {
 import type { AttemptStatus } from "./stateMachines.js";
 import { runHistory } from "./history.js";
 import { recordRunEnding } from "./runEndings.js";
-import { pinAuthority, type AuthorityDigests } from "./authorityPins.js";
+import { pinAuthority, pinnedAuthority, type AuthorityDigests, type AuthorityPin } from "./authorityPins.js";
+import { keptTools, recordKeptTools } from "./keptTools.js";
 import { turnContext, type TurnContext } from "./contextSnapshots.js";
 import { recordToolsOffered, type ToolsOffered } from "./offeredTools.js";
 import { disabledInstructions, setInstructionEnabled } from "./instructionSwitches.js";
@@ -160,9 +162,7 @@ export class ControlPlane {
   private holdIdle(sessionId: string, what: string, retry: string): () => void {
     const db = this.journal.db;
     ownedSession(db, this.scope, sessionId);
-    const active = db.prepare(`SELECT run_id FROM runs WHERE session_id = ? AND status = 'active'`).pluck().get(sessionId) as
-      | string
-      | undefined;
+    const active = activeRunOf(db, sessionId);
     if (active)
       throw new HearthError(
         ErrorCode.Conflict,
@@ -321,8 +321,22 @@ export class ControlPlane {
   }
 
   /** The authority digests pinned by the session's first turn (harness #19), pinning `current` if none. */
-  pinAuthority(sessionId: string, current: AuthorityDigests): AuthorityDigests {
-    return this.inOwnedSession(sessionId, (db) => pinAuthority(db, sessionId, current));
+  pinAuthority(sessionId: string, current: AuthorityDigests, toolNames?: readonly string[]): AuthorityDigests {
+    return this.inOwnedSession(sessionId, (db) => pinAuthority(db, sessionId, current, toolNames));
+  }
+
+  /** The session's pin (harness #19); null before its first turn. */
+  authorityPin(sessionId: string): AuthorityPin | null {
+    return this.inOwnedSession(sessionId, (db) => pinnedAuthority(db, sessionId));
+  }
+
+  /** The tools the session goes on with although the kernel offers others (issue 25 item 2); null: the offered ones. */
+  keptTools(sessionId: string): string[] | null {
+    return keptTools(this.journal.db, sessionId);
+  }
+
+  keepTools(sessionId: string, tools: readonly string[], readOnly: boolean): void {
+    this.inOwnedSession(sessionId, (db) => recordKeptTools(db, sessionId, tools, readOnly));
   }
 
   /** The run's pinned context (control plane #10): what a turn of this run is built from. */

@@ -68,13 +68,11 @@ export function admitTurn(
   { attachments = [], instructions, mode }: AdmissionInputs = {},
 ): Admission {
   const session = ownedSession(db, scope, sessionId);
-  const busy = db.prepare(`SELECT run_id FROM runs WHERE session_id = ? AND status = 'active'`).get(sessionId) as
-    | { run_id: string }
-    | undefined;
+  const busy = activeRunOf(db, sessionId);
   if (busy)
     throw new HearthError(
       ErrorCode.Conflict,
-      `refused: session ${sessionId} already has an active run ${busy.run_id}; wait for it to finish or cancel it first`,
+      `refused: session ${sessionId} already has an active run ${busy}; wait for it to finish or cancel it first`,
     );
   const profile = currentProfile(db, sessionId);
   const turnId = uuidv7();
@@ -268,4 +266,9 @@ function canAcknowledge(db: Db, run: TurnRow): boolean {
     .prepare(`SELECT adapter FROM session_execution_profiles WHERE session_id = ? AND generation = ?`)
     .get(run.session_id, run.profile_generation) as { adapter: string };
   return adapterDeclaration(adapter).capabilities.cancelAcknowledgement.level === "required";
+}
+
+/** The session's active run (a turn, or a task's run still queued), if any. */
+export function activeRunOf(db: Db, sessionId: string): string | undefined {
+  return db.prepare(`SELECT run_id FROM runs WHERE session_id = ? AND status = 'active'`).pluck().get(sessionId) as string | undefined;
 }

@@ -35,6 +35,12 @@ export function withPrincipals(handlers: Handlers, deps: PrincipalHandlerDeps): 
     assertSessionFolder(deps, params.sessionId);
     return recorded(deps, ctx, params.readOnly, await turnApply(params, ctx));
   };
+  // issue 25 item 2: another folder's session keeps no tools here.
+  const keepTools = required(handlers["session/keepTools"], "session/keepTools");
+  handlers["session/keepTools"] = async (params, ctx) => {
+    assertSessionFolder(deps, params.sessionId);
+    return keepTools(params, ctx);
+  };
   const history = required(handlers["session/history"], "session/history");
   handlers["session/history"] = async (params, ctx) => ({
     ...(await history(params, ctx)),

@@ -2,7 +2,7 @@
 // snapshot (profile generation: model, system prompt, options; committed history, strict replay), the kernel's
 // workspace tools (the authority ceiling) and the run-scoped memory and approval ports.
 import type { ExecutionRole, GenerationOptions } from "../../../shared/protocol/index.js";
-import { AgentSessionBuilder, type AgentMessage, type AgentSession } from "../../agent/index.js";
+import { AgentSessionBuilder, type AgentMessage, type AgentSession, type AuthorityInputs } from "../../agent/index.js";
 import type { WorkspaceTools } from "../../tools/buildWorkspaceTools.js";
 import type { AgentModel } from "../../agent/ports/model.js";
 import type { Tool } from "../../agent/ports/tools.js";
@@ -32,6 +32,8 @@ export interface SessionAgentDeps {
   tools: WorkspaceTools;
   /** The tools this kernel's policy offers: the session's authority ceiling. */
   offered: readonly Tool[];
+  /** Every built-in tool this kernel has, offered or not: where a session that kept its earlier tools takes them from (issue 25 item 2). */
+  inventory: readonly Tool[];
   /** The person's approval and loop-guard settings (HEARTH_APPROVE_READS, HEARTH_MAX_ROUNDS, ...). */
   policy?: TurnPolicy;
   /** The person's approval rules (hearth.approval.rules); the workspace's are read per run. */
@@ -95,7 +97,12 @@ export async function buildSessionAgent(deps: SessionAgentDeps, run: TurnRef, cl
     // issue 13: new views are journaled before use.
     .condensationStore(new JournalCondensations(deps.control, run.sessionId, run.turnId, context.history));
   // harness #19: the first turn pins the session's authority; a drifted resume fails closed.
-  const pinned = deps.control.pinAuthority(run.sessionId, builder.authoritySnapshot().digests);
+  const authority = builder.authoritySnapshot();
+  const pinned = deps.control.pinAuthority(
+    run.sessionId,
+    authority.digests,
+    authority.tools.map((t) => t.name),
+  );
   const maxRounds = run.narrowing?.maxRounds ?? deps.policy?.maxRounds;
   if (maxRounds) builder.maxRounds(maxRounds);
   const repeatedFailureLimit = run.narrowing?.repeatedFailureLimit ?? deps.policy?.repeatedFailureLimit;
@@ -129,10 +136,11 @@ export async function assembleAgent(
 ): Promise<{ builder: AgentSessionBuilder; inactiveTools: string[]; mode: AgentContext["mode"] }> {
   const { profile, history: pinnedHistory, condensation, instructions, mode } = context;
   const history: AgentMessage[] = pinnedHistory.map(({ seq: _seq, ...m }) => m as AgentMessage);
-  const { workspace, ceilings } = deps.tools;
+  const { workspace } = deps.tools;
   // issue 28: a server's tools enter the ceiling here, at build; a changed tool list is a new authority (harness #19).
   const mcpTools = (await deps.mcp?.sessionTools(run.readOnly === true)) ?? [];
-  const tools = sessionTools(deps, [...deps.offered, ...mcpTools], profile.execution_role, run.sessionId).map(aroundTool);
+  const kept = deps.control.keptTools(run.sessionId);
+  const tools = sessionTools(deps, mcpTools, profile.execution_role, run.sessionId, kept).map(aroundTool);
   const builder = new AgentSessionBuilder()
     .sessionKey(run.sessionId)
     .model(model)
@@ -145,13 +153,19 @@ export async function assembleAgent(
     // issue 13: the session's condensed view, as journaled and pinned at admission (issue 23 item 9).
     .condensedView(viewFromJournal(condensation, pinnedHistory))
     .options(JSON.parse(profile.options_json) as GenerationOptions)
-    .authorityInputs({
-      workspacePath: workspace.canonicalPath,
-      workspaceIdentity: { dev: String(workspace.dev), ino: String(workspace.ino) },
-      ceilings: { ...ceilings },
-    });
+    .authorityInputs(authorityInputs(deps));
   const mcpNames = new Set(mcpTools.map((t) => t.definition.name));
   return { builder, inactiveTools: inactiveTools(tools, run, mode, mcpNames), mode };
+}
+
+/** What a session's authority is resolved from besides its tools (harness #19): the folder's identity and the tools' limits. */
+export function authorityInputs(deps: Pick<SessionAgentDeps, "tools">): AuthorityInputs {
+  const { workspace, ceilings } = deps.tools;
+  return {
+    workspacePath: workspace.canonicalPath,
+    workspaceIdentity: { dev: String(workspace.dev), ino: String(workspace.ino) },
+    ceilings: { ...ceilings },
+  };
 }
 
 /**
@@ -186,9 +200,19 @@ function inactiveTools(
 
 /**
  * The tools a session is offered, from persisted state only (control plane #18: the role owns agent-management
- * authority): the kernel's offered tools, narrowed to a task's ceiling, then the role's projection.
+ * authority): the kernel's offered tools and its MCP servers' (or, `kept`, those of them and of the
+ * kernel's whole set the session kept), narrowed to a task's ceiling, then the role's projection.
  */
-function sessionTools(deps: SessionAgentDeps, offered: readonly Tool[], role: ExecutionRole, sessionId: string): Tool[] {
+export function sessionTools(
+  deps: SessionAgentDeps,
+  mcpTools: readonly Tool[],
+  role: ExecutionRole,
+  sessionId: string,
+  kept: readonly string[] | null,
+): Tool[] {
+  // issue 25 item 2: a session that kept its earlier tools gets them by name, whatever the kernel offers now.
+  const offered =
+    kept === null ? [...deps.offered, ...mcpTools] : [...deps.inventory, ...mcpTools].filter((t) => kept.includes(t.definition.name));
   const ceiling = deps.control.taskTools(sessionId);
   const withinCeiling = ceiling === null ? offered : offered.filter((t) => ceiling.includes(t.definition.name));
   return projectToolsForRole(

@@ -196,6 +196,45 @@ describe("chat controller with a real kernel", () => {
     chat.dispose();
   });
 
+  it("a chat whose tools changed goes on with its earlier tools when the person chooses them: said once, the refused message sent again and answered with those tools (issue 25 item 2)", async () => {
+    const earlier = ["edit_file", "list_dir", "read_file", "search_files", "shell", "write_file"];
+    const h = harness([{ text: ["The build uses esbuild."] }, { expectTools: earlier, text: ["With node --test."] }]);
+    kernels.push(h.kernel);
+    const { chat, posted, until } = h.controller();
+    await chat.send("how is this built?");
+    await until(completed);
+    const sessionId = h.store.get();
+    h.env.HEARTH_TOOLS = "read_file";
+    await h.kernel.restart();
+    posted.length = 0;
+    await chat.send("and the tests?");
+    const failed = await until(completed);
+    assert.ok(failed.type === "chat/event" && failed.event.type === "completed" && failed.event.status === "failed");
+    posted.length = 0;
+
+    await chat.chooseEarlierTools();
+    const answered = await until(completed);
+    assert.ok(answered.type === "chat/event" && answered.event.type === "completed");
+    assert.equal(answered.event.status, "completed", JSON.stringify(answered.event));
+    assert.deepEqual(
+      posted.filter((m) => m.type === "chat/notice"),
+      [
+        {
+          type: "chat/notice",
+          level: "info",
+          message: "This chat goes on with the tools it began with; new chats use the tools set now. Your message is sent again.",
+        },
+      ],
+      "said once, in plain words",
+    );
+    assert.deepEqual(
+      posted.flatMap((m) => (m.type === "chat/turn" ? [m.message] : [])),
+      ["and the tests?"],
+    );
+    assert.equal(h.store.get(), sessionId, "the same chat goes on");
+    chat.dispose();
+  });
+
   it("a chat made with another model than the one set never swaps it silently: reopened, it says so; sending is refused with the message kept until the person chooses (issue 25 item 2)", async () => {
     const h = harness([{ text: ["Made with the first model."] }, { text: ["Still the first model."] }]);
     kernels.push(h.kernel);

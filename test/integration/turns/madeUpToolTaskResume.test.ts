@@ -62,7 +62,7 @@ it("committed history always replays: a resumed task whose model called a made-u
     scripted: async (file) => ScriptedModel.fromFile(file, { HEARTH_ALLOW_SCRIPTED: "1" }),
   });
   const tools = buildWorkspaceTools({ workspaceRoot: path.join(k.root, "ws"), shell: false });
-  const agent = await buildSessionAgent({ control, models, tools, offered: tools.tools }, resumed, k.client);
+  const agent = await buildSessionAgent({ control, models, tools, offered: tools.tools, inventory: tools.tools }, resumed, k.client);
   const out = await agent.runTurn(control.turnContext(resumed.turnId).userMessage, { turnId: resumed.turnId });
   assert.equal(out.status, "completed", out.status === "completed" ? "" : out.failure.message);
   await models.unload();

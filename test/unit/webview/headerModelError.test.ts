@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { it } from "node:test";
 import type { ModelSnapshot } from "../../../shared/protocol/modelView.js";
+import { noViewActions } from "../../support/viewActions.js";
 import { webviewDom } from "../../support/webviewDom.js";
 
 webviewDom();
@@ -12,7 +13,7 @@ const { ChatHeader } = await import("../../../webview/header.js");
 const { renderModel } = await import("../../../webview/modelPanel.js");
 
 const noop = () => {};
-const actions = { selectModel: noop, compact: noop, restartKernel: noop, showLog: noop, continueInNewChat: noop, keepChatModel: noop };
+const actions = noViewActions;
 const MISSING = `/nonexistent/${"a-rather-long-folder-name/".repeat(6)}qwen2.5-coder-7b-instruct-q4_k_m.gguf`;
 const ERROR = `The model file ${MISSING} (the hearth.model setting) does not exist. Choose a model with Hearth: Select Model, or correct the path in Settings.`;
 

@@ -144,8 +144,9 @@ function dayOfUse(f: Fixture): Fixture {
   const run = runningRun(f);
   const c = f.control;
   c.renameSession(run.sessionId, "renamed");
+  c.pinAuthority(run.sessionId, { tools: "d1" }, ["read_file"]);
   c.pinAuthority(run.sessionId, { tools: "d1" });
-  c.pinAuthority(run.sessionId, { tools: "d1" });
+  c.keptTools(run.sessionId); // read as each turn's harness is built (issue 25 item 2)
   c.turnContext(run.turnId);
   c.disabledInstructions(); // read as each turn is admitted (issue 27)
   const read = c.prepareInvocation(invocation(run, "c1", "read_file", "read", { input: { path: "a" } }));

@@ -42,3 +42,13 @@ it("harness #19: the pin is one immutable `session.authority_pinned` event of th
   assert.equal(count(f.journal, `SELECT COUNT(*) AS n FROM events WHERE type = 'session.authority_pinned'`), 1);
   f.close();
 });
+
+it("issue 25 item 2: the pin names the tools it covers, so a session can ask to go on with them", () => {
+  const f = openFixture();
+  const { sessionId } = f.control.createSession({ model: "scripted:x" });
+  assert.equal(f.control.authorityPin(sessionId), null, "no pin before the first turn");
+  f.control.pinAuthority(sessionId, FIRST, ["list_dir", "read_file"]);
+  f.control.pinAuthority(sessionId, DRIFTED, ["read_file"]);
+  assert.deepEqual(f.control.authorityPin(sessionId), { digests: FIRST, toolNames: ["list_dir", "read_file"] });
+  f.close();
+});
