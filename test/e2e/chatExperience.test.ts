@@ -61,6 +61,12 @@ describe("the chat view people expect (issue 15)", { timeout: 300_000 }, () => {
 
   it("an answer renders as markdown with a highlighted code block; hostile HTML, javascript:/data: links and images are inert; tool calls are cards with the ledger's state (items 1, 3)", async () => {
     await sendChat(page, EXTENSION_ID, "Show me a parse helper");
+    // A call shows as a card while the model is still writing it (issue 25 item 4): the script streams
+    // each call's arguments in ten pieces 150 ms apart.
+    const writing = view.locator('[data-testid="tool-call-pending"][data-tool="read_file"][data-status="writing"]');
+    await writing.first().waitFor({ state: "visible", timeout: 60_000 });
+    assert.match((await writing.first().locator('[data-testid="tool-status"]').textContent()) ?? "", /^writing the call… \d+ s/);
+    await shot("call-being-written");
     const status = view.locator('[data-testid="turn-status"]');
     await status.waitFor({ state: "attached", timeout: 60_000 });
     assert.equal(await status.getAttribute("data-status"), "completed", (await status.textContent()) ?? "");
@@ -87,6 +93,7 @@ describe("the chat view people expect (issue 15)", { timeout: 300_000 }, () => {
       ],
     );
     assert.match((await cards.nth(1).locator('[data-testid="tool-result"] summary').textContent()) ?? "", /^Error: /);
+    assert.equal(await view.locator('[data-testid="tool-call-pending"]').count(), 0, "each card being written became its call's card");
     assert.equal(await view.locator('[data-testid="turn-footer"]').count(), 1);
     assert.match(
       (await view.locator('[data-testid="announcer"]').textContent()) ?? "",

@@ -21,6 +21,11 @@ export const ScriptRound = z.strictObject({
     .default([]),
   /** Delay before each delta of this round, in milliseconds. */
   delayMs: Delay.default(0),
+  /**
+   * Test-only: the round's calls are streamed as a model writes them (issue 25 item 4), each call's start
+   * and then its arguments in this many pieces, one delayMs apart; unset, the calls arrive only at the end.
+   */
+  toolCallPieces: z.number().int().min(1).max(100).optional(),
   /** Test-only: a terminal answer that differs from the streamed deltas (exercises harness #3). */
   terminalText: z.string().optional(),
   terminalReasoning: z.string().optional(),

@@ -104,6 +104,7 @@ export class ScriptedModel implements AgentModel {
         onChunk({ type, text });
       }
     }
+    if (round.toolCallPieces) await streamCalls(round, round.toolCallPieces, signal, onChunk);
     throwIfAborted(signal);
     if (round.error !== undefined) throw new Error(round.error);
     return {
@@ -128,6 +129,21 @@ function checkSystem(round: ScriptRound, index: number, request: GenerationReque
           .join(" and ") +
         `; they were ${JSON.stringify(system.slice(0, 2000))}`,
     );
+  }
+}
+
+/** The round's calls as a model writes them: each one's start, then its arguments' characters in `pieces` parts. */
+async function streamCalls(round: ScriptRound, pieces: number, signal: AbortSignal, onChunk: (chunk: ModelChunk) => void): Promise<void> {
+  for (const [index, call] of round.toolCalls.entries()) {
+    throwIfAborted(signal);
+    onChunk({ type: "tool_call_started", index, name: call.name });
+    const chars = JSON.stringify(call.arguments).length;
+    const size = Math.ceil(chars / pieces);
+    for (let at = 0; at < chars; at += size) {
+      if (round.delayMs > 0) await sleep(round.delayMs, signal);
+      throwIfAborted(signal);
+      onChunk({ type: "tool_call_args", index, chars: Math.min(size, chars - at) });
+    }
   }
 }
 

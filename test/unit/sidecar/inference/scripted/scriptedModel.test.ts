@@ -164,6 +164,35 @@ describe("scripted model adapter", () => {
     );
   });
 
+  it("streams a round's calls as a model writes them when asked: each call's start, then its arguments in pieces (issue 25 item 4)", async () => {
+    const calls = [
+      { name: "read_file", arguments: { path: "README.md" } },
+      { name: "list_dir", arguments: {} },
+    ];
+    const chunks: ModelChunk[] = [];
+    const round = await scripted([{ text: ["Looking."], toolCalls: calls, toolCallPieces: 3 }]).generate(
+      { sessionKey: "s", messages: [], tools: [], options: {}, signal: new AbortController().signal },
+      (c) => chunks.push(c),
+    );
+    assert.deepEqual(
+      chunks.map((c) =>
+        c.type === "tool_call_started" ? `start ${c.index} ${c.name}` : c.type === "tool_call_args" ? `args ${c.index} ${c.chars}` : c.type,
+      ),
+      ["answer", "start 0 read_file", "args 0 7", "args 0 7", "args 0 6", "start 1 list_dir", "args 1 1", "args 1 1"],
+    );
+    assert.deepEqual(
+      round.toolCalls.map((c) => c.name),
+      ["read_file", "list_dir"],
+    );
+    // Unasked, the calls arrive only with the round, as before.
+    const plain: ModelChunk[] = [];
+    await scripted([{ toolCalls: calls }]).generate(
+      { sessionKey: "s", messages: [], tools: [], options: {}, signal: new AbortController().signal },
+      (c) => plain.push(c),
+    );
+    assert.deepEqual(plain, []);
+  });
+
   it("stops generating when the chunk consumer throws (harness #18)", async () => {
     const model = scripted([{ text: ["a", "b", "c"] }]);
     let calls = 0;
