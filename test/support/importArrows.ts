@@ -146,6 +146,7 @@ export const EXTENSION_PURE = new Set([
   "extension/chat/carriedConversation.ts",
   "extension/chat/chatModel.ts",
   "extension/chat/chatModelChoice.ts",
+  "extension/chat/chatToolChoice.ts",
   "extension/chat/chatInstructions.ts",
   "extension/chat/chatModes.ts",
   "extension/chat/chatController.ts",
