@@ -2,10 +2,10 @@
 // drifted" and failure kinds such as model_failed reached people). The kernel speaks to every client
 // (the CLI's word is "session"), so the chat view translates what it shows; the log keeps the
 // kernel's own text ("Open the log" is on every error). Pure, so it is unit-tested.
+import { TURN_FAILURE_KINDS } from "../shared/turnFailureKinds.js";
 
 /** A failure's kind, as the kernel prefixes a turn's error (turnService.ts): the status line says "Failed" already. */
-const KIND_PREFIX =
-  /^(cancelled|model_failed|non_prefix|empty_response|sink_failed|tool_fatal|round_limit|repeated_failure|memory_failed|internal_error): /;
+const KIND_PREFIX = new RegExp(`^(${TURN_FAILURE_KINDS.join("|")}): `);
 
 /** Whole phrases first (their plain form is more than a word swap), then the words left over. */
 const PHRASES: [RegExp, string][] = [

@@ -1,23 +1,13 @@
 // What runTurn returns: the committed messages, or a typed failure with what stayed committed.
 import { singleLine } from "../../shared/boundedText.js";
 import type { MessageTooLong, TurnEvent } from "../../shared/protocol/index.js";
+import type { TurnFailureKind } from "../../shared/turnFailureKinds.js";
 import type { AgentMessage } from "./messages.js";
 
 /** Presentation only (harness #18): never history. The kernel adds the terminal `completed`. */
 export type AgentEvent = Exclude<TurnEvent, { type: "completed" }>;
 
-export type TurnFailureKind =
-  | "cancelled"
-  | "model_failed"
-  | "message_too_long"
-  | "non_prefix"
-  | "empty_response"
-  | "sink_failed"
-  | "tool_fatal"
-  | "round_limit"
-  | "repeated_failure"
-  | "memory_failed"
-  | "internal_error";
+export type { TurnFailureKind };
 
 export interface TurnFailure {
   readonly kind: TurnFailureKind;

@@ -102,6 +102,12 @@ describe("plain words in the chat view (issue 25 item 11)", () => {
     );
   });
 
+  it("no failure kind reaches the chat: every kind a turn can fail with is dropped from the text shown", async () => {
+    const { plainKernelText } = await import("../../../webview/kernelWords.js");
+    const { TURN_FAILURE_KINDS } = await import("../../../shared/turnFailureKinds.js");
+    for (const kind of TURN_FAILURE_KINDS) assert.equal(plainKernelText(`${kind}: it stopped`), "it stopped", kind);
+  });
+
   it("an approval card's Always allow names the command as code", () => {
     const transcript = window.document.createElement("div");
     window.document.body.replaceChildren(transcript);
