@@ -221,7 +221,7 @@ window.addEventListener("message", (event: MessageEvent<unknown>) => {
       sessions.show(message.sessions, message.currentSessionId);
       return;
     case "chat/turn":
-      transcript.startTurn(message.turnId, message.message, message.attachments, message.attachedBytes);
+      transcript.startTurn(message.turnId, message.message, message);
       return;
     case "context/add": {
       const refused = composer.attach(message.attachment);

@@ -269,6 +269,8 @@ export class Transcript {
     const elided = new Set(this.condensations.flatMap((c) => c.elidedCallIds));
     let assistant: AssistantBlock | undefined;
     let previous = edges.before;
+    /** The text of the message just before, when its run was refused before saying anything. */
+    let refused: string | undefined;
     for (const m of messages) {
       if (condensed && through != null && previous !== undefined && previous <= through && m.seq > through) {
         node.append(condensedMarker(condensed));
@@ -281,6 +283,9 @@ export class Transcript {
           break;
         case "user": {
           assistant = undefined;
+          // Sent again after its refusal (Use the old tools for this chat): the chat shows it once, as
+          // the model sees it once (a refused run's lone message is not replayed to it).
+          if (m.text === refused) break;
           const user = userMessage(m.text);
           user.dataset.seq = String(m.seq); // a rewind goes back to a user message by its seq (issue 29)
           if (inCondensed) user.classList.add("condensed");
@@ -305,6 +310,7 @@ export class Transcript {
           break;
       }
       const ending = states.endings?.[String(m.seq)];
+      refused = m.role === "user" && ending?.status === "failed" && !ending.unfinishedAnswer ? m.text : undefined;
       if (ending) {
         // The run ended here as its live footer said: what it streamed and never committed, then its status.
         if (!assistant) {
@@ -322,8 +328,19 @@ export class Transcript {
     return node;
   }
 
-  /** A turn the kernel accepted: the person's message and an (empty) reply to stream into. */
-  startTurn(turnId: string, message: string | null, attachments: readonly Attachment[] = [], attachedBytes?: readonly number[]): void {
+  /**
+   * A turn the kernel accepted: the person's message and an (empty) reply to stream into. `again`: the
+   * message was refused just before and shows already; sent once more, it is not drawn twice.
+   */
+  startTurn(
+    turnId: string,
+    message: string | null,
+    {
+      attachments = [],
+      attachedBytes,
+      again,
+    }: { attachments?: readonly Attachment[]; attachedBytes?: readonly number[]; again?: boolean } = {},
+  ): void {
     const block = new AssistantBlock(this.deps);
     this.live.set(turnId, block);
     const progress = new TurnProgress(block.startedAt);
@@ -333,7 +350,7 @@ export class Transcript {
     block.earlierTurns = this.hasTurns();
     // Sending is a choice to follow the reply: back to the bottom.
     if (message !== null) {
-      this.node.append(userMessage(message, attachments, attachedBytes));
+      if (!again) this.node.append(userMessage(message, attachments, attachedBytes));
       this.pinned = true;
     }
     this.node.append(block.node);

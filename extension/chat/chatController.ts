@@ -149,8 +149,11 @@ export class ChatController {
     }
   }
 
-  /** Sends a message: creates the session on the first one, then starts a turn. */
-  async send(text: string, attachments: Attachment[] = [], mode?: string): Promise<void> {
+  /**
+   * Sends a message: creates the session on the first one, then starts a turn. `again`: the message
+   * the chat shows already, refused just before, sent once more (the view draws it once).
+   */
+  async send(text: string, attachments: Attachment[] = [], mode?: string, again = false): Promise<void> {
     const model = this.deps.model().trim();
     if (!this.sessionId && !model && !this.turn.busy) {
       // No kernel call: there is nothing it could do without a model. The message goes back to the box.
@@ -181,8 +184,7 @@ export class ChatController {
           ...(mode === undefined ? {} : { mode }),
         });
       },
-      attachments,
-      true,
+      { attachments, typed: true, again },
     );
   }
 
@@ -207,14 +209,14 @@ export class ChatController {
 
   /**
    * Starts a turn (`message`: the person's, as the view shows it) unless one is in flight, and follows
-   * its events. `typed`: the message came from the box, which gets it back when the turn cannot start.
+   * its events. `typed`: the message came from the box, which gets it back when the turn cannot start;
+   * `again`: the view shows the message already (see send).
    */
   private async begin(
     message: string,
     failure: string,
     start: (client: KernelClient) => Promise<{ turnId: string; attachedBytes?: number[] }>,
-    attachments: Attachment[] = [],
-    typed = false,
+    { attachments = [], typed = false, again = false }: { attachments?: Attachment[]; typed?: boolean; again?: boolean } = {},
   ): Promise<void> {
     if (this.turn.busy) {
       this.post({ type: "chat/notice", level: "info", message: "A turn is still running: wait for it or press Stop, then try again." });
@@ -234,6 +236,7 @@ export class ChatController {
         turnId,
         message,
         ...(attachments.length ? { attachments, ...(attachedBytes ? { attachedBytes } : {}) } : {}),
+        ...(again ? { again } : {}),
       });
       const early = this.early.filter((n) => n.turnId === turnId);
       this.early = [];
@@ -347,7 +350,7 @@ export class ChatController {
     }
     if (this.sessionId !== sessionId) return;
     this.post({ type: "chat/notice", level: "info", message: KEPT_TOOLS });
-    if (refused) await this.send(refused);
+    if (refused) await this.send(refused, [], undefined, true);
   }
 
   /**

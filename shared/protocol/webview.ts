@@ -91,12 +91,14 @@ export const ToWebview = z.discriminatedUnion("type", [
   // message null: a turn already running when the view (re)loaded; its committed part is in the
   // transcript, the rest streams in.
   // attachedBytes: what the kernel read for each attachment, in order (issue 29 item 3: each chip shows its size).
+  // again: the message was refused just before and the chat shows it already; it is sent once more.
   z.object({
     type: z.literal("chat/turn"),
     turnId: Id,
     message: z.string().nullable(),
     attachments: z.array(Attachment).optional(),
     attachedBytes: z.array(z.number().int().nonnegative()).optional(),
+    again: z.literal(true).optional(),
   }),
   // A context chip the extension resolved for the next message (issue 15 item 5): the current file,
   // the selection or a picked file, inside the workspace folder.

@@ -307,6 +307,8 @@ describe("a chat people can live in (issue 25, in the workbench at 1400×900)", 
     const said = view.locator('[data-testid="chat-notice"]').filter({ hasText: "goes on with the tools it began with" });
     assert.equal(await said.count(), 1, "said once");
     assert.match((await view.locator('[data-testid="user-message"]').last().textContent()) ?? "", /One more/);
+    // Sent again, the refused message shows once, as the model sees it once.
+    assert.equal(await view.locator('[data-testid="user-message"]', { hasText: "One more" }).count(), 1, "the message shows once");
     await shot("6a-old-tools-kept");
     await carry.click();
     const chip = view.locator('[data-testid="paste-chip"]');

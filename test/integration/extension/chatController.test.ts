@@ -198,7 +198,10 @@ describe("chat controller with a real kernel", () => {
 
   it("a chat whose tools changed goes on with its earlier tools when the person chooses them: said once, the refused message sent again and answered with those tools (issue 25 item 2)", async () => {
     const earlier = ["edit_file", "list_dir", "read_file", "search_files", "shell", "write_file"];
-    const h = harness([{ text: ["The build uses esbuild."] }, { expectTools: earlier, text: ["With node --test."] }]);
+    const h = harness([
+      { text: ["The build uses esbuild."] },
+      { expectTools: earlier, expectUsers: ["how is this built?", "and the tests?"], text: ["With node --test."] },
+    ]);
     kernels.push(h.kernel);
     const { chat, posted, until } = h.controller();
     await chat.send("how is this built?");
@@ -228,8 +231,9 @@ describe("chat controller with a real kernel", () => {
       "said once, in plain words",
     );
     assert.deepEqual(
-      posted.flatMap((m) => (m.type === "chat/turn" ? [m.message] : [])),
-      ["and the tests?"],
+      posted.flatMap((m) => (m.type === "chat/turn" ? [{ message: m.message, again: m.again }] : [])),
+      [{ message: "and the tests?", again: true }],
+      "sent again, and the view told that it shows the message already (once, as the model sees it)",
     );
     assert.equal(h.store.get(), sessionId, "the same chat goes on");
     chat.dispose();
