@@ -155,14 +155,13 @@ export class ChatHeader {
     title.title = title.textContent ?? "";
     parts.push(title);
     if (this.session && this.modelSetting && this.session.model !== this.modelSetting) {
-      // A chat keeps the model it was created with; a changed setting applies to new chats.
-      const note = el(
-        "span",
-        "session-model",
-        `uses ${modelDisplayName(this.session.model)}; new chats use ${modelDisplayName(this.modelSetting)}`,
-        "session-model",
-      );
-      note.title = note.textContent ?? "";
+      // A chat keeps the model it was created with; a changed setting applies to new chats. The title
+      // comes first: short of room the note gives way to its icon (its words in the tooltip).
+      const words = `uses ${modelDisplayName(this.session.model)}; new chats use ${modelDisplayName(this.modelSetting)}`;
+      const note = el("span", "session-model", undefined, "session-model");
+      note.append(el("span", "codicon codicon-info"), el("span", "session-model-text", words));
+      note.title = `This chat ${words}`;
+      note.setAttribute("aria-label", note.title);
       parts.push(note);
     }
     if (this.context) parts.push(contextMeter(this.context, "header-context"));

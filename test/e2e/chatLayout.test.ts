@@ -109,7 +109,7 @@ describe("a chat people can live in (issue 25, in the workbench at 1400×900)", 
     assert.match((await box.getAttribute("placeholder")) ?? "", /^Message Hearth /);
   });
 
-  it("a model error never breaks the header: it stays one line, nothing runs off its right edge, and the error takes a full-width line below it (issue 25, item 7)", async () => {
+  it("a model error never breaks the header: it stays one line, nothing runs off its right edge, the chat's title stays readable beside its model note, and the error takes a full-width line below it (issue 25, item 7)", async () => {
     const page = started.browser!.page;
     const view = webviewViewFrame(page, EXTENSION_ID);
     // A long path that is not there: the model line names it and the view says the problem at once.
@@ -131,6 +131,12 @@ describe("a chat people can live in (issue 25, in the workbench at 1400×900)", 
         tallest: Math.max(...controls.map((c) => c.getBoundingClientRect().height)),
         // Every control of the line, with its right edge: none may lie past the header's.
         rights: controls.map((c) => c.getBoundingClientRect().right),
+        // The chat made with the scripted model says so beside its title, which stays readable.
+        title: {
+          width: h.querySelector("[data-testid=chat-title]")!.getBoundingClientRect().width,
+          whole: h.querySelector("[data-testid=chat-title]")!.scrollWidth,
+        },
+        note: h.querySelector("[data-testid=session-model]")?.getAttribute("aria-label") ?? null,
       };
     });
     const l = layout;
@@ -140,6 +146,9 @@ describe("a chat people can live in (issue 25, in the workbench at 1400×900)", 
     assert.ok(l.row.height <= l.tallest + 4, `the header's line is one line: ${l.row.height} px for controls ${l.tallest} px tall`);
     assert.ok(l.problem.top >= l.row.bottom - 1, `the model's error is below the line: ${JSON.stringify(l)}`);
     assert.ok(l.problem.width >= l.header.width - 16, `the model's error takes the header's width: ${JSON.stringify(l)}`);
+    assert.match(l.note ?? "", /^This chat uses slow\.json; new chats use qwen2\.5-coder-7b-instruct/, "the chat's model note shows");
+    // Readable: its whole, or at least about seven letters (it was squeezed to one beside the note).
+    assert.ok(l.title.width >= Math.min(l.title.whole, 56), `the chat's title is ${l.title.width} px of its ${l.title.whole} px`);
     fs.writeFileSync(folderSettings(), "{}"); // the scripted model again, for the walks below
     await view.locator('[data-testid="model-error"]').waitFor({ state: "detached", timeout: 30_000 });
   });
