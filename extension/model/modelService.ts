@@ -75,7 +75,8 @@ export class ModelService {
     const problem = modelSettingProblem(setting, fs.existsSync);
     if (problem) {
       this.deps.log.warn(`model: ${problem}`);
-      this.update({ setting, state: "error", error: problem });
+      // The model that failed is the one the setting names, not the one the kernel loaded before it.
+      this.update({ setting, state: "error", spec: setting.trim(), error: problem });
     } else {
       this.update({ setting });
       // The setting was corrected: the kernel's own model state replaces the problem shown.

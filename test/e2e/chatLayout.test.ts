@@ -116,6 +116,11 @@ describe("a chat people can live in (issue 25, in the workbench at 1400×900)", 
     const missing = `/nonexistent/${"a-rather-long-folder-name/".repeat(6)}qwen2.5-coder-7b-instruct-with-a-long-file-name-q4_k_m.gguf`;
     fs.writeFileSync(folderSettings(), JSON.stringify({ "hearth.model": missing }));
     await view.locator('[data-testid="model-error"]').waitFor({ state: "visible", timeout: 30_000 });
+    // The model said to have failed is the one the setting names, not the one loaded before it.
+    assert.equal(
+      await view.locator('[data-testid="model-status"]').getAttribute("title"),
+      "Model: qwen2.5-coder-7b-instruct-with-a-long-file-name-q4_k_m · failed",
+    );
     await shot("2b-model-error");
     const layout = await view.locator("header.chat-header").evaluate((h) => {
       const row = h.querySelector(".chat-row")!;

@@ -6,11 +6,11 @@ import path from "node:path";
 import { after, describe, it } from "node:test";
 import { ChatController, NO_MODEL } from "../../../extension/chat/chatController.js";
 import { HISTORY_PAGE_MESSAGES } from "../../../extension/chat/transcriptMessage.js";
-import { KernelSupervisor } from "../../../extension/kernel/kernelSupervisor.js";
-import { connectOrStartKernel } from "../../../shared/node/kernelLauncher.js";
+import type { KernelSupervisor } from "../../../extension/kernel/kernelSupervisor.js";
 import type { ToWebview } from "../../../shared/protocol/webview.js";
-import { alive, isolatedEnv } from "../../support/cliProcess.js";
-import { DIST, tempDir } from "../../support/kernelProcess.js";
+import { isolatedEnv } from "../../support/cliProcess.js";
+import { tempDir } from "../../support/kernelProcess.js";
+import { quietLog, stopWindowKernels, windowKernel } from "../../support/windowKernel.js";
 
 function script(root: string, rounds: unknown[]): string {
   const file = path.join(root, `script-${fs.readdirSync(root).filter((f) => f.startsWith("script")).length}.json`);
@@ -22,16 +22,10 @@ function harness(rounds: unknown[], model?: string) {
   const root = tempDir("chat");
   const workspace = path.join(root, "ws");
   fs.mkdirSync(workspace);
-  const log = { info: () => {}, warn: () => {}, error: () => {} };
+  const log = quietLog;
   const env: Record<string, string> = { ...isolatedEnv(root, 5), HEARTH_ALLOW_SCRIPTED: "1" };
   // A window's supervisor on the folder's shared kernel; a reloaded window is a new one.
-  const supervisor = () =>
-    new KernelSupervisor({
-      clientVersion: "test",
-      log,
-      env: () => env,
-      connect: (kernelEnv, onSpawn) => connectOrStartKernel({ distDir: DIST, workspace, env: kernelEnv, onSpawn }),
-    });
+  const supervisor = () => windowKernel(workspace, env);
   const kernel = supervisor();
   let stored: string | undefined;
   const store = {
@@ -81,14 +75,7 @@ const completed = (m: ToWebview): boolean => m.type === "chat/event" && m.event.
 
 describe("chat controller with a real kernel", () => {
   const kernels: KernelSupervisor[] = [];
-  after(async () => {
-    for (const k of kernels) {
-      // Detached kernels outlive their windows by design; the tests' own are stopped here.
-      const pid = k.pid;
-      await k.dispose();
-      if (pid && alive(pid)) process.kill(pid, "SIGTERM");
-    }
-  });
+  after(() => stopWindowKernels(kernels));
 
   it("with no model set it says how to set hearth.model, gives the message back to the box with its chips and never starts the kernel (nothing typed is lost, issue 25 item 6)", async () => {
     const h = harness([], "");

@@ -11,22 +11,16 @@ import path from "node:path";
 import { after, it } from "node:test";
 import { ChatController } from "../../../extension/chat/chatController.js";
 import { ChatPrompts } from "../../../extension/chat/chatPrompts.js";
-import { KernelSupervisor } from "../../../extension/kernel/kernelSupervisor.js";
-import { connectOrStartKernel } from "../../../shared/node/kernelLauncher.js";
+import type { KernelSupervisor } from "../../../extension/kernel/kernelSupervisor.js";
 import { PROMPT_SELECTION_MAX_CHARS, type PromptEditor } from "../../../shared/protocol/prompts.js";
 import type { ToWebview } from "../../../shared/protocol/webview.js";
-import { alive, isolatedEnv } from "../../support/cliProcess.js";
-import { DIST, tempDir } from "../../support/kernelProcess.js";
+import { isolatedEnv } from "../../support/cliProcess.js";
+import { tempDir } from "../../support/kernelProcess.js";
+import { quietLog, stopWindowKernels, windowKernel } from "../../support/windowKernel.js";
 import { EVERYTHING } from "../../support/mcpServers.js";
 
 const kernels: KernelSupervisor[] = [];
-after(async () => {
-  for (const k of kernels) {
-    const pid = k.pid;
-    await k.dispose();
-    if (pid && alive(pid)) process.kill(pid, "SIGTERM");
-  }
-});
+after(() => stopWindowKernels(kernels));
 
 function harness(rounds: unknown[], answers: (string | undefined)[], editor: PromptEditor, extraEnv: Record<string, string> = {}) {
   const root = tempDir("chat-prompts");
@@ -38,14 +32,8 @@ function harness(rounds: unknown[], answers: (string | undefined)[], editor: Pro
   );
   const script = path.join(root, "script.json");
   fs.writeFileSync(script, JSON.stringify({ rounds }));
-  const log = { info: () => {}, warn: () => {}, error: () => {} };
-  const env: Record<string, string> = { ...isolatedEnv(root, 5), HEARTH_ALLOW_SCRIPTED: "1", ...extraEnv };
-  const kernel = new KernelSupervisor({
-    clientVersion: "test",
-    log,
-    env: () => env,
-    connect: (kernelEnv, onSpawn) => connectOrStartKernel({ distDir: DIST, workspace, env: kernelEnv, onSpawn }),
-  });
+  const log = quietLog;
+  const kernel = windowKernel(workspace, { ...isolatedEnv(root, 5), HEARTH_ALLOW_SCRIPTED: "1", ...extraEnv });
   kernels.push(kernel);
   let stored: string | undefined;
   const chat = new ChatController({
