@@ -1,8 +1,9 @@
 // Issue 25, "a chat people can live in", walked in the real workbench at 1400×900: the transcript
 // fills the side bar while Tasks is empty, the header is one line, the composer's buttons are icons
 // named as their tooltips; Ctrl+Alt+H lands in the message box, Escape stops a turn and Stop gives the
-// focus back to the box, and a reload shows each stopped answer as it streamed, marked Cancelled; a
-// message sent before a model is chosen stays in the box; keys walk and accept a proposed change in the editor.
+// focus back to the box, and a reload shows each stopped answer as it streamed, marked Cancelled; an
+// answer cut at the token cap says so; a message sent before a model is chosen stays in the box; keys
+// walk and accept a proposed change in the editor.
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
@@ -19,11 +20,13 @@ const EXTENSION_ID = `${pkg.publisher}.${pkg.name}`;
 // Slow turns (40 chunks, 0.5 s apart): long enough to be stopped while they stream.
 const slowRound = { text: Array.from({ length: 40 }, (_, i) => `chunk ${i} `), delayMs: 500 };
 const edit = { name: "write_file", arguments: { path: "README.md", content: "# layout, edited\n" } };
+// An answer the model's token cap cut off mid-sentence (issue 25 item 10).
+const capRound = { text: ["The build has three parts: the extension, the kernel and the"], stoppedAtTokenCap: true };
 const SCRIPT = {
   modelId: "scripted-layout-e2e",
   // A scripted round is picked by the number of answers the chat holds: a cancelled turn commits
   // none, so both stopped turns get the last (slow) round.
-  rounds: [{ text: ["Kept and sent."] }, { text: ["Editing."], toolCalls: [edit] }, { text: ["Edited."] }, slowRound],
+  rounds: [{ text: ["Kept and sent."] }, { text: ["Editing."], toolCalls: [edit] }, { text: ["Edited."] }, capRound, slowRound],
 };
 
 /** Whether the message box holds the webview's focus. */
@@ -193,6 +196,24 @@ describe("a chat people can live in (issue 25, in the workbench at 1400×900)", 
     );
   });
 
+  it("an answer cut at the token cap says so in its footer, with what to do, instead of Completed (issue 25, item 10)", async () => {
+    const page = started.browser!.page;
+    const view = webviewViewFrame(page, EXTENSION_ID);
+    await view.locator("#message textarea").fill("Describe the build");
+    await view.locator("#message textarea").press("Enter");
+    assert.equal(await turnEnds(page, EXTENSION_ID, 3), "completed");
+    const status = view.locator('[data-testid="turn-status"]').nth(2);
+    assert.equal(await status.textContent(), "Stopped at the token cap: the answer is cut off");
+    assert.match((await view.locator(".turn-hint").last().textContent()) ?? "", /Send “continue” to have Hearth go on/);
+    assert.doesNotMatch(
+      (await view.locator('[data-testid="announcer"]').textContent()) ?? "",
+      /^Hearth answered/,
+      "not announced as a finished answer",
+    );
+    await view.locator(".turn-hint").last().scrollIntoViewIfNeeded();
+    await shot("3b-token-cap");
+  });
+
   it("Ctrl+Alt+H then typing puts the text in the message box; a streaming turn shows what it does with its time and tokens; Escape stops it; after Stop the focus is back in the box (issue 25, items 4 and 5)", async () => {
     const page = started.browser!.page;
     const view = webviewViewFrame(page, EXTENSION_ID);
@@ -209,14 +230,14 @@ describe("a chat people can live in (issue 25, in the workbench at 1400×900)", 
       /^Writing… \d+ s · ≈\d+ tokens so far$/,
     );
     await page.keyboard.press("Escape");
-    assert.equal(await turnEnds(page, EXTENSION_ID, 3), "cancelled", "Escape stopped the turn");
+    assert.equal(await turnEnds(page, EXTENSION_ID, 4), "cancelled", "Escape stopped the turn");
     clock.mark("stopped by Escape");
 
     await view.locator("#message textarea").fill("Stream slowly again");
     await view.locator("#message textarea").press("Enter");
     await view.locator('[data-testid="answer"]', { hasText: "chunk 0" }).nth(1).waitFor({ state: "attached", timeout: 60_000 });
     await view.locator("#stop").click();
-    assert.equal(await turnEnds(page, EXTENSION_ID, 4), "cancelled", "Stop stopped the turn");
+    assert.equal(await turnEnds(page, EXTENSION_ID, 5), "cancelled", "Stop stopped the turn");
     await waitFor(() => boxHasFocus(view), 10_000, "the focus back in the message box after Stop");
     assert.equal(await view.locator('[data-testid="turn-progress"]').count(), 0, "no sign of life once the turns ended");
     await shot("4-stopped");
@@ -226,11 +247,16 @@ describe("a chat people can live in (issue 25, in the workbench at 1400×900)", 
     const endings = view.locator('[data-testid="history-ending"] [data-testid="turn-status"][data-status="cancelled"]');
     await waitFor(async () => (await endings.count()) === 2, 30_000, "both cancelled turns' endings after the reload");
     const stopped = await view
-      .locator('[data-testid="assistant-message"]:has([data-testid="history-ending"]) [data-testid="answer"]')
+      .locator('[data-testid="assistant-message"]:has([data-testid="history-ending"] [data-status="cancelled"]) [data-testid="answer"]')
       .allTextContents();
     assert.equal(stopped.length, 2, `the two unfinished answers: ${JSON.stringify(stopped)}`);
     for (const text of stopped) assert.match(text, /^chunk 0\b/, "the answer as it streamed until the stop");
     assert.deepEqual(await endings.allTextContents(), ["Cancelled", "Cancelled"]);
+    // The answer cut at the token cap still says so, read back (issue 25 item 10).
+    assert.deepEqual(
+      await view.locator('[data-testid="history-ending"] [data-testid="turn-status"][data-cut="token-cap"]').allTextContents(),
+      ["Stopped at the token cap: the answer is cut off"],
+    );
     // The reloaded chat opens at its latest turn, as it was left, also once the Rewind and Fork buttons
     // (which come after the transcript) have made it taller.
     const transcript = view.locator('[data-testid="transcript"]');

@@ -29,6 +29,8 @@ export const ScriptRound = z.strictObject({
   /** Test-only: a terminal answer that differs from the streamed deltas (exercises harness #3). */
   terminalText: z.string().optional(),
   terminalReasoning: z.string().optional(),
+  /** Test-only: the round ends as a model's answer cut at its token cap does (stop reason max_tokens, issue 25 item 10). */
+  stoppedAtTokenCap: z.literal(true).optional(),
   /** Test-only: the round fails with this message after streaming its deltas. */
   error: z.string().optional(),
   /** Test-only: the round fails at once unless the user messages it is shown are exactly these, in order. */

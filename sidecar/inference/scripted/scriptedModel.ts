@@ -111,7 +111,7 @@ export class ScriptedModel implements AgentModel {
       text: round.terminalText ?? round.text.join(""),
       reasoning: round.terminalReasoning ?? round.reasoning.join(""),
       toolCalls: round.toolCalls.map((c) => ({ name: c.name, arguments: c.arguments, ...(c.id ? { providerCallId: c.id } : {}) })),
-      stopReason: round.toolCalls.length > 0 ? "tool_calls" : "end",
+      stopReason: round.toolCalls.length > 0 ? "tool_calls" : round.stoppedAtTokenCap ? "max_tokens" : "end",
     };
   }
 }

@@ -193,6 +193,13 @@ describe("scripted model adapter", () => {
     assert.deepEqual(plain, []);
   });
 
+  it("a round asked to stop at the token cap ends with max_tokens, others as they always did (issue 25 item 10)", async () => {
+    const request = () => ({ sessionKey: "s", messages: [], tools: [], options: {}, signal: new AbortController().signal });
+    const model = scripted([{ text: ["Cut"], stoppedAtTokenCap: true }]);
+    assert.equal((await model.generate(request(), () => {})).stopReason, "max_tokens");
+    assert.equal((await scripted([{ text: ["Whole."] }]).generate(request(), () => {})).stopReason, "end");
+  });
+
   it("stops generating when the chunk consumer throws (harness #18)", async () => {
     const model = scripted([{ text: ["a", "b", "c"] }]);
     let calls = 0;
