@@ -1,11 +1,10 @@
-// The click that decides one proposal must not decide the next (issue 25 item 9). After Accept or
-// Reject the next proposal of the batch is drawn within milliseconds, and its top lenses sit exactly
-// where the last ones were: the second click of a double click (or a second Ctrl+Enter) would
-// accept it unseen. Delaying the lenses would only move the race; refusing a decision on another
-// proposal that comes within GUARD_MS of the last one closes it whatever the timing of the drawing.
-// Pure (the time is passed in), so it is unit-tested.
+// The key that decides one proposal must not decide the next (issue 25 item 9). After Accept or
+// Reject by a key (Ctrl+Enter) the next proposal may be drawn in the editor that has the focus within
+// milliseconds: a second press, or a held key, would decide it unseen. A key has no place on the
+// screen, so this guard goes by time: a key decision on another proposal within GUARD_MS of the last
+// one is refused. (A click goes by place: proposalLenses.ts.) Pure (the time is passed in), so it is unit-tested.
 
-/** Longer than the usual double-click interval (500 ms on most systems), short enough not to be felt. */
+/** Longer than a quick second press (a double click's 500 ms on most systems), short enough not to be felt. */
 export const GUARD_MS = 600;
 
 export class DecisionGuard {

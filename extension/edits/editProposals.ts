@@ -13,6 +13,7 @@ import { OneAnswer, type Answer } from "../approvals/oneAnswer.js";
 import { acceptedReason, hunkRejectedReason, rejectedReason, typedWhilePendingReason } from "./editReasons.js";
 import { hunkLineFrom, proposalHunks, type Hunk } from "./hunks.js";
 import { DecisionGuard } from "./decisionGuard.js";
+import { LensPlacement, proposalLenses } from "./proposalLenses.js";
 import { ProposalDecorations } from "./proposalDecorations.js";
 import { proposalView, type ProposalView } from "./proposalView.js";
 import type { ProposedContent } from "./proposedContent.js";
@@ -59,6 +60,8 @@ interface Proposal {
   readonly documents: vscode.Uri[];
   /** Show diff's proposed sides: they carry the top lenses too where diff editors show lenses (`diffEditor.codeLens`). */
   readonly diffSides: Set<string>;
+  /** Its lens rows begin with an inert label, away from where the last click decided (proposalLenses.ts). */
+  led: boolean;
 }
 
 export class EditProposals implements vscode.CodeLensProvider, vscode.Disposable {
@@ -68,6 +71,7 @@ export class EditProposals implements vscode.CodeLensProvider, vscode.Disposable
   readonly onDidChangeCodeLenses = this.lensesChanged.event;
   private readonly decorations = this.subscriptions.add(new ProposalDecorations());
   private readonly guard = new DecisionGuard();
+  private readonly placement = new LensPlacement();
 
   constructor(
     private readonly workspace: string,
@@ -77,12 +81,12 @@ export class EditProposals implements vscode.CodeLensProvider, vscode.Disposable
   ) {
     const add = <T extends vscode.Disposable>(d: T): T => this.subscriptions.add(d);
     add(vscode.languages.registerCodeLensProvider([{ scheme: "file" }, { scheme: PROPOSED_SCHEME }], this));
-    // From a lens with its proposal's id, or from a keybinding or the palette (issue 25 item 5) for
-    // the proposal in the active editor.
-    add(vscode.commands.registerCommand(EDIT_COMMANDS.accept, (callId?: string) => this.accept(callId ?? this.activeProposal()?.callId)));
+    // From a lens with its proposal's id (a click), or from a keybinding or the palette (issue 25
+    // item 5) for the proposal in the active editor.
+    add(vscode.commands.registerCommand(EDIT_COMMANDS.accept, (callId?: string) => this.accept(callId)));
     add(
       vscode.commands.registerCommand(EDIT_COMMANDS.reject, (callId?: string) =>
-        this.decide(callId ?? this.activeProposal()?.callId, (p) => ({ decision: "deny", reason: rejectedReason(p.file) })),
+        this.decide(callId, (p) => ({ decision: "deny", reason: rejectedReason(p.file) })),
       ),
     );
     add(vscode.commands.registerCommand(EDIT_COMMANDS.nextHunk, () => this.goToHunk(1)));
@@ -124,6 +128,7 @@ export class EditProposals implements vscode.CodeLensProvider, vscode.Disposable
       one,
       documents,
       diffSides: new Set(),
+      led: this.placement.forNew(),
     };
     if (one.settled) return one.promise;
     this.pending.set(callId, proposal);
@@ -148,36 +153,24 @@ export class EditProposals implements vscode.CodeLensProvider, vscode.Disposable
     for (const p of this.pending.values()) {
       const inDiff = p.diffSides.has(document.uri.toString());
       if (p.shownIn.toString() !== document.uri.toString() && !inDiff) continue;
-      const top = new vscode.Range(0, 0, 0, 0);
-      const n = p.hunks.length;
-      const accept = p.isNew ? "Accept (new file)" : `Accept (${n} ${n === 1 ? "hunk" : "hunks"})`;
-      lenses.push(
-        new vscode.CodeLens(top, {
-          title: accept,
-          command: EDIT_COMMANDS.accept,
-          arguments: [p.callId],
-          tooltip: `Write ${p.file} exactly as proposed`,
-        }),
-        new vscode.CodeLens(top, {
-          title: "Reject",
-          command: EDIT_COMMANDS.reject,
-          arguments: [p.callId],
-          tooltip: "Write nothing; the model is told",
-        }),
-        new vscode.CodeLens(top, { title: "Show diff", command: EDIT_COMMANDS.showDiff, arguments: [p.callId] }),
-      );
-      if (p.isNew || inDiff) continue;
-      p.view?.hunkStarts.forEach((start, index) => {
-        const line = Math.min(start, document.lineCount - 1);
-        lenses.push(
-          new vscode.CodeLens(new vscode.Range(line, 0, line, 0), {
-            title: "Reject this hunk",
-            command: EDIT_COMMANDS.rejectHunk,
-            arguments: [p.callId, index],
-            tooltip: "Write nothing; the model is told which hunk you rejected",
-          }),
-        );
+      const specs = proposalLenses({
+        file: p.file,
+        isNew: p.isNew,
+        hunkCount: p.hunks.length,
+        hunkStarts: p.view?.hunkStarts,
+        lineCount: document.lineCount,
+        inDiff,
+        led: p.led,
       });
+      for (const lens of specs) {
+        const at = new vscode.Range(lens.line, 0, lens.line, 0);
+        // No command: drawn as text, nothing to click (the label of a led row).
+        const args = lens.action === "rejectHunk" ? [p.callId, lens.hunk] : [p.callId];
+        const command = lens.action ? EDIT_COMMANDS[lens.action] : "";
+        lenses.push(
+          new vscode.CodeLens(at, { title: lens.title, command, arguments: args, ...(lens.tooltip ? { tooltip: lens.tooltip } : {}) }),
+        );
+      }
     }
     return lenses;
   }
@@ -186,8 +179,9 @@ export class EditProposals implements vscode.CodeLensProvider, vscode.Disposable
     this.subscriptions.dispose();
   }
 
-  private accept(callId: string | undefined): void {
-    this.decide(callId, (p) => {
+  /** `clicked`: a lens's id (a click); undefined: a key or the palette, for the active editor's proposal. */
+  private accept(clicked: string | undefined): void {
+    this.decide(clicked, (p) => {
       // An editor with unsaved changes to the target is never silently overwritten.
       const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === p.fileUri.toString());
       if (!p.isNew && open?.isDirty) return { decision: "deny", reason: typedWhilePendingReason(p.file) };
@@ -195,7 +189,8 @@ export class EditProposals implements vscode.CodeLensProvider, vscode.Disposable
     });
   }
 
-  private decide(callId: string | undefined, answer: (p: Proposal) => Answer): void {
+  private decide(clicked: string | undefined, answer: (p: Proposal) => Answer): void {
+    const callId = clicked ?? this.activeProposal()?.callId;
     if (callId === undefined) {
       void vscode.window.showInformationMessage(
         "Hearth: the active editor shows no proposed change; open the file whose change waits (its Accept lens is at the top).",
@@ -207,13 +202,22 @@ export class EditProposals implements vscode.CodeLensProvider, vscode.Disposable
       void vscode.window.showInformationMessage("Hearth: this proposal was already answered (or its turn ended).");
       return;
     }
-    if (!this.guard.allows(callId, Date.now())) {
-      this.log.info(`edit proposal ${callId} for ${p.file}: a decision right after the previous proposal's was ignored (a double click)`);
+    // A click never lands on the next proposal's lens (proposalLenses.ts); a key has no place, so a
+    // second press right after a decision is what the guard stops.
+    if (clicked === undefined && !this.guard.allows(callId, Date.now())) {
+      this.log.info(
+        `edit proposal ${callId} for ${p.file}: a key decision right after the previous proposal's was ignored (a repeated key)`,
+      );
       vscode.window.setStatusBarMessage(
-        `Hearth: the second click went to the next proposed change (${p.file}) and was ignored; click again to decide it.`,
+        `Hearth: the key went to the next proposed change (${p.file}) right after the last one and was ignored; press it again to decide it.`,
         5_000,
       );
       return;
+    }
+    if (clicked !== undefined) {
+      // What stays and what comes next stands away from where this click was.
+      const led = this.placement.clicked(p.led);
+      for (const other of this.pending.values()) other.led = led;
     }
     // Decided in the file, on its lens (issue 24: journaled with the decision).
     p.one.settle({ ...answer(p), surface: "lens" });

@@ -47,6 +47,8 @@ export interface Page {
   waitForSelector(selector: string, opts?: { state?: "attached" | "visible"; timeout?: number }): Promise<unknown>;
   screenshot(opts: { path: string; fullPage?: boolean }): Promise<unknown>;
   keyboard: { press(key: string): Promise<void>; type(text: string): Promise<void> };
+  mouse: { click(x: number, y: number): Promise<void> };
+  evaluate<R, A>(fn: (arg: A) => R, arg: A): Promise<R>;
   on(event: "console", listener: (message: ConsoleMessage) => void): void;
   waitForFunction(fn: () => boolean, arg?: undefined, opts?: { timeout?: number }): Promise<unknown>;
 }

@@ -4,7 +4,6 @@
 // scenarios use them.
 import fs from "node:fs";
 import path from "node:path";
-import { GUARD_MS } from "../../../extension/edits/decisionGuard.js";
 import { packagedVsix } from "../../support/packagedExtension.js";
 import { launchBrowser, openWorkbench, type Browser } from "./browser.js";
 import { startCodeServer, type CodeServer } from "./codeServer.js";
@@ -140,32 +139,27 @@ export function lens(page: Page, title: string): Locator {
 
 /**
  * Clicks the proposal's lens `title` once it shows, and waits for the proposal to be answered: the
- * lenses shown before the click are gone (each rendering has fresh element ids). A click on the next
- * proposal right after the last decision is ignored by design (decisionGuard.ts: a double click
- * never decides two), and a test clicks faster than a person: its lenses stay, and it is clicked again.
+ * lenses shown before the click are gone (each rendering has fresh element ids). Then, for a while
+ * the next proposal of the batch is drawn in its place, nothing of it to click lies where the pointer
+ * clicked (issue 25 item 9: a double click never decides two; extension/edits/proposalLenses.ts).
  */
 export async function acceptLens(page: Page, title: string): Promise<void> {
   const a = lens(page, title);
   await a.waitFor({ state: "visible", timeout: 60_000 });
   const ids = () => page.locator(".monaco-editor .codelens-decoration a").evaluateAll((links) => links.map((l) => l.id));
   const shown = await ids();
-  for (let tries = 0; ; tries++) {
-    // As a person does: not within the double-click guard of the last decision (decisionGuard.ts), which
-    // ignores such a click. The next proposal's lens is drawn only after the last decision, so waiting
-    // past the guard from here is past it from that decision too, however loaded the machine. (The
-    // lens ids below can change with the editor a decision closes, so they alone cannot tell.)
-    await new Promise((r) => setTimeout(r, GUARD_MS + 100));
-    await a.click();
-    const answered = await waitFor(
-      async () => (await ids()).every((id) => !shown.includes(id)),
-      3_000,
-      `the lenses of "${title}" to go`,
-    ).then(
-      () => true,
-      () => false,
+  const box = await a.boundingBox();
+  if (!box) throw new Error(`the lens "${title}" has no place on the screen`);
+  const pointer: [number, number] = [box.x + box.width / 2, box.y + box.height / 2];
+  await page.mouse.click(...pointer);
+  await waitFor(async () => (await ids()).every((id) => !shown.includes(id)), 10_000, `the lenses of "${title}" to go`);
+  for (let i = 0; i < 10; i++) {
+    const under = await page.evaluate(
+      ([x, y]) => document.elementFromPoint(x, y)?.closest(".codelens-decoration a")?.textContent ?? null,
+      pointer,
     );
-    if (answered) return;
-    if (tries === 3) throw new Error(`the lens "${title}" was clicked ${tries + 1} times and its proposal is still pending`);
+    if (under !== null) throw new Error(`the next proposal's lens "${under}" stands where "${title}" was just clicked`);
+    await new Promise((r) => setTimeout(r, 150));
   }
 }
 

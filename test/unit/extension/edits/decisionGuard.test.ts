@@ -2,13 +2,13 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { DecisionGuard, GUARD_MS } from "../../../../extension/edits/decisionGuard.js";
 
-describe("DecisionGuard: a click that decided one proposal never decides the next (issue 25 item 9)", () => {
+describe("DecisionGuard: a key that decided one proposal never decides the next (issue 25 item 9)", () => {
   it("refuses a decision on another proposal right after one, and allows it once the window passed", () => {
     const guard = new DecisionGuard();
     assert.equal(guard.allows("a", 1_000), true);
-    assert.equal(guard.allows("b", 1_000 + 80), false, "the double click's second half");
+    assert.equal(guard.allows("b", 1_000 + 80), false, "the second press");
     assert.equal(guard.allows("b", 1_000 + GUARD_MS - 1), false);
-    assert.equal(guard.allows("b", 1_000 + GUARD_MS), true, "a deliberate click later counts");
+    assert.equal(guard.allows("b", 1_000 + GUARD_MS), true, "a deliberate press later counts");
   });
 
   it("a refused decision does not extend the window, and the same proposal is never blocked", () => {
