@@ -9,7 +9,7 @@ import type { ChatApprovals } from "../approvals/chatApprovals.js";
 import type { KernelState, KernelSupervisor } from "../kernel/kernelSupervisor.js";
 import type { ModelViewPort } from "../model/wireModels.js";
 import type { TurnUndo } from "../edits/turnUndo.js";
-import { EDIT_COMMANDS } from "../edits/editProposals.js";
+import { EDIT_COMMANDS } from "../edits/editCommands.js";
 import type { SessionRewind } from "./sessionRewind.js";
 import type { ChatController } from "./chatController.js";
 import type { ChatInstructions } from "./chatInstructions.js";

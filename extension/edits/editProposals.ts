@@ -13,6 +13,7 @@ import { OneAnswer, type Answer } from "../approvals/oneAnswer.js";
 import { acceptedReason, hunkRejectedReason, rejectedReason, typedWhilePendingReason } from "./editReasons.js";
 import { hunkLineFrom, proposalHunks, type Hunk } from "./hunks.js";
 import { DecisionGuard } from "./decisionGuard.js";
+import { EDIT_COMMANDS, PENDING_CONTEXT } from "./editCommands.js";
 import { LensPlacement, proposalLenses } from "./proposalLenses.js";
 import { ProposalDecorations } from "./proposalDecorations.js";
 import { proposalView, type ProposalView } from "./proposalView.js";
@@ -21,20 +22,6 @@ import { PROPOSED_SCHEME } from "./proposedContent.js";
 import { errorMessage } from "../../shared/errors.js";
 
 type Request = ServerRequestParams<"approval/request">;
-
-export const EDIT_COMMANDS = {
-  accept: "hearth.edits.accept",
-  reject: "hearth.edits.reject",
-  rejectHunk: "hearth.edits.rejectHunk",
-  showDiff: "hearth.edits.showDiff",
-  /** The chat card's "Show in editor" (issue 25 item 9): the proposal's file, at its first hunk. */
-  reveal: "hearth.edits.reveal",
-  nextHunk: "hearth.edits.nextHunk",
-  previousHunk: "hearth.edits.previousHunk",
-} as const;
-
-/** True while the active editor shows a pending proposal: the keybindings' `when` (package.json). */
-const PENDING_CONTEXT = "hearth.proposalPending";
 
 /** Where the chat hears that a proposal waits in the editor, and that it was decided (its card says so). */
 export interface ProposalWatcher {

@@ -2,6 +2,21 @@
 // `vscode` import, so it is unit-tested).
 import type { HistoryMessage, TaskState, TaskSummary, TurnEvent } from "../../shared/protocol/index.js";
 
+/** True while the folder has a task: the task commands' palette `when` (package.json). */
+export const HAS_TASKS_CONTEXT = "hearth.hasTasks";
+
+/**
+ * The Tasks view's badge (issue 25 item 3: the view starts collapsed, so its badge says when something
+ * waits or runs there): tasks waiting for an approval first, else running ones; none when all ended.
+ */
+export function taskBadge(tasks: readonly TaskSummary[]): { value: number; tooltip: string } | undefined {
+  const count = (n: number, what: string) => ({ value: n, tooltip: `${n} background task${n === 1 ? "" : "s"} ${what}` });
+  const waiting = tasks.filter((t) => t.state === "waiting_approval").length;
+  if (waiting) return count(waiting, "waiting for your approval");
+  const running = tasks.filter((t) => !isEnded(t.state)).length;
+  return running ? count(running, "running") : undefined;
+}
+
 /** Each state's words and codicon: the view shows both, so the state reads without colour. */
 export const STATE_LOOK: Record<TaskState, { label: string; icon: string }> = {
   queued: { label: "queued", icon: "clock" },

@@ -5,7 +5,7 @@
 import * as vscode from "vscode";
 import { DisposableStore } from "../../shared/lifecycle.js";
 import type { TaskSummary } from "../../shared/protocol/index.js";
-import { elapsed, forkOriginText, isEnded, READ_ONLY_LABEL, READ_ONLY_WHY, STATE_LOOK } from "./taskText.js";
+import { elapsed, forkOriginText, HAS_TASKS_CONTEXT, isEnded, READ_ONLY_LABEL, READ_ONLY_WHY, STATE_LOOK, taskBadge } from "./taskText.js";
 import type { TaskStore } from "./taskStore.js";
 
 export const TASKS_VIEW = "hearth.tasksView";
@@ -36,19 +36,12 @@ export class TaskTree implements vscode.TreeDataProvider<Node>, vscode.Disposabl
 
   private render(): void {
     const tasks = this.store.list();
-    const waiting = tasks.filter((t) => t.state === "waiting_approval").length;
-    // The view starts collapsed (issue 25 item 3): its badge says when something runs or waits there.
-    const running = tasks.filter((t) => !isEnded(t.state)).length;
-    this.view.badge = waiting
-      ? { value: waiting, tooltip: `${waiting} background task${waiting === 1 ? "" : "s"} waiting for your approval` }
-      : running
-        ? { value: running, tooltip: `${running} background task${running === 1 ? "" : "s"} running` }
-        : undefined;
+    this.view.badge = taskBadge(tasks);
     // The task commands sit in the palette only when there is a task to act on (package.json `when`).
-    void vscode.commands.executeCommand("setContext", "hearth.hasTasks", tasks.length > 0);
+    void vscode.commands.executeCommand("setContext", HAS_TASKS_CONTEXT, tasks.length > 0);
     this.view.message = tasks.length ? undefined : "No background tasks yet. Run “Hearth: Start Background Task…” to start one.";
     // Elapsed time moves while a task runs: redraw each second then, never when all have ended.
-    const live = running > 0;
+    const live = tasks.some((t) => !isEnded(t.state));
     if (live && !this.ticker) this.ticker = setInterval(() => this.changed.fire(undefined), 1000);
     if (!live && this.ticker) {
       clearInterval(this.ticker);

@@ -23,6 +23,7 @@ export function webviewDom(): JSDOM["window"] {
     "Event",
     "CustomEvent",
     "KeyboardEvent",
+    "HTMLInputElement",
     "getComputedStyle",
     "requestAnimationFrame",
     "cancelAnimationFrame",
