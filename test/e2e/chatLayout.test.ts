@@ -77,7 +77,7 @@ describe("a chat people can live in (issue 25, in the workbench at 1400×900)", 
     assert.deepEqual(await view.locator('[data-testid="user-message"] .body').allTextContents(), ["Do not lose me"]);
   });
 
-  it("the transcript takes at least 60% of the side bar with Tasks empty; the header is one line; the composer's buttons are icons whose names are their tooltips (issue 25, items 3 and 7)", async () => {
+  it("the transcript takes at least 60% of the side bar with Tasks empty; the header is one line; the composer's buttons are icons whose names are their tooltips; no task command sits in the palette before a task exists (issue 25, items 3, 7 and 11)", async () => {
     const page = started.browser!.page;
     const view = webviewViewFrame(page, EXTENSION_ID);
     await view.locator('[data-testid="model-line"]').waitFor({ state: "visible", timeout: 60_000 });
@@ -110,6 +110,19 @@ describe("a chat people can live in (issue 25, in the workbench at 1400×900)", 
     const box = view.locator("#message textarea");
     assert.equal(await box.getAttribute("aria-label"), "Message Hearth");
     assert.match((await box.getAttribute("placeholder")) ?? "", /^Message Hearth /);
+    // With no task yet the palette offers to start one and nothing that acts on one (issue 25 item 11).
+    await page.keyboard.press("F1");
+    const palette = page.locator(".quick-input-widget input");
+    await palette.waitFor({ state: "visible" });
+    const rows = (text: string) => page.locator(".quick-input-list .monaco-list-row", { hasText: text });
+    await palette.fill(">Hearth: Start Background Task");
+    await rows("Start Background Task").first().waitFor({ state: "visible", timeout: 10_000 });
+    for (const command of ["Cancel Task", "Open Task Transcript", "Resume Task", "Dismiss Task", "Rerun Task"]) {
+      await palette.fill(`>Hearth: ${command}`);
+      await new Promise((r) => setTimeout(r, 300));
+      assert.equal(await rows(command).count(), 0, `"Hearth: ${command}" is not in the palette while no task exists`);
+    }
+    await page.keyboard.press("Escape");
   });
 
   it("a model error never breaks the header: it stays one line, nothing runs off its right edge, the chat's title stays readable beside its model note, and the error takes a full-width line below it (issue 25, item 7)", async () => {

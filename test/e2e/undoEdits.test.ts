@@ -9,7 +9,7 @@ import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { readHearthLog } from "./support/codeServer.js";
 import { newScenario } from "./support/scenario.js";
-import { acceptLens, openScriptedChat, pathOutcomes, sendChat, turnEnds as nthTurnEnd } from "./support/scriptedChat.js";
+import { acceptLens, lens, openScriptedChat, pathOutcomes, sendChat, turnEnds as nthTurnEnd } from "./support/scriptedChat.js";
 import { runCommand, webviewViewFrame } from "./support/webview.js";
 
 const ROOT = path.resolve(".");
@@ -47,6 +47,9 @@ describe("undo a turn's edits from the chat and the command (issue 14 item 5)", 
   it("(e) Undo these edits asks first, then restores the modified file's exact bytes and removes the created one", async () => {
     await send("Change app.txt and create new.txt");
     await accept("Accept (1 hunk)");
+    // The next proposal's lenses stand aside from the click that decided the first (issue 25 item 9).
+    await lens(page(), "Accept (new file)").waitFor({ state: "visible", timeout: 30_000 });
+    await shot("e-next-proposal-aside");
     await accept("Accept (new file)");
     assert.equal(await turnEnds(1), "completed");
     assert.equal(fs.readFileSync(file("app.txt"), "utf8"), "one\nTWO\nthree\n");
