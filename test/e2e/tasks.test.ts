@@ -77,6 +77,21 @@ describe("background tasks in the workbench (issue 12: Tasks view, notification 
       "the status bar counts the approval waiting",
     );
     assert.equal(fs.existsSync(path.join(workspace, "notes.txt")), false, "nothing is written before the person allows it");
+    // The Tasks view's badge counts what waits for the person (issue 25 item 3): on the Hearth icon.
+    const badges = () =>
+      page.locator(".part.activitybar .action-item").evaluateAll((items) =>
+        items.map((i) => ({
+          label: i.querySelector(".action-label")?.getAttribute("aria-label") ?? "",
+          badge: i.querySelector(".badge-content")?.textContent ?? "",
+        })),
+      );
+    await waitFor(
+      async () => (await badges()).some((b) => /^Hearth/.test(b.label) && b.badge === "1"),
+      10_000,
+      "the Hearth icon's badge to count the task waiting",
+    ).catch(async (e: Error) => {
+      throw new Error(`${e.message}: ${JSON.stringify(await badges())}`);
+    });
     await shot("2-task-approval-notification");
 
     await toast.locator(".monaco-button", { hasText: /^Allow$/ }).click();
