@@ -9,7 +9,8 @@
 // - the cancel latency: a request for a fresh 4k-token window cancelled while it evaluates, from the
 //   abort to the rejection at the client;
 // - a chat turn's decode rate while a person types in the editor (item 3: completions share the batches
-//   with chats), against the same turn with no one typing.
+//   with chats), steadily and in bursts, against the same turn with no one typing; and what a keystroke
+//   waits for its suggestion while a chat answers.
 // The keystroke's anchor is llama.cpp's own llama-bench on the same model and threads: the prefill of
 // the tokens a keystroke evaluated (the median count) at the depth the sequence held, plus the decode
 // steps of the suggestion (the median generated) at that depth (target ≤ 1.15×; "not built" without
@@ -36,6 +37,8 @@ const CHAT_REPS = quick ? 1 : 3;
 /** Tokens of the chat turn timed while a person types: about five seconds of decode on the benchmark model. */
 const CHAT_TOKENS = 96;
 const TYPING_MS = 150;
+const BURST = 5;
+const BURST_PAUSE_MS = 1200;
 
 const { physicalCores } = await import("../../sidecar/inference/llama/llamaRuntime.js");
 // On the tiny fixture a decode step takes about a millisecond, so node-llama-cpp's own fixed work per
@@ -120,7 +123,7 @@ async function typing(
 const typed = "compute(".repeat(8).slice(0, KEYSTROKES);
 const depths: Record<string, Awaited<ReturnType<typeof typing>>> = {};
 const rows: BenchRow[] = [];
-const chatRates: { alone: number[]; typing: number[] } = { alone: [], typing: [] };
+const chatRates: Record<string, { alone: number[]; typing: number[] }> = {};
 try {
   // The ring full: 16 chunks of other files (32 lines each, as the editor picks them) before the 1k window.
   const ring = new ChunkRing();
@@ -206,51 +209,89 @@ try {
     target: "<= 50 ms",
   });
 
-  // A chat turn while a person types (item 3): the same turn's decode rate with and without keystrokes
-  // arriving one every TYPING_MS (just over the editor's 120 ms debounce, so each becomes a request and
-  // cancels the one in flight, as the editor's provider does), alternated, medians. Completions and
-  // chats share the context's batches, so each keystroke's tokens join the chat's decode steps.
+  // A chat turn while a person types (item 3): the same turn's decode rate with and without keystrokes,
+  // alternated, medians. Each keystroke becomes a request and cancels the one in flight, as the editor's
+  // provider does. Two typists: one steady (a keystroke every TYPING_MS, just over the editor's 120 ms
+  // pause), one in bursts of BURST keystrokes with a pause for the suggestion after each. While a chat
+  // answers, a completion waits a moment before any native work (modelHost.ts), then decodes in the
+  // chat's steps (lockstepGate.ts).
   const chat = new Bench(kernel, MODEL);
-  let answered = 0;
   const decodeRate = (t: { round: { generatedTokens: number }; timing: { firstToken: number | null; lastDelta: number | null } }) =>
     (t.round.generatedTokens - 1) / ((t.timing.lastDelta! - t.timing.firstToken!) / 1000);
   await chat.turn(await chat.session(4), "warm up");
-  for (let r = 0; r < CHAT_REPS; r++) {
-    chatRates.alone.push(decodeRate(await chat.turn(await chat.session(CHAT_TOKENS), `a question ${r}`)));
-    const { text: source, at } = file(60);
-    let typing = true;
-    let inFlight: AbortController | null = null;
-    const typist = (async () => {
-      for (let i = 0; typing; i++) {
+  for (const typist of [
+    { label: `a keystroke every ${TYPING_MS} ms`, burst: 0 },
+    { label: `bursts of ${BURST} keystrokes ${TYPING_MS} ms apart, each followed by a ${BURST_PAUSE_MS} ms pause`, burst: BURST },
+  ]) {
+    const rates: { alone: number[]; typing: number[] } = { alone: [], typing: [] };
+    let answered = 0;
+    for (let r = 0; r < CHAT_REPS; r++) {
+      rates.alone.push(decodeRate(await chat.turn(await chat.session(CHAT_TOKENS), `a question ${r}`)));
+      const { text: source, at } = file(60);
+      let typing = true;
+      let inFlight: AbortController | null = null;
+      const typed = (async () => {
+        for (let i = 0; typing; i++) {
+          inFlight?.abort();
+          const abort = new AbortController();
+          inFlight = abort;
+          const typedNow = "compute(value, other)".repeat(20).slice(0, i % 400);
+          const now = source.slice(0, at) + typedNow + source.slice(at);
+          kernel.client.request("completion/infill", { ...completionWindow(now, at + typedNow.length), maxTokens: 16 }, abort.signal).then(
+            () => answered++,
+            () => undefined,
+          );
+          const paused = typist.burst > 0 && (i + 1) % typist.burst === 0;
+          await new Promise((resolve) => setTimeout(resolve, paused ? BURST_PAUSE_MS : TYPING_MS));
+        }
         inFlight?.abort();
-        const abort = new AbortController();
-        inFlight = abort;
-        const typedNow = "compute(value, other)".repeat(20).slice(0, i % 400);
-        const now = source.slice(0, at) + typedNow + source.slice(at);
-        kernel.client.request("completion/infill", { ...completionWindow(now, at + typedNow.length), maxTokens: 16 }, abort.signal).then(
-          () => answered++,
-          () => undefined,
-        );
-        await new Promise((resolve) => setTimeout(resolve, TYPING_MS));
+      })();
+      try {
+        rates.typing.push(decodeRate(await chat.turn(await chat.session(CHAT_TOKENS), `a question ${r}`)));
+      } finally {
+        typing = false;
+        await typed;
       }
-      inFlight?.abort();
-    })();
-    try {
-      chatRates.typing.push(decodeRate(await chat.turn(await chat.session(CHAT_TOKENS), `a question ${r}`)));
-    } finally {
-      typing = false;
-      await typist;
     }
+    chatRates[typist.burst ? "bursts" : "steady"] = rates;
+    const alone = median(rates.alone);
+    rows.push({
+      name: `completions: a chat turn's decode rate while a person types (${typist.label}; ${answered} suggestions answered), median of ${CHAT_REPS}`,
+      ours: median(rates.typing),
+      anchor: alone,
+      ratio: median(rates.typing) / alone,
+      unit: "tok/s",
+      anchorName: "the same turn with no one typing",
+      target: ">= 0.75x",
+    });
   }
-  const alone = median(chatRates.alone);
+
+  // What the wait costs the person who stops typing while a chat answers: keystroke to suggestion then,
+  // against the same keystroke with no chat running.
+  const stopped = { beside: [] as number[], alone: [] as number[] };
+  const { text: source, at } = file(60);
+  const keystroke = async (r: number) => {
+    const now = `${source.slice(0, at)}x${r}${source.slice(at)}`;
+    const t0 = performance.now();
+    await kernel.client.request("completion/infill", { ...completionWindow(now, at + 2), maxTokens: 16 });
+    return performance.now() - t0;
+  };
+  await keystroke(-1);
+  for (let r = 0; r < CHAT_REPS * 2; r++) {
+    stopped.alone.push(await keystroke(r));
+    const turn = chat.turn(await chat.session(CHAT_TOKENS), `a pause ${r}`);
+    // Into the answer: past the turn's prompt, which a completion would otherwise compete with.
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    stopped.beside.push(await keystroke(r + 100));
+    await turn;
+  }
   rows.push({
-    name: `completions: a chat turn's decode rate while a person types (a keystroke every ${TYPING_MS} ms; ${answered} suggestions answered), median of ${CHAT_REPS}`,
-    ours: median(chatRates.typing),
-    anchor: alone,
-    ratio: median(chatRates.typing) / alone,
-    unit: "tok/s",
-    anchorName: "the same turn with no one typing",
-    target: ">= 0.75x",
+    name: `completions: keystroke to suggestion while a chat answers (the person stopped typing), median of ${stopped.beside.length}`,
+    ours: median(stopped.beside),
+    anchor: median(stopped.alone),
+    ratio: median(stopped.beside) / median(stopped.alone),
+    unit: "ms",
+    anchorName: "the same keystroke with no chat running",
   });
 } finally {
   await kernel.stop();

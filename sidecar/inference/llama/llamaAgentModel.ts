@@ -59,6 +59,8 @@ export class LlamaAgentModel implements AgentModel {
   private disposed = false;
   /** Rounds between their start and their completion barrier, across sessions. */
   private roundsInFlight = 0;
+  /** Chat rounds (prompt and answer) between their start and their answer; completions and prefills ahead are not. */
+  private chatRounds = 0;
 
   private constructor(
     private readonly loaded: LoadedLlama,
@@ -191,7 +193,8 @@ export class LlamaAgentModel implements AgentModel {
     // A cancelled round answers at once (issue 16, item 5: cancel during prefill): node-llama-cpp ends a
     // prompt batch it has started only when the batch is done, so the round rejects without waiting
     // for it and the session stays locked, its sequence busy, until that native work has ended.
-    return this.onSession(
+    this.chatRounds++;
+    const answer = this.onSession(
       request.sessionKey,
       (native) => {
         this.pool.roundBegins();
@@ -200,6 +203,16 @@ export class LlamaAgentModel implements AgentModel {
       // Before the caller hears the answer: its next round may start another busy period.
       () => this.pool.roundAnswered(),
     );
+    const done = () => {
+      this.chatRounds--;
+    };
+    answer.then(done, done);
+    return answer;
+  }
+
+  /** Whether a chat round runs on this model now, evaluating its prompt or generating its answer. */
+  get chatting(): boolean {
+    return this.chatRounds > 0;
   }
 
   async prefill(request: GenerationRequest): Promise<PrefillResult> {
@@ -429,7 +442,10 @@ export class LlamaAgentModel implements AgentModel {
     const answer = this.onSession(COMPLETION_SESSION, async (native) => {
       request.signal.throwIfAborted();
       const session = await untilAborted(native, this.pool.open(COMPLETION_SESSION, []), request.signal);
-      return untilAborted(native, infillOn(session.sequence, request), request.signal);
+      // Its one-token decodes join the chats' steps (one batch, not a step of its own between theirs).
+      this.gate.begin(session.sequence);
+      const completed = infillOn(session.sequence, request).finally(() => this.gate.end(session.sequence));
+      return untilAborted(native, completed, request.signal);
     });
     // A completion queued behind a cancelled one's native work answers its own cancel at once (the bench
     // measured 1.1 s, the rest of that evaluation); when its turn comes it finds the signal aborted and runs nothing.

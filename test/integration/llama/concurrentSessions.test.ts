@@ -11,6 +11,7 @@ import type { LockstepGate } from "../../../sidecar/inference/llama/lockstepGate
 import type { SessionPool } from "../../../sidecar/inference/llama/sessionPool.js";
 import { sequenceIdOf } from "../../../sidecar/inference/llama/sequenceId.js";
 import { ensureFixtureModels } from "../../fixtures/models.js";
+import { recordBatches } from "../../support/llamaBatches.js";
 
 let model: LlamaAgentModel;
 let dir: string;
@@ -40,32 +41,6 @@ const req = (sessionKey: string, text: string, maxTokens = 24, signal = new Abor
   signal,
 });
 
-/**
- * Each native decode batch as llama.cpp receives it: its size in tokens and the sequence ids in the
- * order node-llama-cpp adds them (diagnostics only: internals of node-llama-cpp 3.21.1).
- */
-function recordBatches(m: LlamaAgentModel): { tokens: number; sequences: number[] }[] {
-  const context = (m as unknown as { context: { _ctx: Record<string, unknown> } }).context;
-  const native = context._ctx;
-  const batches: { tokens: number; sequences: number[] }[] = [];
-  context._ctx = new Proxy(native, {
-    get: (target, prop) => {
-      const value = target[prop as string];
-      if (prop === "initBatch")
-        return (n: number) => {
-          batches.push({ tokens: n, sequences: [] });
-          return (value as (n: number) => unknown).call(target, n);
-        };
-      if (prop === "addToBatch")
-        return (sequenceId: number, ...rest: unknown[]) => {
-          batches.at(-1)?.sequences.push(sequenceId);
-          return (value as (...a: unknown[]) => unknown).call(target, sequenceId, ...rest);
-        };
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
-  return batches;
-}
 const gateOf = (m: LlamaAgentModel) => (m as unknown as { gate: LockstepGate }).gate;
 
 test("sessions generating at once in lockstep give the same greedy text as each alone (issue 6, item 4; harness #18)", async () => {
