@@ -442,8 +442,8 @@ export class LlamaAgentModel implements AgentModel {
     const answer = this.onSession(COMPLETION_SESSION, async (native) => {
       request.signal.throwIfAborted();
       const session = await untilAborted(native, this.pool.open(COMPLETION_SESSION, []), request.signal);
-      // Its one-token decodes join the chats' steps (one batch, not a step of its own between theirs).
-      this.gate.begin(session.sequence);
+      // A background member: its decodes join a chat's steps, a bounded share of them (lockstepGate.ts).
+      this.gate.begin(session.sequence, "background");
       const completed = infillOn(session.sequence, request).finally(() => this.gate.end(session.sequence));
       return untilAborted(native, completed, request.signal);
     });

@@ -4,8 +4,17 @@
 // The gate holds each generating session's next one-token decode until every generating session has
 // asked for its own, then queues them in one synchronous pass, so they go into one batch (lockstep:
 // the probe's `Promise.all` over sequence generators).
+//
+// A background member (a completion as you type, issue 31 item 3) never holds the chats back and takes
+// a bounded share of their steps: while a chat generates, each of its decodes (a prompt chunk or a
+// token) waits for a chat step and joins it, at most one step in BACKGROUND_EVERY; with no chat
+// generating it runs at once. On 2 cores a step that carries one more token costs about 1.6x, so a
+// chat keeps at least about 1 / (1 + 0.6 / BACKGROUND_EVERY) of its rate while a completion runs.
 import type { LlamaContext, LlamaContextSequence } from "node-llama-cpp";
 import { sequenceIdOf } from "./sequenceId.js";
+
+/** A background member's decodes join one chat step in this many. */
+export const BACKGROUND_EVERY = 2;
 
 /** The decode request of node-llama-cpp 3.21.1's context (internal, hence the runtime check). */
 interface DecodeRequest {
@@ -14,14 +23,25 @@ interface DecodeRequest {
 }
 type DecodeTokens = (request: DecodeRequest, ...rest: unknown[]) => Promise<unknown>;
 
+interface Member {
+  /** Whether it has asked for a one-token decode yet (a chat still evaluating its prompt has not). */
+  asked: boolean;
+  background: boolean;
+}
+
 export class LockstepGate {
-  /** Sequences inside a generation, and whether each has asked for a one-token decode yet. */
-  private readonly generating = new Map<number, boolean>();
-  /** Held decodes, one per sequence at most: a sequence asks for its next token only after its last. */
+  /** Sequences inside a generation. */
+  private readonly generating = new Map<number, Member>();
+  /** Held chat decodes, one per sequence at most: a sequence asks for its next token only after its last. */
   private readonly held: (() => void)[] = [];
+  /** Held background decodes, waiting for a chat step to join. */
+  private readonly heldBackground: (() => void)[] = [];
   private timer: NodeJS.Timeout | null = null;
-  /** Releases because every decoding session was ready or because the hold timed out; those that carried several sessions. */
-  readonly released = { together: 0, timedOut: 0, shared: 0 };
+  private backgroundTimer: NodeJS.Timeout | null = null;
+  /** Releases because every decoding session was ready or because the hold timed out; those that carried several sessions; chat steps a background decode joined. */
+  readonly released = { together: 0, timedOut: 0, shared: 0, background: 0 };
+  /** Chat releases since a background decode last joined one. */
+  private sinceBackground = BACKGROUND_EVERY;
 
   /**
    * @param maxHoldMs a safety net, not the mechanism: a session that stops asking for tokens without
@@ -44,21 +64,25 @@ export class LockstepGate {
       target._queuedDecodes?.sort((a, b) => a.sequenceId - b.sequenceId);
       return queued;
     };
-    target._decodeTokens = (request, ...rest) => {
-      // Prompt chunks pass at once; so does a session's only decoder, or one not in a generation.
-      if (request.tokens.length !== 1 || !this.generating.has(request.sequenceId)) return call(request, rest);
-      this.generating.set(request.sequenceId, true);
-      return new Promise((resolve, reject) => {
-        this.held.push(() => call(request, rest).then(resolve, reject));
+    const hold = (queue: (() => void)[], request: DecodeRequest, rest: unknown[]) =>
+      new Promise((resolve, reject) => {
+        queue.push(() => call(request, rest).then(resolve, reject));
         this.releaseWhenReady();
       });
+    target._decodeTokens = (request, ...rest) => {
+      const member = this.generating.get(request.sequenceId);
+      if (member?.background) return this.chatsGenerate() ? hold(this.heldBackground, request, rest) : call(request, rest);
+      // Prompt chunks pass at once; so does a session's only decoder, or one not in a generation.
+      if (request.tokens.length !== 1 || !member) return call(request, rest);
+      member.asked = true;
+      return hold(this.held, request, rest);
     };
     return true;
   }
 
   /** A session's generation starts: its one-token decodes now wait for the other generating sessions. */
-  begin(sequence: LlamaContextSequence): void {
-    this.generating.set(sequenceIdOf(sequence), false);
+  begin(sequence: LlamaContextSequence, role: "chat" | "background" = "chat"): void {
+    this.generating.set(sequenceIdOf(sequence), { asked: false, background: role === "background" });
   }
 
   /** Whether no session but this sequence's is inside a generation (token prediction runs only then). */
@@ -74,10 +98,31 @@ export class LockstepGate {
     this.releaseWhenReady();
   }
 
+  private chatsGenerate(): boolean {
+    for (const m of this.generating.values()) if (!m.background) return true;
+    return false;
+  }
+
   private releaseWhenReady(): void {
+    if (!this.chatsGenerate()) {
+      // No chat to join: background decodes run at once.
+      this.releaseBackground();
+      if (this.held.length > 0) {
+        this.release();
+        this.released.together++;
+      }
+      return;
+    }
+    // A background decode waits for a chat step, but never longer than the chats' own safety net allows.
+    if (this.heldBackground.length > 0)
+      this.backgroundTimer ??= setTimeout(() => {
+        this.backgroundTimer = null;
+        this.releaseBackground();
+      }, this.maxHoldMs * BACKGROUND_EVERY);
     // Only sessions already decoding are waited for: one still evaluating its prompt's last chunk
     // would hold the others for a whole prompt batch.
-    const decoding = [...this.generating.values()].filter(Boolean).length;
+    let decoding = 0;
+    for (const m of this.generating.values()) if (!m.background && m.asked) decoding++;
     if (this.held.length === 0) return;
     if (this.held.length >= decoding) {
       this.release();
@@ -95,6 +140,23 @@ export class LockstepGate {
     this.timer = null;
     const calls = this.held.splice(0);
     if (calls.length > 1) this.released.shared++;
+    this.sinceBackground++;
+    // Queued in the same synchronous pass as the chats' tokens, so they go into the same batch.
+    if (this.heldBackground.length > 0 && this.sinceBackground >= BACKGROUND_EVERY) {
+      this.released.background++;
+      calls.push(...this.takeBackground());
+    }
     for (const call of calls) call();
+  }
+
+  private releaseBackground(): void {
+    for (const call of this.takeBackground()) call();
+  }
+
+  private takeBackground(): (() => void)[] {
+    if (this.backgroundTimer) clearTimeout(this.backgroundTimer);
+    this.backgroundTimer = null;
+    this.sinceBackground = 0;
+    return this.heldBackground.splice(0);
   }
 }

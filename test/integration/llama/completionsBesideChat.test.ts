@@ -7,6 +7,7 @@ import path from "node:path";
 import { after, before, test } from "node:test";
 import type { GenerationRequest } from "../../../sidecar/agent/ports/model.js";
 import type { LlamaAgentModel } from "../../../sidecar/inference/llama/llamaAgentModel.js";
+import { BACKGROUND_EVERY } from "../../../sidecar/inference/llama/lockstepGate.js";
 import { ModelHost } from "../../../sidecar/kernel/model/modelHost.js";
 import { ensureFixtureModels, FIM_MODEL_MIDDLE } from "../../fixtures/models.js";
 import { recordBatches } from "../../support/llamaBatches.js";
@@ -71,7 +72,7 @@ test("a keystroke cancelled while a chat answers costs no evaluation: completion
   assert.ok(again.evaluatedTokens > 10 * again.reusedTokens, `the cancelled request evaluated nothing: ${JSON.stringify(again)}`);
 });
 
-test("a completion made while a chat answers decodes in the chat's steps and writes the same middle as alone", async () => {
+test("a completion made while a chat answers decodes in a bounded share of the chat's steps and writes the same middle as alone", async () => {
   const alone = await host.infill({ prefix: fresh("alone"), suffix, maxTokens: 16, signal: new AbortController().signal });
   assert.equal(alone.text, FIM_MODEL_MIDDLE);
   const chat = chatRunning();
@@ -84,7 +85,16 @@ test("a completion made while a chat answers decodes in the chat's steps and wri
   // Invariant: each one-token step of the completion carries the chat's token too (one batch, not a step
   // of its own between the chat's): on 2 cores a step of two tokens costs ~1.6x one, two steps 2x.
   const oneTokenSteps = batches.slice(0, seen).filter((b) => b.sequences.length === b.tokens && b.tokens <= 2);
-  const shared = oneTokenSteps.filter((b) => new Set(b.sequences).size === 2).length;
+  const isShared = (b: { sequences: number[] }) => new Set(b.sequences).size === 2;
+  const shared = oneTokenSteps.filter(isShared).length;
+  // Invariant: a bounded share. Between its first and last token the completion joins at most one of
+  // the chat's steps in BACKGROUND_EVERY, so the chat keeps most of its rate while it runs.
+  const during = oneTokenSteps.slice(oneTokenSteps.findIndex(isShared), oneTokenSteps.findLastIndex(isShared) + 1);
+  const chatAlone = during.filter((b) => !isShared(b)).length;
+  assert.ok(
+    chatAlone >= (BACKGROUND_EVERY - 1) * (shared - 1),
+    `the chat took ${chatAlone} steps alone between the completion's ${shared} (${JSON.stringify(during)})`,
+  );
   assert.ok(
     shared >= beside.generatedTokens - 1,
     `${shared} of the completion's ${beside.generatedTokens} tokens shared a step with the chat (${JSON.stringify(oneTokenSteps.slice(0, 40))})`,
