@@ -7,7 +7,8 @@
 // followed by a full stop, has the predictor guess at every step and miss every guess, which shows what
 // the back-off (guessBackoff.ts) leaves of their cost. Writes test/bench/results/inputLookup.json.
 // usage: node --import tsx test/bench/inputLookup.ts [--quick]   (THREADS=N to override physical cores)
-// Not measured here: the rate against llama-bench's decode on a model of real size (issue 30, item 2).
+// On a model of real size, through the kernel and against llama-bench's decode (issue 30, item 2): the
+// input-lookup section of wholeStack.ts (ONLY=inputLookup).
 import { withOneLibuvWorker, writeBenchResults } from "./support/benchProcess.js";
 
 withOneLibuvWorker();

@@ -5,10 +5,11 @@
 // (llamaBench.ts). Issue 16, item 5 adds 4 and 8 concurrent sessions against llama-batched-bench, the
 // slowest of 20 cancels during prefill, kernel memory against the model file and its KV cache; issue 13,
 // item 5 the first token after session/compact; issue 32 first token at turns 40 and 60 and the kernel
-// main thread's CPU time per turn against turn 2; issue 30 the turn after a condensation made ahead of need. Rows: results.rows, {name, ours, anchor, ratio, unit, anchorName}.
+// main thread's CPU time per turn against turn 2; issue 30 the turn after a condensation made ahead of need, and
+// input-lookup decoding on the benchmark-sized copy model. Rows: results.rows, {name, ours, anchor, ratio, unit, anchorName}.
 // Token counts come from the kernel log's `llama round {json}` lines (the adapter's RoundStats).
 // usage: npm run build && node --import tsx test/bench/wholeStack.ts [--quick]   (THREADS=N, REPS=N; BENCH_MODEL=FILE;
-// ONLY=condensingAhead for that row alone)
+// ONLY=condensingAhead or ONLY=inputLookup for that section alone)
 // The machine may be shared: anchor and kernel runs are interleaved and medians reported, but
 // compare ratios from one run, not figures across runs.
 import fs from "node:fs";
@@ -23,16 +24,17 @@ const { tempDir, DIST } = await import("../support/kernelProcess.js");
 const { startBenchKernel, kernelMemory } = await import("./support/kernelBench.js");
 const { mainThreadCpuMs } = await import("./support/threadCpu.js");
 const { physicalCores } = await import("../../sidecar/inference/llama/llamaRuntime.js");
-const { ensureFixtureModels } = await import("../fixtures/models.js");
+const { COPY_MODEL_ANSWER, ensureFixtureModels } = await import("../fixtures/models.js");
 const { llamaBench, llamaBatchedBench, LLAMA_BENCH, LLAMA_BATCHED_BENCH } = await import("./llamaBench.js");
 type RoundStats = import("../../sidecar/inference/llama/llamaAgentModel.js").RoundStats;
 type Bench = import("./support/kernelBench.js").Bench;
 
 const quick = process.argv.includes("--quick") || process.env.QUICK === "1";
-/** ONLY=condensingAhead or ONLY=growingSession: that section alone (each on a kernel of its own); unset: every section. */
+/** ONLY=condensingAhead, growingSession or inputLookup: that section alone (each on a kernel of its own); unset: every section. */
 const only = process.env.ONLY;
-if (only !== undefined && only !== "condensingAhead" && only !== "growingSession")
-  throw new Error(`ONLY=${only} names no section of this benchmark; the ones that run alone are condensingAhead and growingSession`);
+const ALONE = ["condensingAhead", "growingSession", "inputLookup"];
+if (only !== undefined && !ALONE.includes(only))
+  throw new Error(`ONLY=${only} names no section of this benchmark; the ones that run alone are ${ALONE.join(", ")}`);
 const threads = Number(process.env.THREADS ?? physicalCores());
 const modelPath = process.env.BENCH_MODEL ?? ensureFixtureModels({ bench: true }).bench;
 if (!fs.existsSync(path.join(DIST, "sidecar.mjs")))
@@ -83,7 +85,7 @@ const rows: {
   anchor: number | null;
   ratio: number | null;
   unit: string;
-  anchorName: string;
+  anchorName: string | null;
   target?: string;
 }[] = [];
 results.rows = rows;
@@ -194,9 +196,134 @@ async function condensingAhead(): Promise<void> {
   say("condensing ahead measured");
 }
 
+// ---- issue 30, item 2: input-lookup decoding through the whole stack, on a model of real size ----
+// The benchmark-sized copy model (make-fixtures.mjs BENCH_COPY: Qwen2.5-0.5B's shape and work per
+// token) answers the NATO alphabet to anything. A turn whose attached file (read by the kernel's
+// read_file) holds the alphabet decodes an answer that copies its input; a turn whose file holds as
+// many letters, none of them the answer's words, decodes the same answer with nothing to find. Each
+// turn opens a session of its own, so each evaluates its whole prompt and decodes from the same depth,
+// on a kernel with input lookup on and one with HEARTH_INPUT_LOOKUP=off, alternated; llama-bench's
+// decode on the same model at the copying turn's depth is measured beside each repetition.
+// Its kernels are its own (ONLY=inputLookup runs this section alone).
+async function inputLookup(): Promise<void> {
+  const copyModel = ensureFixtureModels({ benchCopy: true }).benchCopy;
+  const reps = quick ? 3 : Math.max(REPS, 7);
+  const files = {
+    copies: COPY_MODEL_ANSWER,
+    nothing: COPY_MODEL_ANSWER.replace(/[a-z]+/gi, (w) => "x".repeat(w.length)),
+  };
+  for (const [kind, content] of Object.entries(files)) fs.writeFileSync(path.join(shared.workspace, `${kind}.txt`), `${content}\n`);
+  const engines = {
+    on: await startBenchKernel({ home: path.join(root, "home-lookup"), ...shared, modelPath: copyModel, threads, contextSize: CONTEXT }),
+    // A journal of its own: two kernels at once.
+    off: await startBenchKernel({
+      home: path.join(root, "home-lookup-off"),
+      workspace: shared.workspace,
+      journalPath: path.join(root, "journal-lookup-off.sqlite"),
+      modelPath: copyModel,
+      threads,
+      contextSize: CONTEXT,
+      inputLookup: false,
+    }),
+  };
+  kernels.push(engines.on, engines.off);
+  for (const k of Object.values(engines)) await k.turn(await k.session(4), "warm up");
+  type Sample = { rate: number; roundRate: number; round: RoundStats };
+  const samples: Record<string, Sample[]> = { "copies on": [], "copies off": [], "nothing on": [], "nothing off": [] };
+  const anchor: number[] = [];
+  let depth = 0;
+  for (let r = 0; r < reps; r++) {
+    for (const kind of ["copies", "nothing"] as const)
+      for (const [name, k] of Object.entries(engines)) {
+        await settle();
+        const t = await k.turn(await k.session(64), `Write ${kind}.txt back with its words in order.`, undefined, [
+          { kind: "file", path: `${kind}.txt` },
+        ]);
+        if (t.timing.text !== COPY_MODEL_ANSWER) throw new Error(`the copy model answered ${JSON.stringify(t.timing.text)}`);
+        // Client side, from the first token to the turn's end (the kernel sends deltas at most every
+        // 50 ms, so the last delta can be late by that much): every step after the first token, the
+        // end of turn's included, and the kernel's work to finish the turn.
+        const rate = (t.round.generatedTokens - 1) / ((t.timing.done! - t.timing.firstToken!) / 1000);
+        const roundRate = (t.round.generatedTokens - 1) / ((t.round.totalMs - t.round.firstTokenMs!) / 1000);
+        samples[`${kind} ${name}`]!.push({ rate, roundRate, round: t.round });
+        if (kind === "copies") depth = t.round.promptTokens;
+      }
+    await settle();
+    const lb = anchorBench?.run(copyModel, threads, { gen: 32, depth, reps: 2 });
+    if (lb) anchor.push(lb.tokensPerSecond);
+  }
+  const rate = (key: string) => median(samples[key]!.map((s) => s.rate));
+  const offName = "the same turn with input lookup off (HEARTH_INPUT_LOOKUP=off)";
+  row(
+    `input lookup: decode tok/s of a turn that copies its input (a read_file result), copy model of real size`,
+    rate("copies on"),
+    "tok/s",
+    [
+      { name: `llama-bench, decode at depth ${depth}`, value: anchor.length ? median(anchor) : null, target: ">= 2x" },
+      { name: offName, value: rate("copies off") },
+    ],
+  );
+  row(`input lookup: decode tok/s of a turn that copies nothing, copy model of real size`, rate("nothing on"), "tok/s", [
+    { name: offName, value: rate("nothing off"), target: ">= 0.97x" },
+    { name: `llama-bench, decode at depth ${depth}`, value: anchor.length ? median(anchor) : null },
+  ]);
+  const copying = samples["copies on"]!.map((s) => s.round);
+  const validated = copying.reduce((n, r) => n + r.predictedTokens.validated, 0);
+  const refuted = copying.reduce((n, r) => n + r.predictedTokens.refuted, 0);
+  const generated = copying.reduce((n, r) => n + r.generatedTokens, 0);
+  rows.push({
+    name: "input lookup: guesses confirmed, of those evaluated, in the copying turn (copy model of real size)",
+    ours: (100 * validated) / Math.max(1, validated + refuted),
+    anchor: null,
+    ratio: null,
+    unit: "%",
+    anchorName: null,
+  });
+  for (const k of Object.values(engines)) {
+    await k.kernel.client.request("kernel/shutdown", undefined);
+    await k.kernel.exited;
+  }
+  // What bounds the speed-up: a step that verifies guesses evaluates and samples every one of them
+  // beside its token (9 tokens a step at best: a token and input lookup's 8 guesses; 5 in the
+  // back-off's probe), so its cost against a one-token step is measured on the same model and depth.
+  const steps = await openDirectAnchor({ modelPath: copyModel, threads, contextSize: depth + 64, decodeTokens: 32 });
+  const verifyMs: Record<number, number> = {};
+  for (const k of [1, 2, 3, 5, 9]) verifyMs[k] = await steps.stepMs(k, depth, quick ? 5 : 11);
+  await steps.dispose();
+  row(`input lookup: ms of a step that verifies 8 guesses (9 tokens, each sampled) at depth ${depth}, node-llama-cpp`, verifyMs[9]!, "ms", [
+    { name: "a decode step of 1 token, the same", value: verifyMs[1]! },
+  ]);
+  // The kernel's own steps: the copying turn's (its tokens less the confirmed guesses) against the same
+  // turn's with lookup off.
+  const roundStepMs = (s: Sample[], guessed: boolean) =>
+    median(
+      s.map(
+        (x) =>
+          (x.round.totalMs - x.round.firstTokenMs!) / (x.round.generatedTokens - 1 - (guessed ? x.round.predictedTokens.validated : 0)),
+      ),
+    );
+  results.inputLookup = {
+    model: path.basename(copyModel),
+    depth,
+    answerTokens: copying[0]?.generatedTokens,
+    confirmed: validated,
+    refuted,
+    generated,
+    kernelStepMsWithGuesses: roundStepMs(samples["copies on"]!, true),
+    kernelStepMsWithout: roundStepMs(samples["copies off"]!, false),
+    stepMsByTokens: verifyMs,
+    llamaBenchDecode: anchor,
+    samples: Object.fromEntries(
+      Object.entries(samples).map(([k, v]) => [k, v.map((s) => ({ rate: s.rate, roundRate: s.roundRate, ...s.round }))]),
+    ),
+  };
+  say("input lookup measured");
+}
+
 try {
   if (only === "condensingAhead") await condensingAhead();
   else if (only === "growingSession") await growingSessionAlone();
+  else if (only === "inputLookup") await inputLookup();
   else await everySection();
 } finally {
   for (const b of kernels) await b.kernel.stop().catch(() => undefined);
@@ -329,6 +456,7 @@ async function everySection(): Promise<void> {
   await k.kernel.client.request("kernel/shutdown", undefined);
   await k.kernel.exited;
   await condensingAhead();
+  await inputLookup();
   // The concurrency kernel has a sequence for each of the most concurrent sessions measured (HEARTH_SESSIONS).
   k = await startKernel(home, shared, Math.max(...CONCURRENCY));
   kernels.push(k);
@@ -542,7 +670,7 @@ const table = [
     r.name,
     `${r.ours.toFixed(1)} ${r.unit}`,
     r.anchorName,
-    r.anchor === null ? "not built" : r.anchor.toFixed(1),
+    r.anchor === null ? (r.anchorName === null ? "" : "not built") : r.anchor.toFixed(1),
     r.ratio === null ? "" : `${r.ratio.toFixed(2)}x`,
   ]),
 ];

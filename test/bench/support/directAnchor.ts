@@ -55,6 +55,25 @@ export async function openDirectAnchor(opts: { modelPath: string; threads: numbe
       seq.dispose();
       return tps;
     },
+    /**
+     * ms of one step that evaluates `k` new tokens on a sequence holding `depth`, each with its logits
+     * and a greedy sampling: a decode step (k = 1), or a token and k − 1 guesses to verify (input
+     * lookup). Median of `reps`, after one unmeasured; the step's tokens are erased after each.
+     */
+    async stepMs(k: number, depth: number, reps: number): Promise<number> {
+      const seq = context.getSequence();
+      await seq.evaluateWithoutGeneratingNewTokens(tokens(5, depth));
+      const step = tokens(7, k).map((t) => [t, { generateNext: { token: true } }] as const);
+      const samples: number[] = [];
+      for (let r = 0; r <= reps; r++) {
+        const t0 = performance.now();
+        await seq.controlledEvaluate(step.map(([t, o]) => [t, o]));
+        if (r > 0) samples.push(performance.now() - t0);
+        await seq.eraseContextTokenRanges([{ start: depth, end: depth + k }]);
+      }
+      seq.dispose();
+      return median(samples);
+    },
     /** ms to evaluate `n` new tokens on top of `depth` already-evaluated ones. */
     prefillMs(n: number, depth = 0): Promise<number> {
       return timedAtDepth(depth, (seq) => seq.evaluateWithoutGeneratingNewTokens(tokens(6, n)));

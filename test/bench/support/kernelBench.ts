@@ -3,6 +3,7 @@
 // kernel log's `llama round {json}` lines, its memory from /proc.
 import fs from "node:fs";
 import type { RoundStats } from "../../../sidecar/inference/llama/llamaAgentModel.js";
+import type { Attachment } from "../../../shared/protocol/attachments.js";
 import { startTestKernel, type TestKernel } from "../../support/kernelProcess.js";
 
 /** The kernel process's resident memory now and at its peak (Linux: /proc), in bytes; null elsewhere. */
@@ -24,6 +25,8 @@ export interface TurnTiming {
   done: number | null;
   status: string | null;
   deltas: number[];
+  /** The answer as the client received it. */
+  text: string;
 }
 export class Bench {
   readonly timings = new Map<string, TurnTiming>(); // by sessionId: one turn per session at a time
@@ -44,6 +47,7 @@ export class Bench {
         t.lastDelta = now;
         t.deltas.push(now);
       }
+      if (e.type === "answer_delta") t.text += e.text;
       if (e.type === "completed") {
         t.done = now;
         t.status = e.status;
@@ -67,11 +71,24 @@ export class Bench {
     });
     return sessionId;
   }
-  async start(sessionId: string, message: string, maxTokens?: number): Promise<{ turnId: string; timing: TurnTiming }> {
-    const timing: TurnTiming = { sent: performance.now(), firstToken: null, lastDelta: null, done: null, status: null, deltas: [] };
+  async start(
+    sessionId: string,
+    message: string,
+    maxTokens?: number,
+    attachments?: Attachment[],
+  ): Promise<{ turnId: string; timing: TurnTiming }> {
+    const timing: TurnTiming = {
+      sent: performance.now(),
+      firstToken: null,
+      lastDelta: null,
+      done: null,
+      status: null,
+      deltas: [],
+      text: "",
+    };
     this.timings.set(sessionId, timing);
     const options = maxTokens === undefined ? undefined : { temperature: 0, maxTokens };
-    const { turnId } = await this.kernel.client.request("turn/start", { sessionId, message, options });
+    const { turnId } = await this.kernel.client.request("turn/start", { sessionId, message, options, attachments });
     return { turnId, timing };
   }
   async until(pred: () => boolean, what: string, timeoutMs = 300_000): Promise<void> {
@@ -85,9 +102,14 @@ export class Bench {
     }
   }
   /** One whole turn; returns its client timing and the round(s) the kernel logged for it. */
-  async turn(sessionId: string, message: string, maxTokens?: number): Promise<{ timing: TurnTiming; round: RoundStats }> {
+  async turn(
+    sessionId: string,
+    message: string,
+    maxTokens?: number,
+    attachments?: Attachment[],
+  ): Promise<{ timing: TurnTiming; round: RoundStats }> {
     const before = this.rounds().length;
-    const { timing } = await this.start(sessionId, message, maxTokens);
+    const { timing } = await this.start(sessionId, message, maxTokens, attachments);
     await this.until(() => timing.done !== null, "the turn to complete");
     if (timing.status !== "completed")
       throw new Error(`turn ended ${timing.status}; kernel log:\n${this.kernel.stderr.slice(-20).join("\n")}`);
@@ -112,6 +134,8 @@ export async function startBenchKernel(opts: {
   sessions?: number;
   /** Condensing ahead of need (HEARTH_CONDENSE_AHEAD), off unless asked for: see below. */
   condenseAhead?: boolean;
+  /** false: HEARTH_INPUT_LOOKUP=off (the kernel's default is on). */
+  inputLookup?: boolean;
 }): Promise<Bench> {
   const env: Record<string, string> = {
     HEARTH_HOME: opts.home,
@@ -123,6 +147,7 @@ export async function startBenchKernel(opts: {
     HEARTH_CONDENSE_AHEAD: opts.condenseAhead ? "on" : "off",
   };
   if (opts.sessions) env.HEARTH_SESSIONS = String(opts.sessions);
+  if (opts.inputLookup === false) env.HEARTH_INPUT_LOOKUP = "off";
   const kernel = startTestKernel({ workspace: opts.workspace, journalPath: opts.journalPath, env });
   await kernel.client.initialize("wholeStack-bench", "0");
   // The kernel's own memory before a model is loaded: Node, the journal, the tools.
