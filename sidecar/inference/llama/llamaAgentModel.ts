@@ -59,8 +59,6 @@ export class LlamaAgentModel implements AgentModel {
   private disposed = false;
   /** Rounds between their start and their completion barrier, across sessions. */
   private roundsInFlight = 0;
-  /** Chat rounds (prompt and answer) between their start and their answer; completions and prefills ahead are not. */
-  private chatRounds = 0;
 
   private constructor(
     private readonly loaded: LoadedLlama,
@@ -193,8 +191,7 @@ export class LlamaAgentModel implements AgentModel {
     // A cancelled round answers at once (issue 16, item 5: cancel during prefill): node-llama-cpp ends a
     // prompt batch it has started only when the batch is done, so the round rejects without waiting
     // for it and the session stays locked, its sequence busy, until that native work has ended.
-    this.chatRounds++;
-    const answer = this.onSession(
+    return this.onSession(
       request.sessionKey,
       (native) => {
         this.pool.roundBegins();
@@ -203,16 +200,11 @@ export class LlamaAgentModel implements AgentModel {
       // Before the caller hears the answer: its next round may start another busy period.
       () => this.pool.roundAnswered(),
     );
-    const done = () => {
-      this.chatRounds--;
-    };
-    answer.then(done, done);
-    return answer;
   }
 
-  /** Whether a chat round runs on this model now, evaluating its prompt or generating its answer. */
+  /** Whether a chat round runs on this model now, evaluating its prompt or generating its answer (completions and prefills ahead are not rounds). */
   get chatting(): boolean {
-    return this.chatRounds > 0;
+    return this.pool.answering;
   }
 
   async prefill(request: GenerationRequest): Promise<PrefillResult> {

@@ -133,6 +133,11 @@ export class SessionPool {
     if (--this.roundsAnswering === 0) this.busyPeriod++;
   }
 
+  /** Whether a round runs now, between its start and its answer. */
+  get answering(): boolean {
+    return this.roundsAnswering > 0;
+  }
+
   /** Frees a sequence for a new session: an idle session (sequencePlacement.ts) saves its state and gives up its sequence. */
   private async takeIdleSequence(): Promise<LlamaContextSequence> {
     const idleSessions = () => [...this.sessions.values()].filter((s) => !this.locks.busy(s.key));

@@ -2,7 +2,9 @@
 // not on disk yet, loads it with progress, reports its state and capabilities, and unloads it
 // (saving every session's KV state) before another loads or the kernel stops. A load in progress
 // can be cancelled (issue 10): a cancelled download keeps its bytes and resumes on the next load.
+import { setTimeout as sleep } from "node:timers/promises";
 import { ErrorCode, HearthError, errorMessage } from "../../../shared/errors.js";
+import { untilAborted } from "../../agent/cancellation.js";
 import type { ModelState } from "../../../shared/protocol/index.js";
 import type { AgentModel, ModelCapabilities } from "../../agent/ports/model.js";
 import { CompletionModel } from "./completionModel.js";
@@ -49,22 +51,6 @@ type Disposable = AgentModel & { dispose?: () => Promise<void> };
  * keystroke every 150 ms took the chat's decode to 0.44-0.60x of its rate alone without the wait.
  */
 const COMPLETION_HOLD_WHILE_CHATTING_MS = 250;
-
-/** Resolves after `ms`, or rejects with the signal's reason as soon as it aborts. */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
-}
 
 /**
  * The draft setting as a file: `~` and relative paths resolved as the model setting's are. Anything that
@@ -174,7 +160,8 @@ export class ModelHost {
     const { model: named, ...rest } = request;
     const started = performance.now();
     try {
-      if ((this.model as { chatting?: boolean } | null)?.chatting) await pause(COMPLETION_HOLD_WHILE_CHATTING_MS, rest.signal);
+      if ((this.model as { chatting?: boolean } | null)?.chatting)
+        await untilAborted(sleep(COMPLETION_HOLD_WHILE_CHATTING_MS, undefined, { signal: rest.signal }), rest.signal);
       if (named && named !== this.spec) return await this.completionModel.infill(named, rest);
       return await this.onLoaded(rest);
     } catch (e) {
